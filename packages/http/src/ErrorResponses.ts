@@ -1,0 +1,68 @@
+/**
+ * Writing errors in the controller's one shape, and rewriting the
+ * platform's own error bodies (`{_tag, ...}`) into it.
+ */
+import { HttpServerResponse } from "@effect/platform"
+import { codeForTag, type ErrorBody, type ErrorCode, errorStatus } from "@garrison/runtime"
+
+export const errorResponse = (
+  code: ErrorCode,
+  message: string,
+  options: { readonly details?: unknown; readonly headers?: Record<string, string> } = {}
+): HttpServerResponse.HttpServerResponse => {
+  const body: ErrorBody = options.details === undefined ? { error: code, message } : { error: code, message, details: options.details }
+  return HttpServerResponse.unsafeJson(body, { status: errorStatus[code], headers: options.headers })
+}
+
+const decoder = new TextDecoder()
+
+/**
+ * HttpApi encodes a failure as its schema's JSON, e.g.
+ * `{"_tag":"NotFound","message":"..."}` or a decode failure's
+ * `{"_tag":"HttpApiDecodeError","issues":[...],"message":"..."}`; rewrite
+ * those into `{error, message, details?}`. Only error responses pay for this.
+ */
+export const normalizeErrorBody = (response: HttpServerResponse.HttpServerResponse): HttpServerResponse.HttpServerResponse => {
+  if (response.status < 400) return response
+  const body = response.body
+  if (body._tag === "Empty") {
+    const code = codeForStatus(response.status)
+    return HttpServerResponse.unsafeJson(
+      { error: code, message: defaultMessage(response.status) },
+      { status: response.status, headers: response.headers }
+    )
+  }
+  if (body._tag !== "Uint8Array" || !body.contentType.startsWith("application/json")) return response
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(decoder.decode(body.body))
+  } catch {
+    return response
+  }
+  if (typeof parsed !== "object" || parsed === null || !("_tag" in parsed)) return response
+  const { _tag, message, issues, details, ...rest } = parsed as Record<string, unknown>
+  const code = codeForTag[String(_tag)] ?? codeForStatus(response.status)
+  const extra = issues !== undefined ? formatIssues(issues) : details !== undefined ? details : Object.keys(rest).length > 0 ? rest : undefined
+  const text = typeof message === "string" && message.length > 0 ? message : defaultMessage(response.status)
+  return HttpServerResponse.unsafeJson(
+    extra === undefined ? { error: code, message: text } : { error: code, message: text, details: extra },
+    { status: response.status, headers: response.headers }
+  )
+}
+
+/** Decode issues as `{path, message}` pairs, so a client sees which field failed. */
+const formatIssues = (issues: unknown) =>
+  Array.isArray(issues)
+    ? issues.map((issue: { path?: ReadonlyArray<unknown>; message?: string }) => ({
+        path: (issue.path ?? []).map(String).join("."),
+        message: issue.message ?? "invalid"
+      }))
+    : issues
+
+const codeForStatus = (status: number): ErrorCode => {
+  for (const [code, s] of Object.entries(errorStatus)) if (s === status) return code as ErrorCode
+  return status >= 500 ? "internal" : "invalid-request"
+}
+
+const defaultMessage = (status: number) =>
+  status === 404 ? "not found" : status >= 500 ? "internal error" : `request failed with status ${status}`

@@ -1,0 +1,42 @@
+/**
+ * `npm start`: the controller with the default plugins plus those named in
+ * `PLUGINS`, configured from the environment. A start-up error prints one
+ * clear line and exits 1.
+ */
+import { NodeRuntime } from "@effect/platform-node"
+import { defaultPlugins } from "@garrison/plugins"
+import { GarrisonConfig, StartupError } from "@garrison/runtime"
+import { Cause, Config, ConfigError, Effect, Layer, Logger, LogLevel, Option } from "effect"
+import * as Controller from "./Controller.js"
+import { loadPlugins } from "./PluginLoader.js"
+
+const logLevel = Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info))
+
+const program = Effect.gen(function* () {
+  const config = yield* GarrisonConfig
+  const extra = yield* loadPlugins(config.plugins)
+  yield* Effect.logInfo(`starting Garrison ${config.version}; data directory ${config.dataDir}`)
+  return yield* Layer.launch(
+    Controller.layer([...defaultPlugins, ...extra]).pipe(
+      Layer.tap(() => Effect.logInfo(`listening on http://${config.host}:${config.port}`))
+    )
+  )
+}).pipe(
+  Effect.provide(GarrisonConfig.layer),
+  Effect.catchAllCause((cause) => {
+    const failure = Cause.failureOption(cause)
+    if (Option.isSome(failure) && failure.value instanceof StartupError) {
+      return Effect.logError(`cannot start: ${failure.value.message}`).pipe(Effect.zipRight(Effect.failCause(cause)))
+    }
+    if (Option.isSome(failure) && ConfigError.isConfigError(failure.value)) {
+      return Effect.logError(`cannot start: bad configuration: ${String(failure.value)}`).pipe(Effect.zipRight(Effect.failCause(cause)))
+    }
+    return Cause.isInterruptedOnly(cause)
+      ? Effect.failCause(cause)
+      : Effect.logError("the controller stopped on an error", Cause.pretty(cause)).pipe(Effect.zipRight(Effect.failCause(cause)))
+  })
+)
+
+Effect.flatMap(logLevel, (level) => program.pipe(Logger.withMinimumLogLevel(level))).pipe(
+  NodeRuntime.runMain({ disableErrorReporting: true })
+)

@@ -1,0 +1,35 @@
+import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { Access } from "@garrison/runtime"
+import { Schema } from "effect"
+
+export class Ping extends Schema.Class<Ping>("Ping")({
+  status: Schema.Literal("ok")
+}) {}
+
+export class HealthReport extends Schema.Class<HealthReport>("HealthReport")({
+  status: Schema.Literal("ok", "degraded"),
+  version: Schema.String,
+  uptimeSeconds: Schema.Number,
+  database: Schema.Struct({
+    ok: Schema.Boolean,
+    latencyMs: Schema.Number,
+    /** How the database was opened at start-up: opened, created, restored-from-backup or reset-empty. */
+    startup: Schema.String,
+    error: Schema.optional(Schema.String)
+  }),
+  plugins: Schema.Array(Schema.String)
+}) {}
+
+export class HealthGroup extends HttpApiGroup.make("health")
+  .add(
+    HttpApiEndpoint.get("health", "/api/health")
+      .addSuccess(HealthReport)
+      .annotate(Access, Access.none)
+  )
+  .add(
+    HttpApiEndpoint.get("ping", "/api/health/ping")
+      .addSuccess(Ping)
+      .annotate(Access, Access.none)
+  ) {}
+
+export class HealthApi extends HttpApi.make("health").add(HealthGroup) {}

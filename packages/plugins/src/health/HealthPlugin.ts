@@ -1,0 +1,48 @@
+/**
+ * Health: `GET /api/health` (database, plugins, uptime, version) for
+ * monitors, and `GET /api/health/ping`, which touches nothing, for load
+ * balancers. Neither needs credentials; ping is not logged.
+ */
+import { HttpApiBuilder } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
+import { Database, Plugin, PluginRegistry } from "@garrison/runtime"
+import { Clock, Effect } from "effect"
+import { HealthApi, HealthReport, Ping } from "./HealthApi.js"
+
+const pong = new Ping({ status: "ok" })
+
+const HealthHandlers = HttpApiBuilder.group(HealthApi, "health", (handlers) =>
+  Effect.gen(function* () {
+    const registry = yield* PluginRegistry
+    const database = yield* Database
+    const sql = yield* SqlClient.SqlClient
+    return handlers
+      .handle("ping", () => Effect.succeed(pong))
+      .handle("health", () =>
+        Effect.gen(function* () {
+          const start = yield* Clock.currentTimeMillis
+          const probe = yield* sql`SELECT 1 AS ok`.pipe(Effect.either)
+          const end = yield* Clock.currentTimeMillis
+          const ok = probe._tag === "Right"
+          return new HealthReport({
+            status: ok ? "ok" : "degraded",
+            version: registry.version,
+            uptimeSeconds: Math.floor((end - registry.startedAt) / 1000),
+            database: {
+              ok,
+              latencyMs: end - start,
+              startup: database.startup.outcome,
+              ...(ok ? {} : { error: "the database did not answer" })
+            },
+            plugins: registry.plan.ordered.map((p) => p.id)
+          })
+        })
+      )
+  })
+)
+
+export const HealthPlugin = Plugin.make({
+  id: "health",
+  description: "Liveness and readiness endpoints",
+  http: Plugin.http(HealthApi, HealthHandlers, { quietPaths: ["/api/health/ping", "/api/health"] })
+})

@@ -1,0 +1,2 @@
+export { HealthPlugin } from "./HealthPlugin.js"
+export { HealthApi, HealthReport, Ping } from "./HealthApi.js"

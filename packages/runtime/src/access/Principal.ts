@@ -1,0 +1,70 @@
+/**
+ * Who is calling. The HTTP host resolves it through the `Authenticator`
+ * before the handler runs and makes it available as `CurrentPrincipal`.
+ */
+import { Context, Effect, FiberRef, Option, Schema } from "effect"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import { grants } from "./Permissions.js"
+
+export interface Principal {
+  readonly kind: "user" | "bot" | "service"
+  readonly id: string
+  readonly name: string
+  readonly role: string
+  /** Permissions of the caller's role, read for this request (never frozen in a token). */
+  readonly permissions: ReadonlySet<string>
+  /** Free-form facts the authenticator wants handlers to see (session id, auth method, ...). */
+  readonly attributes?: Readonly<Record<string, string>>
+}
+
+export const principalCan = (principal: Principal, permission: string): boolean =>
+  grants(principal.permissions, permission)
+
+/** Why a request could not be authenticated. The host maps it to the error shape. */
+export class AuthenticationFailed extends Schema.TaggedError<AuthenticationFailed>()("AuthenticationFailed", {
+  status: Schema.Literal(401, 403, 429),
+  code: Schema.String,
+  message: Schema.String,
+  retryAfterSeconds: Schema.optional(Schema.Number)
+}) {}
+
+export interface AuthenticatorShape {
+  /**
+   * Resolve the caller of a request: `None` when it carries no credentials,
+   * a failure when it carries bad ones (expired, revoked, CSRF mismatch...).
+   * `access` lets the authenticator skip work (CSRF, must-change checks) that
+   * the route does not need.
+   */
+  readonly authenticate: (
+    request: HttpServerRequest.HttpServerRequest,
+    context: { readonly path: string; readonly method: string; readonly clientIp: string }
+  ) => Effect.Effect<Option.Option<Principal>, AuthenticationFailed>
+}
+
+/**
+ * The authenticator slot. Until an accounts plugin provides one, every caller
+ * is anonymous, so only `None` endpoints answer and the rest get 401.
+ */
+export class Authenticator extends Context.Reference<Authenticator>()("@garrison/runtime/Authenticator", {
+  defaultValue: (): AuthenticatorShape => ({ authenticate: () => Effect.succeed(Option.none()) })
+}) {}
+
+/** The caller of the current request, set by the host. */
+export const currentPrincipalRef: FiberRef.FiberRef<Option.Option<Principal>> = FiberRef.unsafeMake(
+  Option.none<Principal>()
+)
+
+export class NotAuthenticated extends Schema.TaggedError<NotAuthenticated>()("NotAuthenticated", {
+  message: Schema.String
+}) {}
+
+/** The authenticated caller; fails when the request had none (only possible on `None` routes). */
+export const CurrentPrincipal: Effect.Effect<Principal, NotAuthenticated> = Effect.flatMap(
+  FiberRef.get(currentPrincipalRef),
+  Option.match({
+    onNone: () => Effect.fail(new NotAuthenticated({ message: "this request is not authenticated" })),
+    onSome: Effect.succeed
+  })
+)
+
+export const CurrentPrincipalOption: Effect.Effect<Option.Option<Principal>> = FiberRef.get(currentPrincipalRef)

@@ -1,0 +1,67 @@
+/**
+ * Controller configuration, read once through Effect `Config` so tests and
+ * embedders can supply it with a `ConfigProvider` instead of the environment.
+ */
+import { Config, ConfigError, Context, Duration, Effect, Either, Layer } from "effect"
+import * as NodePath from "node:path"
+
+export interface GarrisonSettings {
+  readonly port: number
+  readonly host: string
+  /** Absolute path of the data directory. */
+  readonly dataDir: string
+  /** Extra plugin modules to load (paths or package names). */
+  readonly plugins: ReadonlyArray<string>
+  /** How many proxy hops to trust for `X-Forwarded-For`; 0 means the socket address. */
+  readonly trustProxyHops: number
+  readonly bodyLimitBytes: number
+  readonly backupInterval: Duration.Duration
+  readonly backupKeep: number
+  readonly version: string
+}
+
+const trustProxy = Config.string("TRUST_PROXY").pipe(
+  Config.withDefault("false"),
+  Config.mapOrFail((raw) => {
+    const value = raw.trim().toLowerCase()
+    if (value === "" || value === "false" || value === "0" || value === "off") return Either.right(0)
+    if (value === "true" || value === "on") return Either.right(1)
+    const hops = Number(value)
+    return Number.isInteger(hops) && hops > 0 && hops < 16
+      ? Either.right(hops)
+      : Either.left(ConfigError.InvalidData([], `expected true, false or a number of proxy hops, got "${raw}"`))
+  })
+)
+
+export const settingsConfig: Config.Config<GarrisonSettings> = Config.all({
+  port: Config.port("PORT").pipe(Config.withDefault(8080)),
+  host: Config.string("HOST").pipe(Config.withDefault("127.0.0.1")),
+  dataDir: Config.string("DATA_DIR").pipe(
+    Config.withDefault("./data"),
+    Config.map((dir) => NodePath.resolve(dir))
+  ),
+  plugins: Config.string("PLUGINS").pipe(
+    Config.withDefault(""),
+    Config.map((raw) => raw.split(",").map((s) => s.trim()).filter((s) => s.length > 0))
+  ),
+  trustProxyHops: trustProxy,
+  bodyLimitBytes: Config.integer("BODY_LIMIT_BYTES").pipe(Config.withDefault(1024 * 1024)),
+  backupInterval: Config.duration("DB_BACKUP_INTERVAL").pipe(Config.withDefault(Duration.hours(6))),
+  backupKeep: Config.integer("DB_BACKUP_KEEP").pipe(Config.withDefault(10)),
+  version: Config.string("GARRISON_VERSION").pipe(Config.withDefault("0.1.0"))
+})
+
+export class GarrisonConfig extends Context.Tag("@garrison/runtime/GarrisonConfig")<
+  GarrisonConfig,
+  GarrisonSettings
+>() {
+  /** Reads the settings from the current `ConfigProvider` (the environment by default). */
+  static readonly layer = Layer.effect(GarrisonConfig, settingsConfig)
+  /** Fixed settings, for tests and embedding: anything not given takes its default. */
+  static readonly layerWith = (overrides: Partial<GarrisonSettings>) =>
+    Layer.effect(
+      GarrisonConfig,
+      Effect.map(settingsConfig, (defaults) => ({ ...defaults, ...overrides }))
+    )
+}
+

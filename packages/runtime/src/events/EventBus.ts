@@ -1,0 +1,116 @@
+/**
+ * A typed, in-process event bus. Events are `Schema` classes with a `_tag`
+ * (`Schema.TaggedClass`), so later plugins (webhooks, audit) can encode them.
+ *
+ * Publishing never waits for a handler: each handler has its own queue and
+ * fiber. A handler that fails, dies or runs past its time limit is logged and
+ * interrupted; it never affects the publisher or the other handlers.
+ */
+import { Cause, Context, Duration, Effect, Fiber, Layer, PubSub, Queue, type Scope, Stream } from "effect"
+
+/** An event class: `class ServerStarted extends Schema.TaggedClass<ServerStarted>()("ServerStarted", {...}) {}` */
+export interface EventClass<A extends { readonly _tag: string }> {
+  readonly _tag: A["_tag"]
+  new (...args: never): A
+}
+
+export interface AnyEvent {
+  readonly _tag: string
+}
+
+/** A handler bound to one event class, as plugins declare it. */
+export interface EventHandler<R = never> {
+  readonly name: string
+  readonly tag: string
+  readonly handle: (event: AnyEvent) => Effect.Effect<void, unknown, R>
+}
+
+/**
+ * Declare a handler: `on(ServerStarted, (e) => ...)`. The instance check
+ * guards against two classes sharing a tag.
+ */
+export const on = <A extends AnyEvent, R>(
+  eventClass: EventClass<A>,
+  handler: (event: A) => Effect.Effect<void, unknown, R>,
+  name?: string
+): EventHandler<R> => ({
+  name: name ?? `on${eventClass._tag}`,
+  tag: eventClass._tag,
+  handle: (event) => (event instanceof eventClass ? handler(event as A) : Effect.void)
+})
+
+export interface EventBusOptions {
+  /** Longest a handler may take for one event before it is interrupted. */
+  readonly handlerTimeout: Duration.DurationInput
+  /** Events waiting per handler; beyond it the oldest are dropped (and logged). */
+  readonly queueCapacity: number
+}
+
+export interface EventBusShape {
+  readonly publish: (event: AnyEvent) => Effect.Effect<void>
+  /** Register a handler for the life of the current scope. */
+  readonly register: <R>(owner: string, handler: EventHandler<R>) => Effect.Effect<void, never, R | Scope.Scope>
+  /** Every event of one class from now on, for streams such as server-sent events. */
+  readonly stream: <A extends AnyEvent>(eventClass: EventClass<A>) => Stream.Stream<A>
+}
+
+export class EventBus extends Context.Tag("@garrison/runtime/EventBus")<EventBus, EventBusShape>() {
+  static readonly make = (options: Partial<EventBusOptions> = {}) =>
+    Effect.gen(function* () {
+      const timeout = Duration.decode(options.handlerTimeout ?? Duration.seconds(30))
+      const capacity = options.queueCapacity ?? 1000
+      const byTag = new Map<string, Array<Queue.Queue<AnyEvent>>>()
+      const all = yield* PubSub.unbounded<AnyEvent>()
+
+      const register: EventBusShape["register"] = (owner, handler) =>
+        Effect.gen(function* () {
+          const queue = yield* Queue.sliding<AnyEvent>(capacity)
+          const label = `${owner}/${handler.name}`
+          const runOne = (event: AnyEvent) =>
+            handler.handle(event).pipe(
+              Effect.timeoutFail({
+                duration: timeout,
+                onTimeout: () => `timed out after ${Duration.format(timeout)}`
+              }),
+              Effect.catchAllCause((cause) =>
+                Cause.isInterruptedOnly(cause)
+                  ? Effect.void
+                  : Effect.logWarning(`event handler ${label} failed on ${event._tag}`, Cause.pretty(cause))
+              )
+            )
+          const fiber = yield* Effect.forkDaemon(Effect.forever(Effect.flatMap(Queue.take(queue), runOne)))
+          const queues = byTag.get(handler.tag) ?? []
+          queues.push(queue)
+          byTag.set(handler.tag, queues)
+          yield* Effect.addFinalizer(() =>
+            Effect.suspend(() => {
+              const list = byTag.get(handler.tag) ?? []
+              byTag.set(handler.tag, list.filter((q) => q !== queue))
+              return Fiber.interrupt(fiber).pipe(Effect.zipRight(Queue.shutdown(queue)))
+            })
+          )
+        })
+
+      const publish: EventBusShape["publish"] = (event) =>
+        Effect.suspend(() => {
+          const queues = byTag.get(event._tag)
+          if (queues !== undefined) {
+            for (const queue of queues) {
+              // A sliding queue: when a handler is far behind, its oldest waiting event is dropped.
+              queue.unsafeOffer(event)
+            }
+          }
+          return PubSub.publish(all, event)
+        }).pipe(Effect.asVoid)
+
+      const stream: EventBusShape["stream"] = (eventClass) =>
+        Stream.fromPubSub(all).pipe(
+          Stream.filter((event): event is InstanceType<typeof eventClass> => event instanceof eventClass)
+        )
+
+      return EventBus.of({ publish, register, stream })
+    })
+
+  static readonly layer = (options?: Partial<EventBusOptions>) => Layer.scoped(EventBus, EventBus.make(options))
+}
+

@@ -1,0 +1,84 @@
+/**
+ * The controller's one error shape, `{ error, message, details? }`, and the
+ * table of codes and statuses. Plugins add these classes to their endpoints
+ * (`.addError(NotFound)`) and fail with them; the host writes every error,
+ * including the platform's own, in this shape.
+ */
+import { HttpApiSchema } from "@effect/platform"
+import { Schema } from "effect"
+
+/** Every error code the controller answers with, and its HTTP status. */
+export const errorStatus = {
+  "invalid-request": 400,
+  "invalid-json": 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  "csrf-mismatch": 403,
+  "password-change-required": 403,
+  "not-found": 404,
+  conflict: 409,
+  "payload-too-large": 413,
+  "unsupported-media-type": 415,
+  "rate-limited": 429,
+  internal: 500,
+  unavailable: 503
+} as const
+
+export type ErrorCode = keyof typeof errorStatus
+
+const fields = { message: Schema.String, details: Schema.optional(Schema.Unknown) }
+
+export class BadRequest extends Schema.TaggedError<BadRequest>()(
+  "BadRequest",
+  fields,
+  HttpApiSchema.annotations({ status: 400 })
+) {}
+
+export class Unauthenticated extends Schema.TaggedError<Unauthenticated>()(
+  "Unauthenticated",
+  fields,
+  HttpApiSchema.annotations({ status: 401 })
+) {}
+
+export class Forbidden extends Schema.TaggedError<Forbidden>()(
+  "Forbidden",
+  fields,
+  HttpApiSchema.annotations({ status: 403 })
+) {}
+
+export class NotFound extends Schema.TaggedError<NotFound>()(
+  "NotFound",
+  fields,
+  HttpApiSchema.annotations({ status: 404 })
+) {}
+
+export class Conflict extends Schema.TaggedError<Conflict>()(
+  "Conflict",
+  fields,
+  HttpApiSchema.annotations({ status: 409 })
+) {}
+
+export class Unavailable extends Schema.TaggedError<Unavailable>()(
+  "Unavailable",
+  fields,
+  HttpApiSchema.annotations({ status: 503 })
+) {}
+
+/** The code written for an error class's tag (and the platform's own tags). */
+export const codeForTag: Readonly<Record<string, ErrorCode>> = {
+  BadRequest: "invalid-request",
+  HttpApiDecodeError: "invalid-request",
+  Unauthenticated: "unauthenticated",
+  Unauthorized: "unauthenticated",
+  Forbidden: "forbidden",
+  NotFound: "not-found",
+  Conflict: "conflict",
+  Unavailable: "unavailable",
+  InternalServerError: "internal"
+}
+
+export interface ErrorBody {
+  readonly error: string
+  readonly message: string
+  readonly details?: unknown
+}

@@ -1,0 +1,52 @@
+/**
+ * @garrison/runtime: the kernel every Garrison feature is built on.
+ * Plugins import from here only.
+ */
+export * as Plugin from "./kernel/Plugin.js"
+export type { AnyPlugin, Job, PluginHttp, HttpRouteServices } from "./kernel/Plugin.js"
+export * as Runtime from "./kernel/Runtime.js"
+export type { KernelServices } from "./kernel/Runtime.js"
+export { planPlugins, listEndpoints, routeShape } from "./kernel/PluginPlan.js"
+export type { PluginPlan, RouteEntry, HostRoute } from "./kernel/PluginPlan.js"
+export { PluginRegistry } from "./kernel/PluginRegistry.js"
+export { StartupError } from "./kernel/StartupError.js"
+export { Hooks, HookFailed, hookPoint, BeforeServerStart } from "./kernel/Hooks.js"
+export type { HookPoint, HookHandler, ServerHookInput } from "./kernel/Hooks.js"
+
+export { Access, describeAccess } from "./access/Access.js"
+export type { AccessRule } from "./access/Access.js"
+export { ADMIN, PermissionCatalog, builtInPermissions, grants } from "./access/Permissions.js"
+export type { PermissionDefinition } from "./access/Permissions.js"
+export {
+  AuthenticationFailed,
+  Authenticator,
+  CurrentPrincipal,
+  CurrentPrincipalOption,
+  NotAuthenticated,
+  currentPrincipalRef,
+  principalCan
+} from "./access/Principal.js"
+export type { AuthenticatorShape, Principal } from "./access/Principal.js"
+
+export { EventBus, on } from "./events/EventBus.js"
+export type { AnyEvent, EventClass, EventHandler } from "./events/EventBus.js"
+
+export { GarrisonConfig, settingsConfig } from "./config/GarrisonConfig.js"
+export type { GarrisonSettings } from "./config/GarrisonConfig.js"
+export { DataDir, SecretError, Secrets } from "./config/DataDir.js"
+
+export { AtomicFiles, AtomicWriteError, writeFileAtomic } from "./files/AtomicFile.js"
+
+export * from "./database/index.js"
+
+export {
+  BadRequest,
+  Conflict,
+  Forbidden,
+  NotFound,
+  Unauthenticated,
+  Unavailable,
+  codeForTag,
+  errorStatus
+} from "./http/ApiErrors.js"
+export type { ErrorBody, ErrorCode } from "./http/ApiErrors.js"

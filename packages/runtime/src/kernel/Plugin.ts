@@ -1,0 +1,105 @@
+/**
+ * The plugin contract. A plugin is a value, built with `Plugin.make`, that
+ * declares everything it brings; the host (`PluginHost`) validates a list of
+ * them and turns it into one Layer. Community plugins use only this module
+ * and the services exported from `@garrison/runtime`.
+ */
+import type { Etag, FileSystem, HttpApi, HttpApiGroup, HttpPlatform, Path } from "@effect/platform"
+import { HttpLayerRouter } from "@effect/platform"
+import type { Duration, Effect, Scope } from "effect"
+import { Layer } from "effect"
+import type { PermissionDefinition } from "../access/Permissions.js"
+import type { Migration } from "../database/Migrations.js"
+import type { EventHandler } from "../events/EventBus.js"
+import type { HookHandler } from "./Hooks.js"
+
+/** What the host provides to every plugin's routes layer. */
+export type HttpRouteServices =
+  | HttpLayerRouter.HttpRouter
+  | Etag.Generator
+  | FileSystem.FileSystem
+  | HttpPlatform.HttpPlatform
+  | Path.Path
+
+export interface PluginHttp<R> {
+  /** The plugin's API; every endpoint carries an `Access` annotation. */
+  readonly api: HttpApi.HttpApi.Any
+  /** The routes, implemented: built by `Plugin.http`. */
+  readonly routes: Layer.Layer<never, unknown, R | HttpRouteServices>
+  /** Paths whose requests are not logged (health checks, high-rate feeds). */
+  readonly quietPaths?: ReadonlyArray<string>
+}
+
+/** A background job: `run` repeats every `every`, first after one interval; failures are logged. */
+export interface Job<R> {
+  readonly name: string
+  readonly every: Duration.DurationInput
+  readonly run: Effect.Effect<void, unknown, R>
+}
+
+export interface Plugin<Provides = never, R = never> {
+  readonly id: string
+  readonly description: string
+  readonly dependsOn: ReadonlyArray<string>
+  readonly permissions: ReadonlyArray<PermissionDefinition>
+  readonly migrations: ReadonlyArray<Migration>
+  /** Services the plugin exports to later plugins and to embedders. */
+  readonly layer: Layer.Layer<Provides, unknown, R>
+  readonly http: PluginHttp<R> | undefined
+  readonly events: ReadonlyArray<EventHandler<R>>
+  readonly hooks: ReadonlyArray<HookHandler<R>>
+  readonly jobs: ReadonlyArray<Job<R>>
+  /** Runs once after every plugin's services are built; finalizers run at shutdown. */
+  readonly onStart: Effect.Effect<void, unknown, R | Scope.Scope> | undefined
+}
+
+/**
+ * Any plugin, whatever it provides and needs. Plugin lists are dynamic
+ * (`PLUGINS=...`), so the host checks dependencies by id at start-up.
+ */
+export type AnyPlugin = Plugin<never, unknown>
+
+export interface PluginSpec<Provides, R> {
+  readonly id: string
+  readonly description?: string
+  readonly dependsOn?: ReadonlyArray<string>
+  readonly permissions?: ReadonlyArray<PermissionDefinition>
+  readonly migrations?: ReadonlyArray<Migration>
+  readonly layer?: Layer.Layer<Provides, unknown, R>
+  readonly http?: PluginHttp<R>
+  readonly events?: ReadonlyArray<EventHandler<R>>
+  readonly hooks?: ReadonlyArray<HookHandler<R>>
+  readonly jobs?: ReadonlyArray<Job<R>>
+  readonly onStart?: Effect.Effect<void, unknown, R | Scope.Scope>
+}
+
+export const make = <Provides = never, R = never>(spec: PluginSpec<Provides, R>): Plugin<Provides, R> => ({
+  id: spec.id,
+  description: spec.description ?? "",
+  dependsOn: spec.dependsOn ?? [],
+  permissions: spec.permissions ?? [],
+  migrations: spec.migrations ?? [],
+  layer: spec.layer ?? (Layer.empty as unknown as Layer.Layer<Provides, unknown, R>),
+  http: spec.http,
+  events: spec.events ?? [],
+  hooks: spec.hooks ?? [],
+  jobs: spec.jobs ?? [],
+  onStart: spec.onStart
+})
+
+/**
+ * Bind an `HttpApi` to the Layer implementing its groups
+ * (`HttpApiBuilder.group(...)`), ready for the host to mount.
+ */
+export const http = <Id extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, E, AR, HE, HR>(
+  api: HttpApi.HttpApi<Id, Groups, E, AR>,
+  handlers: Layer.Layer<HttpApiGroup.HttpApiGroup.ToService<Id, Groups>, HE, HR>,
+  options: { readonly quietPaths?: ReadonlyArray<string> } = {}
+): PluginHttp<
+  | Exclude<AR | HttpApiGroup.HttpApiGroup.ErrorContext<Groups>, HttpApiGroup.HttpApiGroup.ToService<Id, Groups>>
+  | HR
+> => ({
+  api,
+  routes: HttpLayerRouter.addHttpApi(api).pipe(Layer.provide(handlers)),
+  quietPaths: options.quietPaths ?? []
+})

@@ -1,0 +1,139 @@
+/**
+ * Turns a list of plugins into one Layer: the kernel services, the database
+ * with every plugin's migrations applied, each plugin's services (in
+ * dependency order), and the wiring of their event handlers, hooks, jobs and
+ * start hooks. The HTTP host mounts the routes on top; an embedding program
+ * can use the Layer without any HTTP server.
+ */
+import type { SqlClient } from "@effect/sql"
+import { Cause, Clock, Context, Duration, Effect, Layer, Schedule } from "effect"
+import { PermissionCatalog } from "../access/Permissions.js"
+import { DataDir, Secrets } from "../config/DataDir.js"
+import { GarrisonConfig } from "../config/GarrisonConfig.js"
+import { Database, scheduledBackups } from "../database/Database.js"
+import { runMigrations } from "../database/Migrations.js"
+import { EventBus } from "../events/EventBus.js"
+import { AtomicFiles } from "../files/AtomicFile.js"
+import { Hooks } from "./Hooks.js"
+import type { AnyPlugin, Plugin } from "./Plugin.js"
+import { type HostRoute, planPlugins } from "./PluginPlan.js"
+import { PluginRegistry } from "./PluginRegistry.js"
+import type { StartupError } from "./StartupError.js"
+
+/** Services every plugin can use. */
+export type KernelServices =
+  | GarrisonConfig
+  | DataDir
+  | Secrets
+  | Database
+  | SqlClient.SqlClient
+  | EventBus
+  | AtomicFiles
+  | Hooks
+  | PermissionCatalog
+  | PluginRegistry
+
+/** The services the plugins in a list provide. */
+export type ProvidedBy<P> = P extends Plugin<infer A, infer _R> ? A : never
+
+export interface RuntimeOptions {
+  /** Routes served by the host itself, so no plugin may claim them. */
+  readonly hostRoutes?: ReadonlyArray<HostRoute>
+  /** Take scheduled database backups (on by default; off in short-lived tools). */
+  readonly scheduledBackups?: boolean
+}
+
+/** Signing keys generated on first start, so they exist before anything needs them. */
+const FIRST_START_SECRETS = ["session-signing-key"] as const
+
+export const layer = <const Plugins extends ReadonlyArray<AnyPlugin>>(
+  plugins: Plugins,
+  options: RuntimeOptions = {}
+): Layer.Layer<KernelServices | ProvidedBy<Plugins[number]>, StartupError, GarrisonConfig> =>
+  Layer.unwrapEffect(
+    Effect.gen(function* () {
+      const plan = yield* planPlugins(plugins, options.hostRoutes ?? [])
+      const config = yield* GarrisonConfig
+      const startedAt = yield* Clock.currentTimeMillis
+
+      const storage = Database.layer.pipe(Layer.provideMerge(DataDir.layer))
+      const kernel = Layer.mergeAll(
+        EventBus.layer(),
+        AtomicFiles.layer,
+        Hooks.layer,
+        Secrets.layer,
+        PermissionCatalog.layer(plan.permissions),
+        Layer.succeed(PluginRegistry, { plan, startedAt, version: config.version })
+      ).pipe(Layer.provideMerge(storage))
+
+      const migrated = Layer.effectDiscard(
+        Effect.gen(function* () {
+          const secrets = yield* Secrets
+          yield* Effect.forEach(FIRST_START_SECRETS, (name) => Effect.orDie(secrets.get(name)), { discard: true })
+          const report = yield* runMigrations(
+            plan.ordered.map((p) => ({ pluginId: p.id, migrations: p.migrations }))
+          )
+          if (report.applied.length > 0) {
+            yield* Effect.logInfo(
+              `applied ${report.applied.length} migration(s): ${report.applied
+                .map((m) => `${m.pluginId}#${m.version} ${m.name}`)
+                .join(", ")}`
+            )
+          }
+        })
+      ).pipe(Layer.provideMerge(kernel))
+
+      // Each plugin's services see the kernel and every plugin loaded before it.
+      // The list is dynamic, so its types are checked by id (planPlugins), not by the compiler.
+      let services = migrated as Layer.Layer<unknown, unknown, GarrisonConfig>
+      for (const plugin of plan.ordered) {
+        services = Layer.provideMerge(plugin.layer as Layer.Layer<unknown, unknown, unknown>, services) as Layer.Layer<
+          unknown,
+          unknown,
+          GarrisonConfig
+        >
+      }
+
+      const wiring = Layer.scopedDiscard(
+        Effect.gen(function* () {
+          const context = (yield* Effect.context<never>()) as Context.Context<never>
+          const bus = yield* EventBus
+          const hooks = yield* Hooks
+          for (const plugin of plan.ordered) {
+            for (const handler of plugin.events) {
+              yield* bus.register(plugin.id, handler) as Effect.Effect<void>
+            }
+            for (const hook of plugin.hooks) hooks.register(plugin.id, hook, context)
+            for (const job of plugin.jobs) yield* forkJob(plugin.id, job.name, job.every, job.run as Effect.Effect<void, unknown>)
+          }
+          for (const plugin of plan.ordered) {
+            if (plugin.onStart === undefined) continue
+            yield* (plugin.onStart as Effect.Effect<void, unknown>).pipe(
+              Effect.catchAllCause((cause) =>
+                Effect.logError(`plugin ${plugin.id} failed to start`, Cause.pretty(cause)).pipe(
+                  Effect.zipRight(Effect.failCause(cause))
+                )
+              )
+            )
+          }
+          if (options.scheduledBackups !== false) yield* Effect.forkScoped(scheduledBackups)
+          yield* Effect.logInfo(
+            `runtime started with plugins: ${plan.ordered.map((p) => p.id).join(", ") || "(none)"}`
+          )
+        })
+      )
+      return wiring.pipe(Layer.provideMerge(services)) as Layer.Layer<
+        KernelServices | ProvidedBy<Plugins[number]>,
+        StartupError,
+        GarrisonConfig
+      >
+    })
+  )
+
+/** A background job: every `every`, logged on failure, never stopping the loop. */
+const forkJob = (owner: string, name: string, every: Duration.DurationInput, run: Effect.Effect<void, unknown>) =>
+  run.pipe(
+    Effect.catchAllCause((cause) => Effect.logWarning(`job ${owner}/${name} failed`, Cause.pretty(cause))),
+    Effect.schedule(Schedule.spaced(every)),
+    Effect.forkScoped
+  )

@@ -1,0 +1,74 @@
+/** Shared fixtures: real temp data directories, the real layer, log capture and file vandalism. */
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import { Effect, Layer, Logger, LogLevel } from "effect"
+import * as NodeFs from "node:fs"
+import * as NodeOs from "node:os"
+import * as NodePath from "node:path"
+import { afterAll } from "vitest"
+import { GarrisonConfig, type GarrisonSettings } from "../../src/config/GarrisonConfig.js"
+import { Database } from "../../src/database/index.js"
+
+const created: Array<string> = []
+afterAll(() => {
+  for (const dir of created) NodeFs.rmSync(dir, { recursive: true, force: true })
+})
+
+export const tempDataDir = (): string => {
+  const dir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "garrison-db-"))
+  created.push(dir)
+  return NodePath.join(dir, "data")
+}
+
+export const databaseLayer = (dataDir: string, overrides: Partial<GarrisonSettings> = {}) =>
+  Database.layer.pipe(Layer.provideMerge(GarrisonConfig.layerWith({ dataDir, ...overrides })))
+
+/** Opens the database for the duration of `effect`, then closes it (like one controller run). */
+export const withDatabase = <A, E>(
+  dataDir: string,
+  effect: Effect.Effect<A, E, Database | SqlClient.SqlClient | SqliteClient.SqliteClient | GarrisonConfig>,
+  overrides: Partial<GarrisonSettings> = {}
+) => Effect.provide(effect, databaseLayer(dataDir, overrides))
+
+export interface LogLine {
+  readonly level: LogLevel.LogLevel
+  readonly text: string
+}
+
+/** Replaces the default logger with one that records lines, so tests can assert what the operator sees. */
+export const captureLogs = () => {
+  const lines: Array<LogLine> = []
+  const logger = Logger.make(({ logLevel, message }) => {
+    const text = Array.isArray(message) ? message.map(String).join(" ") : String(message)
+    lines.push({ level: logLevel, text })
+  })
+  return { lines, layer: Logger.replace(Logger.defaultLogger, logger) }
+}
+
+export const linesAt = (lines: ReadonlyArray<LogLine>, level: LogLevel.LogLevel) =>
+  lines.filter((line) => line.level === level).map((line) => line.text)
+
+/** Overwrites `length` bytes at `offset` with garbage, as a bad disk or a stray write would. */
+export const vandalise = (file: string, offset = 0, length = 8192): void => {
+  const fd = NodeFs.openSync(file, "r+")
+  try {
+    NodeFs.writeSync(fd, Buffer.alloc(length, 0xa5), 0, length, offset)
+  } finally {
+    NodeFs.closeSync(fd)
+  }
+}
+
+export const backupNames = (dataDir: string): Array<string> =>
+  NodeFs.readdirSync(NodePath.join(dataDir, "backups")).filter((name) => name.endsWith(".db")).sort()
+
+/** Real-time polling for work that finishes outside the fiber's (test) clock, such as a backup's promise. */
+export const waitUntil = (condition: () => boolean, timeoutMs = 5000) =>
+  Effect.promise(async () => {
+    const deadline = Date.now() + timeoutMs
+    while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10))
+    return condition()
+  }).pipe(Effect.flatMap((met) => met ? Effect.void : Effect.dieMessage("condition not met in time")))
+
+/** Opens any SQLite file (e.g. a backup) with the Effect client for the duration of `effect`. */
+export const withFile = <A, E>(filename: string, effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>
+  Effect.provide(effect, SqliteClient.layer({ filename }))
