@@ -70,12 +70,14 @@ const make = Effect.gen(function*() {
     Effect.catchAllDefect((defect) => Effect.fail(databaseError(`Cannot open ${paths.file}: ${describeCause(defect)}`)))
   )
   yield* configure(client, paths.file)
+  // One backup at a time: concurrent ones (scheduled + pre-migration) could pick the same file name.
+  const backupLock = yield* Effect.makeSemaphore(1)
 
   const database: DatabaseShape = {
     file: paths.file,
     backupsDir: paths.backupsDir,
     startup,
-    backupNow: (label) => takeBackup(client, paths.backupsDir, label),
+    backupNow: (label) => backupLock.withPermits(1)(takeBackup(client, paths.backupsDir, label)),
     pruneBackups: pruneBackups(paths.backupsDir, config.backupKeep),
     quickCheck: client.unsafe<{ readonly quick_check: string }>("PRAGMA quick_check").pipe(
       Effect.map((rows) => rows.length === 1 && rows[0]?.quick_check === "ok"),
@@ -122,6 +124,11 @@ const firstDelay = (backupsDir: string, interval: Duration.Duration): Effect.Eff
 export const scheduledBackups: Effect.Effect<never, never, Database | GarrisonConfig> = Effect.gen(function*() {
   const database = yield* Database
   const config = yield* GarrisonConfig
+  if (Duration.lessThanOrEqualTo(config.backupInterval, Duration.zero)) {
+    // A zero interval would back up in a tight loop; treat it as "off".
+    yield* Effect.logWarning("Database backup interval is not positive; scheduled backups are disabled")
+    return yield* Effect.never
+  }
   const round = database.backupNow("scheduled").pipe(
     Effect.zipRight(database.pruneBackups),
     Effect.catchAllCause((cause) => Effect.logError("Scheduled database backup failed; will retry next interval", cause))

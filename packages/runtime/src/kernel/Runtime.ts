@@ -70,16 +70,8 @@ export const layer = <const Plugins extends ReadonlyArray<AnyPlugin>>(
         Effect.gen(function* () {
           const secrets = yield* Secrets
           yield* Effect.forEach(FIRST_START_SECRETS, (name) => Effect.orDie(secrets.get(name)), { discard: true })
-          const report = yield* runMigrations(
-            plan.ordered.map((p) => ({ pluginId: p.id, migrations: p.migrations }))
-          )
-          if (report.applied.length > 0) {
-            yield* Effect.logInfo(
-              `applied ${report.applied.length} migration(s): ${report.applied
-                .map((m) => `${m.pluginId}#${m.version} ${m.name}`)
-                .join(", ")}`
-            )
-          }
+          // runMigrations logs each migration it applies.
+          yield* runMigrations(plan.ordered.map((p) => ({ pluginId: p.id, migrations: p.migrations })))
         })
       ).pipe(Layer.provideMerge(kernel))
 

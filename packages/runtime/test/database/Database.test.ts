@@ -1,14 +1,28 @@
 import { describe, expect, it } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Effect, Fiber, LogLevel, TestClock } from "effect"
+import { Duration, Effect, Fiber, LogLevel, TestClock } from "effect"
+import * as ChildProcess from "node:child_process"
 import * as NodeFs from "node:fs"
+import { createRequire } from "node:module"
 import * as NodePath from "node:path"
 import { Database, scheduledBackups } from "../../src/database/index.js"
-import { backupNames, captureLogs, linesAt, tempDataDir, waitUntil, withDatabase, withFile } from "./helpers.js"
+import {
+  backupNames,
+  captureLogs,
+  linesAt,
+  tempDataDir,
+  waitForSleeper,
+  waitUntil,
+  withDatabase,
+  withFile
+} from "./helpers.js"
 
+const require = createRequire(import.meta.url)
+
+/** First column of `PRAGMA <name>` (busy_timeout's column is called "timeout"). */
 const pragma = (name: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<Record<string, unknown>>(`PRAGMA ${name}`)).pipe(
-    Effect.map((rows) => rows[0]?.[name])
+    Effect.map((rows) => Object.values(rows[0] ?? {})[0])
   )
 
 describe("Database", () => {
@@ -67,6 +81,34 @@ describe("Database", () => {
       expect(reopened.rows).toEqual([{ id: 1, body: "kept" }])
     }))
 
+  it.effect("commits left only in the WAL by a crashed process survive the start-up check", () =>
+    Effect.gen(function*() {
+      const dataDir = tempDataDir()
+      yield* withDatabase(
+        dataDir,
+        Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE TABLE notes (body TEXT NOT NULL)`)
+      )
+      // Another process commits and dies without closing: the rows exist only in garrison.db-wal.
+      const file = NodePath.join(dataDir, "garrison.db")
+      const script = `
+        const Sqlite = require(${JSON.stringify(require.resolve("better-sqlite3"))})
+        const db = new Sqlite(${JSON.stringify(file)})
+        db.pragma("wal_autocheckpoint = 0")
+        db.prepare("INSERT INTO notes (body) VALUES (?)").run("from the crashed run")
+        process.exit(0)`
+      ChildProcess.execFileSync(process.execPath, ["-e", script])
+      expect(NodeFs.statSync(`${file}-wal`).size).toBeGreaterThan(0)
+
+      const reopened = yield* withDatabase(
+        dataDir,
+        Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          return { startup: (yield* Database).startup, rows: yield* sql`SELECT body FROM notes` }
+        })
+      )
+      expect(reopened).toEqual({ startup: { outcome: "opened" }, rows: [{ body: "from the crashed run" }] })
+    }))
+
   it.effect("backupNow names the file from Clock with a sanitised label and copies the data", () =>
     Effect.gen(function*() {
       const dataDir = tempDataDir()
@@ -92,7 +134,7 @@ describe("Database", () => {
       const dataDir = tempDataDir()
       const [a, b] = yield* withDatabase(
         dataDir,
-        Effect.flatMap(Database, (db) => Effect.all([db.backupNow("same"), db.backupNow("same")]))
+        Effect.flatMap(Database, (db) => Effect.all([db.backupNow("same"), db.backupNow("same")], { concurrency: "unbounded" }))
       )
       expect(a).not.toBe(b)
       expect(backupNames(dataDir)).toHaveLength(2)
@@ -131,27 +173,58 @@ describe("Database", () => {
           const fiber = yield* Effect.fork(scheduledBackups)
           // No backup on disk yet, so the first round runs at once.
           yield* waitUntil(() => backupNames(dataDir).length === 1)
+          yield* waitForSleeper
 
           // Break the backups folder: the next round fails, is logged, and the loop lives on.
           NodeFs.rmSync(backupsDir, { recursive: true })
           NodeFs.writeFileSync(backupsDir, "not a folder")
           yield* TestClock.adjust("1 hour")
-          yield* waitUntil(() => linesAt(logs.lines, LogLevel.Error).some((t) => t.includes("Scheduled database backup failed")))
+          yield* waitUntil(() =>
+            linesAt(logs.lines, LogLevel.Error).some((text) => text.includes("Scheduled database backup failed"))
+          )
+          yield* waitForSleeper
 
           NodeFs.rmSync(backupsDir)
           NodeFs.mkdirSync(backupsDir)
-          for (let round = 1; round <= 3; round++) {
+          const expected = [
+            ["garrison-19700101T020000000-scheduled.db"],
+            ["garrison-19700101T020000000-scheduled.db", "garrison-19700101T030000000-scheduled.db"],
+            ["garrison-19700101T030000000-scheduled.db", "garrison-19700101T040000000-scheduled.db"]
+          ]
+          for (const names of expected) {
             yield* TestClock.adjust("1 hour")
-            yield* waitUntil(() => NodeFs.readdirSync(backupsDir).some((n) => n.includes(`T0${round + 1}0000000-`)))
+            yield* waitUntil(() => JSON.stringify(backupNames(dataDir)) === JSON.stringify(names))
+            yield* waitForSleeper
           }
           expect(fiber.unsafePoll()).toBeNull()
           yield* Fiber.interrupt(fiber)
         }),
-        { backupInterval: "1 hour" as never, backupKeep: 2 }
+        { backupInterval: Duration.hours(1), backupKeep: 2 }
       ).pipe(Effect.provide(logs.layer))
       expect(backupNames(dataDir)).toEqual([
         "garrison-19700101T030000000-scheduled.db",
         "garrison-19700101T040000000-scheduled.db"
       ])
+    }))
+
+  it.effect("scheduledBackups waits one interval after the newest backup already on disk", () =>
+    Effect.gen(function*() {
+      const dataDir = tempDataDir()
+      yield* withDatabase(
+        dataDir,
+        Effect.gen(function*() {
+          const db = yield* Database
+          yield* db.backupNow("manual")
+          yield* TestClock.adjust("20 minutes")
+          const fiber = yield* Effect.fork(scheduledBackups)
+          yield* waitForSleeper
+          yield* TestClock.adjust("39 minutes")
+          expect(backupNames(dataDir)).toEqual(["garrison-19700101T000000000-manual.db"])
+          yield* TestClock.adjust("1 minute")
+          yield* waitUntil(() => backupNames(dataDir).includes("garrison-19700101T010000000-scheduled.db"))
+          yield* Fiber.interrupt(fiber)
+        }),
+        { backupInterval: Duration.hours(1) }
+      )
     }))
 })

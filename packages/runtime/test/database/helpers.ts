@@ -1,7 +1,7 @@
 /** Shared fixtures: real temp data directories, the real layer, log capture and file vandalism. */
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
-import { Effect, Layer, Logger, LogLevel } from "effect"
+import { Chunk, Effect, Layer, Logger, LogLevel, TestClock } from "effect"
 import * as NodeFs from "node:fs"
 import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
@@ -61,13 +61,25 @@ export const vandalise = (file: string, offset = 0, length = 8192): void => {
 export const backupNames = (dataDir: string): Array<string> =>
   NodeFs.readdirSync(NodePath.join(dataDir, "backups")).filter((name) => name.endsWith(".db")).sort()
 
-/** Real-time polling for work that finishes outside the fiber's (test) clock, such as a backup's promise. */
-export const waitUntil = (condition: () => boolean, timeoutMs = 5000) =>
-  Effect.promise(async () => {
+const realPause = Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, 10)))
+
+/**
+ * Polls `check` in real time: for work that finishes outside the fiber's
+ * (test) clock, such as a backup's promise.
+ */
+export const eventually = (check: Effect.Effect<boolean>, timeoutMs = 5000): Effect.Effect<void> =>
+  Effect.gen(function*() {
     const deadline = Date.now() + timeoutMs
-    while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10))
-    return condition()
-  }).pipe(Effect.flatMap((met) => met ? Effect.void : Effect.dieMessage("condition not met in time")))
+    while (!(yield* check)) {
+      if (Date.now() > deadline) return yield* Effect.dieMessage("condition not met in time")
+      yield* realPause
+    }
+  })
+
+export const waitUntil = (condition: () => boolean) => eventually(Effect.sync(condition))
+
+/** Waits until some fiber is asleep on the TestClock, so an `adjust` is sure to wake it. */
+export const waitForSleeper = eventually(Effect.map(TestClock.sleeps(), (sleeps) => Chunk.isNonEmpty(sleeps)))
 
 /** Opens any SQLite file (e.g. a backup) with the Effect client for the duration of `effect`. */
 export const withFile = <A, E>(filename: string, effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>

@@ -19,7 +19,7 @@ interface RawDatabase {
 
 type RawDatabaseConstructor = new(
   filename: string,
-  options?: { readonly fileMustExist?: boolean }
+  options?: { readonly readonly?: boolean; readonly fileMustExist?: boolean }
 ) => RawDatabase
 
 /** Result of checking one database file. */
@@ -43,15 +43,21 @@ const errorCode = (cause: unknown): string | undefined =>
 const errorMessage = (cause: unknown): string => cause instanceof Error ? cause.message : String(cause)
 
 /**
- * Opens `file` read-write (so a leftover WAL is recovered and the -wal/-shm
- * files are removed again on a clean close), runs `PRAGMA quick_check` and
- * closes it. Never fails: every outcome is described by `FileCheck`.
+ * Runs `PRAGMA quick_check` on `file` with a short-lived raw connection.
+ *
+ * - `readonly: true` (the live database): SQLite never checkpoints or deletes
+ *   the -wal from a read-only connection, so a damaged file's WAL survives
+ *   the check untouched for the operator to inspect.
+ * - `readonly: false` (a backup about to be copied): a clean close folds any
+ *   WAL into the main file, so copying that one file is complete.
+ *
+ * Never fails: every outcome is described by `FileCheck`.
  */
-export const checkFile = (file: string): Effect.Effect<FileCheck> =>
+export const checkFile = (file: string, options: { readonly readonly: boolean }): Effect.Effect<FileCheck> =>
   Effect.try({
     try: (): FileCheck => {
       const Sqlite = require("better-sqlite3") as RawDatabaseConstructor
-      const db = new Sqlite(file, { fileMustExist: true })
+      const db = new Sqlite(file, { readonly: options.readonly, fileMustExist: true })
       try {
         const rows = db.prepare("PRAGMA quick_check").pluck().all()
         return rows.length === 1 && rows[0] === "ok"

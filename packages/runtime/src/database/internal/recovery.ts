@@ -29,7 +29,7 @@ const newestGoodBackup = (backupsDir: string): Effect.Effect<string | undefined,
       )
     )
     for (const backup of backups) {
-      const check = yield* checkFile(backup)
+      const check = yield* checkFile(backup, { readonly: false })
       if (check._tag === "ok") return backup
       yield* Effect.logWarning(`Skipping backup ${backup}: it fails its own integrity check (${check.detail})`)
     }
@@ -42,7 +42,7 @@ export const recover = (paths: DatabasePaths): Effect.Effect<StartupRecovery, St
       yield* Effect.logInfo(`No database at ${paths.file}; creating a new one`)
       return { outcome: "created" } as const
     }
-    const check = yield* checkFile(paths.file)
+    const check = yield* checkFile(paths.file, { readonly: true })
     if (check._tag === "ok") return { outcome: "opened" } as const
     if (check._tag === "unusable") {
       // Locked, unreadable or an I/O fault is not proof of damage: moving the

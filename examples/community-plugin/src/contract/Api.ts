@@ -1,0 +1,70 @@
+/**
+ * The plugin's HTTP contract: schemas and the `HttpApi`. Kept apart from the
+ * handlers so a client (or another plugin) can import the contract without
+ * pulling in the implementation.
+ */
+import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { Access, NotFound, Unauthenticated } from "@garrison/runtime"
+import { Schema } from "effect"
+
+/** The permission this plugin adds to the catalog. */
+export const MANAGE = "motd.manage"
+
+export const MAX_TEXT_LENGTH = 280
+
+export class MotdMessage extends Schema.Class<MotdMessage>("MotdMessage")({
+  id: Schema.String,
+  text: Schema.String,
+  author: Schema.String,
+  /** ISO-8601, UTC. */
+  postedAt: Schema.String
+}) {}
+
+/** Body of `POST /api/motd`. Surrounding whitespace is trimmed before the length checks. */
+export class NewMotd extends Schema.Class<NewMotd>("NewMotd")({
+  text: Schema.Trim.pipe(
+    Schema.minLength(1, { message: () => "text must not be empty" }),
+    Schema.maxLength(MAX_TEXT_LENGTH, { message: () => `text must be at most ${MAX_TEXT_LENGTH} characters` })
+  )
+}) {}
+
+export class AuthorCount extends Schema.Class<AuthorCount>("MotdAuthorCount")({
+  author: Schema.String,
+  posted: Schema.Number,
+  lastPostedAt: Schema.String
+}) {}
+
+/** Kept by the `MotdPosted` event handler, so it counts every post, deleted or not. */
+export class MotdStats extends Schema.Class<MotdStats>("MotdStats")({
+  totalPosted: Schema.Number,
+  authors: Schema.Array(AuthorCount)
+}) {}
+
+export const MotdId = Schema.Struct({ id: Schema.String })
+
+export class MotdGroup extends HttpApiGroup.make("motd")
+  .add(
+    HttpApiEndpoint.get("list", "/api/motd")
+      .addSuccess(Schema.Array(MotdMessage))
+      .annotate(Access, Access.anyAuth)
+  )
+  .add(
+    HttpApiEndpoint.get("stats", "/api/motd/stats")
+      .addSuccess(MotdStats)
+      .annotate(Access, Access.anyAuth)
+  )
+  .add(
+    HttpApiEndpoint.post("post", "/api/motd")
+      .setPayload(NewMotd)
+      .addSuccess(MotdMessage, { status: 201 })
+      .addError(Unauthenticated)
+      .annotate(Access, Access.permission(MANAGE))
+  )
+  .add(
+    HttpApiEndpoint.del("remove", "/api/motd/:id")
+      .setPath(MotdId)
+      .addError(NotFound)
+      .annotate(Access, Access.permission(MANAGE))
+  ) {}
+
+export class MotdApi extends HttpApi.make("motd").add(MotdGroup) {}

@@ -1,0 +1,83 @@
+/**
+ * The `Motd` service: the plugin's storage, exported so embedding programs
+ * and other plugins use it without going through HTTP.
+ */
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { EventBus } from "@garrison/runtime"
+import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { randomUUID } from "node:crypto"
+import { AuthorCount, MotdMessage, MotdStats } from "./contract/Api.js"
+import { MotdPosted } from "./events.js"
+
+export class MotdNotFound extends Schema.TaggedError<MotdNotFound>()("MotdNotFound", {
+  id: Schema.String
+}) {}
+
+/** The database refused or returned rows we cannot read. */
+export class MotdStorageError extends Schema.TaggedError<MotdStorageError>()("MotdStorageError", {
+  message: Schema.String
+}) {}
+
+export interface MotdShape {
+  /** Newest first. */
+  readonly list: Effect.Effect<ReadonlyArray<MotdMessage>, MotdStorageError>
+  /** Stores a message (text as given: validation belongs to the caller's schema) and publishes `MotdPosted`. */
+  readonly post: (input: { readonly text: string; readonly author: string }) => Effect.Effect<MotdMessage, MotdStorageError>
+  readonly remove: (id: string) => Effect.Effect<void, MotdNotFound | MotdStorageError>
+  readonly stats: Effect.Effect<MotdStats, MotdStorageError>
+}
+
+const storageError = (error: { readonly message: string }) => new MotdStorageError({ message: error.message })
+
+export class Motd extends Context.Tag("@garrison/example-community-plugin/Motd")<Motd, MotdShape>() {
+  static readonly make = Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const bus = yield* EventBus
+
+    // Quoted aliases map snake_case columns onto the schema's fields, in portable SQL.
+    const findAll = SqlSchema.findAll({
+      Request: Schema.Void,
+      Result: MotdMessage,
+      execute: () =>
+        sql`SELECT id, text, author, posted_at AS "postedAt" FROM motd_messages ORDER BY posted_at DESC, id DESC`
+    })
+    const findAuthors = SqlSchema.findAll({
+      Request: Schema.Void,
+      Result: AuthorCount,
+      execute: () =>
+        sql`SELECT author, posted, last_posted_at AS "lastPostedAt" FROM motd_stats ORDER BY posted DESC, author`
+    })
+
+    const list: MotdShape["list"] = findAll(undefined).pipe(Effect.mapError(storageError))
+
+    const post: MotdShape["post"] = ({ text, author }) =>
+      Effect.gen(function* () {
+        const id = randomUUID()
+        const postedAt = new Date(yield* Clock.currentTimeMillis).toISOString()
+        yield* sql`INSERT INTO motd_messages (id, text, author, posted_at) VALUES (${id}, ${text}, ${author}, ${postedAt})`
+        // Published only after the insert committed, so handlers never see a message that is not stored.
+        yield* bus.publish(new MotdPosted({ id, author, text, postedAt }))
+        return new MotdMessage({ id, text, author, postedAt })
+      }).pipe(Effect.mapError(storageError))
+
+    const remove: MotdShape["remove"] = (id) =>
+      Effect.gen(function* () {
+        const found = yield* sql<{ readonly id: string }>`SELECT id FROM motd_messages WHERE id = ${id}`
+        if (found.length === 0) return yield* new MotdNotFound({ id })
+        yield* sql`DELETE FROM motd_messages WHERE id = ${id}`
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", (error) => Effect.fail(storageError(error))))
+
+    const stats: MotdShape["stats"] = findAuthors(undefined).pipe(
+      Effect.map(
+        (authors) =>
+          new MotdStats({ totalPosted: authors.reduce((sum, a) => sum + a.posted, 0), authors })
+      ),
+      Effect.mapError(storageError)
+    )
+
+    return Motd.of({ list, post, remove, stats })
+  })
+
+  /** Needs the kernel's `SqlClient` and `EventBus`; the runtime provides both. */
+  static readonly layer = Layer.effect(Motd, Motd.make)
+}

@@ -1,0 +1,133 @@
+import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { describe, expect, it } from "@effect/vitest"
+import { Either, Schema } from "effect"
+import { Access, type AccessRule } from "../src/access/Access.js"
+import * as Plugin from "../src/kernel/Plugin.js"
+import { planPlugins } from "../src/kernel/PluginPlan.js"
+
+const apiWith = (id: string, method: "GET" | "POST", path: `/${string}`, access?: AccessRule) => {
+  const endpoint = HttpApiEndpoint.make(method)("ep", path).addSuccess(Schema.String)
+  return HttpApi.make(id).add(
+    HttpApiGroup.make(`${id}-group`).add(access ? endpoint.annotate(Access, access) : endpoint)
+  )
+}
+
+/** A plugin whose routes layer is never built: planning only reads the API. */
+const plugin = (
+  id: string,
+  options: {
+    dependsOn?: Array<string>
+    permissions?: Array<string>
+    route?: { method: "GET" | "POST"; path: `/${string}`; access?: AccessRule }
+  } = {}
+) =>
+  Plugin.make({
+    id,
+    dependsOn: options.dependsOn,
+    permissions: (options.permissions ?? []).map((name) => ({ name, description: name })),
+    http: options.route
+      ? {
+          api: apiWith(id, options.route.method, options.route.path, options.route.access),
+          routes: undefined as never
+        }
+      : undefined
+  })
+
+const failure = (result: ReturnType<typeof planPlugins>) => {
+  if (Either.isRight(result)) throw new Error("expected the plan to fail")
+  return result.left
+}
+
+describe("planPlugins", () => {
+  it("orders plugins after their dependencies and collects permissions and routes", () => {
+    const result = planPlugins([
+      plugin("b", { dependsOn: ["a"], permissions: ["b.use"], route: { method: "GET", path: "/api/b", access: Access.permission("b.use") } }),
+      plugin("a", { route: { method: "GET", path: "/api/a/:id", access: Access.anyAuth } })
+    ])
+    expect(Either.isRight(result)).toBe(true)
+    if (Either.isLeft(result)) return
+    expect(result.right.ordered.map((p) => p.id)).toEqual(["a", "b"])
+    expect(result.right.permissions.find((p) => p.name === "b.use")?.owner).toBe("b")
+    expect(result.right.permissions.find((p) => p.name === "server.start")?.owner).toBe("built-in")
+    expect(result.right.routes.map((r) => `${r.method} ${r.path} ${r.owner}`)).toEqual([
+      "GET /api/a/:id a",
+      "GET /api/b b"
+    ])
+  })
+
+  it("refuses a duplicate plugin id", () => {
+    const error = failure(planPlugins([plugin("x"), plugin("x")]))
+    expect(error.reason).toBe("duplicate-plugin")
+    expect(error.message).toContain('"x"')
+  })
+
+  it("refuses a missing dependency, naming both plugins", () => {
+    const error = failure(planPlugins([plugin("bans", { dependsOn: ["servers"] })]))
+    expect(error.reason).toBe("missing-dependency")
+    expect(error.message).toContain('"bans"')
+    expect(error.message).toContain('"servers"')
+  })
+
+  it("refuses a dependency cycle", () => {
+    const error = failure(planPlugins([plugin("a", { dependsOn: ["b"] }), plugin("b", { dependsOn: ["a"] })]))
+    expect(error.reason).toBe("dependency-cycle")
+    expect(error.message).toMatch(/a -> b -> a|b -> a -> b/)
+  })
+
+  it("refuses a permission declared twice, naming both sides", () => {
+    const error = failure(planPlugins([plugin("one", { permissions: ["x.do"] }), plugin("two", { permissions: ["x.do"] })]))
+    expect(error.reason).toBe("duplicate-permission")
+    expect(error.message).toContain('"two"')
+    expect(error.message).toContain('"one"')
+  })
+
+  it("refuses a plugin redeclaring a built-in permission", () => {
+    const error = failure(planPlugins([plugin("rogue", { permissions: ["admin"] })]))
+    expect(error.reason).toBe("duplicate-permission")
+    expect(error.message).toContain("built-in")
+  })
+
+  it("refuses two plugins claiming the same method and path, whatever the parameter names", () => {
+    const error = failure(
+      planPlugins([
+        plugin("first", { route: { method: "GET", path: "/api/servers/:id", access: Access.anyAuth } }),
+        plugin("second", { route: { method: "GET", path: "/api/servers/:serverId", access: Access.anyAuth } })
+      ])
+    )
+    expect(error.reason).toBe("route-conflict")
+    expect(error.message).toContain('"first"')
+    expect(error.message).toContain('"second"')
+  })
+
+  it("lets two plugins share a path with different methods", () => {
+    const result = planPlugins([
+      plugin("reader", { route: { method: "GET", path: "/api/x", access: Access.anyAuth } }),
+      plugin("writer", { route: { method: "POST", path: "/api/x", access: Access.anyAuth } })
+    ])
+    expect(Either.isRight(result)).toBe(true)
+  })
+
+  it("refuses a plugin claiming a host route", () => {
+    const error = failure(
+      planPlugins([plugin("docs", { route: { method: "GET", path: "/api/openapi.json", access: Access.none } })], [
+        { method: "GET", path: "/api/openapi.json", access: Access.none }
+      ])
+    )
+    expect(error.reason).toBe("route-conflict")
+    expect(error.message).toContain("the host")
+  })
+
+  it("refuses an endpoint without an Access annotation", () => {
+    const error = failure(planPlugins([plugin("careless", { route: { method: "GET", path: "/api/open" } })]))
+    expect(error.reason).toBe("missing-access")
+    expect(error.message).toContain("/api/open")
+  })
+
+  it("refuses an endpoint requiring a permission nobody declares", () => {
+    const error = failure(
+      planPlugins([plugin("typo", { route: { method: "GET", path: "/api/t", access: Access.permission("sever.start") } })])
+    )
+    expect(error.reason).toBe("unknown-permission")
+    expect(error.message).toContain("sever.start")
+  })
+})
