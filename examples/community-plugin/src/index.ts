@@ -4,16 +4,14 @@
  * public `@garrison/runtime` contract only. Load it into the controller with
  * `PLUGINS=./examples/community-plugin`.
  */
-import type { SqlClient } from "@effect/sql"
-import { type EventBus, Plugin } from "@garrison/runtime"
+import { Plugin } from "@garrison/runtime"
 import { MANAGE, MotdApi } from "./contract/Api.js"
 import { countPost } from "./events.js"
 import { migrations } from "./migrations.js"
 import { MotdRoutes } from "./routes.js"
 import { Motd } from "./service.js"
 
-// Spelled out: `Plugin.make` infers its requirements from the first field only (see README).
-export const MotdPlugin = Plugin.make<Motd, Motd | SqlClient.SqlClient | EventBus>({
+export const MotdPlugin = Plugin.make({
   id: "motd",
   description: "Message of the day: short notices from operators",
   permissions: [{ name: MANAGE, description: "Post and delete messages of the day" }],

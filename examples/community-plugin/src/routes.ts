@@ -3,7 +3,7 @@
  * before any of these run; they only translate between HTTP and `Motd`.
  */
 import { HttpApiBuilder } from "@effect/platform"
-import { CurrentPrincipal, NotFound, Unauthenticated } from "@garrison/runtime"
+import { CurrentPrincipal, NotFound } from "@garrison/runtime"
 import { Effect } from "effect"
 import { MotdApi } from "./contract/Api.js"
 import { Motd } from "./service.js"
@@ -17,9 +17,8 @@ export const MotdRoutes = HttpApiBuilder.group(MotdApi, "motd", (handlers) =>
       .handle("stats", () => Effect.orDie(motd.stats))
       .handle("post", ({ payload }) =>
         Effect.gen(function* () {
-          const principal = yield* CurrentPrincipal.pipe(
-            Effect.mapError((error) => new Unauthenticated({ message: error.message }))
-          )
+          // Always present here: the endpoint requires a permission, so the host authenticated the caller.
+          const principal = yield* CurrentPrincipal
           return yield* Effect.orDie(motd.post({ text: payload.text, author: principal.name }))
         })
       )

@@ -2,7 +2,7 @@
  * The controller: the runtime with a list of plugins, their routes mounted
  * on one router behind the front door, served over Node's HTTP server.
  */
-import { HttpLayerRouter, HttpServer } from "@effect/platform"
+import { HttpLayerRouter, HttpMiddleware, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import {
   Access,
@@ -23,28 +23,35 @@ export const hostRoutes = [
   { method: "GET", path: DOCS_PATH, access: Access.none }
 ] as const
 
-/** Serves the router behind the front door on the server in context. */
-const serveRouter = Layer.scopedDiscard(
-  Effect.gen(function* () {
-    const registry = yield* PluginRegistry
-    const config = yield* GarrisonConfig
-    const authenticator = yield* Authenticator
-    const router = yield* HttpLayerRouter.HttpRouter
-    const frontDoor = makeFrontDoor({
-      routes: registry.plan.routes,
-      bodyLimitBytes: config.bodyLimitBytes,
-      trustProxyHops: config.trustProxyHops,
-      authenticator
-    })
-    yield* HttpServer.serveEffect(frontDoor(router.asHttpEffect()))
-  })
-)
-
 /**
- * The whole controller for a plugin list, on any `HttpServer` (tests use
- * `NodeHttpServer.layerTest`); `layer` below binds it to a port.
+ * Serves the router behind the front door. The server is acquired only
+ * here, after the runtime and every route are built, so the port never
+ * accepts a request the controller cannot answer yet.
  */
-export const layerWithoutServer = (plugins: ReadonlyArray<AnyPlugin>) => {
+const serveRouter = <E, R>(acquireServer: Effect.Effect<HttpServer.HttpServer, E, R>) =>
+  Layer.scopedDiscard(
+    Effect.gen(function* () {
+      const registry = yield* PluginRegistry
+      const config = yield* GarrisonConfig
+      const authenticator = yield* Authenticator
+      const router = yield* HttpLayerRouter.HttpRouter
+      const frontDoor = makeFrontDoor({
+        routes: registry.plan.routes,
+        bodyLimitBytes: config.bodyLimitBytes,
+        trustProxyHops: config.trustProxyHops,
+        authenticator
+      })
+      const server = yield* acquireServer
+      yield* HttpServer.serveEffect(frontDoor(router.asHttpEffect())).pipe(
+        Effect.provideService(HttpServer.HttpServer, server)
+      )
+    })
+  ).pipe(
+    // No trace exporter is configured, so per-request spans would be pure cost.
+    HttpMiddleware.withTracerDisabledWhen(() => true)
+  )
+
+const controllerLayer = <E, R>(plugins: ReadonlyArray<AnyPlugin>, acquireServer: Effect.Effect<HttpServer.HttpServer, E, R>) => {
   const runtime = Runtime.layer(plugins, { hostRoutes })
   const routes = Layer.unwrapEffect(
     Effect.gen(function* () {
@@ -54,26 +61,31 @@ export const layerWithoutServer = (plugins: ReadonlyArray<AnyPlugin>) => {
       return Layer.mergeAll(docsRoutes(api), ...pluginRoutes) as Layer.Layer<never, unknown, HttpLayerRouter.HttpRouter>
     })
   ).pipe(Layer.provideMerge(HttpLayerRouter.layer))
-  return serveRouter.pipe(Layer.provide(routes), Layer.provideMerge(runtime))
+  return serveRouter(acquireServer).pipe(Layer.provide(routes), Layer.provideMerge(runtime))
 }
+
+/**
+ * The whole controller for a plugin list, on the `HttpServer` in context
+ * (tests use `NodeHttpServer.layerTest`); `layer` below binds it to a port.
+ */
+export const layerWithoutServer = (plugins: ReadonlyArray<AnyPlugin>) => controllerLayer(plugins, HttpServer.HttpServer)
 
 /** The controller listening on `HOST:PORT`; a taken port is a clear start-up error. */
 export const layer = (plugins: ReadonlyArray<AnyPlugin>) =>
   Layer.unwrapEffect(
     Effect.map(GarrisonConfig, (config) =>
-      layerWithoutServer(plugins).pipe(
-        Layer.provide(
-          NodeHttpServer.layer(createServer, { port: config.port, host: config.host }).pipe(
-            Layer.mapError(
-              (error) =>
-                new StartupError({
-                  reason: "port-in-use",
-                  message: `cannot listen on ${config.host}:${config.port}: ${describeListenError(error.cause)}`
-                })
-            )
+      controllerLayer(
+        plugins,
+        NodeHttpServer.make(createServer, { port: config.port, host: config.host }).pipe(
+          Effect.mapError(
+            (error) =>
+              new StartupError({
+                reason: "port-in-use",
+                message: `cannot listen on ${config.host}:${config.port}: ${describeListenError(error.cause)}`
+              })
           )
         )
-      )
+      ).pipe(Layer.provide(NodeHttpServer.layerContext))
     )
   )
 

@@ -43,7 +43,12 @@ export const normalizeErrorBody = (response: HttpServerResponse.HttpServerRespon
   const { _tag, message, issues, details, ...rest } = parsed as Record<string, unknown>
   const code = codeForTag[String(_tag)] ?? codeForStatus(response.status)
   const extra = issues !== undefined ? formatIssues(issues) : details !== undefined ? details : Object.keys(rest).length > 0 ? rest : undefined
-  const text = typeof message === "string" && message.length > 0 ? message : defaultMessage(response.status)
+  const text =
+    _tag === "HttpApiDecodeError" && Array.isArray(extra) && extra.length > 0
+      ? firstIssue(extra[0] as { path: string; message: string })
+      : typeof message === "string" && message.length > 0
+        ? message
+        : defaultMessage(response.status)
   return HttpServerResponse.unsafeJson(
     extra === undefined ? { error: code, message: text } : { error: code, message: text, details: extra },
     { status: response.status, headers: response.headers }
@@ -58,6 +63,10 @@ const formatIssues = (issues: unknown) =>
         message: issue.message ?? "invalid"
       }))
     : issues
+
+/** A one-line message naming the first failing field; every issue stays in `details`. */
+const firstIssue = (issue: { path: string; message: string }) =>
+  issue.path.length > 0 ? `${issue.path}: ${issue.message}` : issue.message
 
 const codeForStatus = (status: number): ErrorCode => {
   for (const [code, s] of Object.entries(errorStatus)) if (s === status) return code as ErrorCode

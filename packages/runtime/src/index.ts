@@ -22,7 +22,6 @@ export {
   Authenticator,
   CurrentPrincipal,
   CurrentPrincipalOption,
-  NotAuthenticated,
   currentPrincipalRef,
   principalCan
 } from "./access/Principal.js"

@@ -54,17 +54,19 @@ export const currentPrincipalRef: FiberRef.FiberRef<Option.Option<Principal>> = 
   Option.none<Principal>()
 )
 
-export class NotAuthenticated extends Schema.TaggedError<NotAuthenticated>()("NotAuthenticated", {
-  message: Schema.String
-}) {}
-
-/** The authenticated caller; fails when the request had none (only possible on `None` routes). */
-export const CurrentPrincipal: Effect.Effect<Principal, NotAuthenticated> = Effect.flatMap(
+/**
+ * The authenticated caller. The host only runs a handler of an `AnyAuth` or
+ * `Permission` endpoint after authenticating the caller, so there it always
+ * succeeds; on a `None` endpoint use `CurrentPrincipalOption` (calling this
+ * there is a programming error and dies).
+ */
+export const CurrentPrincipal: Effect.Effect<Principal> = Effect.flatMap(
   FiberRef.get(currentPrincipalRef),
   Option.match({
-    onNone: () => Effect.fail(new NotAuthenticated({ message: "this request is not authenticated" })),
+    onNone: () => Effect.dieMessage("CurrentPrincipal used on an endpoint that does not require authentication"),
     onSome: Effect.succeed
   })
 )
 
+/** The caller when the request carried valid credentials, on any endpoint. */
 export const CurrentPrincipalOption: Effect.Effect<Option.Option<Principal>> = FiberRef.get(currentPrincipalRef)

@@ -6,7 +6,9 @@
  * fiber. A handler that fails, dies or runs past its time limit is logged and
  * interrupted; it never affects the publisher or the other handlers.
  */
-import { Cause, Context, Duration, Effect, Fiber, Layer, PubSub, Queue, type Scope, Stream } from "effect"
+import { Cause, Clock, Context, Duration, Effect, Fiber, Layer, PubSub, Queue, type Scope, Stream } from "effect"
+
+const liveClock = Clock.make()
 
 /** An event class: `class ServerStarted extends Schema.TaggedClass<ServerStarted>()("ServerStarted", {...}) {}` */
 export interface EventClass<A extends { readonly _tag: string }> {
@@ -42,29 +44,35 @@ export const on = <A extends AnyEvent, R>(
 export interface EventBusOptions {
   /** Longest a handler may take for one event before it is interrupted. */
   readonly handlerTimeout: Duration.DurationInput
-  /** Events waiting per handler; beyond it the oldest are dropped (and logged). */
+  /** Events waiting per handler; beyond it the oldest are dropped. */
   readonly queueCapacity: number
+  /** At shutdown, how long (wall-clock) handlers may take to finish the events already queued. */
+  readonly drainTimeout: Duration.DurationInput
 }
 
 export interface EventBusShape {
   readonly publish: (event: AnyEvent) => Effect.Effect<void>
-  /** Register a handler for the life of the current scope. */
+  /** Register a handler for the life of the current scope; queued events are drained when it closes. */
   readonly register: <R>(owner: string, handler: EventHandler<R>) => Effect.Effect<void, never, R | Scope.Scope>
   /** Every event of one class from now on, for streams such as server-sent events. */
   readonly stream: <A extends AnyEvent>(eventClass: EventClass<A>) => Stream.Stream<A>
 }
 
+/** Tells a handler's fiber that the bus is closing: finish what is queued, then stop. */
+const STOP = Symbol("EventBus/stop")
+
 export class EventBus extends Context.Tag("@garrison/runtime/EventBus")<EventBus, EventBusShape>() {
   static readonly make = (options: Partial<EventBusOptions> = {}) =>
     Effect.gen(function* () {
       const timeout = Duration.decode(options.handlerTimeout ?? Duration.seconds(30))
+      const drainTimeout = Duration.decode(options.drainTimeout ?? Duration.seconds(5))
       const capacity = options.queueCapacity ?? 1000
-      const byTag = new Map<string, Array<Queue.Queue<AnyEvent>>>()
+      const byTag = new Map<string, Array<Queue.Queue<AnyEvent | typeof STOP>>>()
       const all = yield* PubSub.unbounded<AnyEvent>()
 
-      const register: EventBusShape["register"] = (owner, handler) =>
+      const register = <R,>(owner: string, handler: EventHandler<R>): Effect.Effect<void, never, R | Scope.Scope> =>
         Effect.gen(function* () {
-          const queue = yield* Queue.sliding<AnyEvent>(capacity)
+          const queue = yield* Queue.sliding<AnyEvent | typeof STOP>(capacity)
           const label = `${owner}/${handler.name}`
           const runOne = (event: AnyEvent) =>
             handler.handle(event).pipe(
@@ -78,15 +86,25 @@ export class EventBus extends Context.Tag("@garrison/runtime/EventBus")<EventBus
                   : Effect.logWarning(`event handler ${label} failed on ${event._tag}`, Cause.pretty(cause))
               )
             )
-          const fiber = yield* Effect.forkDaemon(Effect.forever(Effect.flatMap(Queue.take(queue), runOne)))
+          const loop: Effect.Effect<void, never, R> = Effect.flatMap(Queue.take(queue), (item) =>
+            item === STOP ? Effect.void : Effect.zipRight(runOne(item), Effect.suspend(() => loop))
+          )
+          const fiber = yield* Effect.forkDaemon(loop)
           const queues = byTag.get(handler.tag) ?? []
           queues.push(queue)
           byTag.set(handler.tag, queues)
           yield* Effect.addFinalizer(() =>
             Effect.suspend(() => {
-              const list = byTag.get(handler.tag) ?? []
-              byTag.set(handler.tag, list.filter((q) => q !== queue))
-              return Fiber.interrupt(fiber).pipe(Effect.zipRight(Queue.shutdown(queue)))
+              byTag.set(handler.tag, (byTag.get(handler.tag) ?? []).filter((q) => q !== queue))
+              queue.unsafeOffer(STOP)
+              // Bounded in wall-clock time, so a test clock cannot hold shutdown forever.
+              return Fiber.await(fiber).pipe(
+                Effect.timeout(drainTimeout),
+                Effect.withClock(liveClock),
+                Effect.ignore,
+                Effect.zipRight(Fiber.interrupt(fiber)),
+                Effect.zipRight(Queue.shutdown(queue))
+              )
             })
           )
         })

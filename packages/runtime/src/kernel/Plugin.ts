@@ -59,32 +59,39 @@ export interface Plugin<Provides = never, R = never> {
  */
 export type AnyPlugin = Plugin<never, unknown>
 
-export interface PluginSpec<Provides, R> {
+/**
+ * What a plugin author writes. Each field may need different services; the
+ * plugin needs all of them (one type parameter per field, so TypeScript
+ * infers the union instead of insisting every field match the first).
+ */
+export interface PluginSpec<Provides, RL, RH, RE, RK, RJ, RS> {
   readonly id: string
   readonly description?: string
   readonly dependsOn?: ReadonlyArray<string>
   readonly permissions?: ReadonlyArray<PermissionDefinition>
   readonly migrations?: ReadonlyArray<Migration>
-  readonly layer?: Layer.Layer<Provides, unknown, R>
-  readonly http?: PluginHttp<R>
-  readonly events?: ReadonlyArray<EventHandler<R>>
-  readonly hooks?: ReadonlyArray<HookHandler<R>>
-  readonly jobs?: ReadonlyArray<Job<R>>
-  readonly onStart?: Effect.Effect<void, unknown, R | Scope.Scope>
+  readonly layer?: Layer.Layer<Provides, unknown, RL>
+  readonly http?: PluginHttp<RH>
+  readonly events?: ReadonlyArray<EventHandler<RE>>
+  readonly hooks?: ReadonlyArray<HookHandler<RK>>
+  readonly jobs?: ReadonlyArray<Job<RJ>>
+  readonly onStart?: Effect.Effect<void, unknown, RS>
 }
 
-export const make = <Provides = never, R = never>(spec: PluginSpec<Provides, R>): Plugin<Provides, R> => ({
+export const make = <Provides = never, RL = never, RH = never, RE = never, RK = never, RJ = never, RS = never>(
+  spec: PluginSpec<Provides, RL, RH, RE, RK, RJ, RS>
+): Plugin<Provides, RL | RH | RE | RK | RJ | Exclude<RS, Scope.Scope>> => ({
   id: spec.id,
   description: spec.description ?? "",
   dependsOn: spec.dependsOn ?? [],
   permissions: spec.permissions ?? [],
   migrations: spec.migrations ?? [],
-  layer: spec.layer ?? (Layer.empty as unknown as Layer.Layer<Provides, unknown, R>),
+  layer: spec.layer ?? (Layer.empty as unknown as Layer.Layer<Provides, unknown, RL>),
   http: spec.http,
   events: spec.events ?? [],
   hooks: spec.hooks ?? [],
   jobs: spec.jobs ?? [],
-  onStart: spec.onStart
+  onStart: spec.onStart as Effect.Effect<void, unknown, Exclude<RS, Scope.Scope> | Scope.Scope> | undefined
 })
 
 /**

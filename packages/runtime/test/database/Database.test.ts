@@ -134,7 +134,10 @@ describe("Database", () => {
       const dataDir = tempDataDir()
       const [a, b] = yield* withDatabase(
         dataDir,
-        Effect.flatMap(Database, (db) => Effect.all([db.backupNow("same"), db.backupNow("same")], { concurrency: "unbounded" }))
+        Effect.flatMap(
+          Database,
+          (db) => Effect.all([db.backupNow("same"), db.backupNow("same")], { concurrency: "unbounded" })
+        )
       )
       expect(a).not.toBe(b)
       expect(backupNames(dataDir)).toHaveLength(2)

@@ -1,0 +1,241 @@
+/**
+ * Durability of the real controller process: acknowledged writes survive a
+ * SIGKILL, a corrupt database is restored from the newest backup on the next
+ * start, and start-up problems (unwritable data directory, taken port) end
+ * the process non-zero with a message naming the problem.
+ *
+ * Needs the build (`npx tsc -b`): the controller and the test plugins run
+ * from `dist`.
+ */
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, writeFileSync, writeSync } from "node:fs"
+import { createServer, type Server } from "node:net"
+import * as NodePath from "node:path"
+import { afterAll, afterEach, describe, expect, it } from "vitest"
+import {
+  type ControllerHandle,
+  delay,
+  freePort,
+  HOST,
+  killAllChildren,
+  makeTempDir,
+  removeDir,
+  requestJson,
+  runControllerToExit,
+  startController,
+  stopProcess,
+  testAuth,
+  testPlugins
+} from "../support/controller.js"
+import { durabilityRows, integrityCheck, withDatabaseCopy, withReadOnlyDatabase } from "../support/sqliteFile.js"
+
+const PLUGINS = [testPlugins.durability, testPlugins.auth]
+const AUTH = testAuth(["test.write"])
+
+/** A payload that fills pages (so a crash can land mid-page) and can be checked byte for byte after. */
+const payloadFor = (seq: number) => `row-${seq}-${"x".repeat(180)}-${(seq * 2654435761) % 4294967296}`
+
+const tempDirs: Array<string> = []
+const controllers: Array<ControllerHandle> = []
+
+const tempDir = () => {
+  const dir = makeTempDir()
+  tempDirs.push(dir)
+  return dir
+}
+
+const start = async (dataDir: string, env: Readonly<Record<string, string>> = {}) => {
+  const controller = await startController({ dataDir, plugins: PLUGINS, env })
+  controllers.push(controller)
+  return controller
+}
+
+/** Stops a controller with SIGTERM and expects a clean exit, so the database was closed properly. */
+const stopCleanly = async (controller: ControllerHandle) => {
+  const ended = await stopProcess(controller, 10_000)
+  expect(ended.signal, `controller was killed, output:\n${controller.output()}`).toBeNull()
+  return ended
+}
+
+const write = (controller: ControllerHandle, seq: number) =>
+  requestJson(controller.baseUrl, "POST", "/api/test/writes", {
+    body: { seq, payload: payloadFor(seq) },
+    headers: AUTH,
+    timeoutMs: 5_000
+  })
+
+const health = async (controller: ControllerHandle) => {
+  const response = await requestJson(controller.baseUrl, "GET", "/api/health")
+  expect(response.status).toBe(200)
+  return response.body as { readonly database: { readonly ok: boolean; readonly startup: string } }
+}
+
+const count = async (controller: ControllerHandle) => {
+  const response = await requestJson(controller.baseUrl, "GET", "/api/test/writes/count", { headers: AUTH })
+  expect(response.status).toBe(200)
+  return response.body as { readonly count: number; readonly maxSeq: number }
+}
+
+/** Backups on disk as `{ file, takenAt }`, newest first (the time is encoded in the name). */
+const BACKUP_NAME = /^garrison-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{3})-[a-z0-9-]+\.db$/
+const listBackups = (dataDir: string) =>
+  readdirSync(NodePath.join(dataDir, "backups"))
+    .flatMap((name) => {
+      const m = BACKUP_NAME.exec(name)
+      if (m === null) return []
+      const [, y, mo, d, h, mi, s, ms] = m
+      return [{ file: NodePath.join(dataDir, "backups", name), takenAt: Date.parse(`${y}-${mo}-${d}T${h}:${mi}:${s}.${ms}Z`) }]
+    })
+    .sort((a, b) => b.takenAt - a.takenAt)
+
+afterEach(async () => {
+  await Promise.all(controllers.splice(0).map((c) => stopProcess(c, 5_000)))
+  for (const dir of tempDirs.splice(0)) removeDir(dir)
+})
+
+afterAll(killAllChildren)
+
+describe("durability", () => {
+  it("keeps every acknowledged write across a SIGKILL", { timeout: 90_000 }, async () => {
+    const dataDir = tempDir()
+    const first = await start(dataDir)
+
+    // Kill at a random moment once a random number (200..399) of writes was acknowledged,
+    // possibly in the middle of the next request. Stay well under the 600 requests/minute
+    // per-IP limit on /api/*: a 429 would end the loop before the kill.
+    const killAfter = 200 + Math.floor(Math.random() * 200)
+    const acknowledged: Array<number> = []
+    let killScheduled = false
+    let killed = false
+    let inFlight: number | undefined
+    let stopReason: unknown
+
+    for (let seq = 0; seq < 500 && stopReason === undefined; seq++) {
+      if (acknowledged.length >= killAfter && !killScheduled) {
+        killScheduled = true
+        setTimeout(() => {
+          killed = true
+          first.child.kill("SIGKILL")
+        }, Math.floor(Math.random() * 15))
+      }
+      inFlight = seq
+      try {
+        const response = await write(first, seq)
+        if (response.status >= 200 && response.status < 300) acknowledged.push(seq)
+        else stopReason = new Error(`write ${seq} answered ${response.status}: ${JSON.stringify(response.body)}`)
+      } catch (error) {
+        stopReason = error
+      }
+    }
+    await first.exited
+
+    // The loop must have ended because of the kill, not a failure of its own.
+    expect(killed, `writes stopped before the kill: ${String(stopReason)}\n${first.output()}`).toBe(true)
+    expect(stopReason).toBeInstanceOf(Error)
+    expect(acknowledged.length).toBeGreaterThanOrEqual(200)
+
+    const second = await start(dataDir)
+    expect((await health(second)).database).toMatchObject({ ok: true, startup: "opened" })
+    const afterRestart = await count(second)
+    // The request in flight at the kill may or may not have committed; nothing else may differ.
+    expect(afterRestart.count).toBeGreaterThanOrEqual(acknowledged.length)
+    expect(afterRestart.count).toBeLessThanOrEqual(acknowledged.length + 1)
+    await stopCleanly(second)
+
+    const { integrity, rows } = withReadOnlyDatabase(NodePath.join(dataDir, "garrison.db"), (db) => ({
+      integrity: integrityCheck(db),
+      rows: durabilityRows(db)
+    }))
+    expect(integrity).toEqual(["ok"])
+    const stored = new Set(rows.map((r) => r.seq))
+    const missing = acknowledged.filter((seq) => !stored.has(seq))
+    expect(missing, `acknowledged but lost (of ${acknowledged.length})`).toEqual([])
+    const acked = new Set(acknowledged)
+    const unexpected = rows.filter((r) => !acked.has(r.seq) && r.seq !== inFlight)
+    expect(unexpected, "rows that were never written").toEqual([])
+    expect(rows.filter((r) => r.payload !== payloadFor(r.seq))).toEqual([])
+  })
+
+  it("restores a corrupt database from the newest backup on the next start", { timeout: 90_000 }, async () => {
+    const dataDir = tempDir()
+    // A short backup interval so a scheduled backup follows the writes within a second.
+    const first = await start(dataDir, { DB_BACKUP_INTERVAL: "1 second" })
+    const seqs = Array.from({ length: 60 }, (_, i) => i)
+    for (const seq of seqs) expect((await write(first, seq)).status).toBe(201)
+    const lastAck = Date.now()
+
+    const deadline = Date.now() + 15_000
+    while (!listBackups(dataDir).some((b) => b.takenAt > lastAck)) {
+      if (Date.now() > deadline) throw new Error(`no backup after the writes; output:\n${first.output()}`)
+      await delay(100)
+    }
+    await stopCleanly(first)
+
+    const newest = listBackups(dataDir)[0]
+    if (newest === undefined) throw new Error("no backups")
+    const backedUp = withDatabaseCopy(newest.file, durabilityRows)
+    expect(backedUp.map((r) => r.seq)).toEqual(expect.arrayContaining(seqs))
+
+    // Damage the live file: no header (first 4 KiB zeroed) and garbage in the middle.
+    const file = NodePath.join(dataDir, "garrison.db")
+    const fd = openSync(file, "r+")
+    try {
+      const size = fstatSync(fd).size
+      expect(size).toBeGreaterThan(8192)
+      writeSync(fd, Buffer.alloc(4096, 0), 0, 4096, 0)
+      const garbage = Buffer.from(Array.from({ length: 4096 }, () => Math.floor(Math.random() * 256)))
+      writeSync(fd, garbage, 0, garbage.length, Math.floor(size / 2))
+    } finally {
+      closeSync(fd)
+    }
+
+    const second = await start(dataDir)
+    expect((await health(second)).database).toMatchObject({ ok: true, startup: "restored-from-backup" })
+    expect((await count(second)).count).toBe(backedUp.length)
+    // The controller writes again after a restore.
+    expect((await write(second, 10_000)).status).toBe(201)
+    await stopCleanly(second)
+
+    // The damaged file is kept for the operator, not deleted.
+    expect(readdirSync(dataDir).some((name) => name.startsWith("garrison.db.corrupt-"))).toBe(true)
+    const { integrity, rows } = withReadOnlyDatabase(file, (db) => ({ integrity: integrityCheck(db), rows: durabilityRows(db) }))
+    expect(integrity).toEqual(["ok"])
+    expect(rows).toEqual([...backedUp, { seq: 10_000, payload: payloadFor(10_000) }])
+  })
+})
+
+describe("start-up failures", () => {
+  it("exits non-zero naming the data directory when it cannot be created", async () => {
+    // A path under a regular file: not writable even for root, unlike a chmod'ed folder.
+    const parent = tempDir()
+    const blocker = NodePath.join(parent, "not-a-directory")
+    writeFileSync(blocker, "a file, not a folder")
+    const dataDir = NodePath.join(blocker, "data")
+
+    const result = await runControllerToExit({ dataDir, plugins: PLUGINS })
+    expect(result.code, result.output).not.toBe(0)
+    expect(result.code, result.output).not.toBeNull()
+    expect(result.output).toMatch(/cannot start/i)
+    expect(result.output).toMatch(/data directory/i)
+    expect(result.output).toContain(dataDir)
+    expect(existsSync(dataDir)).toBe(false)
+  })
+
+  it("exits non-zero naming the port when it is already taken", async () => {
+    const port = await freePort()
+    const squatter: Server = createServer()
+    await new Promise<void>((resolve, reject) => {
+      squatter.once("error", reject)
+      squatter.listen(port, HOST, resolve)
+    })
+    try {
+      const result = await runControllerToExit({ dataDir: tempDir(), port, plugins: PLUGINS })
+      expect(result.code, result.output).not.toBe(0)
+      expect(result.code, result.output).not.toBeNull()
+      expect(result.output).toMatch(/cannot start/i)
+      expect(result.output).toMatch(/already in use/i)
+      expect(result.output).toContain(`${HOST}:${port}`)
+    } finally {
+      await new Promise<void>((resolve) => squatter.close(() => resolve()))
+    }
+  })
+})
