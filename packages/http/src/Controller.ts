@@ -3,7 +3,7 @@
  * on one router behind the front door, served over Node's HTTP server.
  */
 import { HttpLayerRouter, HttpMiddleware, HttpServer } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
 import {
   Access,
   type AnyPlugin,
@@ -14,8 +14,9 @@ import {
   StartupError
 } from "@garrison/runtime"
 import { Effect, Layer } from "effect"
-import { createServer } from "node:http"
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { makeFrontDoor } from "./FrontDoor.js"
+import { type GateVerdict, makeGate } from "./Gate.js"
 import { combinedApi, DOCS_PATH, docsRoutes, OPENAPI_PATH } from "./OpenApiDocs.js"
 
 export const hostRoutes = [
@@ -23,35 +24,56 @@ export const hostRoutes = [
   { method: "GET", path: DOCS_PATH, access: Access.none }
 ] as const
 
+export interface ListenOptions {
+  readonly port: number
+  readonly host: string
+}
+
 /**
- * Serves the router behind the front door. The server is acquired only
- * here, after the runtime and every route are built, so the port never
+ * Serves the router behind the gate and the front door. The port is opened
+ * only here, after the runtime and every route are built, so it never
  * accepts a request the controller cannot answer yet.
  */
-const serveRouter = <E, R>(acquireServer: Effect.Effect<HttpServer.HttpServer, E, R>) =>
-  Layer.scopedDiscard(
+const serveRouter = (listen: ListenOptions) =>
+  Layer.scoped(
+    HttpServer.HttpServer,
     Effect.gen(function* () {
       const registry = yield* PluginRegistry
       const config = yield* GarrisonConfig
       const authenticator = yield* Authenticator
       const router = yield* HttpLayerRouter.HttpRouter
-      const frontDoor = makeFrontDoor({
+      const clock = yield* Effect.clock
+      const verdicts = new WeakMap<IncomingMessage, GateVerdict>()
+      const gate = makeGate({
         routes: registry.plan.routes,
-        bodyLimitBytes: config.bodyLimitBytes,
         trustProxyHops: config.trustProxyHops,
-        authenticator
+        bodyLimitBytes: config.bodyLimitBytes,
+        now: () => clock.unsafeCurrentTimeMillis()
       })
-      const server = yield* acquireServer
-      yield* HttpServer.serveEffect(frontDoor(router.asHttpEffect())).pipe(
-        Effect.provideService(HttpServer.HttpServer, server)
+      const frontDoor = makeFrontDoor({ bodyLimitBytes: config.bodyLimitBytes, authenticator, verdicts })
+      const handle = yield* NodeHttpServer.makeHandler(frontDoor(router.asHttpEffect())).pipe(
+        // No trace exporter is configured, so per-request spans would be pure cost.
+        HttpMiddleware.withTracerDisabledWhenEffect(() => true)
+      )
+      const listener = (request: IncomingMessage, response: ServerResponse) => {
+        const verdict = gate(request, response)
+        if (verdict === undefined) return
+        verdicts.set(request, verdict)
+        handle(request, response)
+      }
+      return yield* NodeHttpServer.make(() => createServer(listener), listen).pipe(
+        Effect.mapError(
+          (error) =>
+            new StartupError({
+              reason: "port-in-use",
+              message: `cannot listen on ${listen.host}:${listen.port}: ${describeListenError(error.cause)}`
+            })
+        )
       )
     })
-  ).pipe(
-    // No trace exporter is configured, so per-request spans would be pure cost.
-    HttpMiddleware.withTracerDisabledWhen(() => true)
   )
 
-const controllerLayer = <E, R>(plugins: ReadonlyArray<AnyPlugin>, acquireServer: Effect.Effect<HttpServer.HttpServer, E, R>) => {
+const controllerLayer = (plugins: ReadonlyArray<AnyPlugin>, listen: ListenOptions) => {
   const runtime = Runtime.layer(plugins, { hostRoutes })
   const routes = Layer.unwrapEffect(
     Effect.gen(function* () {
@@ -61,32 +83,28 @@ const controllerLayer = <E, R>(plugins: ReadonlyArray<AnyPlugin>, acquireServer:
       return Layer.mergeAll(docsRoutes(api), ...pluginRoutes) as Layer.Layer<never, unknown, HttpLayerRouter.HttpRouter>
     })
   ).pipe(Layer.provideMerge(HttpLayerRouter.layer))
-  return serveRouter(acquireServer).pipe(Layer.provide(routes), Layer.provideMerge(runtime))
+  return serveRouter(listen).pipe(
+    Layer.provide(routes),
+    Layer.provideMerge(runtime),
+    Layer.provide(NodeHttpServer.layerContext)
+  )
 }
 
 /**
- * The whole controller for a plugin list, on the `HttpServer` in context
- * (tests use `NodeHttpServer.layerTest`); `layer` below binds it to a port.
+ * The controller for a plugin list, listening on `HOST:PORT` from the
+ * configuration (or `listen`); a taken port is a clear start-up error.
  */
-export const layerWithoutServer = (plugins: ReadonlyArray<AnyPlugin>) => controllerLayer(plugins, HttpServer.HttpServer)
+export const layer = (plugins: ReadonlyArray<AnyPlugin>, listen?: ListenOptions) =>
+  listen !== undefined
+    ? controllerLayer(plugins, listen)
+    : Layer.unwrapEffect(Effect.map(GarrisonConfig, (config) => controllerLayer(plugins, { port: config.port, host: config.host })))
 
-/** The controller listening on `HOST:PORT`; a taken port is a clear start-up error. */
-export const layer = (plugins: ReadonlyArray<AnyPlugin>) =>
-  Layer.unwrapEffect(
-    Effect.map(GarrisonConfig, (config) =>
-      controllerLayer(
-        plugins,
-        NodeHttpServer.make(createServer, { port: config.port, host: config.host }).pipe(
-          Effect.mapError(
-            (error) =>
-              new StartupError({
-                reason: "port-in-use",
-                message: `cannot listen on ${config.host}:${config.port}: ${describeListenError(error.cause)}`
-              })
-          )
-        )
-      ).pipe(Layer.provide(NodeHttpServer.layerContext))
-    )
+/** The controller on a random loopback port, with an `HttpClient` aimed at it: for tests. */
+export const layerTest = (plugins: ReadonlyArray<AnyPlugin>) =>
+  HttpServer.layerTestClient.pipe(
+    Layer.provide(NodeHttpClient.layerWithoutAgent),
+    Layer.provide(NodeHttpClient.makeAgentLayer({ keepAlive: false })),
+    Layer.provideMerge(layer(plugins, { port: 0, host: "127.0.0.1" }))
   )
 
 const describeListenError = (cause: unknown) => {

@@ -5,13 +5,18 @@
 import { HttpServerResponse } from "@effect/platform"
 import { codeForTag, type ErrorBody, type ErrorCode, errorStatus } from "@garrison/runtime"
 
+/**
+ * An error response. `code` is one of the table's codes, or an
+ * authenticator's own (then `status` says which status goes with it).
+ */
 export const errorResponse = (
-  code: ErrorCode,
+  code: ErrorCode | (string & {}),
   message: string,
-  options: { readonly details?: unknown; readonly headers?: Record<string, string> } = {}
+  options: { readonly details?: unknown; readonly headers?: Record<string, string>; readonly status?: number } = {}
 ): HttpServerResponse.HttpServerResponse => {
   const body: ErrorBody = options.details === undefined ? { error: code, message } : { error: code, message, details: options.details }
-  return HttpServerResponse.unsafeJson(body, { status: errorStatus[code], headers: options.headers })
+  const status = options.status ?? (code in errorStatus ? errorStatus[code as ErrorCode] : 500)
+  return HttpServerResponse.unsafeJson(body, { status, headers: options.headers })
 }
 
 const decoder = new TextDecoder()

@@ -6,11 +6,23 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { defaultPlugins } from "@garrison/plugins"
 import { GarrisonConfig, StartupError } from "@garrison/runtime"
-import { Cause, Config, ConfigError, Effect, Layer, Logger, LogLevel, Option } from "effect"
+import { Cause, Config, ConfigError, Effect, Either, Layer, Logger, LogLevel, Option } from "effect"
 import * as Controller from "./Controller.js"
 import { loadPlugins } from "./PluginLoader.js"
 
-const logLevel = Config.logLevel("LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info))
+/** `LOG_LEVEL`, case-insensitive; `warning` is accepted for `Warn`. */
+const logLevel = Config.string("LOG_LEVEL").pipe(
+  Config.withDefault("Info"),
+  Config.mapOrFail((raw) => {
+    const name = raw.trim().toLowerCase() === "warning" ? "warn" : raw.trim().toLowerCase()
+    const level = LogLevel.allLevels.find((l) => l.label.toLowerCase() === name || l._tag.toLowerCase() === name)
+    return level !== undefined
+      ? Either.right(level)
+      : Either.left(
+          ConfigError.InvalidData(["LOG_LEVEL"], `expected one of ${LogLevel.allLevels.map((l) => l._tag).join(", ")}, got "${raw}"`)
+        )
+  })
+)
 
 const program = Effect.gen(function* () {
   const config = yield* GarrisonConfig
@@ -38,5 +50,11 @@ const program = Effect.gen(function* () {
 )
 
 Effect.flatMap(logLevel, (level) => program.pipe(Logger.withMinimumLogLevel(level))).pipe(
+  Effect.tapErrorCause((cause) =>
+    Cause.failureOption(cause).pipe(
+      Option.filter(ConfigError.isConfigError),
+      Option.match({ onNone: () => Effect.void, onSome: (e) => Effect.logError(`cannot start: bad configuration: ${String(e)}`) })
+    )
+  ),
   NodeRuntime.runMain({ disableErrorReporting: true })
 )

@@ -1,10 +1,9 @@
 /**
  * An in-process controller for host tests: real HTTP on a loopback port
- * (`NodeHttpServer.layerTest`), a temporary data directory, the health
+ * (`Controller.layerTest`), a temporary data directory, the health
  * plugin, a header-driven test authenticator and a small echo plugin.
  */
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
 import { HealthPlugin } from "@garrison/plugins"
 import { Access, Authenticator, CurrentPrincipal, GarrisonConfig, type GarrisonSettings, Plugin } from "@garrison/runtime"
 import { Effect, Layer, Option, Schema } from "effect"
@@ -60,8 +59,7 @@ export const HeaderAuthPlugin = Plugin.make({
 })
 
 export const testController = (settings: Partial<GarrisonSettings> = {}) =>
-  Controller.layerWithoutServer([HealthPlugin, HeaderAuthPlugin, EchoPlugin]).pipe(
-    Layer.provideMerge(NodeHttpServer.layerTest),
+  Controller.layerTest([HealthPlugin, HeaderAuthPlugin, EchoPlugin]).pipe(
     Layer.provide(
       GarrisonConfig.layerWith({
         dataDir: Fs.mkdtempSync(NodePath.join(Os.tmpdir(), "garrison-http-")),

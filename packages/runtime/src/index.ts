@@ -49,3 +49,5 @@ export {
   errorStatus
 } from "./http/ApiErrors.js"
 export type { ErrorBody, ErrorCode } from "./http/ApiErrors.js"
+export { ConstantResponse } from "./http/ConstantResponse.js"
+export type { ConstantResponseValue } from "./http/ConstantResponse.js"

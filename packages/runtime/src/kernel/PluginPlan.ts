@@ -6,6 +6,7 @@
 import { HttpApi } from "@effect/platform"
 import { Context, Either } from "effect"
 import { Access, type AccessRule } from "../access/Access.js"
+import { ConstantResponse, type ConstantResponseValue } from "../http/ConstantResponse.js"
 import { builtInPermissions, type PermissionDefinition } from "../access/Permissions.js"
 import type { AnyPlugin } from "./Plugin.js"
 import { StartupError } from "./StartupError.js"
@@ -16,6 +17,8 @@ export interface RouteEntry {
   readonly access: AccessRule
   readonly owner: string
   readonly quiet: boolean
+  /** Answered by the front door itself, JSON pre-encoded (see ConstantResponse). */
+  readonly constant?: { readonly status: number; readonly json: string }
 }
 
 export interface PluginPlan {
@@ -119,12 +122,21 @@ export const planPlugins = (
           `plugin "${plugin.id}" endpoint ${endpoint.method} ${endpoint.path} declares no Access; annotate it with Access.none, Access.anyAuth or Access.permission(...)`
         )
       }
+      if (endpoint.constant !== undefined && endpoint.access._tag !== "None") {
+        return fail(
+          "missing-access",
+          `plugin "${plugin.id}" endpoint ${endpoint.method} ${endpoint.path} declares a ConstantResponse but requires authentication; constant responses are for Access.none endpoints only`
+        )
+      }
       const claimed = claim({
         method: endpoint.method,
         path: endpoint.path,
         access: endpoint.access,
         owner: plugin.id,
-        quiet: quiet.has(endpoint.path)
+        quiet: quiet.has(endpoint.path),
+        ...(endpoint.constant !== undefined
+          ? { constant: { status: endpoint.constant.status, json: JSON.stringify(endpoint.constant.body) } }
+          : {})
       })
       if (Either.isLeft(claimed)) return Either.left(claimed.left)
     }
@@ -136,15 +148,22 @@ const describeOwner = (owner: string) => (owner === "host" ? "the host" : `plugi
 
 /** Every endpoint of an API with its effective Access (the endpoint's own, else its group's). */
 export const listEndpoints = (api: HttpApi.HttpApi.Any) => {
-  const endpoints: Array<{ method: string; path: string; access: AccessRule | undefined }> = []
+  const endpoints: Array<{
+    method: string
+    path: string
+    access: AccessRule | undefined
+    constant: ConstantResponseValue | undefined
+  }> = []
   HttpApi.reflect(api as HttpApi.HttpApi<string, never, never, never>, {
     onGroup: () => {},
     onEndpoint: ({ endpoint, mergedAnnotations }) => {
       const access = Context.getOption(mergedAnnotations, Access)
+      const constant = Context.getOption(endpoint.annotations, ConstantResponse)
       endpoints.push({
         method: endpoint.method,
         path: endpoint.path,
-        access: access._tag === "Some" ? access.value : undefined
+        access: access._tag === "Some" ? access.value : undefined,
+        constant: constant._tag === "Some" ? constant.value : undefined
       })
     }
   })
