@@ -2,6 +2,7 @@ import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Either, Schema } from "effect"
 import { Access, type AccessRule } from "../src/access/Access.js"
+import { ConstantResponse } from "../src/http/ConstantResponse.js"
 import * as Plugin from "../src/kernel/Plugin.js"
 import { planPlugins } from "../src/kernel/PluginPlan.js"
 
@@ -121,6 +122,32 @@ describe("planPlugins", () => {
     const error = failure(planPlugins([plugin("careless", { route: { method: "GET", path: "/api/open" } })]))
     expect(error.reason).toBe("missing-access")
     expect(error.message).toContain("/api/open")
+  })
+
+  it("refuses a constant response on an endpoint that requires authentication", () => {
+    const api = HttpApi.make("c").add(
+      HttpApiGroup.make("c").add(
+        HttpApiEndpoint.get("ep", "/api/c")
+          .addSuccess(Schema.String)
+          .annotate(Access, Access.anyAuth)
+          .annotate(ConstantResponse, { status: 200, body: "x" })
+      )
+    )
+    const error = failure(planPlugins([Plugin.make({ id: "const", http: { api, routes: undefined as never } })]))
+    expect(error.message).toContain("ConstantResponse")
+  })
+
+  it("pre-encodes a constant response for the front door", () => {
+    const api = HttpApi.make("c").add(
+      HttpApiGroup.make("c").add(
+        HttpApiEndpoint.get("ep", "/api/c")
+          .addSuccess(Schema.String)
+          .annotate(Access, Access.none)
+          .annotate(ConstantResponse, { status: 200, body: { status: "ok" } })
+      )
+    )
+    const result = planPlugins([Plugin.make({ id: "const", http: { api, routes: undefined as never } })])
+    expect(Either.getOrThrow(result).routes[0]?.constant).toEqual({ status: 200, json: '{"status":"ok"}' })
   })
 
   it("refuses an endpoint requiring a permission nobody declares", () => {
