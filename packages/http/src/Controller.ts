@@ -7,6 +7,7 @@ import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
 import {
   Access,
   type AnyPlugin,
+  AuditTrail,
   Authenticator,
   GarrisonConfig,
   PluginRegistry,
@@ -41,6 +42,7 @@ const serveRouter = (listen: ListenOptions) =>
       const registry = yield* PluginRegistry
       const config = yield* GarrisonConfig
       const authenticator = yield* Authenticator
+      const audit = yield* AuditTrail
       const router = yield* HttpLayerRouter.HttpRouter
       const clock = yield* Effect.clock
       const verdicts = new WeakMap<IncomingMessage, GateVerdict>()
@@ -50,7 +52,7 @@ const serveRouter = (listen: ListenOptions) =>
         bodyLimitBytes: config.bodyLimitBytes,
         now: () => clock.unsafeCurrentTimeMillis()
       })
-      const frontDoor = makeFrontDoor({ bodyLimitBytes: config.bodyLimitBytes, authenticator, verdicts })
+      const frontDoor = makeFrontDoor({ bodyLimitBytes: config.bodyLimitBytes, authenticator, audit, verdicts })
       const handle = yield* NodeHttpServer.makeHandler(frontDoor(router.asHttpEffect())).pipe(
         // No trace exporter is configured, so per-request spans would be pure cost.
         HttpMiddleware.withTracerDisabledWhenEffect(() => true)

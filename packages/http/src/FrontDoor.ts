@@ -8,6 +8,7 @@ import { HttpIncomingMessage, HttpServerError, HttpServerRequest, type HttpServe
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import {
   type AccessRule,
+  type AuditTrailShape,
   type AuthenticatorShape,
   currentPrincipalRef,
   principalCan
@@ -20,6 +21,7 @@ import type { GateVerdict } from "./Gate.js"
 export interface FrontDoorOptions {
   readonly bodyLimitBytes: number
   readonly authenticator: AuthenticatorShape
+  readonly audit: AuditTrailShape
   /** Where the gate left its verdict for each request. */
   readonly verdicts: WeakMap<IncomingMessage, GateVerdict>
 }
@@ -40,7 +42,7 @@ export const makeFrontDoor = (options: FrontDoorOptions) => (app: App): App =>
       Effect.flatMap((rejected) =>
         rejected !== undefined
           ? Effect.succeed(rejected)
-          : authorize(route.access, request, verdict, options.authenticator, app)
+          : authorize(route.access, request, verdict, options, app)
       ),
       Effect.catchAllCause((cause) =>
         Cause.isFailType(cause) && cause.error instanceof HttpServerError.RouteNotFound
@@ -90,11 +92,11 @@ const authorize = (
   access: AccessRule,
   request: HttpServerRequest.HttpServerRequest,
   verdict: GateVerdict,
-  authenticator: AuthenticatorShape,
+  options: FrontDoorOptions,
   app: App
 ): App => {
-  if (access._tag === "None") return app
-  return authenticator.authenticate(request, { path: verdict.path, method: request.method, clientIp: verdict.ip }).pipe(
+  if (access._tag === "None") return audited(app, request, verdict, null, options.audit)
+  return options.authenticator.authenticate(request, { path: verdict.path, method: request.method, clientIp: verdict.ip }).pipe(
     Effect.matchEffect({
       onFailure: (failure) =>
         Effect.succeed(
@@ -107,14 +109,48 @@ const authorize = (
         onNone: () => Effect.succeed(errorResponse("unauthenticated", "sign in first: this endpoint needs an authenticated caller")),
         onSome: (principal) =>
           access._tag === "Permission" && !principalCan(principal, access.permission)
-            ? Effect.succeed(
+            ? Effect.as(
+                options.audit.record({
+                  actor: principal.id,
+                  ip: verdict.ip,
+                  action: "access.denied",
+                  target: `${request.method} ${verdict.path}`,
+                  result: "denied",
+                  details: { permission: access.permission, role: principal.role, requestId: verdict.requestId }
+                }),
                 errorResponse("forbidden", `missing permission "${access.permission}"`, {
                   details: { permission: access.permission, role: principal.role }
                 })
               )
-            : Effect.locally(app, currentPrincipalRef, Option.some(principal))
+            : audited(Effect.locally(app, currentPrincipalRef, Option.some(principal)), request, verdict, principal.id, options.audit)
       })
     })
+  )
+}
+
+/** Every mutating request leaves an audit row (never its body: it may hold secrets). */
+const audited = (
+  app: App,
+  request: HttpServerRequest.HttpServerRequest,
+  verdict: GateVerdict,
+  actor: string | null,
+  audit: AuditTrailShape
+): App =>
+{
+  if (!BODY_METHODS.has(request.method)) return app
+  const record = (status: number) =>
+    audit.record({
+      actor,
+      ip: verdict.ip,
+      action: `http.${request.method} ${verdict.route.path}`,
+      target: verdict.path,
+      result: status < 400 ? "success" : "failure",
+      details: { status, requestId: verdict.requestId }
+    })
+  return app.pipe(
+    Effect.tap((response) => record(response.status)),
+    // A handler fault becomes a 500 further out; it is still a request that happened.
+    Effect.tapErrorCause(() => record(500))
   )
 }
 

@@ -51,3 +51,5 @@ export {
 export type { ErrorBody, ErrorCode } from "./http/ApiErrors.js"
 export { ConstantResponse } from "./http/ConstantResponse.js"
 export type { ConstantResponseValue } from "./http/ConstantResponse.js"
+export { AuditTrail } from "./access/AuditTrail.js"
+export type { AuditEntry, AuditTrailShape } from "./access/AuditTrail.js"
