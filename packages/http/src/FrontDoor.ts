@@ -11,6 +11,7 @@ import {
   type AuditTrailShape,
   type AuthenticatorShape,
   currentPrincipalRef,
+  currentRequestRef,
   principalCan
 } from "@garrison/runtime"
 import { Cause, Clock, Effect, Option, type Scope } from "effect"
@@ -52,7 +53,8 @@ export const makeFrontDoor = (options: FrontDoorOptions) => (app: App): App =>
               errorResponse("internal", `internal error; quote request id ${requestId}`)
             )
       ),
-      Effect.map(normalizeErrorBody)
+      Effect.map(normalizeErrorBody),
+      Effect.locally(currentRequestRef, Option.some({ requestId, clientIp: verdict.ip }))
     )
     return route.quiet ? handled : logRequest(handled, request.method, path, requestId)
   })

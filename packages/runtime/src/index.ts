@@ -53,3 +53,8 @@ export { ConstantResponse } from "./http/ConstantResponse.js"
 export type { ConstantResponseValue } from "./http/ConstantResponse.js"
 export { AuditTrail } from "./access/AuditTrail.js"
 export type { AuditEntry, AuditTrailShape } from "./access/AuditTrail.js"
+
+export * from "./rcon/index.js"
+export * from "./game/index.js"
+export { CurrentRequest, currentRequestRef } from "./http/RequestContext.js"
+export type { RequestFacts } from "./http/RequestContext.js"

@@ -12,6 +12,7 @@ export const errorStatus = {
   "invalid-request": 400,
   "invalid-json": 400,
   unauthenticated: 401,
+  "mfa-required": 401,
   forbidden: 403,
   "csrf-mismatch": 403,
   "password-change-required": 403,

@@ -1,0 +1,187 @@
+/**
+ * Scripted events, from the `-simScript=` file (times relative to start-up)
+ * and from files dropped into the control folder (run when read, or `at`
+ * seconds after). One event per line, `#` or `//` comments, arguments
+ * separated by spaces, "double quotes" around arguments with spaces:
+ *
+ * ```
+ * [at] <seconds> <verb> <arguments>      # with a time
+ * <verb> <arguments>                     # at once
+ *
+ * join <steam64> <name...>               a player connects (refused if banned, locked, full)
+ * leave <player>                         a player quits
+ * kick <player> [reason...]              BattlEye kicks the player (Admin Kick)
+ * chat <player> <channel> <text...>      Global, Side, Direct, Vehicle, Group, Command or Lobby
+ * hit <attacker> <victim> [damage] [weapon...]     attacker: a player or a creature class (ZmbM_...)
+ * kill <killer> <victim> [weapon...]     killer: a player or a creature class
+ * lock | unlock                          as #lock / #unlock
+ * shutdown                               as #shutdown
+ * crash [exit code]                      dies at once without cleaning up
+ * ```
+ *
+ * `<player>` is a Steam64 id or a name.
+ */
+import * as Fs from "node:fs"
+import * as NodePath from "node:path"
+import { isSteam64 } from "./ids.js"
+import { CHAT_CHANNELS } from "./population.js"
+
+export interface ScriptTarget {
+  readonly join: (steam64: string, name: string) => void
+  readonly leave: (who: string) => void
+  readonly kick: (who: string, reason: string) => void
+  readonly chat: (who: string, channel: string, text: string) => void
+  readonly hit: (attacker: string, victim: string, damage: number | undefined, weapon: string | undefined) => void
+  readonly kill: (killer: string, victim: string, weapon: string | undefined) => void
+  readonly lock: (locked: boolean) => void
+  readonly shutdown: () => void
+  readonly crash: (code: number | undefined) => void
+  readonly log: (line: string) => void
+}
+
+export interface ScriptLine {
+  readonly atSeconds: number
+  readonly verb: string
+  readonly args: ReadonlyArray<string>
+  readonly line: number
+}
+
+const tokenize = (text: string): Array<string> => {
+  const tokens: Array<string> = []
+  const re = /"([^"]*)"|(\S+)/g
+  let m: RegExpExecArray | null
+  while ((m = re.exec(text)) !== null) tokens.push(m[1] ?? m[2]!)
+  return tokens
+}
+
+export const parseScript = (text: string): Array<ScriptLine> => {
+  const lines: Array<ScriptLine> = []
+  text.split(/\r?\n/).forEach((raw, index) => {
+    const trimmed = raw.trim()
+    if (trimmed === "" || trimmed.startsWith("#") || trimmed.startsWith("//")) return
+    const tokens = tokenize(trimmed)
+    let atSeconds = 0
+    if (tokens[0]?.toLowerCase() === "at") tokens.shift()
+    if (tokens[0] !== undefined && /^\d+(\.\d+)?$/.test(tokens[0])) atSeconds = Number(tokens.shift())
+    const verb = tokens.shift()
+    if (verb !== undefined) lines.push({ atSeconds, verb: verb.toLowerCase(), args: tokens, line: index + 1 })
+  })
+  return lines
+}
+
+export const runLine = (target: ScriptTarget, line: ScriptLine): void => {
+  const a = line.args
+  const need = (n: number) => {
+    if (a.length < n) throw new Error(`"${line.verb}" needs ${n} argument(s)`)
+  }
+  try {
+    switch (line.verb) {
+      case "join":
+        need(2)
+        if (!isSteam64(a[0]!)) throw new Error(`"${a[0]}" is not a Steam64 id`)
+        target.join(a[0]!, a.slice(1).join(" "))
+        return
+      case "leave":
+        need(1)
+        target.leave(a[0]!)
+        return
+      case "kick":
+        need(1)
+        target.kick(a[0]!, a.slice(1).join(" ") || "Kicked")
+        return
+      case "chat": {
+        need(3)
+        const channel = CHAT_CHANNELS.find((c) => c.toLowerCase() === a[1]!.toLowerCase())
+        if (channel === undefined) throw new Error(`unknown chat channel "${a[1]}"`)
+        target.chat(a[0]!, channel, a.slice(2).join(" "))
+        return
+      }
+      case "hit": {
+        need(2)
+        const damage = a[2] !== undefined && /^\d+(\.\d+)?$/.test(a[2]) ? Number(a[2]) : undefined
+        const weapon = a.slice(damage === undefined ? 2 : 3).join(" ")
+        target.hit(a[0]!, a[1]!, damage, weapon === "" ? undefined : weapon)
+        return
+      }
+      case "kill": {
+        need(2)
+        const weapon = a.slice(2).join(" ")
+        target.kill(a[0]!, a[1]!, weapon === "" ? undefined : weapon)
+        return
+      }
+      case "lock":
+      case "unlock":
+        target.lock(line.verb === "lock")
+        return
+      case "shutdown":
+        target.shutdown()
+        return
+      case "crash":
+        target.crash(a[0] === undefined ? undefined : Number(a[0]))
+        return
+      default:
+        throw new Error(`unknown verb "${line.verb}"`)
+    }
+  } catch (error) {
+    target.log(`[sim] script line ${line.line} ("${line.verb} ${a.join(" ")}"): ${error instanceof Error ? error.message : String(error)}`)
+  }
+}
+
+/** Schedules every line; returns the timers so the server can cancel them. */
+export const schedule = (target: ScriptTarget, lines: ReadonlyArray<ScriptLine>): Array<NodeJS.Timeout> =>
+  lines.map((line) => setTimeout(() => runLine(target, line), line.atSeconds * 1000))
+
+/** Polls a folder for `*.txt` files of script lines; each file runs once, then is deleted. */
+export class ControlFolder {
+  private timer: NodeJS.Timeout | undefined
+  private readonly timers = new Set<NodeJS.Timeout>()
+
+  constructor(
+    private readonly dir: string,
+    private readonly pollMs: number,
+    private readonly target: ScriptTarget
+  ) {}
+
+  start(): void {
+    Fs.mkdirSync(this.dir, { recursive: true })
+    const tick = () => {
+      this.poll()
+      this.timer = setTimeout(tick, this.pollMs)
+    }
+    this.timer = setTimeout(tick, this.pollMs)
+  }
+
+  poll(): void {
+    let names: Array<string>
+    try {
+      names = Fs.readdirSync(this.dir).filter((n) => n.endsWith(".txt") && !n.startsWith(".")).sort()
+    } catch {
+      return
+    }
+    for (const name of names) {
+      const path = NodePath.join(this.dir, name)
+      let text: string
+      try {
+        text = Fs.readFileSync(path, "utf8")
+        Fs.rmSync(path, { force: true })
+      } catch {
+        continue
+      }
+      for (const line of parseScript(text)) {
+        if (line.atSeconds === 0) runLine(this.target, line)
+        else {
+          const timer = setTimeout(() => {
+            this.timers.delete(timer)
+            runLine(this.target, line)
+          }, line.atSeconds * 1000)
+          this.timers.add(timer)
+        }
+      }
+    }
+  }
+
+  stop(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer)
+    for (const timer of this.timers) clearTimeout(timer)
+  }
+}

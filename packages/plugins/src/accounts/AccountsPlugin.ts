@@ -1,0 +1,45 @@
+/**
+ * Accounts and access: first-run setup, passwords, sessions (cookie + CSRF
+ * or Bearer), logout, login lockout, MFA, the forced password change, and
+ * users and roles. It fills the host's `Authenticator` slot, so every
+ * non-public endpoint is checked against it.
+ */
+import { type Job, Plugin } from "@garrison/runtime"
+import { Effect, Layer } from "effect"
+import { AuthenticatorLive } from "./authenticator/AccountsAuthenticator.js"
+import { AccountsConfig } from "./config.js"
+import { AccountsApi } from "./contract/Api.js"
+import { Lockout } from "./lockout/Lockout.js"
+import { Login } from "./login/Login.js"
+import { Mfa } from "./mfa/Mfa.js"
+import { migrations } from "./migrations.js"
+import { Passwords } from "./passwords/Passwords.js"
+import { Roles } from "./roles/Roles.js"
+import { AuthRoutes } from "./routes/auth.js"
+import { BackupRoutes } from "./routes/backup.js"
+import { SetupRoutes } from "./routes/setup.js"
+import { RolesRoutes, UsersRoutes } from "./routes/users.js"
+import { Sessions } from "./sessions/Sessions.js"
+import { Setup } from "./setup/Setup.js"
+import { Users } from "./users/Users.js"
+
+const foundation = Layer.mergeAll(AccountsConfig.layer, Passwords.layer)
+const credentials = Layer.mergeAll(Sessions.layer, Mfa.layer).pipe(Layer.provideMerge(foundation))
+const directory = Layer.mergeAll(Users.layer, Roles.layer, Lockout.layer).pipe(Layer.provideMerge(credentials))
+const services = Layer.mergeAll(Login.layer, Setup.layer, AuthenticatorLive).pipe(Layer.provideMerge(directory))
+
+const jobs: ReadonlyArray<Job<Sessions | Lockout>> = [
+  // Revoked tokens are kept until they expire, then dropped with the expired ones.
+  { name: "expire-sessions", every: "10 minutes", run: Effect.flatMap(Sessions, (s) => Effect.asVoid(s.cleanup)) },
+  { name: "forget-login-failures", every: "10 minutes", run: Effect.flatMap(Lockout, (l) => l.cleanup) }
+]
+
+export const AccountsPlugin = Plugin.make({
+  id: "accounts",
+  description: "Users, roles, sign-in, sessions, CSRF, lockout and MFA",
+  migrations,
+  layer: services,
+  http: Plugin.http(AccountsApi, Layer.mergeAll(AuthRoutes, SetupRoutes, UsersRoutes, RolesRoutes, BackupRoutes)),
+  jobs,
+  onStart: Effect.flatMap(Setup, (setup) => setup.bootstrap)
+})

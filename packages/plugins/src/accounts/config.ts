@@ -1,0 +1,39 @@
+/**
+ * The accounts plugin's settings, read through Effect `Config` (the
+ * environment by default; tests and embedders supply a `ConfigProvider`).
+ *
+ * | Variable | Default | Meaning |
+ * |---|---|---|
+ * | `SESSION_TTL` | `12 hours` | Lifetime of a session token (Effect duration), 1 minute to 30 days |
+ * | `ADMIN_USERNAME`, `ADMIN_PASSWORD` | (none) | The first admin, created on the first start when both are set (empty counts as unset) |
+ */
+import { Config, ConfigError, Context, Duration, Either, Layer, Option, Redacted } from "effect"
+
+export interface AccountsSettings {
+  readonly sessionTtl: Duration.Duration
+  readonly adminUsername: Option.Option<string>
+  readonly adminPassword: Option.Option<Redacted.Redacted<string>>
+}
+
+const nonEmpty = <A>(config: Config.Config<A>, isEmpty: (a: A) => boolean) =>
+  Config.option(config).pipe(Config.map(Option.filter((a) => !isEmpty(a))))
+
+export const accountsConfig: Config.Config<AccountsSettings> = Config.all({
+  sessionTtl: Config.duration("SESSION_TTL").pipe(
+    Config.withDefault(Duration.hours(12)),
+    Config.mapOrFail((ttl) =>
+      Duration.between(ttl, { minimum: Duration.minutes(1), maximum: Duration.days(30) })
+        ? Either.right(ttl)
+        : Either.left(ConfigError.InvalidData(["SESSION_TTL"], "expected a duration between 1 minute and 30 days"))
+    )
+  ),
+  adminUsername: nonEmpty(Config.string("ADMIN_USERNAME"), (s) => s.trim().length === 0),
+  adminPassword: nonEmpty(Config.redacted("ADMIN_PASSWORD"), (r) => Redacted.value(r).length === 0)
+})
+
+export class AccountsConfig extends Context.Tag("@garrison/plugins/accounts/AccountsConfig")<
+  AccountsConfig,
+  AccountsSettings
+>() {
+  static readonly layer = Layer.effect(AccountsConfig, accountsConfig)
+}

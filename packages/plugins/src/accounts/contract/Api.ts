@@ -1,0 +1,21 @@
+/**
+ * The accounts plugin's HTTP contract, kept apart from the handlers so a
+ * client can import it without the implementation.
+ */
+import { HttpApi } from "@effect/platform"
+import { AuthGroup } from "./Auth.js"
+import { BackupGroup } from "./Backup.js"
+import { SetupGroup } from "./Setup.js"
+import { RolesGroup, UsersGroup } from "./Users.js"
+
+export class AccountsApi extends HttpApi.make("accounts")
+  .add(AuthGroup)
+  .add(SetupGroup)
+  .add(UsersGroup)
+  .add(RolesGroup)
+  .add(BackupGroup) {}
+
+export * from "./Auth.js"
+export * from "./Backup.js"
+export * from "./Setup.js"
+export * from "./Users.js"

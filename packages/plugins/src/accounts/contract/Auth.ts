@@ -1,0 +1,119 @@
+/**
+ * `/api/auth/*`: login and logout, MFA, and the forced password change.
+ * The spec fixes the login request and response; the rest it leaves open
+ * and is defined here.
+ */
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Access, BadRequest, Conflict, Forbidden, Unauthenticated } from "@garrison/runtime"
+import { Schema } from "effect"
+import { GivenPassword, NewPassword } from "./fields.js"
+
+export class LoginRequest extends Schema.Class<LoginRequest>("LoginRequest")({
+  username: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(128)),
+  password: GivenPassword,
+  /** A TOTP code or a recovery code; needed when the user has MFA on. */
+  code: Schema.optional(Schema.String.pipe(Schema.maxLength(64)))
+}) {}
+
+export class SessionUser extends Schema.Class<SessionUser>("SessionUser")({
+  id: Schema.String,
+  username: Schema.String,
+  role: Schema.String,
+  /** True until the user has called `POST /api/auth/change-password-forced`. */
+  mustChangePassword: Schema.Boolean
+}) {}
+
+export class LoginResponse extends Schema.Class<LoginResponse>("LoginResponse")({
+  /** The session JWT, for `Authorization: Bearer`; the same token is set as the `auth-token` cookie. */
+  token: Schema.String,
+  user: SessionUser
+}) {}
+
+export class MfaSetupResponse extends Schema.Class<MfaSetupResponse>("MfaSetupResponse")({
+  /** Base32 secret, for typing into an authenticator app. */
+  secret: Schema.String,
+  /** `otpauth://totp/...`, for a QR code. */
+  uri: Schema.String
+}) {}
+
+export class MfaVerifyRequest extends Schema.Class<MfaVerifyRequest>("MfaVerifyRequest")({
+  code: Schema.String.pipe(Schema.maxLength(64))
+}) {}
+
+export class MfaVerifyResponse extends Schema.Class<MfaVerifyResponse>("MfaVerifyResponse")({
+  enabled: Schema.Literal(true),
+  /** Shown once; each signs in once in place of a code. */
+  recoveryCodes: Schema.Array(Schema.String)
+}) {}
+
+export class MfaDisableRequest extends Schema.Class<MfaDisableRequest>("MfaDisableRequest")({
+  /** A current TOTP code, or */
+  code: Schema.optional(Schema.String.pipe(Schema.maxLength(64))),
+  /** the account password. */
+  password: Schema.optional(GivenPassword)
+}) {}
+
+export class MfaDisableResponse extends Schema.Class<MfaDisableResponse>("MfaDisableResponse")({
+  enabled: Schema.Literal(false)
+}) {}
+
+export class ChangePasswordRequest extends Schema.Class<ChangePasswordRequest>("ChangePasswordRequest")({
+  currentPassword: GivenPassword,
+  newPassword: NewPassword
+}) {}
+
+export class AuthGroup extends HttpApiGroup.make("auth")
+  .add(
+    HttpApiEndpoint.post("login", "/api/auth/login")
+      .setPayload(LoginRequest)
+      .addSuccess(LoginResponse)
+      .addError(Unauthenticated)
+      .annotate(Access, Access.none)
+      .annotate(
+        OpenApi.Description,
+        "Sets the auth-token (HttpOnly) and csrf-token cookies. 401 `unauthenticated` for a wrong username or password; " +
+          "401 `mfa-required` when the user has MFA on and no `code` was sent; 429 with Retry-After while the (IP, username) " +
+          "pair is locked: 5 failures within 10 minutes lock it for 60 s, then 5 min, then 1 h; a success clears it."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("logout", "/api/auth/logout")
+      .addSuccess(Schema.Void, { status: 204 })
+      .annotate(Access, Access.anyAuth)
+      .annotate(OpenApi.Description, "Revokes the session token (refused on every route after) and clears the cookies. CSRF-exempt.")
+  )
+  .add(
+    HttpApiEndpoint.post("mfaSetup", "/api/auth/mfa/setup")
+      .addSuccess(MfaSetupResponse)
+      .addError(Conflict)
+      .annotate(Access, Access.anyAuth)
+  )
+  .add(
+    HttpApiEndpoint.post("mfaVerify", "/api/auth/mfa/verify")
+      .setPayload(MfaVerifyRequest)
+      .addSuccess(MfaVerifyResponse)
+      .addError(Conflict)
+      .addError(Forbidden)
+      .annotate(Access, Access.anyAuth)
+  )
+  .add(
+    HttpApiEndpoint.post("mfaDisable", "/api/auth/mfa/disable")
+      .setPayload(MfaDisableRequest)
+      .addSuccess(MfaDisableResponse)
+      .addError(Conflict)
+      .addError(Forbidden)
+      .annotate(Access, Access.anyAuth)
+  )
+  .add(
+    HttpApiEndpoint.post("changePasswordForced", "/api/auth/change-password-forced")
+      .annotate(
+        OpenApi.Description,
+        "While a user must change their password, every other endpoint but logout and health answers 403 " +
+          "`password-change-required`. Ends the user's other sessions."
+      )
+      .setPayload(ChangePasswordRequest)
+      .addSuccess(Schema.Void, { status: 204 })
+      .addError(BadRequest)
+      .addError(Forbidden)
+      .annotate(Access, Access.anyAuth)
+  ) {}

@@ -1,0 +1,81 @@
+/** `/api/users` and `/api/roles` (admin). */
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { Access, ADMIN, BadRequest, Conflict, NotFound } from "@garrison/runtime"
+import { Schema } from "effect"
+import { Description, IdPath, NewPassword, PermissionNames, RoleName, Username } from "./fields.js"
+
+/** A user as the API shows it: never a password hash or an MFA secret. */
+export class UserView extends Schema.Class<UserView>("UserView")({
+  id: Schema.String,
+  username: Schema.String,
+  role: Schema.String,
+  disabled: Schema.Boolean,
+  mustChangePassword: Schema.Boolean,
+  mfaEnabled: Schema.Boolean,
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+}) {}
+
+export class NewUserRequest extends Schema.Class<NewUserRequest>("NewUserRequest")({
+  username: Username,
+  password: NewPassword,
+  role: RoleName,
+  /** Default true: the user picks their own password at first sign-in. */
+  mustChangePassword: Schema.optional(Schema.Boolean)
+}) {}
+
+export class UserPatchRequest extends Schema.Class<UserPatchRequest>("UserPatchRequest")({
+  username: Schema.optional(Username),
+  role: Schema.optional(RoleName),
+  /** Disabling ends the user's sessions. */
+  disabled: Schema.optional(Schema.Boolean),
+  /** Ends the user's sessions; they must change it at next sign-in unless `mustChangePassword` is false. */
+  password: Schema.optional(NewPassword),
+  mustChangePassword: Schema.optional(Schema.Boolean),
+  /** `false` turns the user's MFA off (a lost device); only the user can turn it on. */
+  mfaEnabled: Schema.optional(Schema.Literal(false))
+}) {}
+
+export class RoleView extends Schema.Class<RoleView>("RoleView")({
+  /** The role's name, which is also its id. */
+  id: Schema.String,
+  name: Schema.String,
+  description: Schema.String,
+  permissions: Schema.Array(Schema.String),
+  builtIn: Schema.Boolean,
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+}) {}
+
+export class NewRoleRequest extends Schema.Class<NewRoleRequest>("NewRoleRequest")({
+  name: RoleName,
+  description: Schema.optional(Description),
+  permissions: PermissionNames
+}) {}
+
+export class RolePatchRequest extends Schema.Class<RolePatchRequest>("RolePatchRequest")({
+  description: Schema.optional(Description),
+  permissions: Schema.optional(PermissionNames)
+}) {}
+
+const admin = Access.permission(ADMIN)
+
+export class UsersGroup extends HttpApiGroup.make("users")
+  .add(HttpApiEndpoint.get("list", "/api/users").addSuccess(Schema.Array(UserView)))
+  .add(HttpApiEndpoint.post("create", "/api/users").setPayload(NewUserRequest).addSuccess(UserView, { status: 201 }))
+  .add(HttpApiEndpoint.patch("update", "/api/users/:id").setPath(IdPath).setPayload(UserPatchRequest).addSuccess(UserView))
+  .add(HttpApiEndpoint.del("remove", "/api/users/:id").setPath(IdPath).addSuccess(Schema.Void, { status: 204 }))
+  .addError(BadRequest)
+  .addError(NotFound)
+  .addError(Conflict)
+  .annotate(Access, admin) {}
+
+export class RolesGroup extends HttpApiGroup.make("roles")
+  .add(HttpApiEndpoint.get("list", "/api/roles").addSuccess(Schema.Array(RoleView)))
+  .add(HttpApiEndpoint.post("create", "/api/roles").setPayload(NewRoleRequest).addSuccess(RoleView, { status: 201 }))
+  .add(HttpApiEndpoint.patch("update", "/api/roles/:id").setPath(IdPath).setPayload(RolePatchRequest).addSuccess(RoleView))
+  .add(HttpApiEndpoint.del("remove", "/api/roles/:id").setPath(IdPath).addSuccess(Schema.Void, { status: 204 }))
+  .addError(BadRequest)
+  .addError(NotFound)
+  .addError(Conflict)
+  .annotate(Access, admin) {}

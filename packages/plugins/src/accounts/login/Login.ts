@@ -1,0 +1,98 @@
+/**
+ * Signing in: lockout first (a locked pair gets 429 even with the right
+ * password), then the password (timed the same whether or not the user
+ * exists), then the MFA code when MFA is on, then a new session. Every
+ * outcome is an audit row; failures count towards the lockout.
+ */
+import { AuditTrail } from "@garrison/runtime"
+import { Context, Effect, Layer, Option } from "effect"
+import { InvalidCredentials, InvalidMfaCode, LockedOut, MfaRequired } from "../errors.js"
+import { Lockout, type LockoutKey } from "../lockout/Lockout.js"
+import { Mfa } from "../mfa/Mfa.js"
+import { Passwords } from "../passwords/Passwords.js"
+import { type IssuedSession, Sessions } from "../sessions/Sessions.js"
+import { type UserRecord, Users } from "../users/Users.js"
+
+export interface LoginInput {
+  readonly username: string
+  readonly password: string
+  readonly code?: string | undefined
+  readonly ip: string
+}
+
+export interface LoginSuccess {
+  readonly session: IssuedSession
+  readonly user: UserRecord
+}
+
+export interface LoginShape {
+  readonly login: (input: LoginInput) => Effect.Effect<LoginSuccess, LockedOut | InvalidCredentials | MfaRequired | InvalidMfaCode>
+}
+
+export class Login extends Context.Tag("@garrison/plugins/accounts/Login")<Login, LoginShape>() {
+  static readonly make = Effect.gen(function* () {
+    const users = yield* Users
+    const passwords = yield* Passwords
+    const sessions = yield* Sessions
+    const lockout = yield* Lockout
+    const mfa = yield* Mfa
+
+    const audit = (input: LoginInput, actor: string | null, result: "success" | "failure" | "denied", details: Record<string, unknown>) =>
+      Effect.flatMap(AuditTrail, (trail) =>
+        trail.record({ actor, ip: input.ip, action: "auth.login", target: input.username.slice(0, 128), result, details })
+      )
+
+    /** Counts the failure; the one that locks the pair answers 429 straight away. */
+    const failed = <E>(key: LockoutKey, error: E): Effect.Effect<never, E | LockedOut> =>
+      Effect.flatMap(lockout.recordFailure(key), (lock) =>
+        Effect.fail(Option.isSome(lock) ? new LockedOut({ retryAfterSeconds: lock.value.retryAfterSeconds }) : error)
+      )
+
+    const login: LoginShape["login"] = (input) =>
+      Effect.gen(function* () {
+        const key: LockoutKey = { ip: input.ip, username: input.username }
+        const locked = yield* lockout.lockedFor(key)
+        if (Option.isSome(locked)) {
+          yield* audit(input, null, "denied", { reason: "locked-out", retryAfterSeconds: locked.value })
+          return yield* new LockedOut({ retryAfterSeconds: locked.value })
+        }
+
+        const found = yield* users.credentials(input.username)
+        const passwordOk = Option.isSome(found)
+          ? yield* passwords.verify(found.value.passwordHash, input.password)
+          : yield* passwords.verifyNobody(input.password)
+        if (Option.isNone(found) || !passwordOk || found.value.user.disabled) {
+          const actor = Option.isSome(found) ? found.value.user.id : null
+          yield* audit(input, actor, "failure", { reason: "invalid-credentials" })
+          return yield* failed(key, new InvalidCredentials())
+        }
+        const { user, passwordHash } = found.value
+
+        let method = "password"
+        if (user.mfaEnabled) {
+          if (input.code === undefined || input.code.trim().length === 0) return yield* new MfaRequired()
+          const accepted = yield* mfa.acceptLoginCode(user.id, input.code)
+          if (Option.isNone(accepted)) {
+            yield* audit(input, user.id, "failure", { reason: "invalid-mfa-code" })
+            return yield* failed(key, new InvalidMfaCode())
+          }
+          method = `password+${accepted.value}`
+          if (accepted.value === "recovery") {
+            yield* Effect.flatMap(AuditTrail, (trail) =>
+              trail.record({ actor: user.id, ip: input.ip, action: "auth.mfa.recovery-code", target: user.username, result: "success" })
+            )
+          }
+        }
+
+        yield* lockout.clear(key)
+        if (passwords.needsRehash(passwordHash)) yield* users.rehash(user.id, input.password)
+        const session = yield* sessions.issue(user.id)
+        yield* audit(input, user.id, "success", { method, session: session.jti })
+        return { session, user }
+      })
+
+    return Login.of({ login })
+  })
+
+  static readonly layer = Layer.effect(Login, Login.make)
+}

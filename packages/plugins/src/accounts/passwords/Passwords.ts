@@ -1,0 +1,91 @@
+/**
+ * Password hashing and policy. Argon2id with OWASP's parameters (19 MiB,
+ * 2 passes, 1 lane) through `@node-rs/argon2`, which hashes on libuv's
+ * thread pool so the event loop never waits. Passwords are never returned
+ * or logged; callers only ever see "ok" or "wrong".
+ */
+import { type Algorithm, hash, parseOptions, verify } from "@node-rs/argon2"
+import { Context, Effect, Either, Layer } from "effect"
+import { randomInt } from "node:crypto"
+import { PasswordRejected } from "../errors.js"
+
+export const MIN_PASSWORD_LENGTH = 8
+export const MAX_PASSWORD_LENGTH = 128
+
+/** OWASP Password Storage Cheat Sheet, first Argon2id option. */
+export const ARGON2_OPTIONS = {
+  // `Algorithm` is an ambient const enum; 2 is its Argon2id member.
+  algorithm: 2 as Algorithm,
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1
+} as const
+
+/** Length in characters (code points), so an emoji counts once. */
+export const checkPolicy = (password: string): Either.Either<string, PasswordRejected> => {
+  const length = [...password].length
+  return length < MIN_PASSWORD_LENGTH || length > MAX_PASSWORD_LENGTH
+    ? Either.left(
+        new PasswordRejected({
+          message: `passwords are ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters long`
+        })
+      )
+    : Either.right(password)
+}
+
+// No look-alike characters (0/O, 1/l/I), so a password read from a log can be typed.
+const ALPHABET = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+
+/** A random password of `length` characters (about 5.8 bits each). */
+export const generatePassword = (length = 24): string => {
+  let out = ""
+  for (let i = 0; i < length; i++) out += ALPHABET[randomInt(ALPHABET.length)]
+  return out
+}
+
+export interface PasswordsShape {
+  /** The PHC string of a policy-checked password. */
+  readonly hash: (password: string) => Effect.Effect<string, PasswordRejected>
+  /** Whether `password` matches `encoded`; a malformed hash is a mismatch, not a fault. */
+  readonly verify: (encoded: string, password: string) => Effect.Effect<boolean>
+  /**
+   * Spends the time of one verification and answers false: used when the
+   * username does not exist, so timing does not reveal which names do.
+   */
+  readonly verifyNobody: (password: string) => Effect.Effect<false>
+  /** Whether a stored hash was made with other parameters than today's. */
+  readonly needsRehash: (encoded: string) => boolean
+}
+
+export class Passwords extends Context.Tag("@garrison/plugins/accounts/Passwords")<Passwords, PasswordsShape>() {
+  static readonly make = Effect.gen(function* () {
+    const hashOf = (password: string) =>
+      Effect.tryPromise((signal) => hash(password, ARGON2_OPTIONS, signal)).pipe(Effect.orDie)
+    const check = (encoded: string, password: string) =>
+      Effect.tryPromise((signal) => verify(encoded, password, undefined, signal)).pipe(
+        Effect.orElseSucceed(() => false)
+      )
+    const decoy = yield* hashOf(generatePassword())
+
+    return Passwords.of({
+      hash: (password) => Effect.flatMap(checkPolicy(password), hashOf),
+      verify: check,
+      verifyNobody: (password) => Effect.as(check(decoy, password), false as const),
+      needsRehash: (encoded) => {
+        try {
+          const used = parseOptions(encoded)
+          return (
+            used.algorithm !== ARGON2_OPTIONS.algorithm ||
+            used.memoryCost !== ARGON2_OPTIONS.memoryCost ||
+            used.timeCost !== ARGON2_OPTIONS.timeCost ||
+            used.parallelism !== ARGON2_OPTIONS.parallelism
+          )
+        } catch {
+          return true
+        }
+      }
+    })
+  })
+
+  static readonly layer = Layer.effect(Passwords, Passwords.make)
+}

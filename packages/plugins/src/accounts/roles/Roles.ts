@@ -1,0 +1,189 @@
+/**
+ * Roles: named permission sets, validated against the one permission
+ * catalog. A role's name is its id (users refer to it by name, as the spec's
+ * login response does). Exported for other plugins, e.g. the chat bot's
+ * `chat-bot` floor role.
+ */
+import { SqlClient } from "@effect/sql"
+import { ADMIN, PermissionCatalog } from "@garrison/runtime"
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import { BuiltInRole, LastAdmin, RoleExists, RoleInUse, RoleNotFound, UnknownPermissions } from "../errors.js"
+import { keepingAnAdmin } from "./adminGuard.js"
+import { ADMIN_ROLE, isBuiltInRole } from "./builtIn.js"
+import { normalizePermissions, parsePermissions } from "./permissions.js"
+
+export interface RoleRecord {
+  readonly name: string
+  readonly description: string
+  readonly permissions: ReadonlyArray<string>
+  readonly builtIn: boolean
+  readonly createdAt: string
+  readonly updatedAt: string
+}
+
+export interface RoleInput {
+  readonly name: string
+  readonly description?: string | undefined
+  readonly permissions: ReadonlyArray<string>
+}
+
+export interface RolePatch {
+  readonly description?: string | undefined
+  readonly permissions?: ReadonlyArray<string> | undefined
+}
+
+export interface RolesShape {
+  readonly list: Effect.Effect<ReadonlyArray<RoleRecord>>
+  readonly get: (name: string) => Effect.Effect<Option.Option<RoleRecord>>
+  /** The permissions a role grants now; None for an unknown role. */
+  readonly permissionsOf: (name: string) => Effect.Effect<Option.Option<ReadonlySet<string>>>
+  readonly create: (input: RoleInput) => Effect.Effect<RoleRecord, RoleExists | UnknownPermissions>
+  readonly update: (
+    name: string,
+    patch: RolePatch
+  ) => Effect.Effect<RoleRecord, RoleNotFound | UnknownPermissions | BuiltInRole | LastAdmin>
+  readonly remove: (name: string) => Effect.Effect<void, RoleNotFound | BuiltInRole | RoleInUse>
+  /**
+   * Restore: creates the roles that do not exist and updates the others
+   * (the `admin` role keeps `admin`); roles not in the list are kept.
+   */
+  readonly restore: (
+    roles: ReadonlyArray<RoleInput>
+  ) => Effect.Effect<{ readonly created: ReadonlyArray<string>; readonly updated: ReadonlyArray<string> }, UnknownPermissions | LastAdmin>
+}
+
+interface RoleRow {
+  readonly name: string
+  readonly description: string
+  readonly permissions: string
+  readonly built_in: number
+  readonly created_at: string
+  readonly updated_at: string
+}
+
+const toRecord = (row: RoleRow): RoleRecord => ({
+  name: row.name,
+  description: row.description,
+  permissions: parsePermissions(row.permissions),
+  builtIn: row.built_in === 1,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at
+})
+
+export class Roles extends Context.Tag("@garrison/plugins/accounts/Roles")<Roles, RolesShape>() {
+  static readonly make = Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const catalog = yield* PermissionCatalog
+    const isoNow = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
+
+    const known = (names: ReadonlyArray<string>) => {
+      const unknown = catalog.unknown(names)
+      return unknown.length > 0 ? Effect.fail(new UnknownPermissions({ names: unknown })) : Effect.succeed(normalizePermissions(names))
+    }
+
+    const getRow = (name: string) =>
+      Effect.map(
+        sql<RoleRow>`SELECT name, description, permissions, built_in, created_at, updated_at FROM accounts_roles WHERE name = ${name}`,
+        (rows) => Option.map(Option.fromNullable(rows[0]), toRecord)
+      )
+
+    const list: RolesShape["list"] = sql<RoleRow>`
+      SELECT name, description, permissions, built_in, created_at, updated_at FROM accounts_roles ORDER BY built_in DESC, name`.pipe(
+      Effect.map((rows) => rows.map(toRecord)),
+      Effect.orDie
+    )
+
+    const get: RolesShape["get"] = (name) => Effect.orDie(getRow(name))
+
+    const create: RolesShape["create"] = (input) =>
+      Effect.gen(function* () {
+        const permissions = yield* known(input.permissions)
+        const now = yield* isoNow
+        const inserted = yield* sql<{ readonly name: string }>`
+          INSERT INTO accounts_roles (name, description, permissions, built_in, created_at, updated_at)
+          VALUES (${input.name}, ${input.description ?? ""}, ${JSON.stringify(permissions)}, 0, ${now}, ${now})
+          ON CONFLICT (name) DO NOTHING RETURNING name`.pipe(Effect.orDie)
+        if (inserted.length === 0) return yield* new RoleExists({ name: input.name })
+        return { name: input.name, description: input.description ?? "", permissions, builtIn: false, createdAt: now, updatedAt: now }
+      })
+
+    const update: RolesShape["update"] = (name, patch) =>
+      Effect.gen(function* () {
+        const permissions = patch.permissions === undefined ? undefined : yield* known(patch.permissions)
+        if (name === ADMIN_ROLE && permissions !== undefined && !(permissions.length === 1 && permissions[0] === ADMIN)) {
+          return yield* new BuiltInRole({ name, message: `the "${ADMIN_ROLE}" role always grants exactly "${ADMIN}"` })
+        }
+        const now = yield* isoNow
+        return yield* keepingAnAdmin(
+          sql,
+          `role "${name}" is held by the last enabled admin; it must keep "${ADMIN}"`,
+          Effect.gen(function* () {
+            const current = yield* getRow(name)
+            if (Option.isNone(current)) return yield* new RoleNotFound({ name })
+            const next = {
+              ...current.value,
+              description: patch.description ?? current.value.description,
+              permissions: permissions ?? current.value.permissions,
+              updatedAt: now
+            }
+            yield* sql`UPDATE accounts_roles
+              SET description = ${next.description}, permissions = ${JSON.stringify(next.permissions)}, updated_at = ${now}
+              WHERE name = ${name}`
+            return next
+          })
+        ).pipe(Effect.catchTag("SqlError", Effect.die))
+      })
+
+    const remove: RolesShape["remove"] = (name) =>
+      Effect.gen(function* () {
+        if (isBuiltInRole(name)) return yield* new BuiltInRole({ name, message: `the built-in role "${name}" cannot be deleted` })
+        const current = yield* getRow(name)
+        if (Option.isNone(current)) return yield* new RoleNotFound({ name })
+        const [held] = yield* sql<{ readonly n: number }>`SELECT COUNT(*) AS n FROM accounts_users WHERE role = ${name}`
+        if (Number(held?.n ?? 0) > 0) return yield* new RoleInUse({ name, users: Number(held?.n) })
+        yield* sql`DELETE FROM accounts_roles WHERE name = ${name}`
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+
+    const restore: RolesShape["restore"] = (roles) =>
+      Effect.gen(function* () {
+        const unknown = catalog.unknown(roles.flatMap((r) => r.permissions))
+        if (unknown.length > 0) return yield* new UnknownPermissions({ names: [...new Set(unknown)] })
+        const now = yield* isoNow
+        return yield* keepingAnAdmin(
+          sql,
+          "the restore would leave no enabled admin",
+          Effect.gen(function* () {
+            const created: Array<string> = []
+            const updated: Array<string> = []
+            for (const role of roles) {
+              const permissions = role.name === ADMIN_ROLE ? [ADMIN] : normalizePermissions(role.permissions)
+              const exists = Option.isSome(yield* getRow(role.name))
+              if (exists) {
+                yield* sql`UPDATE accounts_roles
+                  SET description = ${role.description ?? ""}, permissions = ${JSON.stringify(permissions)}, updated_at = ${now}
+                  WHERE name = ${role.name}`
+                updated.push(role.name)
+              } else {
+                yield* sql`INSERT INTO accounts_roles (name, description, permissions, built_in, created_at, updated_at)
+                  VALUES (${role.name}, ${role.description ?? ""}, ${JSON.stringify(permissions)}, 0, ${now}, ${now})`
+                created.push(role.name)
+              }
+            }
+            return { created, updated }
+          })
+        ).pipe(Effect.catchTag("SqlError", Effect.die))
+      })
+
+    return Roles.of({
+      list,
+      get,
+      permissionsOf: (name) => Effect.map(get(name), Option.map((r) => new Set(r.permissions))),
+      create,
+      update,
+      remove,
+      restore
+    })
+  })
+
+  static readonly layer = Layer.effect(Roles, Roles.make)
+}

@@ -1,0 +1,11 @@
+/** Role permissions are stored as a JSON array of names. */
+import { Either, Schema } from "effect"
+
+const decode = Schema.decodeUnknownEither(Schema.parseJson(Schema.Array(Schema.String)))
+
+/** A stored list that does not parse grants nothing: fail closed. */
+export const parsePermissions = (stored: string): ReadonlyArray<string> =>
+  Either.getOrElse(decode(stored), () => [])
+
+/** Without duplicates, in the order given. */
+export const normalizePermissions = (names: ReadonlyArray<string>): ReadonlyArray<string> => [...new Set(names)]

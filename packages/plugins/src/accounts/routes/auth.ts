@@ -1,0 +1,169 @@
+/**
+ * `/api/auth/*`. Login and logout answer with their own responses (they set
+ * or clear cookies; login's `mfa-required` and 429 are not in the host's tag
+ * table). MFA disable and the password change take a password or code, so
+ * they count towards the same lockout as login.
+ */
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { CurrentPrincipal, type Principal } from "@garrison/runtime"
+import { Effect, Option } from "effect"
+import { AccountsApi } from "../contract/Api.js"
+import { ConfirmationFailed, LockedOut, PasswordRejected } from "../errors.js"
+import { errorJson, lockedOut, withoutSessionCookies, withSessionCookies } from "../http/responses.js"
+import { Lockout } from "../lockout/Lockout.js"
+import { Login } from "../login/Login.js"
+import { Mfa } from "../mfa/Mfa.js"
+import { Passwords } from "../passwords/Passwords.js"
+import { Sessions } from "../sessions/Sessions.js"
+import { Users } from "../users/Users.js"
+import { audit, requestFacts } from "./context.js"
+import { asHttp } from "./httpErrors.js"
+
+const sessionOf = (principal: Principal) => principal.attributes?.sessionId
+
+export const AuthRoutes = HttpApiBuilder.group(AccountsApi, "auth", (handlers) =>
+  Effect.gen(function* () {
+    const login = yield* Login
+    const sessions = yield* Sessions
+    const mfa = yield* Mfa
+    const users = yield* Users
+    const passwords = yield* Passwords
+    const lockout = yield* Lockout
+
+    /**
+     * Runs a check of something only the account holder knows: a locked
+     * (IP, username) pair is refused, and a failed check counts towards the
+     * lockout like a failed sign-in (the failure that locks answers 429).
+     */
+    const guarded =
+      (principal: Principal, ip: string) =>
+      <A, E, R>(check: Effect.Effect<A, E | ConfirmationFailed, R>): Effect.Effect<A, E | ConfirmationFailed | LockedOut, R> => {
+        const key = { ip, username: principal.name }
+        return Effect.flatMap(lockout.lockedFor(key), (locked) =>
+          Option.isSome(locked)
+            ? Effect.fail(new LockedOut({ retryAfterSeconds: locked.value }))
+            : check.pipe(
+                Effect.catchIf(
+                  (error): error is ConfirmationFailed => error instanceof ConfirmationFailed,
+                  (error) =>
+                    Effect.flatMap(lockout.recordFailure(key), (lock) =>
+                      Effect.fail(Option.isSome(lock) ? new LockedOut({ retryAfterSeconds: lock.value.retryAfterSeconds }) : error)
+                    )
+                )
+              )
+        )
+      }
+
+    /** One audit row for a security change, whatever its outcome. */
+    const audited =
+      (principal: Principal, ip: string, action: string) =>
+      <A, E, R>(self: Effect.Effect<A, E, R>) =>
+        self.pipe(
+          Effect.tapBoth({
+            onFailure: () => audit({ actor: principal.id, ip, action, target: principal.name, result: "failure" }),
+            onSuccess: () => audit({ actor: principal.id, ip, action, target: principal.name, result: "success" })
+          })
+        )
+
+    const answerLocked = <A, E, R>(self: Effect.Effect<A, E | LockedOut, R>) =>
+      Effect.catchIf(
+        self,
+        (error): error is LockedOut => error instanceof LockedOut,
+        (error) => Effect.succeed(lockedOut(error.retryAfterSeconds))
+      )
+
+    return handlers
+      .handle("login", ({ payload, request }) =>
+        Effect.gen(function* () {
+          const { ip, secure } = yield* requestFacts(request)
+          return yield* login.login({ ...payload, ip }).pipe(
+            Effect.map(({ session, user }) =>
+              withSessionCookies(
+                HttpServerResponse.unsafeJson({
+                  token: session.token,
+                  user: { id: user.id, username: user.username, role: user.role, mustChangePassword: user.mustChangePassword }
+                }),
+                session,
+                secure
+              )
+            ),
+            Effect.catchTags({
+              LockedOut: (error) => Effect.succeed(lockedOut(error.retryAfterSeconds)),
+              InvalidCredentials: () => Effect.succeed(errorJson(401, "unauthenticated", "wrong username or password")),
+              MfaRequired: () =>
+                Effect.succeed(errorJson(401, "mfa-required", "this account uses MFA: send the authenticator app's code as `code`")),
+              InvalidMfaCode: () =>
+                Effect.succeed(errorJson(401, "unauthenticated", "the MFA code is wrong, expired or already used"))
+            })
+          )
+        })
+      )
+      .handle("logout", ({ request }) =>
+        Effect.gen(function* () {
+          const principal = yield* CurrentPrincipal
+          const { ip, secure } = yield* requestFacts(request)
+          const session = sessionOf(principal)
+          if (session !== undefined) yield* sessions.revoke(session)
+          yield* audit({ actor: principal.id, ip, action: "auth.logout", target: principal.name, result: "success", details: { session } })
+          return withoutSessionCookies(HttpServerResponse.empty({ status: 204 }), secure)
+        })
+      )
+      .handle("mfaSetup", ({ request }) =>
+        Effect.gen(function* () {
+          const principal = yield* CurrentPrincipal
+          const { ip } = yield* requestFacts(request)
+          const enrolment = yield* asHttp(mfa.begin({ id: principal.id, username: principal.name }))
+          yield* audit({ actor: principal.id, ip, action: "auth.mfa.setup", target: principal.name, result: "success" })
+          return enrolment
+        })
+      )
+      .handle("mfaVerify", ({ payload, request }) =>
+        Effect.gen(function* () {
+          const principal = yield* CurrentPrincipal
+          const { ip } = yield* requestFacts(request)
+          return yield* mfa.confirm(principal.id, payload.code).pipe(
+            guarded(principal, ip),
+            audited(principal, ip, "auth.mfa.enable"),
+            Effect.map((recoveryCodes) => ({ enabled: true as const, recoveryCodes })),
+            answerLocked,
+            asHttp
+          )
+        })
+      )
+      .handle("mfaDisable", ({ payload, request }) =>
+        Effect.gen(function* () {
+          const principal = yield* CurrentPrincipal
+          const { ip } = yield* requestFacts(request)
+          return yield* mfa.disable(principal.id, payload).pipe(
+            guarded(principal, ip),
+            audited(principal, ip, "auth.mfa.disable"),
+            Effect.as({ enabled: false as const }),
+            answerLocked,
+            asHttp
+          )
+        })
+      )
+      .handle("changePasswordForced", ({ payload, request }) =>
+        Effect.gen(function* () {
+          const principal = yield* CurrentPrincipal
+          const { ip } = yield* requestFacts(request)
+          const change = Effect.gen(function* () {
+            const found = yield* users.credentials(principal.name)
+            const ok = Option.isSome(found) && (yield* passwords.verify(found.value.passwordHash, payload.currentPassword))
+            if (!ok) return yield* new ConfirmationFailed({ message: "the current password is wrong" })
+            if (payload.newPassword === payload.currentPassword) {
+              return yield* new PasswordRejected({ message: "choose a password different from the current one" })
+            }
+            yield* users.changeOwnPassword(principal.id, payload.newPassword, sessionOf(principal) ?? "")
+          })
+          return yield* change.pipe(
+            guarded(principal, ip),
+            audited(principal, ip, "auth.password-change"),
+            Effect.as(HttpServerResponse.empty({ status: 204 })),
+            answerLocked,
+            asHttp
+          )
+        })
+      )
+  })
+)

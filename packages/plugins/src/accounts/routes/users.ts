@@ -1,0 +1,77 @@
+/** `/api/users` and `/api/roles` (admin). Changes are audit rows naming the fields, never their values. */
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { CurrentPrincipal } from "@garrison/runtime"
+import { Effect } from "effect"
+import { AccountsApi } from "../contract/Api.js"
+import { type RoleRecord, Roles } from "../roles/Roles.js"
+import { Users } from "../users/Users.js"
+import { audit } from "./context.js"
+import { asHttp, roleAsBadRequest } from "./httpErrors.js"
+
+export const roleView = (role: RoleRecord) => ({ id: role.name, ...role })
+
+/** An audit row for an admin change, after it succeeded. */
+const changed = (action: string, target: string, details?: Record<string, unknown>) =>
+  Effect.flatMap(CurrentPrincipal, (principal) =>
+    audit({ actor: principal.id, ip: principal.attributes?.ip ?? null, action, target, result: "success", ...(details ? { details } : {}) })
+  )
+
+const fieldsOf = (patch: object) => Object.entries(patch).filter(([, v]) => v !== undefined).map(([k]) => k)
+
+export const UsersRoutes = HttpApiBuilder.group(AccountsApi, "users", (handlers) =>
+  Effect.gen(function* () {
+    const users = yield* Users
+    return handlers
+      .handle("list", () => users.list)
+      .handle("create", ({ payload }) =>
+        users.create({ ...payload, mustChangePassword: payload.mustChangePassword ?? true }).pipe(
+          roleAsBadRequest,
+          asHttp,
+          Effect.tap((user) => changed("users.create", user.id, { username: user.username, role: user.role }))
+        )
+      )
+      .handle("update", ({ path, payload }) =>
+        users.update(path.id, payload).pipe(
+          roleAsBadRequest,
+          asHttp,
+          Effect.tap((user) => changed("users.update", user.id, { username: user.username, fields: fieldsOf(payload) }))
+        )
+      )
+      .handle("remove", ({ path }) =>
+        users.remove(path.id).pipe(
+          asHttp,
+          Effect.tap(() => changed("users.delete", path.id)),
+          Effect.as(HttpServerResponse.empty({ status: 204 }))
+        )
+      )
+  })
+)
+
+export const RolesRoutes = HttpApiBuilder.group(AccountsApi, "roles", (handlers) =>
+  Effect.gen(function* () {
+    const roles = yield* Roles
+    return handlers
+      .handle("list", () => Effect.map(roles.list, (list) => list.map(roleView)))
+      .handle("create", ({ payload }) =>
+        roles.create(payload).pipe(
+          asHttp,
+          Effect.tap((role) => changed("roles.create", role.name, { permissions: role.permissions })),
+          Effect.map(roleView)
+        )
+      )
+      .handle("update", ({ path, payload }) =>
+        roles.update(path.id, payload).pipe(
+          asHttp,
+          Effect.tap((role) => changed("roles.update", role.name, { permissions: role.permissions })),
+          Effect.map(roleView)
+        )
+      )
+      .handle("remove", ({ path }) =>
+        roles.remove(path.id).pipe(
+          asHttp,
+          Effect.tap(() => changed("roles.delete", path.id)),
+          Effect.as(HttpServerResponse.empty({ status: 204 }))
+        )
+      )
+  })
+)

@@ -1,0 +1,54 @@
+/**
+ * Session tokens: HS256 JWTs (jose) carrying only `jti`, `sub`, `iat` and
+ * `exp`. Permissions are never in the token; they are read per request.
+ * Issuer and audience pin the token to this use, so another JWT signed with
+ * the same key for some other purpose is not a session.
+ */
+import { errors, jwtVerify, SignJWT } from "jose"
+import { Effect, Option } from "effect"
+
+const ISSUER = "garrison"
+const AUDIENCE = "garrison-session"
+
+export interface TokenClaims {
+  readonly jti: string
+  readonly sub: string
+}
+
+export const signToken = (
+  key: Uint8Array,
+  claims: TokenClaims & { readonly issuedAtMs: number; readonly expiresAtMs: number }
+): Effect.Effect<string> =>
+  Effect.promise(() =>
+    new SignJWT({})
+      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .setJti(claims.jti)
+      .setSubject(claims.sub)
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setIssuedAt(Math.floor(claims.issuedAtMs / 1000))
+      .setExpirationTime(Math.floor(claims.expiresAtMs / 1000))
+      .sign(key)
+  )
+
+/** The claims of a well-signed, unexpired session token at `nowMs`; None for anything else. */
+export const verifyToken = (key: Uint8Array, token: string, nowMs: number): Effect.Effect<Option.Option<TokenClaims>> =>
+  Effect.tryPromise({
+    try: () =>
+      jwtVerify(token, key, {
+        algorithms: ["HS256"],
+        issuer: ISSUER,
+        audience: AUDIENCE,
+        requiredClaims: ["jti", "sub", "exp"],
+        currentDate: new Date(nowMs)
+      }),
+    catch: (error) => error
+  }).pipe(
+    Effect.map(({ payload }) =>
+      typeof payload.jti === "string" && typeof payload.sub === "string"
+        ? Option.some({ jti: payload.jti, sub: payload.sub })
+        : Option.none()
+    ),
+    // Every jose error means "not a valid session token"; anything else is a fault.
+    Effect.catchAll((error) => (error instanceof errors.JOSEError ? Effect.succeed(Option.none()) : Effect.die(error)))
+  )

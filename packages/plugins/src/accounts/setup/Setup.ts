@@ -1,0 +1,84 @@
+/**
+ * First run. On start, when no user exists, the first admin is created from
+ * `ADMIN_USERNAME`/`ADMIN_PASSWORD` when both are set, else as `admin` with
+ * a random password printed once to the log and marked must-change. The
+ * setup endpoints create the first admin only while no user exists.
+ */
+import { AuditTrail, StartupError } from "@garrison/runtime"
+import { Context, Effect, Either, Layer, Option, Redacted } from "effect"
+import { AccountsConfig } from "../config.js"
+import type { PasswordRejected, SetupClosed } from "../errors.js"
+import { checkPolicy, generatePassword } from "../passwords/Passwords.js"
+import { isValidUsername, USERNAME_RULE } from "../users/username.js"
+import { type UserRecord, Users } from "../users/Users.js"
+
+export const DEFAULT_ADMIN_USERNAME = "admin"
+
+export interface SetupShape {
+  /** Setup is open while no user exists. */
+  readonly isOpen: Effect.Effect<boolean>
+  readonly createFirstAdmin: (
+    input: { readonly username: string; readonly password: string },
+    ip: string | null
+  ) => Effect.Effect<UserRecord, SetupClosed | PasswordRejected>
+  /** The plugin's start hook. */
+  readonly bootstrap: Effect.Effect<void, StartupError>
+}
+
+export class Setup extends Context.Tag("@garrison/plugins/accounts/Setup")<Setup, SetupShape>() {
+  static readonly make = Effect.gen(function* () {
+    const users = yield* Users
+    const config = yield* AccountsConfig
+
+    const createFirstAdmin: SetupShape["createFirstAdmin"] = (input, ip) =>
+      Effect.tap(users.createFirstAdmin({ ...input, mustChangePassword: false }), (admin) =>
+        Effect.flatMap(AuditTrail, (audit) =>
+          audit.record({ actor: admin.id, ip, action: "setup.admin", target: admin.username, result: "success" })
+        )
+      )
+
+    const fromEnvironment = (username: string, password: string) =>
+      Effect.gen(function* () {
+        if (!isValidUsername(username)) {
+          return yield* new StartupError({ reason: "config", message: `ADMIN_USERNAME: ${USERNAME_RULE}` })
+        }
+        const policy = checkPolicy(password)
+        if (Either.isLeft(policy)) {
+          return yield* new StartupError({ reason: "config", message: `ADMIN_PASSWORD: ${policy.left.message}` })
+        }
+        const created = yield* Effect.either(users.createFirstAdmin({ username, password, mustChangePassword: false }))
+        if (Either.isRight(created)) {
+          yield* Effect.logInfo(`created the first admin "${username}" from ADMIN_USERNAME and ADMIN_PASSWORD`)
+        }
+      })
+
+    const generated = Effect.gen(function* () {
+      const password = generatePassword()
+      const created = yield* Effect.either(
+        users.createFirstAdmin({ username: DEFAULT_ADMIN_USERNAME, password, mustChangePassword: true })
+      )
+      if (Either.isRight(created)) {
+        // The one time a password is logged, by design: there is no other way to hand it over.
+        yield* Effect.logWarning(
+          `created the first admin "${DEFAULT_ADMIN_USERNAME}" with the one-time password ${password} ; ` +
+            "sign in and change it now (it is not shown again; set ADMIN_USERNAME and ADMIN_PASSWORD to choose your own)"
+        )
+      }
+    })
+
+    const bootstrap: SetupShape["bootstrap"] = Effect.gen(function* () {
+      if ((yield* users.count) > 0) return
+      const username = Option.map(config.adminUsername, (s) => s.trim())
+      const password = Option.map(config.adminPassword, Redacted.value)
+      if (Option.isSome(username) && Option.isSome(password)) return yield* fromEnvironment(username.value, password.value)
+      if (Option.isSome(username) || Option.isSome(password)) {
+        yield* Effect.logWarning("only one of ADMIN_USERNAME and ADMIN_PASSWORD is set; both are needed, so a random admin password is generated")
+      }
+      yield* generated
+    })
+
+    return Setup.of({ isOpen: Effect.map(users.count, (n) => n === 0), createFirstAdmin, bootstrap })
+  })
+
+  static readonly layer = Layer.effect(Setup, Setup.make)
+}

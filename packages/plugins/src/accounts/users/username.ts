@@ -1,0 +1,9 @@
+/** Usernames: letters, digits and `._@-`, 1 to 64, starting with a letter or digit; unique ignoring case. */
+export const USERNAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/
+
+export const USERNAME_RULE = "usernames are 1 to 64 letters, digits or ._@-, starting with a letter or digit"
+
+export const isValidUsername = (username: string): boolean => USERNAME_PATTERN.test(username)
+
+/** The form usernames are compared and kept unique in. */
+export const usernameKey = (username: string): string => username.trim().toLowerCase()

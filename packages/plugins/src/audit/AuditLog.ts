@@ -1,0 +1,60 @@
+/**
+ * `AuditLog`: the durable, hash-chained audit store, exported so other
+ * plugins and embedders can read it (`query`, `verify`) or append and get
+ * the stored row back. Recording from request paths goes through the
+ * runtime's `AuditTrail` slot instead, which this plugin fills and which
+ * never fails.
+ */
+import { SqlClient } from "@effect/sql"
+import { AuditTrail, type AuditEntry } from "@garrison/runtime"
+import { Cause, Context, Effect, Layer } from "effect"
+import type { AuditPage, AuditRow, VerifyReport } from "./contract/Api.js"
+import type { AuditStoreError, InvalidAuditCursor } from "./errors.js"
+import { makeAppend } from "./internal/append.js"
+import { type AuditFilter, makeQuery } from "./internal/query.js"
+import { makeVerify } from "./internal/verify.js"
+
+export type { AuditFilter } from "./internal/query.js"
+
+export interface AuditLogShape {
+  /** Appends one entry, committed before it returns; fails when the store does. */
+  readonly append: (entry: AuditEntry) => Effect.Effect<AuditRow, AuditStoreError>
+  /** One page, newest first. */
+  readonly query: (filter: AuditFilter) => Effect.Effect<AuditPage, AuditStoreError | InvalidAuditCursor>
+  /** Walks the whole chain and reports the first broken link. */
+  readonly verify: Effect.Effect<VerifyReport, AuditStoreError>
+}
+
+export class AuditLog extends Context.Tag("@garrison/plugins/AuditLog")<AuditLog, AuditLogShape>() {
+  static readonly make = Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    // Appends are serialized in-process, so the chain never forks under concurrent requests.
+    const lock = yield* Effect.makeSemaphore(1)
+    return AuditLog.of({ append: makeAppend(sql, lock), query: makeQuery(sql), verify: makeVerify(sql) })
+  })
+
+  static readonly layer: Layer.Layer<AuditLog, never, SqlClient.SqlClient> = Layer.effect(AuditLog, AuditLog.make)
+}
+
+/**
+ * Fills the runtime's `AuditTrail` slot with `AuditLog.append`. The write is
+ * uninterruptible (a client hanging up mid-request still leaves its row),
+ * and a store failure is logged, never passed to the caller.
+ */
+export const AuditTrailLive: Layer.Layer<AuditTrail, never, AuditLog> = Layer.effect(
+  AuditTrail,
+  Effect.map(AuditLog, (log) => ({
+    record: (entry: AuditEntry) =>
+      log.append(entry).pipe(
+        Effect.asVoid,
+        Effect.catchAllCause((cause) =>
+          Effect.logError(
+            `audit row not stored: ${entry.action} ${entry.result}`,
+            { actor: entry.actor, ip: entry.ip, target: entry.target },
+            Cause.pretty(cause)
+          )
+        ),
+        Effect.uninterruptible
+      )
+  }))
+)

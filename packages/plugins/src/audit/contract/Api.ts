@@ -1,0 +1,87 @@
+/**
+ * The audit plugin's HTTP contract: row and report schemas and the
+ * `HttpApi`. Both endpoints need `admin`.
+ */
+import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { Access, ADMIN, BadRequest } from "@garrison/runtime"
+import { Schema } from "effect"
+
+export const DEFAULT_PAGE_SIZE = 50
+export const MAX_PAGE_SIZE = 500
+
+export const AuditResult = Schema.Literal("success", "failure", "denied")
+export type AuditResult = typeof AuditResult.Type
+
+export class AuditRow extends Schema.Class<AuditRow>("AuditRow")({
+  /** Position in the chain, as a decimal string: 1, 2, 3, ... with no gaps. */
+  id: Schema.String,
+  /** ISO-8601, UTC, from the controller's clock. */
+  at: Schema.String,
+  actor: Schema.NullOr(Schema.String),
+  ip: Schema.NullOr(Schema.String),
+  action: Schema.String,
+  target: Schema.NullOr(Schema.String),
+  /** `success`, `failure` or `denied`; a plain string so a row edited in the database still lists. */
+  result: Schema.String,
+  details: Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  /** Hash of the row before (64 zeros for the first row). */
+  prevHash: Schema.String,
+  /** SHA-256 (hex) over the row and `prevHash`; see the README for the encoding. */
+  hash: Schema.String
+}) {}
+
+export class AuditPage extends Schema.Class<AuditPage>("AuditPage")({
+  /** Newest first. */
+  items: Schema.Array(AuditRow),
+  /** Pass as `cursor` for the next (older) page; null on the last page. */
+  nextCursor: Schema.NullOr(Schema.String)
+}) {}
+
+export const VerifyFailure = Schema.Literal("altered-row", "broken-link", "missing-row", "truncated", "head-mismatch")
+export type VerifyFailure = typeof VerifyFailure.Type
+
+export class VerifyReport extends Schema.Class<VerifyReport>("AuditVerifyReport")({
+  ok: Schema.Boolean,
+  /** Rows found intact, from the first, before the first break (every row when `ok`). */
+  checked: Schema.Number,
+  /** The row at which the chain first breaks. */
+  firstBrokenId: Schema.optional(Schema.String),
+  reason: Schema.optional(VerifyFailure),
+  /** What was found, in words. */
+  message: Schema.optional(Schema.String)
+}) {}
+
+/** An ISO-8601 date or date-time (`2025-01-31` or `2025-01-31T12:00:00Z`). */
+const IsoDate = Schema.compose(
+  Schema.String.pipe(
+    Schema.pattern(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/, {
+      message: () => "expected an ISO-8601 date or date-time, e.g. 2025-01-31T12:00:00Z"
+    })
+  ),
+  Schema.Date
+)
+
+export const AuditListParams = Schema.Struct({
+  actor: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2048))),
+  /** Exact action, or a prefix when it ends with `.` or `*` (`auth.` and `auth.*` match `auth.login`). */
+  action: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2048))),
+  /** Rows at or after this instant. */
+  from: Schema.optional(IsoDate),
+  /** Rows strictly before this instant. */
+  to: Schema.optional(IsoDate),
+  result: Schema.optional(AuditResult),
+  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, MAX_PAGE_SIZE))),
+  cursor: Schema.optional(Schema.String.pipe(Schema.maxLength(200)))
+})
+
+export class AuditGroup extends HttpApiGroup.make("audit")
+  .add(
+    HttpApiEndpoint.get("list", "/api/audit")
+      .setUrlParams(AuditListParams)
+      .addSuccess(AuditPage)
+      .addError(BadRequest)
+  )
+  .add(HttpApiEndpoint.get("verify", "/api/audit/verify").addSuccess(VerifyReport))
+  .annotate(Access, Access.permission(ADMIN)) {}
+
+export class AuditApi extends HttpApi.make("audit").add(AuditGroup) {}

@@ -1,0 +1,64 @@
+/**
+ * Turning an entry's free-form `details` into the one text that is stored
+ * and hashed: JSON with keys sorted at every level and no whitespace, so the
+ * same details always hash the same. Total over odd input (cycles, bigint,
+ * functions), because recording must never fail on what a caller passed.
+ */
+
+/** Longest stored details text; beyond it only the size is kept. */
+export const MAX_DETAILS_LENGTH = 16_384
+/** Longest stored actor, ip, action or target. */
+export const MAX_FIELD_LENGTH = 2_048
+const MAX_DEPTH = 16
+
+/** Keys whose values are replaced: callers must not log secrets, and a slip should not become permanent. */
+const SECRET_KEY = /pass(word)?|secret|token|authorization|cookie|api[-_]?key|private[-_]?key|recovery[-_]?code/i
+
+export const clampField = (value: string | null): string | null =>
+  value === null || value.length <= MAX_FIELD_LENGTH ? value : `${value.slice(0, MAX_FIELD_LENGTH)}…`
+
+export const canonicalDetails = (details: Readonly<Record<string, unknown>> | undefined): string | null => {
+  if (details === undefined) return null
+  const text = encode(details, new Set(), 0)
+  return text.length <= MAX_DETAILS_LENGTH ? text : encode({ truncated: true, length: text.length }, new Set(), 0)
+}
+
+const encode = (value: unknown, seen: Set<object>, depth: number): string => {
+  switch (typeof value) {
+    case "string":
+      return JSON.stringify(value)
+    case "number":
+      return Number.isFinite(value) ? JSON.stringify(value) : "null"
+    case "boolean":
+      return value ? "true" : "false"
+    case "bigint":
+      return JSON.stringify(value.toString())
+    case "object":
+      return value === null ? "null" : encodeObject(value, seen, depth)
+    default:
+      // undefined, functions and symbols have no JSON form.
+      return "null"
+  }
+}
+
+const encodeObject = (value: object, seen: Set<object>, depth: number): string => {
+  if (seen.has(value)) return JSON.stringify("[circular]")
+  if (depth >= MAX_DEPTH) return JSON.stringify("[too deep]")
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? "null" : JSON.stringify(value.toISOString())
+  seen.add(value)
+  let text: string
+  if (Array.isArray(value)) {
+    text = `[${value.map((item) => encode(item, seen, depth + 1)).join(",")}]`
+  } else {
+    const record = value as Record<string, unknown>
+    const parts: Array<string> = []
+    for (const key of Object.keys(record).sort()) {
+      const item = record[key]
+      if (item === undefined || typeof item === "function" || typeof item === "symbol") continue
+      parts.push(`${JSON.stringify(key)}:${SECRET_KEY.test(key) ? JSON.stringify("[redacted]") : encode(item, seen, depth + 1)}`)
+    }
+    text = `{${parts.join(",")}}`
+  }
+  seen.delete(value)
+  return text
+}

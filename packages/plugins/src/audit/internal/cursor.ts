@@ -1,0 +1,18 @@
+/**
+ * Opaque page cursors: the position of the last row of a page, so the next
+ * page starts strictly after it (keyset pagination: no row is skipped or
+ * repeated when rows are added in between).
+ */
+import { Option } from "effect"
+
+const PREFIX = "audit:"
+
+export const encodeCursor = (seq: number): string => Buffer.from(`${PREFIX}${seq}`, "utf8").toString("base64url")
+
+export const decodeCursor = (cursor: string): Option.Option<number> => {
+  const text = Buffer.from(cursor, "base64url").toString("utf8")
+  if (!text.startsWith(PREFIX)) return Option.none()
+  const digits = text.slice(PREFIX.length)
+  const seq = Number(digits)
+  return /^[1-9][0-9]{0,15}$/.test(digits) && Number.isSafeInteger(seq) ? Option.some(seq) : Option.none()
+}

@@ -1,0 +1,65 @@
+/** Filtered, keyset-paginated reads, newest first. */
+import type { SqlClient, Statement } from "@effect/sql"
+import { Effect, Option } from "effect"
+import { type AuditResult, AuditPage, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../contract/Api.js"
+import { type AuditStoreError, InvalidAuditCursor, storeError } from "../errors.js"
+import { decodeCursor, encodeCursor } from "./cursor.js"
+import { COLUMNS, type StoredRow, toAuditRow } from "./rows.js"
+
+export interface AuditFilter {
+  readonly actor?: string | undefined
+  /** Exact action, or a prefix when it ends with `.` or `*`. */
+  readonly action?: string | undefined
+  /** At or after. */
+  readonly from?: Date | undefined
+  /** Strictly before. */
+  readonly to?: Date | undefined
+  readonly result?: AuditResult | undefined
+  /** 1 to 500; 50 when absent. */
+  readonly limit?: number | undefined
+  /** `nextCursor` of the previous page. */
+  readonly cursor?: string | undefined
+}
+
+const actionCondition = (sql: SqlClient.SqlClient, action: string): Statement.Fragment | undefined => {
+  const prefix = action.endsWith("*") ? action.slice(0, -1) : action.endsWith(".") ? action : undefined
+  if (prefix === undefined) return sql`action = ${action}`
+  if (prefix.length === 0) return undefined
+  // substr, not LIKE: LIKE is case-insensitive on SQLite and treats % and _ as wildcards.
+  return sql`substr(action, 1, ${[...prefix].length}) = ${prefix}`
+}
+
+export const makeQuery = (sql: SqlClient.SqlClient) =>
+  (filter: AuditFilter): Effect.Effect<AuditPage, AuditStoreError | InvalidAuditCursor> =>
+    Effect.gen(function* () {
+      const limit = Math.min(Math.max(Math.trunc(filter.limit ?? DEFAULT_PAGE_SIZE), 1), MAX_PAGE_SIZE)
+      const conditions: Array<Statement.Fragment> = []
+      if (filter.cursor !== undefined) {
+        const cursor = filter.cursor
+        const before = yield* Option.match(decodeCursor(cursor), {
+          onNone: () => Effect.fail(new InvalidAuditCursor({ cursor })),
+          onSome: Effect.succeed
+        })
+        conditions.push(sql`seq < ${before}`)
+      }
+      if (filter.actor !== undefined) conditions.push(sql`actor = ${filter.actor}`)
+      if (filter.action !== undefined) {
+        const condition = actionCondition(sql, filter.action)
+        if (condition !== undefined) conditions.push(condition)
+      }
+      if (filter.from !== undefined) conditions.push(sql`at >= ${filter.from.toISOString()}`)
+      if (filter.to !== undefined) conditions.push(sql`at < ${filter.to.toISOString()}`)
+      if (filter.result !== undefined) conditions.push(sql`result = ${filter.result}`)
+
+      // One row more than asked says whether another page exists.
+      const rows = yield* sql<StoredRow>`SELECT ${sql.literal(COLUMNS)} FROM audit_log
+        WHERE ${sql.and(conditions)} ORDER BY seq DESC LIMIT ${limit + 1}`.pipe(
+        Effect.mapError(storeError("cannot read the audit log"))
+      )
+      const page = rows.slice(0, limit)
+      const last = page[page.length - 1]
+      return new AuditPage({
+        items: page.map(toAuditRow),
+        nextCursor: rows.length > limit && last !== undefined ? encodeCursor(Number(last.seq)) : null
+      })
+    })

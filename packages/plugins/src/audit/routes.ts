@@ -1,0 +1,31 @@
+/** The handlers behind `AuditApi`; the host has already checked `admin`. */
+import { HttpApiBuilder } from "@effect/platform"
+import { BadRequest } from "@garrison/runtime"
+import { Effect } from "effect"
+import { AuditLog } from "./AuditLog.js"
+import { AuditApi } from "./contract/Api.js"
+
+export const AuditRoutes = HttpApiBuilder.group(AuditApi, "audit", (handlers) =>
+  Effect.gen(function* () {
+    const log = yield* AuditLog
+    // A store failure is a real fault: it becomes a 500 with a request id.
+    return handlers
+      .handle("list", ({ urlParams }) =>
+        urlParams.from !== undefined && urlParams.to !== undefined && urlParams.from > urlParams.to
+          ? Effect.fail(new BadRequest({ message: "from must not be after to", details: [{ path: "from", message: "after to" }] }))
+          : log.query(urlParams).pipe(
+              Effect.catchTags({
+                InvalidAuditCursor: () =>
+                  Effect.fail(
+                    new BadRequest({
+                      message: "cursor: not a cursor this endpoint issued",
+                      details: [{ path: "cursor", message: "not a cursor this endpoint issued" }]
+                    })
+                  ),
+                AuditStoreError: Effect.die
+              })
+            )
+      )
+      .handle("verify", () => Effect.orDie(log.verify))
+  })
+)

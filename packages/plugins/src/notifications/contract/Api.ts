@@ -1,0 +1,103 @@
+/**
+ * The notifications contract: what publishers send, what callers read, and
+ * the three spec endpoints (any signed-in caller, each sees only their own).
+ */
+import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { Access, BadRequest } from "@garrison/runtime"
+import { Schema } from "effect"
+
+export const DEFAULT_PAGE_SIZE = 50
+export const MAX_PAGE_SIZE = 200
+/** Most ids one `PATCH /api/notifications/read` may name. */
+export const MAX_IDS = 1000
+
+const Name = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
+
+/** Who sees a notification: one principal (by id), holders of a permission (and admins), or everyone. */
+export const Audience = Schema.Union(
+  Schema.Struct({ userId: Name }),
+  Schema.Struct({ permission: Name }),
+  Schema.Literal("all")
+)
+export type Audience = typeof Audience.Type
+
+export const NotificationLevel = Schema.Literal("info", "warning", "error")
+export type NotificationLevel = typeof NotificationLevel.Type
+
+/** A path in this UI (`/servers/1`) or an http(s) URL: never `javascript:` and the like. */
+const Link = Schema.String.pipe(
+  Schema.maxLength(2048),
+  Schema.filter((s) => /^\/(?![/\\])/.test(s) || /^https?:\/\/[^\s]+$/i.test(s), {
+    message: () => "link must be a path starting with / or an http(s) URL"
+  })
+)
+
+/** What a publisher sends to `Notifications.publish`. */
+export const NewNotification = Schema.Struct({
+  audience: Audience,
+  level: NotificationLevel,
+  title: Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(200)),
+  message: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(4000)),
+  link: Schema.optional(Link)
+})
+export type NotificationInput = typeof NewNotification.Encoded
+
+export class Notification extends Schema.Class<Notification>("Notification")({
+  id: Schema.String,
+  audience: Audience,
+  level: NotificationLevel,
+  title: Schema.String,
+  message: Schema.String,
+  link: Schema.NullOr(Schema.String),
+  /** ISO-8601, UTC. */
+  createdAt: Schema.String,
+  /** Whether this caller has read it (per caller, even for broadcasts). */
+  read: Schema.Boolean
+}) {}
+
+export class NotificationPage extends Schema.Class<NotificationPage>("NotificationPage")({
+  /** Newest first. */
+  items: Schema.Array(Notification),
+  /** Unread notifications this caller can see, over all pages. */
+  unreadCount: Schema.Number,
+  /** Pass as `cursor` for the next (older) page; null on the last page. */
+  nextCursor: Schema.NullOr(Schema.String)
+}) {}
+
+export const NotificationListParams = Schema.Struct({
+  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, MAX_PAGE_SIZE))),
+  cursor: Schema.optional(Schema.String.pipe(Schema.maxLength(200)))
+})
+
+export const MarkReadBody = Schema.Struct({
+  /** Absent: every notification the caller can see. */
+  ids: Schema.optional(Schema.Array(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))).pipe(Schema.maxItems(MAX_IDS)))
+})
+
+export const MarkReadResult = Schema.Struct({
+  /** How many went from unread to read. */
+  marked: Schema.Number
+})
+
+export const ClearResult = Schema.Struct({
+  /** How many notifications the caller stopped seeing. */
+  cleared: Schema.Number
+})
+
+export class NotificationsGroup extends HttpApiGroup.make("notifications")
+  .add(
+    HttpApiEndpoint.get("list", "/api/notifications")
+      .setUrlParams(NotificationListParams)
+      .addSuccess(NotificationPage)
+      .addError(BadRequest)
+  )
+  .add(
+    HttpApiEndpoint.patch("markRead", "/api/notifications/read")
+      // No body at all (decoded as null) means the same as `{}`: mark everything.
+      .setPayload(Schema.NullOr(MarkReadBody))
+      .addSuccess(MarkReadResult)
+  )
+  .add(HttpApiEndpoint.del("clear", "/api/notifications").addSuccess(ClearResult))
+  .annotate(Access, Access.anyAuth) {}
+
+export class NotificationsApi extends HttpApi.make("notifications").add(NotificationsGroup) {}

@@ -1,0 +1,49 @@
+/**
+ * Notifications: a service other plugins publish into, addressed to a user,
+ * to holders of a permission or to everyone, and the spec's three endpoints
+ * for the caller's own list. See README.md.
+ */
+import { Effect } from "effect"
+import { Plugin } from "@garrison/runtime"
+import { NotificationsApi } from "./contract/Api.js"
+import { migrations } from "./migrations.js"
+import { Notifications } from "./Notifications.js"
+import { NotificationsRoutes } from "./routes.js"
+
+export const NotificationsPlugin = Plugin.make({
+  id: "notifications",
+  description: "Notifications for users, permission holders or everyone",
+  migrations,
+  layer: Notifications.layer,
+  http: Plugin.http(NotificationsApi, NotificationsRoutes),
+  jobs: [
+    {
+      name: "retention",
+      every: "6 hours",
+      run: Effect.flatMap(Notifications, (n) => n.prune).pipe(
+        Effect.flatMap((removed) =>
+          removed > 0 ? Effect.logInfo(`notifications retention removed ${removed}`) : Effect.void
+        )
+      )
+    }
+  ]
+})
+
+export { Notifications, retentionConfig } from "./Notifications.js"
+export type { NotificationsShape, PageRequest, RetentionOptions, Viewer } from "./Notifications.js"
+export {
+  Audience as NotificationAudience,
+  ClearResult as NotificationsClearResult,
+  MarkReadBody as NotificationsMarkReadBody,
+  MarkReadResult as NotificationsMarkReadResult,
+  NewNotification,
+  Notification,
+  NotificationLevel,
+  NotificationListParams,
+  NotificationPage,
+  NotificationsApi,
+  NotificationsGroup
+} from "./contract/Api.js"
+export type { NotificationInput } from "./contract/Api.js"
+export { InvalidNotification, InvalidNotificationCursor, NotificationStoreError } from "./errors.js"
+export { NotificationPublished } from "./events.js"

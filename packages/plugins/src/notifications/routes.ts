@@ -1,0 +1,40 @@
+/** The handlers behind `NotificationsApi`: each acts for the caller only. */
+import { HttpApiBuilder } from "@effect/platform"
+import { BadRequest, CurrentPrincipal } from "@garrison/runtime"
+import { Effect } from "effect"
+import { NotificationsApi } from "./contract/Api.js"
+import { Notifications } from "./Notifications.js"
+
+export const NotificationsRoutes = HttpApiBuilder.group(NotificationsApi, "notifications", (handlers) =>
+  Effect.gen(function* () {
+    const notifications = yield* Notifications
+    // Store failures are real faults: they become a 500 with a request id.
+    return handlers
+      .handle("list", ({ urlParams }) =>
+        Effect.flatMap(CurrentPrincipal, (caller) => notifications.list(caller, urlParams)).pipe(
+          Effect.catchTags({
+            InvalidNotificationCursor: () =>
+              Effect.fail(
+                new BadRequest({
+                  message: "cursor: not a cursor this endpoint issued",
+                  details: [{ path: "cursor", message: "not a cursor this endpoint issued" }]
+                })
+              ),
+            NotificationStoreError: Effect.die
+          })
+        )
+      )
+      .handle("markRead", ({ payload }) =>
+        Effect.flatMap(CurrentPrincipal, (caller) => notifications.markRead(caller, payload?.ids)).pipe(
+          Effect.map((marked) => ({ marked })),
+          Effect.orDie
+        )
+      )
+      .handle("clear", () =>
+        Effect.flatMap(CurrentPrincipal, (caller) => notifications.clear(caller)).pipe(
+          Effect.map((cleared) => ({ cleared })),
+          Effect.orDie
+        )
+      )
+  })
+)

@@ -1,0 +1,164 @@
+/**
+ * First run and the forced password change: the first admin from
+ * ADMIN_USERNAME/ADMIN_PASSWORD, or `admin` with a random password logged
+ * once and marked must-change; the setup endpoints open only while no user
+ * exists; a must-change user gets 403 password-change-required everywhere
+ * but the change itself, logout and health.
+ */
+import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
+import { StartupError } from "@garrison/runtime"
+import { Cause, Effect, Exit, Layer, Option } from "effect"
+import { accountsController, ADMIN, call, createUser, freshIp, login, type Session, sessionFrom, signIn, signInAdmin } from "./support.js"
+
+const NO_ADMIN_ENV = { ADMIN_USERNAME: "", ADMIN_PASSWORD: "" }
+
+const mustChangeBlocked = (session: Session) =>
+  Effect.gen(function* () {
+    for (const [method, path] of [["GET", "/api/users"], ["POST", "/api/auth/mfa/setup"], ["GET", "/api/roles"]] as const) {
+      const reply = yield* call(method, path, { headers: session.browser })
+      expect(reply.status, `${method} ${path}`).toBe(403)
+      expect(reply.body).toMatchObject({ error: "password-change-required" })
+    }
+  })
+
+describe("first run", () => {
+  it.scoped("creates the first admin from ADMIN_USERNAME and ADMIN_PASSWORD; setup is then closed (409)", () =>
+    Effect.gen(function* () {
+      const admin = yield* signInAdmin
+      const users = (yield* call("GET", "/api/users", { headers: admin.bearer })).body as Array<Record<string, unknown>>
+      expect(users).toEqual([expect.objectContaining({ username: ADMIN.username, role: "admin", mustChangePassword: false })])
+
+      const status = yield* call("GET", "/api/setup/status")
+      expect(status).toMatchObject({ status: 200, body: { open: false } })
+      const late = yield* call("POST", "/api/setup/admin", { json: { username: "intruder", password: "intruder-password" } })
+      expect(late.status).toBe(409)
+      expect(late.body).toMatchObject({ error: "conflict" })
+      expect((yield* login("intruder", "intruder-password")).status).toBe(401)
+    }).pipe(Effect.provide(accountsController())))
+
+  it.scoped("without them, creates `admin` with a random password logged once, which must be changed", () => {
+    const log: Array<string> = []
+    return Effect.gen(function* () {
+      const lines = log.filter((l) => l.includes("one-time password"))
+      expect(lines).toHaveLength(1)
+      const password = /one-time password (\S+) ;/.exec(lines[0]!)?.[1] ?? ""
+      expect(password).toMatch(/^[A-Za-z0-9]{24}$/)
+
+      const reply = yield* login("admin", password)
+      expect(reply.status).toBe(200)
+      expect(reply.body).toMatchObject({ user: { username: "admin", role: "admin", mustChangePassword: true } })
+      const admin = sessionFrom(reply, freshIp())
+      yield* mustChangeBlocked(admin)
+      // Health and logout stay open.
+      expect((yield* call("GET", "/api/health", { headers: admin.browser })).status).toBe(200)
+
+      const wrong = yield* call("POST", "/api/auth/change-password-forced", {
+        json: { currentPassword: "not-the-password", newPassword: "my-own-password" },
+        headers: admin.browser
+      })
+      expect(wrong.status).toBe(403)
+      const short = yield* call("POST", "/api/auth/change-password-forced", {
+        json: { currentPassword: password, newPassword: "short" },
+        headers: admin.browser
+      })
+      expect(short.status).toBe(400)
+      expect(short.body).toMatchObject({ error: "invalid-request", message: expect.stringContaining("8 to 128") })
+      const same = yield* call("POST", "/api/auth/change-password-forced", {
+        json: { currentPassword: password, newPassword: password },
+        headers: admin.browser
+      })
+      expect(same.status).toBe(400)
+      // CSRF applies to the change like to any cookie write.
+      const noCsrf = yield* call("POST", "/api/auth/change-password-forced", {
+        json: { currentPassword: password, newPassword: "my-own-password" },
+        headers: admin.cookieOnly
+      })
+      expect(noCsrf.body).toMatchObject({ error: "csrf-mismatch" })
+
+      const changed = yield* call("POST", "/api/auth/change-password-forced", {
+        json: { currentPassword: password, newPassword: "my-own-password" },
+        headers: admin.browser
+      })
+      expect(changed.status).toBe(204)
+      // The same session goes on, now unrestricted.
+      expect((yield* call("GET", "/api/users", { headers: admin.browser })).status).toBe(200)
+      expect((yield* login("admin", password)).status).toBe(401)
+      expect((yield* login("admin", "my-own-password")).body).toMatchObject({ user: { mustChangePassword: false } })
+      expect(log.filter((l) => l.includes(password))).toHaveLength(1)
+      expect(log.join("\n")).not.toContain("my-own-password")
+    }).pipe(Effect.provide(accountsController({ env: NO_ADMIN_ENV, log })))
+  })
+
+  it.scoped("with only one of the two set, warns and generates the password", () => {
+    const log: Array<string> = []
+    return Effect.sync(() => {
+      expect(log.some((l) => l.includes("only one of ADMIN_USERNAME and ADMIN_PASSWORD"))).toBe(true)
+      expect(log.filter((l) => l.includes('first admin "admin" with the one-time password'))).toHaveLength(1)
+    }).pipe(Effect.provide(accountsController({ env: { ADMIN_USERNAME: "chief", ADMIN_PASSWORD: "" }, log })))
+  })
+
+  it.scoped("refuses to start on an ADMIN_PASSWORD outside the policy", () =>
+    Effect.gen(function* () {
+      const exit = yield* Effect.exit(Layer.build(accountsController({ env: { ADMIN_PASSWORD: "short" } })))
+      expect(Exit.isFailure(exit)).toBe(true)
+      const failure = Exit.isFailure(exit) ? Cause.failureOption(exit.cause) : Option.none()
+      expect(Option.getOrUndefined(failure)).toBeInstanceOf(StartupError)
+      expect(Option.getOrUndefined(failure)).toMatchObject({ reason: "config", message: expect.stringContaining("ADMIN_PASSWORD") })
+    }))
+
+  it.scoped("POST /api/setup/admin creates the first admin only while no user exists", () =>
+    Effect.gen(function* () {
+      // As on a controller whose users were all removed from the database by hand.
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`DELETE FROM accounts_users`
+      expect((yield* call("GET", "/api/setup/status")).body).toEqual({ open: true })
+
+      const weak = yield* call("POST", "/api/setup/admin", { json: { username: "owner", password: "short" } })
+      expect(weak.status).toBe(400)
+      const badName = yield* call("POST", "/api/setup/admin", { json: { username: "no spaces", password: "long-enough-1" } })
+      expect(badName.status).toBe(400)
+
+      const created = yield* call("POST", "/api/setup/admin", { json: { username: "owner", password: "owner-password" } })
+      expect(created.status).toBe(201)
+      expect(created.body).toMatchObject({ username: "owner", role: "admin", mustChangePassword: false })
+      expect(created.text).not.toMatch(/argon2|owner-password/)
+
+      const again = yield* call("POST", "/api/setup/admin", { json: { username: "second", password: "second-password" } })
+      expect(again.status).toBe(409)
+      expect((yield* call("GET", "/api/setup/status")).body).toEqual({ open: false })
+      const owner = yield* signIn("owner", "owner-password")
+      expect((yield* call("GET", "/api/users", { headers: owner.bearer })).status).toBe(200)
+    }).pipe(Effect.provide(accountsController())))
+})
+
+describe("forced password change", () => {
+  it.scoped("a user created by an admin must change their password by default", () =>
+    Effect.gen(function* () {
+      const admin = yield* signInAdmin
+      const reply = yield* call("POST", "/api/users", {
+        json: { username: "newbie", password: "given-by-admin", role: "admin" },
+        headers: admin.bearer
+      })
+      expect(reply.body).toMatchObject({ mustChangePassword: true })
+      const newbie = yield* signIn("newbie", "given-by-admin")
+      yield* mustChangeBlocked(newbie)
+      // Logout is allowed while blocked.
+      expect((yield* call("POST", "/api/auth/logout", { headers: newbie.cookieOnly })).status).toBe(204)
+    }).pipe(Effect.provide(accountsController())))
+
+  it.scoped("changing it ends the user's other sessions, keeps this one", () =>
+    Effect.gen(function* () {
+      const admin = yield* signInAdmin
+      yield* createUser(admin, { username: "kim", password: "kims-first-password", role: "admin", mustChangePassword: true })
+      const here = yield* signIn("kim", "kims-first-password")
+      const there = yield* signIn("kim", "kims-first-password")
+      const changed = yield* call("POST", "/api/auth/change-password-forced", {
+        json: { currentPassword: "kims-first-password", newPassword: "kims-own-password" },
+        headers: here.bearer
+      })
+      expect(changed.status).toBe(204)
+      expect((yield* call("GET", "/api/users", { headers: here.bearer })).status).toBe(200)
+      expect((yield* call("GET", "/api/users", { headers: there.bearer })).status).toBe(401)
+    }).pipe(Effect.provide(accountsController())))
+})

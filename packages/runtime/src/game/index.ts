@@ -1,0 +1,23 @@
+/**
+ * Game formats and ids: player id conversions and parsers of what a DayZ
+ * server says over RCon (`players`, `bans`, server messages).
+ */
+export * as PlayerIds from "./PlayerIds.js"
+export { InvalidPlayerId, PlatformId, Steam64, parsePlatformId } from "./PlayerIds.js"
+export { parsePlayerLine, parsePlayers, parsePlayerTotal, RconPlayer } from "./Players.js"
+export { parseBans, RconBan } from "./Bans.js"
+export type { RconBanList } from "./Bans.js"
+export {
+  ChatChannel,
+  parseServerMessage,
+  RconAdminLoggedIn,
+  RconAdminSaid,
+  RconChat,
+  RconOtherMessage,
+  RconPlayerConnected,
+  RconPlayerDisconnected,
+  RconPlayerGuid,
+  RconPlayerGuidVerified,
+  RconPlayerKicked,
+  RconServerEvent
+} from "./ServerMessages.js"

@@ -1,0 +1,19 @@
+/**
+ * Facts the host established about the current request before the handler
+ * runs: its id and the client IP (after the TRUST_PROXY rule). Handlers read
+ * them here instead of re-deriving them from headers.
+ */
+import { Effect, FiberRef, Option } from "effect"
+
+export interface RequestFacts {
+  readonly requestId: string
+  /** The client IP the rate limits and lockouts use. */
+  readonly clientIp: string
+}
+
+export const currentRequestRef: FiberRef.FiberRef<Option.Option<RequestFacts>> = FiberRef.unsafeMake(
+  Option.none<RequestFacts>()
+)
+
+/** The current request's facts; `None` outside an HTTP request (jobs, embedding). */
+export const CurrentRequest: Effect.Effect<Option.Option<RequestFacts>> = FiberRef.get(currentRequestRef)

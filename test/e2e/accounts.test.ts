@@ -1,0 +1,108 @@
+/**
+ * Accounts end to end over HTTP, against the real controller process with
+ * the default plugins: the first admin from ADMIN_USERNAME/ADMIN_PASSWORD,
+ * setup closed, login, a cookie + CSRF write, a Bearer write, MFA turned on,
+ * login with a code, and logout revoking the token.
+ *
+ * Needs the build (`npx tsc -b`): the controller runs from `dist`.
+ */
+import { Secret, TOTP } from "otpauth"
+import { afterAll, describe, expect, it } from "vitest"
+import { type ControllerHandle, makeTempDir, removeDir, requestJson, startController, stopProcess } from "../support/controller.js"
+
+const ADMIN = { username: "e2e-admin", password: "e2e admin password" }
+
+const dirs: Array<string> = []
+const controllers: Array<ControllerHandle> = []
+afterAll(async () => {
+  for (const controller of controllers) await stopProcess(controller)
+  for (const dir of dirs) removeDir(dir)
+})
+
+const totpAt = (secret: string, ms: number) =>
+  TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: ms, digits: 6, period: 30, algorithm: "SHA1" })
+
+/** `name=value` of each Set-Cookie line. */
+const cookiesOf = (headers: Headers): Record<string, string> =>
+  Object.fromEntries(
+    headers.getSetCookie().map((line) => {
+      const [pair = ""] = line.split(";")
+      const at = pair.indexOf("=")
+      return [pair.slice(0, at), decodeURIComponent(pair.slice(at + 1))]
+    })
+  )
+
+describe("accounts over HTTP", () => {
+  it("setup closed, login, cookie + CSRF, Bearer, MFA, login with a code, logout", async () => {
+    const dataDir = makeTempDir()
+    dirs.push(dataDir)
+    const controller = await startController({
+      dataDir,
+      env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password }
+    })
+    controllers.push(controller)
+    const api = (method: string, path: string, options: Parameters<typeof requestJson>[3] = {}) =>
+      requestJson(controller.baseUrl, method, path, options)
+
+    // The first admin came from the environment, so setup is closed.
+    expect((await api("GET", "/api/setup/status")).body).toEqual({ open: false })
+    expect((await api("POST", "/api/setup/admin", { body: { username: "late", password: "late-password" } })).status).toBe(409)
+    expect(controller.output()).not.toContain(ADMIN.password)
+
+    // Login: token in the body, auth-token and csrf-token cookies.
+    const signedIn = await api("POST", "/api/auth/login", { body: ADMIN })
+    expect(signedIn.status).toBe(200)
+    const { token, user } = signedIn.body as { token: string; user: { id: string; username: string; role: string } }
+    expect(user).toMatchObject({ username: ADMIN.username, role: "admin" })
+    const cookies = cookiesOf(signedIn.headers)
+    expect(cookies["auth-token"]).toBe(token)
+    const csrf = cookies["csrf-token"] ?? ""
+    expect(csrf.length).toBeGreaterThan(20)
+    const cookie = `auth-token=${token}; csrf-token=${csrf}`
+
+    // Cookie + CSRF: a write passes; without the header it is 403 csrf-mismatch.
+    const browserWrite = await api("POST", "/api/roles", {
+      body: { name: "ops", permissions: ["server.view"] },
+      headers: { cookie, "x-csrf-token": csrf }
+    })
+    expect(browserWrite.status).toBe(201)
+    const forged = await api("POST", "/api/roles", { body: { name: "forged", permissions: [] }, headers: { cookie } })
+    expect(forged.status).toBe(403)
+    expect(forged.body).toMatchObject({ error: "csrf-mismatch" })
+
+    // Bearer: no CSRF token needed.
+    const bearer = { authorization: `Bearer ${token}` }
+    expect((await api("POST", "/api/roles", { body: { name: "scripts", permissions: [] }, headers: bearer })).status).toBe(201)
+    expect((await api("GET", "/api/users", { headers: bearer })).status).toBe(200)
+
+    // MFA on.
+    const setup = await api("POST", "/api/auth/mfa/setup", { headers: bearer })
+    expect(setup.status).toBe(200)
+    const { secret, uri } = setup.body as { secret: string; uri: string }
+    expect(uri).toMatch(/^otpauth:\/\/totp\//)
+    const verify = await api("POST", "/api/auth/mfa/verify", { body: { code: totpAt(secret, Date.now()) }, headers: bearer })
+    expect(verify.status).toBe(200)
+    expect((verify.body as { recoveryCodes: Array<string> }).recoveryCodes).toHaveLength(10)
+
+    // Login now needs a code; the next step's code is within the window and not used yet.
+    const noCode = await api("POST", "/api/auth/login", { body: ADMIN })
+    expect(noCode.status).toBe(401)
+    expect(noCode.body).toMatchObject({ error: "mfa-required" })
+    const withCode = await api("POST", "/api/auth/login", { body: { ...ADMIN, code: totpAt(secret, Date.now() + 30_000) } })
+    expect(withCode.status).toBe(200)
+    const second = (withCode.body as { token: string }).token
+
+    // Logout revokes that token and clears the cookie; the other session is untouched.
+    const out = await api("POST", "/api/auth/logout", { headers: { authorization: `Bearer ${second}` } })
+    expect(out.status).toBe(204)
+    expect(out.headers.getSetCookie().some((c) => c.startsWith("auth-token=;") && c.includes("Max-Age=0"))).toBe(true)
+    expect((await api("GET", "/api/users", { headers: { authorization: `Bearer ${second}` } })).status).toBe(401)
+    expect((await api("POST", "/api/auth/logout", { headers: { authorization: `Bearer ${second}` } })).status).toBe(401)
+    expect((await api("GET", "/api/users", { headers: { cookie } })).status).toBe(200)
+
+    // The cookie session logs out without a CSRF token (exempt), and is refused after.
+    expect((await api("POST", "/api/auth/logout", { headers: { cookie } })).status).toBe(204)
+    expect((await api("GET", "/api/users", { headers: { cookie } })).status).toBe(401)
+    expect((await api("GET", "/api/users", { headers: bearer })).status).toBe(401)
+  }, 60_000)
+})
