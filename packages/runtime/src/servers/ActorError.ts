@@ -1,0 +1,18 @@
+import { Schema } from "effect"
+
+/** Why an actor refused or failed a command. The servers plugin maps reasons to HTTP statuses. */
+export class ActorError extends Schema.TaggedError<ActorError>()("ActorError", {
+  serverId: Schema.String,
+  reason: Schema.Literal(
+    "already-running",
+    "not-running",
+    "hook-failed",
+    "spawn-failed",
+    "stop-failed",
+    "rcon-unavailable",
+    "rcon-failed",
+    "restart-failed",
+    "removed"
+  ),
+  message: Schema.String
+}) {}

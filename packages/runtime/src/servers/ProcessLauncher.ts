@@ -1,0 +1,131 @@
+/**
+ * Starting and finding game server processes. The actor talks to this
+ * interface only, so its rules (stop escalation, watchdog, reattach) are
+ * tested against a fake while the Node implementation below runs the real
+ * thing.
+ *
+ * Game servers are spawned detached, with no pipes to the controller, so
+ * they outlive a controller restart; the controller then reattaches by pid,
+ * checking the process start time so a recycled pid is never mistaken for
+ * the server.
+ */
+import { Context, Deferred, Effect, Layer, Option, Schedule, Schema } from "effect"
+import { spawn as spawnChild } from "node:child_process"
+import * as Fs from "node:fs"
+import pidusage from "pidusage"
+import { executablePath, launchArguments, type ServerEntry } from "./ServerEntry.js"
+
+export interface ProcessExit {
+  readonly code: number | null
+  readonly signal: string | null
+}
+
+export interface ProcessHandle {
+  readonly pid: number
+  /** Identifies this process among all that ever had `pid` (Linux: start time in clock ticks). */
+  readonly startToken: string
+  /** Completes when the process has ended. */
+  readonly exited: Effect.Effect<ProcessExit>
+  readonly signal: (signal: "SIGTERM" | "SIGKILL") => Effect.Effect<void>
+}
+
+export interface ProcessUsage {
+  /** Percent of one core. */
+  readonly cpu: number
+  readonly memoryBytes: number
+}
+
+export class SpawnFailed extends Schema.TaggedError<SpawnFailed>()("SpawnFailed", {
+  executable: Schema.String,
+  message: Schema.String
+}) {}
+
+export interface ProcessLauncherShape {
+  readonly spawn: (entry: ServerEntry) => Effect.Effect<ProcessHandle, SpawnFailed>
+  /** The process still running with this pid and start token, if any. */
+  readonly attach: (pid: number, startToken: string) => Effect.Effect<Option.Option<ProcessHandle>>
+  readonly usage: (pid: number) => Effect.Effect<Option.Option<ProcessUsage>>
+}
+
+export class ProcessLauncher extends Context.Tag("@garrison/runtime/ProcessLauncher")<
+  ProcessLauncher,
+  ProcessLauncherShape
+>() {
+  static readonly node: Layer.Layer<ProcessLauncher> = Layer.sync(ProcessLauncher, () => nodeLauncher)
+}
+
+/** Field 22 of /proc/<pid>/stat: when the process started, in clock ticks since boot. */
+export const readStartToken = (pid: number): string | undefined => {
+  try {
+    const stat = Fs.readFileSync(`/proc/${pid}/stat`, "utf8")
+    // The command name (field 2) may hold spaces and parentheses: count from the last ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return fields[19]
+  } catch {
+    return undefined
+  }
+}
+
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM"
+  }
+}
+
+const signalProcess = (pid: number, signal: "SIGTERM" | "SIGKILL") =>
+  Effect.sync(() => {
+    try {
+      process.kill(pid, signal)
+    } catch {
+      // Already gone: nothing to signal.
+    }
+  })
+
+/** A process that is not our child (after a controller restart): watch it by polling. */
+const attachedHandle = (pid: number, startToken: string): ProcessHandle => {
+  const gone = () => !isAlive(pid) || readStartToken(pid) !== startToken
+  const exited = Effect.sync(gone).pipe(
+    Effect.repeat({ schedule: Schedule.spaced("500 millis"), until: (done) => done }),
+    Effect.as<ProcessExit>({ code: null, signal: null })
+  )
+  return { pid, startToken, exited, signal: (s) => signalProcess(pid, s) }
+}
+
+const nodeLauncher: ProcessLauncherShape = {
+  spawn: (entry) =>
+    Effect.gen(function* () {
+      const executable = executablePath(entry)
+      const exitSignal = yield* Deferred.make<ProcessExit>()
+      const child = yield* Effect.async<ReturnType<typeof spawnChild>, SpawnFailed>((resume) => {
+        const child = spawnChild(executable, [...launchArguments(entry)], {
+          cwd: entry.installDir,
+          detached: true,
+          stdio: "ignore"
+        })
+        child.once("error", (error) => resume(Effect.fail(new SpawnFailed({ executable, message: error.message }))))
+        child.once("spawn", () => resume(Effect.succeed(child)))
+        child.once("exit", (code, signal) => Deferred.unsafeDone(exitSignal, Effect.succeed({ code, signal })))
+      })
+      // The controller may exit before the game server; don't keep it alive for it.
+      child.unref()
+      const pid = child.pid!
+      return {
+        pid,
+        startToken: readStartToken(pid) ?? "",
+        exited: Deferred.await(exitSignal),
+        signal: (s: "SIGTERM" | "SIGKILL") => signalProcess(pid, s)
+      }
+    }),
+  attach: (pid, startToken) =>
+    Effect.sync(() =>
+      isAlive(pid) && readStartToken(pid) === startToken ? Option.some(attachedHandle(pid, startToken)) : Option.none()
+    ),
+  usage: (pid) =>
+    Effect.tryPromise(() => pidusage(pid)).pipe(
+      Effect.map((stat) => Option.some({ cpu: stat.cpu, memoryBytes: stat.memory })),
+      Effect.orElseSucceed(() => Option.none())
+    )
+}

@@ -1,0 +1,63 @@
+/**
+ * A server entry: everything Garrison needs to launch, reach and watch one
+ * game server. Stored by the servers plugin; the actors only read it.
+ */
+import { Schema } from "effect"
+import * as NodePath from "node:path"
+
+export const RconSettings = Schema.Struct({
+  protocol: Schema.Literal("battleye", "source"),
+  host: Schema.String,
+  port: Schema.Int.pipe(Schema.between(1, 65535)),
+  password: Schema.String
+})
+export type RconSettings = typeof RconSettings.Type
+
+/** Waits of the stop escalation: RCON `#shutdown`, then SIGTERM, then SIGKILL. */
+export const StopPolicy = Schema.Struct({
+  shutdownWaitMs: Schema.Int.pipe(Schema.between(0, 600_000)),
+  terminateWaitMs: Schema.Int.pipe(Schema.between(0, 600_000))
+})
+export type StopPolicy = typeof StopPolicy.Type
+
+export class ServerEntry extends Schema.Class<ServerEntry>("ServerEntry")({
+  id: Schema.String,
+  name: Schema.String,
+  installDir: Schema.String,
+  /** The game server binary inside `installDir`. */
+  executable: Schema.String,
+  configFile: Schema.String,
+  gamePort: Schema.Int.pipe(Schema.between(1, 65535)),
+  profilesDir: Schema.String,
+  battleyeDir: Schema.String,
+  /** Client mods (`-mod=`), in load order. */
+  mods: Schema.Array(Schema.String),
+  /** Server-side mods (`-serverMod=`), in load order. */
+  serverMods: Schema.Array(Schema.String),
+  /** Further launch flags, e.g. `-cpuCount=4`, `-limitFPS=60`. */
+  extraArgs: Schema.Array(Schema.String),
+  rcon: Schema.optional(RconSettings),
+  /** Restart the server when it crashes. */
+  watchdog: Schema.Boolean,
+  stop: StopPolicy
+}) {}
+
+export const defaultStopPolicy: StopPolicy = { shutdownWaitMs: 30_000, terminateWaitMs: 15_000 }
+
+/** The command line, as DayZ expects it (mods separated by `;`). */
+export const launchArguments = (entry: ServerEntry): ReadonlyArray<string> => [
+  `-config=${entry.configFile}`,
+  `-port=${entry.gamePort}`,
+  `-profiles=${entry.profilesDir}`,
+  `-BEpath=${entry.battleyeDir}`,
+  ...(entry.mods.length > 0 ? [`-mod=${entry.mods.join(";")}`] : []),
+  ...(entry.serverMods.length > 0 ? [`-serverMod=${entry.serverMods.join(";")}`] : []),
+  "-dologs",
+  "-adminlog",
+  ...entry.extraArgs
+]
+
+export const executablePath = (entry: ServerEntry): string => NodePath.resolve(entry.installDir, entry.executable)
+
+/** The profiles folder (logs, mod folders), resolved against the install folder. */
+export const profilesPath = (entry: ServerEntry): string => NodePath.resolve(entry.installDir, entry.profilesDir)

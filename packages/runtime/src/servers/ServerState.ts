@@ -1,0 +1,49 @@
+/**
+ * What an actor knows about its server at a moment: the state machine's
+ * status plus the live facts the status endpoints show.
+ */
+import type { RconConnectionState } from "../rcon/RconClient.js"
+import type { RconPlayer } from "../game/Players.js"
+
+export type ServerStatus = "stopped" | "starting" | "running" | "stopping" | "crashed" | "updating"
+
+export interface ServerState {
+  readonly serverId: string
+  readonly status: ServerStatus
+  readonly pid: number | undefined
+  /** `Clock` milliseconds when the current process started. */
+  readonly startedAt: number | undefined
+  readonly players: ReadonlyArray<RconPlayer>
+  /** Percent of one core, from the last sample. */
+  readonly cpu: number | undefined
+  /** Resident memory in bytes, from the last sample. */
+  readonly memoryBytes: number | undefined
+  readonly map: string | undefined
+  readonly version: string | undefined
+  readonly locked: boolean
+  readonly rcon: RconConnectionState | undefined
+  /** Why the last start, stop, RCON session or sample failed. */
+  readonly lastError: string | undefined
+  /** Crashes since the server last ran long enough to count as healthy. */
+  readonly consecutiveCrashes: number
+}
+
+export const initialState = (serverId: string): ServerState => ({
+  serverId,
+  status: "stopped",
+  pid: undefined,
+  startedAt: undefined,
+  players: [],
+  cpu: undefined,
+  memoryBytes: undefined,
+  map: undefined,
+  version: undefined,
+  locked: false,
+  rcon: undefined,
+  lastError: undefined,
+  consecutiveCrashes: 0
+})
+
+/** The uptime to show, in whole seconds. */
+export const uptimeSeconds = (state: ServerState, now: number): number =>
+  state.status === "running" && state.startedAt !== undefined ? Math.max(0, Math.floor((now - state.startedAt) / 1000)) : 0

@@ -1,0 +1,76 @@
+/**
+ * Owns one actor per server entry, all in one scope: creating an actor for
+ * a new entry, updating it, retiring it when the entry is deleted. An actor
+ * failing never takes the supervisor down (actors catch their own faults).
+ */
+import { Context, Effect, ExecutionStrategy, Exit, Layer, Option, Scope, SynchronizedRef } from "effect"
+import { EventBus } from "../events/EventBus.js"
+import { Hooks } from "../kernel/Hooks.js"
+import { connectRcon } from "../rcon/index.js"
+import type { ActorError } from "./ActorError.js"
+import { ProcessLauncher } from "./ProcessLauncher.js"
+import { ProcessRecords } from "./ProcessRecords.js"
+import * as ServerActor from "./ServerActor.js"
+import type { ServerEntry } from "./ServerEntry.js"
+
+export interface SupervisorShape {
+  /** The actor for this entry, created (and reattached) on first use; later calls update its entry. */
+  readonly ensure: (entry: ServerEntry) => Effect.Effect<ServerActor.ServerActor, ActorError>
+  readonly get: (serverId: string) => Effect.Effect<Option.Option<ServerActor.ServerActor>>
+  readonly all: Effect.Effect<ReadonlyArray<ServerActor.ServerActor>>
+  /** Retires and forgets the actor; refused while its server runs. */
+  readonly remove: (serverId: string) => Effect.Effect<void, ActorError>
+}
+
+interface Slot {
+  readonly actor: ServerActor.ServerActor
+  readonly scope: Scope.CloseableScope
+}
+
+export class Supervisor extends Context.Tag("@garrison/runtime/Supervisor")<Supervisor, SupervisorShape>() {
+  static readonly make = (options: ServerActor.ActorOptions = ServerActor.defaultActorOptions) =>
+    Effect.gen(function* () {
+      const scope = yield* Effect.scope
+      const env: ServerActor.ActorEnvironment = {
+        launcher: yield* ProcessLauncher,
+        records: yield* ProcessRecords,
+        bus: yield* EventBus,
+        hooks: yield* Hooks,
+        connectRcon: (settings) => connectRcon(settings)
+      }
+      const slots = yield* SynchronizedRef.make(new Map<string, Slot>())
+
+      const ensure: SupervisorShape["ensure"] = (entry) =>
+        SynchronizedRef.modifyEffect(slots, (map) => {
+          const existing = map.get(entry.id)
+          if (existing) return Effect.as(existing.actor.update(entry), [existing.actor, map] as const)
+          return Effect.gen(function* () {
+            const actorScope = yield* Scope.fork(scope, ExecutionStrategy.sequential)
+            const actor = yield* ServerActor.make(entry, env, options).pipe(Scope.extend(actorScope))
+            const next = new Map(map)
+            next.set(entry.id, { actor, scope: actorScope })
+            return [actor, next] as const
+          })
+        })
+
+      const remove: SupervisorShape["remove"] = (serverId) =>
+        SynchronizedRef.updateEffect(slots, (map) => {
+          const slot = map.get(serverId)
+          if (slot === undefined) return Effect.succeed(map)
+          return slot.actor.retire.pipe(
+            Effect.zipRight(Scope.close(slot.scope, Exit.void)),
+            Effect.as(new Map([...map].filter(([id]) => id !== serverId)))
+          )
+        })
+
+      return Supervisor.of({
+        ensure,
+        remove,
+        get: (serverId) => Effect.map(SynchronizedRef.get(slots), (map) => Option.fromNullable(map.get(serverId)?.actor)),
+        all: Effect.map(SynchronizedRef.get(slots), (map) => [...map.values()].map((slot) => slot.actor))
+      })
+    })
+
+  /** Needs a `ProcessLauncher` (`ProcessLauncher.node` for real processes) and `ProcessRecords`. */
+  static readonly layer = (options?: ServerActor.ActorOptions) => Layer.scoped(Supervisor, Supervisor.make(options))
+}

@@ -1,0 +1,58 @@
+/**
+ * Events the server actors publish on the event bus. Webhooks, audit,
+ * notifications and the chat bot subscribe to these.
+ */
+import { Schema } from "effect"
+
+const server = { serverId: Schema.String, name: Schema.String }
+
+export class ServerStarting extends Schema.TaggedClass<ServerStarting>()("ServerStarting", server) {}
+export class ServerStarted extends Schema.TaggedClass<ServerStarted>()("ServerStarted", {
+  ...server,
+  pid: Schema.Int,
+  reattached: Schema.Boolean
+}) {}
+export class ServerStopped extends Schema.TaggedClass<ServerStopped>()("ServerStopped", {
+  ...server,
+  /** How the process ended: `rcon` (#shutdown), `sigterm`, `sigkill`, or `exited` on its own. */
+  how: Schema.Literal("rcon", "sigterm", "sigkill", "exited")
+}) {}
+export class ServerCrashed extends Schema.TaggedClass<ServerCrashed>()("ServerCrashed", {
+  ...server,
+  exitCode: Schema.NullOr(Schema.Int),
+  signal: Schema.NullOr(Schema.String),
+  /** When the watchdog will try again, or null when it will not. */
+  restartInMs: Schema.NullOr(Schema.Int)
+}) {}
+export class ServerRestarted extends Schema.TaggedClass<ServerRestarted>()("ServerRestarted", {
+  ...server,
+  ok: Schema.Boolean,
+  attempts: Schema.Int,
+  reason: Schema.Literal("manual", "watchdog", "schedule"),
+  error: Schema.optional(Schema.String)
+}) {}
+export class ServerLocked extends Schema.TaggedClass<ServerLocked>()("ServerLocked", server) {}
+export class ServerUnlocked extends Schema.TaggedClass<ServerUnlocked>()("ServerUnlocked", server) {}
+export class PlayerConnected extends Schema.TaggedClass<PlayerConnected>()("PlayerConnected", {
+  ...server,
+  slot: Schema.Int,
+  playerName: Schema.String,
+  ip: Schema.String
+}) {}
+export class PlayerDisconnected extends Schema.TaggedClass<PlayerDisconnected>()("PlayerDisconnected", {
+  ...server,
+  slot: Schema.Int,
+  playerName: Schema.String
+}) {}
+export class ChatMessage extends Schema.TaggedClass<ChatMessage>()("ChatMessage", {
+  ...server,
+  channel: Schema.String,
+  playerName: Schema.String,
+  text: Schema.String
+}) {}
+/** Every line the server pushed over RCON, for the console view. */
+export class ConsoleLine extends Schema.TaggedClass<ConsoleLine>()("ConsoleLine", {
+  serverId: Schema.String,
+  at: Schema.Number,
+  text: Schema.String
+}) {}

@@ -1,0 +1,24 @@
+/**
+ * Server actors: one fiber-backed actor per server entry (process, RCON,
+ * status, watchdog), owned by the `Supervisor`.
+ */
+export { ActorError } from "./ActorError.js"
+export * from "./events.js"
+export { ProcessLauncher, SpawnFailed, readStartToken } from "./ProcessLauncher.js"
+export type { ProcessExit, ProcessHandle, ProcessLauncherShape, ProcessUsage } from "./ProcessLauncher.js"
+export { ProcessRecords } from "./ProcessRecords.js"
+export type { ProcessRecord, ProcessRecordsShape } from "./ProcessRecords.js"
+export * as ServerActor from "./ServerActor.js"
+export {
+  RconSettings,
+  ServerEntry,
+  StopPolicy,
+  defaultStopPolicy,
+  executablePath,
+  launchArguments,
+  profilesPath
+} from "./ServerEntry.js"
+export { initialState, uptimeSeconds } from "./ServerState.js"
+export type { ServerState, ServerStatus } from "./ServerState.js"
+export { Supervisor } from "./Supervisor.js"
+export type { SupervisorShape } from "./Supervisor.js"
