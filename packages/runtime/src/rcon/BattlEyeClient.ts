@@ -411,7 +411,10 @@ export const connect = (options: BattlEyeOptions): Effect.Effect<RconClient, Rco
           return
         }
         const request = submit(text, millis(commandOptions?.timeout, commandTimeoutMs), resume)
-        // Interrupted (a caller's own time-out, a cancelled fiber): free the slot.
+        // Already on the wire: the server runs it whatever the caller does, so an interrupted caller
+        // just stops listening; the slot frees itself on the reply or the deadline. (No canceler keeps
+        // the hot path free of interruption bookkeeping.) Still queued: an interrupted caller withdraws it.
+        if (request.seq >= 0) return
         return Effect.sync(() => abandon(request, undefined))
       })
 

@@ -67,7 +67,11 @@ export interface CommandOptions {
 
 export interface RconClient {
   readonly protocol: RconProtocol
-  /** Sends one command and waits for its whole reply (multi-part replies reassembled). */
+  /**
+   * Sends one command and waits for its whole reply (multi-part replies
+   * reassembled). Interrupting the caller withdraws a command still waiting
+   * for its turn; one already sent runs on the server regardless.
+   */
   readonly command: (text: string, options?: CommandOptions) => Effect.Effect<string, RconCommandError>
   /**
    * Server messages (BattlEye pushes player connects, chat, kicks, ...), each

@@ -152,6 +152,28 @@ describe("BattlEyeClient", () => {
     })
   )
 
+  it.scoped("a queued command whose time-out passes is withdrawn and never sent", () =>
+    Effect.gen(function* () {
+      const peer = yield* makePeer()
+      let release: (() => void) | undefined
+      peer.onCommand = (seq, text, reply) => {
+        if (text === "first") release = () => reply([BattlEyePacket.commandReply(seq, "done")])
+        else defaultOnCommand(seq, text, reply)
+      }
+      const client = yield* connect(peer, { maxInFlight: 1 })
+      const first = yield* Effect.fork(client.command("first", { timeout: "10 seconds" }))
+      yield* io(() => peer.next(isCommand("first")))
+      // Only one command may be on the wire: "second" waits in the queue, and gives up there.
+      const second = yield* Effect.fork(client.command("second", { timeout: "1 second" }))
+      yield* TestClock.adjust("1 second")
+      expect((yield* Effect.flip(Fiber.join(second)))._tag).toBe("RconTimeout")
+      release!()
+      expect(yield* Fiber.join(first)).toBe("done")
+      expect(yield* client.command("third")).toBe("echo:third")
+      expect(peer.received.filter(isCommand("second"))).toHaveLength(0)
+    })
+  )
+
   it.scoped("acknowledges server messages and delivers each once when the server repeats it", () =>
     Effect.gen(function* () {
       const peer = yield* makePeer()
