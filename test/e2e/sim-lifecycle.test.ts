@@ -129,10 +129,12 @@ describe("simulated DayZ server: install and process lifecycle", () => {
       await waitFor(() => readAdm(install).split("is connected").length - 1 === 6, 5_000)
       const reply = await rcon(install, "players")
       await stopSim(sim)
+      // Identity only: ping, GUID verification and the lobby flag depend on timing.
       return reply
         .split("\n")
-        .filter((l) => /^\d+\s/.test(l))
-        .map((l) => l.replace(/\s+\d+\s+(?=[0-9a-f]{32})/, " "))
+        .map((l) => /^(\d+)\s+(\S+)\s+-?\d+\s+([0-9a-f]{32})\((?:OK|\?)\)\s+(.*?)(?: \(Lobby\))?$/.exec(l.trim()))
+        .filter((m): m is RegExpExecArray => m !== null)
+        .map((m) => `${m[1]} ${m[2]} ${m[3]} ${m[4]}`)
     }
     const first = await names()
     expect(first).toHaveLength(6)

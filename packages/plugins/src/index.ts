@@ -6,11 +6,19 @@ import { AccountsPlugin } from "./accounts/index.js"
 import { HealthPlugin } from "./health/index.js"
 import { AuditPlugin } from "./audit/index.js"
 import { NotificationsPlugin } from "./notifications/index.js"
+import { LogsPlugin } from "./logs/index.js"
+import { ServersPlugin } from "./servers/index.js"
+import { SchedulerPlugin } from "./scheduler/index.js"
+import { PlayersPlugin } from "./players/index.js"
 
 export * from "./accounts/index.js"
 export * from "./health/index.js"
 export * from "./audit/index.js"
 export * from "./notifications/index.js"
+export * from "./logs/index.js"
+export * from "./servers/index.js"
+export * from "./scheduler/index.js"
+export * from "./players/index.js"
 
 /** The plugins the controller loads by default, in no particular order (the host orders them). */
-export const defaultPlugins: ReadonlyArray<AnyPlugin> = [HealthPlugin, AccountsPlugin, AuditPlugin, NotificationsPlugin]
+export const defaultPlugins: ReadonlyArray<AnyPlugin> = [HealthPlugin, AccountsPlugin, AuditPlugin, NotificationsPlugin, ServersPlugin, SchedulerPlugin, PlayersPlugin, LogsPlugin]

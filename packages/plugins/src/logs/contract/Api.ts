@@ -1,0 +1,141 @@
+/**
+ * The logs and metrics contract: the spec's three read-only endpoints under
+ * `/api/servers/:id`, all behind `server.view`.
+ */
+import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { Access, BadRequest, NotFound } from "@garrison/runtime"
+import { Schema } from "effect"
+
+/** Most bytes one range read returns. */
+export const MAX_RANGE_BYTES = 1024 * 1024
+export const DEFAULT_RANGE_BYTES = 64 * 1024
+/** Most lines one tail returns, and most bytes scanned from the end to find them. */
+export const MAX_TAIL_LINES = 5000
+export const MAX_TAIL_BYTES = 1024 * 1024
+/** Most console lines kept per server, and returned by one request. */
+export const CONSOLE_CAPACITY = 1000
+/** Most points a metrics answer holds: longer ranges are averaged into buckets. */
+export const MAX_METRIC_POINTS = 500
+
+const ServerPath = Schema.Struct({ id: Schema.String })
+const NonNegativeInt = Schema.NumberFromString.pipe(Schema.int(), Schema.nonNegative())
+const PositiveInt = Schema.NumberFromString.pipe(Schema.int(), Schema.positive())
+
+export const LogKind = Schema.Literal("rpt", "adm", "log")
+export type LogKind = typeof LogKind.Type
+
+export class LogFileInfo extends Schema.Class<LogFileInfo>("LogFileInfo")({
+  name: Schema.String,
+  kind: LogKind,
+  size: Schema.Number,
+  /** ISO-8601, or null when the file system does not say. */
+  modified: Schema.NullOr(Schema.String)
+}) {}
+
+/** Without `file`: the list. With `file`: a byte range (`offset`, `length`) or the last `tail` lines. */
+export const LogsParams = Schema.Struct({
+  file: Schema.optional(Schema.String.pipe(Schema.maxLength(255))),
+  offset: Schema.optional(NonNegativeInt),
+  /** Clamped to `MAX_RANGE_BYTES`. */
+  length: Schema.optional(PositiveInt),
+  /** Clamped to `MAX_TAIL_LINES`. */
+  tail: Schema.optional(PositiveInt)
+})
+export type LogsParams = typeof LogsParams.Type
+
+export const LogFileList = Schema.Struct({
+  serverId: Schema.String,
+  /** Newest first. */
+  files: Schema.Array(LogFileInfo)
+})
+
+export const LogChunk = Schema.Struct({
+  file: Schema.String,
+  size: Schema.Number,
+  offset: Schema.Number,
+  /** Bytes returned; `offset + length` is where the next read starts. */
+  length: Schema.Number,
+  /** UTF-8; a character cut by the range edges shows as U+FFFD. */
+  content: Schema.String
+})
+
+export const LogTail = Schema.Struct({
+  file: Schema.String,
+  size: Schema.Number,
+  lines: Schema.Array(Schema.String),
+  /** True when the scan stopped at `MAX_TAIL_BYTES` before finding every line asked for. */
+  truncated: Schema.Boolean
+})
+
+export const LogsResponse = Schema.Union(LogFileList, LogChunk, LogTail)
+
+export const ConsoleParams = Schema.Struct({
+  limit: Schema.optional(PositiveInt),
+  /** `1`: a live stream of server-sent events (as does `Accept: text/event-stream`). */
+  stream: Schema.optional(Schema.Literal("1", "true"))
+})
+
+export const ConsoleEntry = Schema.Struct({
+  /** ISO-8601, when the controller received the message. */
+  at: Schema.String,
+  text: Schema.String
+})
+
+export const ConsoleResponse = Schema.Struct({
+  serverId: Schema.String,
+  /** Oldest first. */
+  lines: Schema.Array(ConsoleEntry)
+})
+
+export const MetricsParams = Schema.Struct({
+  /** ISO-8601; default 24 hours before `to`. */
+  from: Schema.optional(Schema.Date),
+  /** ISO-8601; default now. */
+  to: Schema.optional(Schema.Date)
+})
+
+export const MetricPoint = Schema.Struct({
+  /** The sample's time, or the start of its bucket. */
+  at: Schema.String,
+  players: Schema.Number,
+  cpu: Schema.NullOr(Schema.Number),
+  memoryBytes: Schema.NullOr(Schema.Number)
+})
+
+export const MetricsResponse = Schema.Struct({
+  serverId: Schema.String,
+  from: Schema.String,
+  to: Schema.String,
+  /** 0: raw samples; otherwise each point averages the samples of a bucket this long. */
+  bucketSeconds: Schema.Number,
+  points: Schema.Array(MetricPoint)
+})
+export type MetricsResponse = typeof MetricsResponse.Type
+
+export class LogsGroup extends HttpApiGroup.make("logs")
+  .add(
+    HttpApiEndpoint.get("logs", "/api/servers/:id/logs")
+      .setPath(ServerPath)
+      .setUrlParams(LogsParams)
+      .addSuccess(LogsResponse)
+      .addError(BadRequest)
+      .addError(NotFound)
+  )
+  .add(
+    HttpApiEndpoint.get("console", "/api/servers/:id/console")
+      .setPath(ServerPath)
+      .setUrlParams(ConsoleParams)
+      .addSuccess(ConsoleResponse)
+      .addError(NotFound)
+  )
+  .add(
+    HttpApiEndpoint.get("metrics", "/api/servers/:id/metrics")
+      .setPath(ServerPath)
+      .setUrlParams(MetricsParams)
+      .addSuccess(MetricsResponse)
+      .addError(BadRequest)
+      .addError(NotFound)
+  )
+  .annotate(Access, Access.permission("server.view")) {}
+
+export class LogsApi extends HttpApi.make("logs").add(LogsGroup) {}

@@ -1,0 +1,53 @@
+/**
+ * Logs and metrics: a server's RPT/ADM/log files (list, byte range, tail),
+ * its recent RCON console (plus a live server-sent-events stream) and
+ * sampled players/CPU/RAM, under `/api/servers/:id/{logs,console,metrics}`
+ * (permission `server.view`). Needs the servers plugin's `Supervisor`.
+ */
+import { ConsoleLine, on, Plugin } from "@garrison/runtime"
+import { Effect, Layer } from "effect"
+import { ConsoleBuffer } from "./ConsoleBuffer.js"
+import { LogsApi } from "./contract/Api.js"
+import { Metrics } from "./Metrics.js"
+import { migrations } from "./migrations.js"
+import { LogsRoutes } from "./routes.js"
+
+export const LogsPlugin = Plugin.make({
+  id: "logs",
+  description: "Server log files, RCON console and sampled metrics",
+  dependsOn: ["servers"],
+  migrations,
+  layer: Layer.merge(ConsoleBuffer.layer, Metrics.layer),
+  http: Plugin.http(LogsApi, LogsRoutes),
+  events: [on(ConsoleLine, (line) => Effect.flatMap(ConsoleBuffer, (buffer) => buffer.push(line)), "consoleBuffer")],
+  jobs: [
+    {
+      name: "metrics-retention",
+      every: "1 hour",
+      run: Effect.flatMap(Metrics, (m) => m.prune).pipe(
+        Effect.flatMap((removed) => (removed > 0 ? Effect.logDebug(`metrics retention removed ${removed}`) : Effect.void))
+      )
+    }
+  ],
+  // The sampling interval comes from the configuration (`METRICS_INTERVAL`), which a job's fixed `every` cannot express.
+  onStart: Effect.flatMap(Metrics, (m) => m.runSampler)
+})
+
+export { ConsoleBuffer, makeConsoleBuffer } from "./ConsoleBuffer.js"
+export type { ConsoleBufferShape } from "./ConsoleBuffer.js"
+export { Metrics, metricsConfig } from "./Metrics.js"
+export type { MetricsOptions, MetricsShape } from "./Metrics.js"
+export {
+  ConsoleEntry,
+  ConsoleResponse,
+  LogChunk,
+  LogFileInfo,
+  LogFileList,
+  LogKind,
+  LogsApi,
+  LogsGroup,
+  LogTail,
+  MetricPoint,
+  MetricsResponse
+} from "./contract/Api.js"
+export { InvalidLogFile, LogFileMissing, LogReadError, MetricsStoreError } from "./errors.js"

@@ -1,0 +1,39 @@
+/**
+ * Server-sent events: the live console as `data: <json>\n\n` frames, with a
+ * comment every 15 s so proxies and browsers keep an idle stream open.
+ */
+import { HttpServerResponse } from "@effect/platform"
+import { ConsoleLine, EventBus } from "@garrison/runtime"
+import { Effect, Stream } from "effect"
+
+export const HEARTBEAT = "15 seconds"
+/** Lines waiting for a slow client; past it the oldest go (a console view, not a record). */
+const CLIENT_BUFFER = 1000
+
+const encoder = new TextEncoder()
+
+export const frame = (line: ConsoleLine): string =>
+  `data: ${JSON.stringify({ at: new Date(line.at).toISOString(), text: line.text })}\n\n`
+
+/** True when the caller asked for a stream (`?stream=1` or `Accept: text/event-stream`). */
+export const wantsStream = (accept: string | undefined, streamParam: string | undefined): boolean =>
+  streamParam !== undefined || (accept ?? "").toLowerCase().includes("text/event-stream")
+
+export const consoleStream = (serverId: string, lines: Stream.Stream<ConsoleLine>) => {
+  const data = lines.pipe(
+    Stream.filter((line) => line.serverId === serverId),
+    Stream.buffer({ capacity: CLIENT_BUFFER, strategy: "sliding" }),
+    Stream.map(frame)
+  )
+  // `tick` emits at once, which doubles as the first byte that tells the client the stream is open.
+  const heartbeat = Stream.tick(HEARTBEAT).pipe(Stream.map(() => ": heartbeat\n\n"))
+  return Stream.merge(data, heartbeat).pipe(Stream.map((text) => encoder.encode(text)))
+}
+
+export const consoleResponse = (serverId: string) =>
+  Effect.map(EventBus, (bus) =>
+    HttpServerResponse.stream(consoleStream(serverId, bus.stream(ConsoleLine)), {
+      contentType: "text/event-stream",
+      headers: { "cache-control": "no-cache", "x-accel-buffering": "no" }
+    })
+  )

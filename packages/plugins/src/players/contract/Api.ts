@@ -1,0 +1,70 @@
+/**
+ * RCON and players: raw RCON, the global broadcast, the online list and
+ * kicks. `:playerId` is the BattlEye player number (`0`, `12`), the player's
+ * 32-hex BattlEye GUID, or the exact name (case-insensitive), resolved
+ * against a fresh `players` reply. The ban route comes with the bans plugin.
+ */
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Access, BadRequest, Conflict, NotFound, Unavailable } from "@garrison/runtime"
+import { Schema } from "effect"
+import { PlayerView, ServerFault, ServerPath } from "../../servers/index.js"
+
+/** RCON commands and messages are one line: a newline would smuggle in a second command. */
+const OneLine = (max: number) =>
+  Schema.String.pipe(
+    Schema.minLength(1),
+    Schema.maxLength(max),
+    Schema.filter((s) => !/[\r\n]/.test(s) || "must be a single line")
+  )
+
+export const RconBody = Schema.Struct({ command: OneLine(1000) })
+export const RconReply = Schema.Struct({ response: Schema.String })
+
+export const MAX_MESSAGE_LENGTH = 256
+export const MessageBody = Schema.Struct({ message: OneLine(MAX_MESSAGE_LENGTH) })
+export const MessageReply = Schema.Struct({ sent: Schema.String })
+
+export const PlayerList = Schema.Struct({ count: Schema.Int, players: Schema.Array(PlayerView) })
+
+export const KickPath = Schema.Struct({ id: ServerPath.fields.id, playerId: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)) })
+export const KickBody = Schema.Struct({ reason: Schema.optional(OneLine(200)) })
+export const KickReply = Schema.Struct({ kicked: PlayerView, reason: Schema.String })
+
+export class PlayersGroup extends HttpApiGroup.make("players")
+  .add(
+    HttpApiEndpoint.post("rcon", "/api/servers/:id/rcon")
+      .setPath(ServerPath)
+      .setPayload(RconBody)
+      .addSuccess(RconReply)
+      .annotate(Access, Access.permission("server.rcon"))
+  )
+  .add(
+    HttpApiEndpoint.post("message", "/api/servers/:id/message")
+      .setPath(ServerPath)
+      .setPayload(MessageBody)
+      .addSuccess(MessageReply)
+      .annotate(Access, Access.permission("chat.send"))
+      .annotate(OpenApi.Description, "Global broadcast (`say -1`); one line, at most 256 characters.")
+  )
+  .add(
+    HttpApiEndpoint.get("players", "/api/servers/:id/players")
+      .setPath(ServerPath)
+      .addSuccess(PlayerList)
+      .annotate(Access, Access.permission("players.view"))
+  )
+  .add(
+    HttpApiEndpoint.post("kick", "/api/servers/:id/players/:playerId/kick")
+      .setPath(KickPath)
+      .setPayload(KickBody)
+      .addSuccess(KickReply)
+      .annotate(Access, Access.permission("players.kick"))
+      .annotate(OpenApi.Description, "playerId: BattlEye player number, GUID or exact name. 404 when not online.")
+  )
+  // 409: the server is stopped; 503: its RCON session is not up or did not answer.
+  .addError(BadRequest)
+  .addError(NotFound)
+  .addError(Conflict)
+  .addError(Unavailable)
+  .addError(ServerFault) {}
+
+export class PlayersApi extends HttpApi.make("players").add(PlayersGroup) {}

@@ -1,0 +1,16 @@
+/**
+ * Players: RCON commands, the global broadcast, the online players list and
+ * kicks, through the actors the servers plugin supervises.
+ */
+import { Plugin } from "@garrison/runtime"
+import { PlayersApi } from "./contract/Api.js"
+import { PlayersRoutes } from "./routes.js"
+
+export const PlayersPlugin = Plugin.make({
+  id: "players",
+  description: "RCON, broadcast messages, online players and kicks",
+  dependsOn: ["servers"],
+  http: Plugin.http(PlayersApi, PlayersRoutes)
+})
+
+export { KickBody, KickReply, MAX_MESSAGE_LENGTH, MessageBody, PlayerList, PlayersApi, PlayersGroup, RconBody, RconReply } from "./contract/Api.js"

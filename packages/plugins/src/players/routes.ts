@@ -1,0 +1,63 @@
+/** The handlers behind `PlayersApi`: each is one RCON round trip through the server's actor. */
+import { HttpApiBuilder } from "@effect/platform"
+import { NotFound, parsePlayers, type ServerActor, Supervisor } from "@garrison/runtime"
+import { Effect } from "effect"
+import { actorErrorToHttp, actorOf, ServerEntries } from "../servers/index.js"
+import { PlayersApi } from "./contract/Api.js"
+import { findPlayer } from "./internal/resolve.js"
+
+const DEFAULT_KICK_REASON = "Kicked by an admin"
+
+const playerView = (p: { slot: number; name: string; guid: string; verified: boolean; ip: string; port: number; ping: number; inLobby: boolean }) => ({
+  slot: p.slot,
+  name: p.name,
+  guid: p.guid,
+  verified: p.verified,
+  ip: p.ip,
+  port: p.port,
+  ping: p.ping,
+  inLobby: p.inLobby
+})
+
+export const PlayersRoutes = HttpApiBuilder.group(PlayersApi, "players", (handlers) =>
+  Effect.gen(function* () {
+    const entries = yield* ServerEntries
+    const supervisor = yield* Supervisor
+    const find = (id: string) =>
+      actorOf(id).pipe(Effect.provideService(ServerEntries, entries), Effect.provideService(Supervisor, supervisor))
+    const rcon = (actor: ServerActor.ServerActor, command: string) => actor.rcon(command).pipe(Effect.mapError(actorErrorToHttp))
+    const onlinePlayers = (actor: ServerActor.ServerActor) => Effect.map(rcon(actor, "players"), parsePlayers)
+
+    return handlers
+      .handle("rcon", ({ path, payload }) =>
+        find(path.id).pipe(
+          Effect.flatMap((actor) => rcon(actor, payload.command)),
+          Effect.map((response) => ({ response }))
+        )
+      )
+      .handle("message", ({ path, payload }) =>
+        find(path.id).pipe(
+          Effect.flatMap((actor) => rcon(actor, `say -1 ${payload.message}`)),
+          Effect.as({ sent: payload.message })
+        )
+      )
+      .handle("players", ({ path }) =>
+        find(path.id).pipe(
+          Effect.flatMap(onlinePlayers),
+          Effect.map((players) => ({ count: players.length, players: players.map(playerView) }))
+        )
+      )
+      .handle("kick", ({ path, payload }) =>
+        Effect.gen(function* () {
+          const actor = yield* find(path.id)
+          const player = findPlayer(yield* onlinePlayers(actor), path.playerId)
+          if (player === undefined) {
+            return yield* Effect.fail(new NotFound({ message: `no player "${path.playerId}" is online on this server` }))
+          }
+          const reason = payload.reason ?? DEFAULT_KICK_REASON
+          yield* rcon(actor, `kick ${player.slot} ${reason}`)
+          return { kicked: playerView(player), reason }
+        })
+      )
+  })
+)

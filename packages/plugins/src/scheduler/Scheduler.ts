@@ -1,0 +1,196 @@
+/**
+ * The `Scheduler` service: scheduled jobs per server, stored in
+ * `scheduled_jobs`. Every change wakes the runner so it re-plans at once.
+ * Exported, so other plugins and embedders can manage jobs without HTTP.
+ */
+import { SqlClient } from "@effect/sql"
+import { Supervisor } from "@garrison/runtime"
+import { Clock, Context, Effect, Either, Layer, Option, Queue, Schema } from "effect"
+import { randomUUID } from "node:crypto"
+import { JobInput, type ScheduledJob, WARNING_KINDS } from "./contract/Api.js"
+import {
+  InvalidScheduledJob,
+  ScheduledJobNotFound,
+  SchedulerServerNotFound,
+  type SchedulerStoreError,
+  storeError
+} from "./errors.js"
+import { validate } from "./internal/cron.js"
+import { JobRow, type StoredJob, toView } from "./internal/rows.js"
+
+export interface SchedulerShape {
+  readonly list: (serverId: string) => Effect.Effect<ReadonlyArray<ScheduledJob>, SchedulerServerNotFound | SchedulerStoreError>
+  readonly create: (
+    serverId: string,
+    input: JobInput
+  ) => Effect.Effect<ScheduledJob, SchedulerServerNotFound | InvalidScheduledJob | SchedulerStoreError>
+  readonly replace: (
+    serverId: string,
+    jobId: string,
+    input: JobInput
+  ) => Effect.Effect<ScheduledJob, SchedulerServerNotFound | ScheduledJobNotFound | InvalidScheduledJob | SchedulerStoreError>
+  /** Enables a disabled job and disables an enabled one. */
+  readonly toggle: (
+    serverId: string,
+    jobId: string
+  ) => Effect.Effect<ScheduledJob, SchedulerServerNotFound | ScheduledJobNotFound | SchedulerStoreError>
+  readonly remove: (
+    serverId: string,
+    jobId: string
+  ) => Effect.Effect<void, SchedulerServerNotFound | ScheduledJobNotFound | SchedulerStoreError>
+
+  // For the runner.
+  readonly enabledJobs: Effect.Effect<ReadonlyArray<StoredJob>, SchedulerStoreError>
+  readonly find: (jobId: string) => Effect.Effect<Option.Option<StoredJob>, SchedulerStoreError>
+  readonly recordRun: (jobId: string, at: number, result: string) => Effect.Effect<void, SchedulerStoreError>
+  /** Completes at the next change to any job (or at once when one happened since the last call). */
+  readonly changed: Effect.Effect<void>
+}
+
+const SELECT_COLUMNS = `id, server_id AS "serverId", kind, cron, time_zone AS "timeZone", warnings, message, reason, command,
+  enabled, last_run_at AS "lastRunAt", last_result AS "lastResult", created_at AS "createdAt", updated_at AS "updatedAt"`
+
+const decodeRows = Schema.decodeUnknown(Schema.Array(JobRow))
+
+/** Field checks that depend on the kind; the schema has already checked shapes and lengths. */
+const checkKind = (input: JobInput): Either.Either<JobInput, InvalidScheduledJob> => {
+  const invalid = (field: string, message: string) => Either.left(new InvalidScheduledJob({ field, message: `${field}: ${message}` }))
+  if (input.kind === "message" && input.message === undefined) return invalid("message", "required for a message job")
+  if (input.kind === "rcon" && input.command === undefined) return invalid("command", "required for an rcon job")
+  if (input.warnings.length > 0 && !WARNING_KINDS.includes(input.kind)) {
+    return invalid("warnings", `only ${WARNING_KINDS.join(", ")} jobs announce themselves`)
+  }
+  if (new Set(input.warnings).size !== input.warnings.length) return invalid("warnings", "each minute may appear once")
+  return Either.right(input)
+}
+
+export class Scheduler extends Context.Tag("@garrison/plugins/Scheduler")<Scheduler, SchedulerShape>() {
+  static readonly make = Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const supervisor = yield* Supervisor
+    // Sliding with room for one: many changes while the runner is busy collapse into one wake-up.
+    const changes = yield* Queue.sliding<void>(1)
+    const notify = Queue.offer(changes, undefined).pipe(Effect.asVoid)
+    const now = Clock.currentTimeMillis
+    const isoNow = Effect.map(now, (ms) => new Date(ms).toISOString())
+
+    const requireServer = (serverId: string) =>
+      Effect.flatMap(supervisor.get(serverId), (actor) =>
+        Option.isSome(actor) ? Effect.void : Effect.fail(new SchedulerServerNotFound({ serverId }))
+      )
+
+    const select = (where: "server" | "id" | "enabled", value: string) => {
+      const query =
+        where === "server"
+          ? sql`SELECT ${sql.literal(SELECT_COLUMNS)} FROM scheduled_jobs WHERE server_id = ${value} ORDER BY created_at, id`
+          : where === "id"
+            ? sql`SELECT ${sql.literal(SELECT_COLUMNS)} FROM scheduled_jobs WHERE id = ${value}`
+            : sql`SELECT ${sql.literal(SELECT_COLUMNS)} FROM scheduled_jobs WHERE enabled = 1`
+      return query.pipe(Effect.flatMap(decodeRows), Effect.mapError(storeError("read scheduled jobs")))
+    }
+
+    const findOnServer = (serverId: string, jobId: string) =>
+      Effect.flatMap(select("id", jobId), (rows) => {
+        const job = rows[0]
+        return job !== undefined && job.serverId === serverId
+          ? Effect.succeed(job)
+          : Effect.fail(new ScheduledJobNotFound({ serverId, jobId }))
+      })
+
+    const view = (jobId: string, serverId: string) =>
+      Effect.gen(function* () {
+        const job = yield* findOnServer(serverId, jobId)
+        return toView(job, yield* now)
+      })
+
+    /** Validates the kind's fields and the schedule against the current time. */
+    const checked = (input: JobInput) =>
+      Effect.gen(function* () {
+        const ok = yield* checkKind(input)
+        yield* validate(ok.cron, ok.timeZone, yield* now)
+        // Stored largest first, which is also the order they fire in.
+        return { ...ok, warnings: [...ok.warnings].sort((a, b) => b - a) }
+      })
+
+    const list: SchedulerShape["list"] = (serverId) =>
+      Effect.gen(function* () {
+        yield* requireServer(serverId)
+        const rows = yield* select("server", serverId)
+        const at = yield* now
+        return rows.map((row) => toView(row, at))
+      })
+
+    const create: SchedulerShape["create"] = (serverId, input) =>
+      Effect.gen(function* () {
+        yield* requireServer(serverId)
+        const job = yield* checked(input)
+        const id = randomUUID()
+        const at = yield* isoNow
+        yield* sql`INSERT INTO scheduled_jobs
+          (id, server_id, kind, cron, time_zone, warnings, message, reason, command, enabled, last_run_at, last_result, created_at, updated_at)
+          VALUES (${id}, ${serverId}, ${job.kind}, ${job.cron}, ${job.timeZone}, ${JSON.stringify(job.warnings)},
+            ${job.message ?? null}, ${job.reason ?? null}, ${job.command ?? null}, ${job.enabled ? 1 : 0}, NULL, NULL, ${at}, ${at})`.pipe(
+          Effect.mapError(storeError("create a scheduled job"))
+        )
+        yield* notify
+        // Just inserted: not finding it is a fault, not a 404.
+        return yield* view(id, serverId).pipe(Effect.catchTag("ScheduledJobNotFound", Effect.die))
+      })
+
+    const replace: SchedulerShape["replace"] = (serverId, jobId, input) =>
+      Effect.gen(function* () {
+        yield* requireServer(serverId)
+        yield* findOnServer(serverId, jobId)
+        const job = yield* checked(input)
+        const at = yield* isoNow
+        yield* sql`UPDATE scheduled_jobs SET kind = ${job.kind}, cron = ${job.cron}, time_zone = ${job.timeZone},
+            warnings = ${JSON.stringify(job.warnings)}, message = ${job.message ?? null}, reason = ${job.reason ?? null},
+            command = ${job.command ?? null}, enabled = ${job.enabled ? 1 : 0}, updated_at = ${at}
+          WHERE id = ${jobId}`.pipe(Effect.mapError(storeError("replace a scheduled job")))
+        yield* notify
+        return yield* view(jobId, serverId)
+      })
+
+    const toggle: SchedulerShape["toggle"] = (serverId, jobId) =>
+      Effect.gen(function* () {
+        yield* requireServer(serverId)
+        yield* findOnServer(serverId, jobId)
+        const at = yield* isoNow
+        // One statement, so two concurrent toggles cannot both read the old value.
+        yield* sql`UPDATE scheduled_jobs SET enabled = 1 - enabled, updated_at = ${at} WHERE id = ${jobId}`.pipe(
+          Effect.mapError(storeError("toggle a scheduled job"))
+        )
+        yield* notify
+        return yield* view(jobId, serverId)
+      })
+
+    const remove: SchedulerShape["remove"] = (serverId, jobId) =>
+      Effect.gen(function* () {
+        yield* requireServer(serverId)
+        yield* findOnServer(serverId, jobId)
+        yield* sql`DELETE FROM scheduled_jobs WHERE id = ${jobId}`.pipe(Effect.mapError(storeError("delete a scheduled job")))
+        yield* notify
+      })
+
+    const recordRun: SchedulerShape["recordRun"] = (jobId, at, result) =>
+      sql`UPDATE scheduled_jobs SET last_run_at = ${new Date(at).toISOString()}, last_result = ${result} WHERE id = ${jobId}`.pipe(
+        Effect.asVoid,
+        Effect.mapError(storeError("record a scheduled run"))
+      )
+
+    return Scheduler.of({
+      list,
+      create,
+      replace,
+      toggle,
+      remove,
+      enabledJobs: select("enabled", ""),
+      find: (jobId) => Effect.map(select("id", jobId), (rows) => Option.fromNullable(rows[0])),
+      recordRun,
+      changed: Queue.take(changes)
+    })
+  })
+
+  /** Needs the kernel's `SqlClient` and the `Supervisor` the servers plugin provides. */
+  static readonly layer = Layer.effect(Scheduler, Scheduler.make)
+}

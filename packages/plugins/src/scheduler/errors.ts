@@ -1,0 +1,25 @@
+import { Schema } from "effect"
+
+/** A job the caller sent that cannot be scheduled; `field` names the offending body field. */
+export class InvalidScheduledJob extends Schema.TaggedError<InvalidScheduledJob>()("InvalidScheduledJob", {
+  field: Schema.String,
+  message: Schema.String
+}) {}
+
+export class ScheduledJobNotFound extends Schema.TaggedError<ScheduledJobNotFound>()("ScheduledJobNotFound", {
+  serverId: Schema.String,
+  jobId: Schema.String
+}) {}
+
+/** No server entry with this id (the supervisor has no actor for it). */
+export class SchedulerServerNotFound extends Schema.TaggedError<SchedulerServerNotFound>()("SchedulerServerNotFound", {
+  serverId: Schema.String
+}) {}
+
+/** The database refused a read or write, or returned rows we cannot read. */
+export class SchedulerStoreError extends Schema.TaggedError<SchedulerStoreError>()("SchedulerStoreError", {
+  message: Schema.String
+}) {}
+
+export const storeError = (operation: string) => (error: { readonly message: string }) =>
+  new SchedulerStoreError({ message: `${operation}: ${error.message}` })

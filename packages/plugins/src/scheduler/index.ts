@@ -1,0 +1,41 @@
+/**
+ * Scheduler: cron jobs per server (restart and stop with warnings, message,
+ * lock, unlock, kick-all, raw RCON), behind `/api/servers/:id/scheduler`.
+ * Reaches servers through the runtime's `Supervisor`, which the servers
+ * plugin provides. See README.md for the rules on missed runs.
+ */
+import { Plugin } from "@garrison/runtime"
+import { Effect } from "effect"
+import { SchedulerApi } from "./contract/Api.js"
+import { migrations } from "./migrations.js"
+import { SchedulerRoutes } from "./routes.js"
+import { runScheduler } from "./runner.js"
+import { Scheduler } from "./Scheduler.js"
+
+export const SchedulerPlugin = Plugin.make({
+  id: "scheduler",
+  description: "Cron jobs per server: restarts with warnings, messages, locks, kicks, RCON commands",
+  dependsOn: ["servers"],
+  migrations,
+  layer: Scheduler.layer,
+  http: Plugin.http(SchedulerApi, SchedulerRoutes),
+  onStart: Effect.asVoid(Effect.forkScoped(runScheduler()))
+})
+
+export {
+  JOB_KINDS as SCHEDULED_JOB_KINDS,
+  JobInput as ScheduledJobInput,
+  JobKind as ScheduledJobKind,
+  JobWarning as ScheduledJobWarning,
+  SCHEDULE_PERMISSION,
+  ScheduledJob,
+  SchedulerApi,
+  SchedulerGroup,
+  WARNING_KINDS as SCHEDULER_WARNING_KINDS
+} from "./contract/Api.js"
+export { InvalidScheduledJob, ScheduledJobNotFound, SchedulerServerNotFound, SchedulerStoreError } from "./errors.js"
+export { ScheduledJobRan } from "./events.js"
+export { defaultRunnerOptions as defaultSchedulerRunnerOptions, runScheduler } from "./runner.js"
+export type { RunnerOptions as SchedulerRunnerOptions } from "./runner.js"
+export { Scheduler } from "./Scheduler.js"
+export type { SchedulerShape } from "./Scheduler.js"

@@ -1,0 +1,120 @@
+/**
+ * The servers API: the spec's Servers table (update, deploy and rebuild
+ * come with the mods issue) and the `servers` config backup. Actor refusals
+ * map to statuses in `internal/httpErrors.ts`.
+ */
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Access, ADMIN, BadRequest, Conflict, NotFound, Unavailable } from "@garrison/runtime"
+import { Schema } from "effect"
+import {
+  BatchBody,
+  BatchReply,
+  CreateServerBody,
+  DetectBody,
+  DetectedServer,
+  EntryView,
+  ServerFault,
+  ServerList,
+  ServerPath,
+  ServerStatusView,
+  ServerView,
+  UpdateServerBody
+} from "./fields.js"
+
+const action = <const Name extends string>(name: Name, verb: string, permission: string, description: string) =>
+  HttpApiEndpoint.post(name, `/api/servers/:id/${verb}`)
+    .setPath(ServerPath)
+    .addSuccess(ServerStatusView)
+    .annotate(Access, Access.permission(permission))
+    .annotate(OpenApi.Description, description)
+
+export class ServersGroup extends HttpApiGroup.make("servers")
+  .add(HttpApiEndpoint.get("list", "/api/servers").addSuccess(ServerList).annotate(Access, Access.anyAuth))
+  .add(
+    HttpApiEndpoint.post("create", "/api/servers")
+      .setPayload(CreateServerBody)
+      .addSuccess(ServerView, { status: 201 })
+      .annotate(Access, Access.permission("server.deploy"))
+      .annotate(
+        OpenApi.Description,
+        "installDir must be absolute and hold the game server binary (400 naming the missing file). RCON settings left " +
+          "out are read from the BattlEye config (beserver_x64_active_*.cfg preferred)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("detect", "/api/servers/detect")
+      .setPayload(DetectBody)
+      .addSuccess(DetectedServer)
+      .annotate(Access, Access.permission("server.deploy"))
+      .annotate(OpenApi.Description, "Reads an existing install and proposes an entry; saves nothing.")
+  )
+  .add(
+    HttpApiEndpoint.post("batch", "/api/servers/batch")
+      .setPayload(BatchBody)
+      .addSuccess(BatchReply)
+      .annotate(Access, Access.permission("server.deploy"))
+  )
+  .add(
+    HttpApiEndpoint.patch("update", "/api/servers/:id")
+      .setPath(ServerPath)
+      .setPayload(UpdateServerBody)
+      .addSuccess(ServerView)
+      .annotate(Access, Access.permission("server.deploy"))
+      .annotate(OpenApi.Description, "Changes apply at the next start. An omitted RCON password keeps the stored one.")
+  )
+  .add(
+    HttpApiEndpoint.del("remove", "/api/servers/:id")
+      .setPath(ServerPath)
+      .addSuccess(Schema.Struct({ deleted: Schema.String }))
+      .annotate(Access, Access.permission("server.deploy"))
+      .annotate(OpenApi.Description, "409 while the server runs.")
+  )
+  .add(
+    HttpApiEndpoint.get("status", "/api/servers/:id/status")
+      .setPath(ServerPath)
+      .addSuccess(ServerStatusView)
+      .annotate(Access, Access.anyAuth)
+  )
+  .add(action("start", "start", "server.start", "409 when already running; 409 when a plugin's before-start hook refuses."))
+  .add(action("stop", "stop", "server.stop", "RCON #shutdown, then SIGTERM, then SIGKILL, after the entry's waits."))
+  .add(action("restart", "restart", "server.restart", "Up to 3 attempts; publishes ServerRestarted for webhooks."))
+  .add(action("lock", "lock", "server.rcon", "RCON #lock. 409 when stopped, 503 before the RCON session is up."))
+  .add(action("unlock", "unlock", "server.rcon", "RCON #unlock."))
+  .addError(BadRequest)
+  .addError(NotFound)
+  .addError(Conflict)
+  .addError(Unavailable)
+  .addError(ServerFault) {}
+
+/** Entries as stored, passwords masked. */
+export const BackupServer = Schema.Struct({ id: Schema.String, ...EntryView.fields }).annotations({ identifier: "BackupServer" })
+
+export class ServersBackup extends Schema.Class<ServersBackup>("ServersBackup")({
+  kind: Schema.Literal("garrison.servers"),
+  version: Schema.Literal(1),
+  exportedAt: Schema.optional(Schema.String),
+  servers: Schema.Array(BackupServer).pipe(Schema.maxItems(10_000))
+}) {}
+
+export class ServersRestored extends Schema.Class<ServersRestored>("ServersRestored")({
+  created: Schema.Array(Schema.String),
+  updated: Schema.Array(Schema.String)
+}) {}
+
+export class ServersBackupGroup extends HttpApiGroup.make("serversBackup")
+  // Literal paths: the accounts plugin serves /api/backup/users and /roles the same way.
+  .add(HttpApiEndpoint.get("backup", "/api/backup/servers").addSuccess(ServersBackup))
+  .add(
+    HttpApiEndpoint.post("restore", "/api/restore/servers")
+      .setPayload(ServersBackup)
+      .addSuccess(ServersRestored)
+      .annotate(
+        OpenApi.Description,
+        "Entries are matched by id and created or updated (applies at next start); entries not in the backup are kept. " +
+          "A masked RCON password keeps the stored one, or is read from the install's BattlEye config."
+      )
+  )
+  .addError(BadRequest)
+  .annotate(Access, Access.permission(ADMIN)) {}
+
+export class ServersApi extends HttpApi.make("servers").add(ServersGroup).add(ServersBackupGroup) {}

@@ -1,0 +1,173 @@
+/** Request and response shapes of the servers API. */
+import { HttpApiSchema } from "@effect/platform"
+import { Schema } from "effect"
+
+/** What every view shows instead of an RCON password. */
+export const PASSWORD_MASK = "********"
+
+export const ServerId = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64))
+export const ServerPath = Schema.Struct({ id: ServerId })
+
+const Name = Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(100))
+const FilePath = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(4096))
+const Port = Schema.Int.pipe(Schema.between(1, 65535))
+const Wait = Schema.Int.pipe(Schema.between(0, 600_000))
+const Arg = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1024))
+/** Mods are joined with `;` on the command line, so a name may not hold one. */
+const Mod = Arg.pipe(Schema.filter((s) => !s.includes(";") || "a mod name may not contain ';'"))
+const List = <A, I>(item: Schema.Schema<A, I>) => Schema.Array(item).pipe(Schema.maxItems(200))
+
+/** RCON settings as a client sends them: anything left out is read from the BattlEye config. */
+export const RconInput = Schema.Struct({
+  protocol: Schema.optional(Schema.Literal("battleye", "source")),
+  host: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255))),
+  port: Schema.optional(Port),
+  /** Omitted or the mask: keep the stored one (or read it from the BattlEye config). */
+  password: Schema.optional(Schema.String.pipe(Schema.maxLength(256)))
+})
+export type RconInput = typeof RconInput.Type
+
+export const StopInput = Schema.Struct({
+  shutdownWaitMs: Schema.optional(Wait),
+  terminateWaitMs: Schema.optional(Wait)
+})
+
+const entryFields = {
+  executable: Schema.optional(Arg),
+  configFile: Schema.optional(FilePath),
+  gamePort: Schema.optional(Port),
+  profilesDir: Schema.optional(FilePath),
+  battleyeDir: Schema.optional(FilePath),
+  mods: Schema.optional(List(Mod)),
+  serverMods: Schema.optional(List(Mod)),
+  extraArgs: Schema.optional(List(Arg)),
+  watchdog: Schema.optional(Schema.Boolean),
+  stop: Schema.optional(StopInput)
+}
+
+export const CreateServerBody = Schema.Struct({
+  name: Name,
+  installDir: FilePath,
+  ...entryFields,
+  rcon: Schema.optional(RconInput)
+})
+export type CreateServerBody = typeof CreateServerBody.Type
+
+export const UpdateServerBody = Schema.Struct({
+  name: Schema.optional(Name),
+  installDir: Schema.optional(FilePath),
+  ...entryFields,
+  /** null removes the RCON settings. */
+  rcon: Schema.optional(Schema.NullOr(RconInput))
+})
+export type UpdateServerBody = typeof UpdateServerBody.Type
+
+export const DetectBody = Schema.Struct({ installDir: FilePath })
+
+export const RconView = Schema.Struct({
+  protocol: Schema.Literal("battleye", "source"),
+  host: Schema.String,
+  port: Schema.Int,
+  /** Always the mask (or "" when no password is set). */
+  password: Schema.String
+})
+
+export const StopView = Schema.Struct({ shutdownWaitMs: Schema.Int, terminateWaitMs: Schema.Int })
+
+export const EntryView = Schema.Struct({
+  name: Schema.String,
+  installDir: Schema.String,
+  executable: Schema.String,
+  configFile: Schema.String,
+  gamePort: Schema.Int,
+  profilesDir: Schema.String,
+  battleyeDir: Schema.String,
+  mods: Schema.Array(Schema.String),
+  serverMods: Schema.Array(Schema.String),
+  extraArgs: Schema.Array(Schema.String),
+  rcon: Schema.NullOr(RconView),
+  watchdog: Schema.Boolean,
+  stop: StopView
+})
+
+export const PlayerView = Schema.Struct({
+  /** BattlEye's player number: what `kick` takes. */
+  slot: Schema.Int,
+  name: Schema.String,
+  guid: Schema.String,
+  verified: Schema.Boolean,
+  ip: Schema.String,
+  port: Schema.Int,
+  ping: Schema.Int,
+  inLobby: Schema.Boolean
+}).annotations({ identifier: "Player" })
+
+export const ServerStatusValue = Schema.Literal("stopped", "starting", "running", "stopping", "crashed", "updating")
+
+export const LiveStatus = Schema.Struct({
+  status: ServerStatusValue,
+  pid: Schema.NullOr(Schema.Int),
+  playerCount: Schema.Int,
+  players: Schema.Array(PlayerView),
+  /** Seconds since the process started. */
+  uptime: Schema.Int,
+  /** Percent of one core. */
+  cpu: Schema.NullOr(Schema.Number),
+  /** Resident memory, bytes. */
+  ram: Schema.NullOr(Schema.Number),
+  map: Schema.NullOr(Schema.String),
+  version: Schema.NullOr(Schema.String),
+  locked: Schema.Boolean,
+  /** The RCON session: connected, reconnecting, closed; null when none is open. */
+  rconStatus: Schema.NullOr(Schema.String),
+  lastError: Schema.NullOr(Schema.String),
+  consecutiveCrashes: Schema.Int
+})
+
+export const ServerStatusView = Schema.Struct({ id: Schema.String, name: Schema.String, ...LiveStatus.fields }).annotations({
+  identifier: "ServerStatus"
+})
+export type ServerStatusView = typeof ServerStatusView.Type
+
+/** An entry with its live status (`status` is the process state; the live facts sit beside it). */
+export const ServerView = Schema.Struct({
+  id: Schema.String,
+  ...EntryView.fields,
+  ...LiveStatus.fields
+}).annotations({ identifier: "Server" })
+export type ServerView = typeof ServerView.Type
+
+export const ServerList = Schema.Struct({ servers: Schema.Array(ServerView) })
+
+export const DetectedServer = Schema.Struct({
+  /** A proposed `POST /api/servers` body (password masked; leave it out to read it again on create). */
+  entry: Schema.Struct({ ...EntryView.fields }),
+  found: Schema.Struct({
+    executable: Schema.Boolean,
+    configFile: Schema.Boolean,
+    battleyeConfig: Schema.NullOr(Schema.String)
+  })
+})
+
+export const BatchBody = Schema.Struct({
+  action: Schema.Literal("start", "stop", "restart"),
+  ids: Schema.Array(ServerId).pipe(Schema.minItems(1), Schema.maxItems(1000))
+})
+
+export const BatchResult = Schema.Struct({
+  id: Schema.String,
+  ok: Schema.Boolean,
+  /** The HTTP status the single-server route would have answered. */
+  status: Schema.Int,
+  error: Schema.optional(Schema.String),
+  message: Schema.optional(Schema.String)
+}).annotations({ identifier: "BatchResult" })
+
+export const BatchReply = Schema.Struct({ results: Schema.Array(BatchResult) })
+
+/** A real fault starting or stopping a server (the spawn failed, SIGKILL did not end it): 500 with the reason. */
+export class ServerFault extends Schema.TaggedError<ServerFault>()(
+  "ServerFault",
+  { message: Schema.String, details: Schema.optional(Schema.Unknown) },
+  HttpApiSchema.annotations({ status: 500 })
+) {}

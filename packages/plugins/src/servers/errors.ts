@@ -1,0 +1,22 @@
+import { Schema } from "effect"
+
+/** The database refused a servers read or write. */
+export class ServerStoreError extends Schema.TaggedError<ServerStoreError>()("ServerStoreError", {
+  message: Schema.String
+}) {}
+
+/** No entry with this id. */
+export class ServerNotFound extends Schema.TaggedError<ServerNotFound>()("ServerNotFound", {
+  serverId: Schema.String
+}) {}
+
+/** An entry that cannot be launched as given (missing binary, relative folder, ...). */
+export class InvalidServerEntry extends Schema.TaggedError<InvalidServerEntry>()("InvalidServerEntry", {
+  field: Schema.String,
+  message: Schema.String
+}) {}
+
+export const storeError = (operation: string) => (error: { readonly message: string; readonly cause?: unknown }) =>
+  new ServerStoreError({
+    message: `${operation}: ${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ""}`
+  })

@@ -1,0 +1,69 @@
+/**
+ * Servers: stored server entries, one supervised actor per entry (real
+ * processes, reattached after a controller restart), the spec's Servers
+ * routes and the `servers` config backup. Other plugins list entries with
+ * `ServerEntries` and drive servers through the runtime's `Supervisor`.
+ */
+import type { SqlClient } from "@effect/sql"
+import { type EventBus, type Hooks, Plugin, ProcessLauncher, Supervisor } from "@garrison/runtime"
+import { Effect, Layer } from "effect"
+import { actorOptionsConfig } from "./config.js"
+import { ServersApi } from "./contract/Api.js"
+import { migrations } from "./migrations.js"
+import { ServersBackupRoutes } from "./routes/backup.js"
+import { ServersRoutes } from "./routes/servers.js"
+import { ServerEntries } from "./ServerEntries.js"
+import { SqlProcessRecords } from "./SqlProcessRecords.js"
+
+export interface ServersPluginOptions {
+  /** How processes are started; tests pass a fake. Default: real, detached processes. */
+  readonly launcher?: Layer.Layer<ProcessLauncher>
+}
+
+const supervisorLayer = (launcher: Layer.Layer<ProcessLauncher>) =>
+  Layer.unwrapEffect(Effect.map(actorOptionsConfig, (options) => Supervisor.layer(options))).pipe(
+    Layer.provide(Layer.merge(launcher, SqlProcessRecords))
+  ) satisfies Layer.Layer<Supervisor, unknown, SqlClient.SqlClient | EventBus | Hooks>
+
+/** An actor for every stored entry: this is where running servers are reattached. */
+const ensureActors = Effect.gen(function* () {
+  const entries = yield* ServerEntries
+  const supervisor = yield* Supervisor
+  const stored = yield* entries.list
+  yield* Effect.forEach(
+    stored,
+    (entry) => supervisor.ensure(entry).pipe(Effect.catchAll((e) => Effect.logWarning(`server ${entry.name}: ${e.message}`))),
+    { discard: true }
+  )
+  if (stored.length > 0) yield* Effect.logInfo(`servers: ${stored.length} entries supervised`)
+})
+
+export const makeServersPlugin = (options: ServersPluginOptions = {}) =>
+  Plugin.make({
+    id: "servers",
+    description: "Server entries, process lifecycle, live status",
+    migrations,
+    layer: Layer.merge(supervisorLayer(options.launcher ?? ProcessLauncher.node), ServerEntries.layer),
+    http: Plugin.http(ServersApi, Layer.merge(ServersRoutes, ServersBackupRoutes)),
+    onStart: ensureActors
+  })
+
+export const ServersPlugin = makeServersPlugin()
+
+export { actorOptionsConfig } from "./config.js"
+export { ServerEntries } from "./ServerEntries.js"
+export type { ServerEntriesShape } from "./ServerEntries.js"
+export { SqlProcessRecords } from "./SqlProcessRecords.js"
+export { InvalidServerEntry, ServerNotFound, ServerStoreError } from "./errors.js"
+export { ServersApi, ServersBackup, ServersBackupGroup, ServersGroup, ServersRestored } from "./contract/Api.js"
+export {
+  PASSWORD_MASK,
+  PlayerView,
+  ServerFault,
+  ServerPath,
+  ServerStatusView,
+  ServerView
+} from "./contract/fields.js"
+export { actorErrorToHttp, httpStatusOf } from "./internal/httpErrors.js"
+export type { ActorHttpError } from "./internal/httpErrors.js"
+export { actorOf, currentStatus } from "./internal/lookup.js"

@@ -1,0 +1,117 @@
+/**
+ * Turning create and update bodies into a `ServerEntry`: defaults, the
+ * binary check, and RCON settings filled in from the BattlEye config.
+ */
+import { BadRequest, defaultStopPolicy, type RconSettings, ServerEntry } from "@garrison/runtime"
+import { Effect } from "effect"
+import * as NodePath from "node:path"
+import { type CreateServerBody, PASSWORD_MASK, type RconInput, type UpdateServerBody } from "../contract/fields.js"
+import { InvalidServerEntry } from "../errors.js"
+import { defaultExecutable, isDirectory, isFile, readBattlEyeRcon } from "./install.js"
+
+export const DEFAULTS = {
+  configFile: "serverDZ.cfg",
+  gamePort: 2302,
+  profilesDir: "profiles",
+  battleyeDir: "battleye"
+} as const
+
+const invalid = (field: string, message: string) => Effect.fail(new InvalidServerEntry({ field, message }))
+
+/** The install folder must be absolute and hold the binary; the error names the missing file. */
+export const checkInstall = (installDir: string, executable: string) =>
+  Effect.suspend(() => {
+    if (!NodePath.isAbsolute(installDir)) return invalid("installDir", `must be an absolute path, got "${installDir}"`)
+    if (!isDirectory(installDir)) return invalid("installDir", `${installDir} is not a folder`)
+    const binary = NodePath.resolve(installDir, executable)
+    if (!isFile(binary)) return invalid("executable", `the game server binary ${binary} does not exist`)
+    return Effect.void
+  })
+
+const isKept = (password: string | undefined) => password === undefined || password === PASSWORD_MASK
+
+/**
+ * RCON settings from what the client sent, what was stored and the BattlEye
+ * config, in that order. No input and no BattlEye config: no RCON.
+ */
+export const resolveRcon = (
+  input: RconInput | undefined,
+  stored: RconSettings | undefined,
+  where: { readonly installDir: string; readonly battleyeDir: string; readonly profilesDir: string }
+): Effect.Effect<RconSettings | undefined, InvalidServerEntry> =>
+  Effect.suspend(() => {
+    const fromFile = readBattlEyeRcon(where.installDir, where.battleyeDir, where.profilesDir)
+    if (input === undefined) {
+      if (stored !== undefined) return Effect.succeed(stored)
+      if (fromFile?.port === undefined) return Effect.succeed(undefined)
+      return Effect.succeed({ protocol: "battleye" as const, host: fromFile.host, port: fromFile.port, password: fromFile.password ?? "" })
+    }
+    const port = input.port ?? stored?.port ?? fromFile?.port
+    if (port === undefined) return invalid("rcon.port", "not given and not found in the BattlEye config")
+    return Effect.succeed({
+      protocol: input.protocol ?? stored?.protocol ?? "battleye",
+      host: input.host ?? stored?.host ?? fromFile?.host ?? "127.0.0.1",
+      port,
+      password: isKept(input.password) ? (stored?.password ?? fromFile?.password ?? "") : input.password!
+    })
+  })
+
+export const entryFromCreate = (id: string, body: CreateServerBody): Effect.Effect<ServerEntry, InvalidServerEntry> =>
+  Effect.gen(function* () {
+    const executable = body.executable ?? defaultExecutable
+    yield* checkInstall(body.installDir, executable)
+    const profilesDir = body.profilesDir ?? DEFAULTS.profilesDir
+    const battleyeDir = body.battleyeDir ?? DEFAULTS.battleyeDir
+    const rcon = yield* resolveRcon(body.rcon, undefined, { installDir: body.installDir, battleyeDir, profilesDir })
+    return new ServerEntry({
+      id,
+      name: body.name,
+      installDir: NodePath.normalize(body.installDir),
+      executable,
+      configFile: body.configFile ?? DEFAULTS.configFile,
+      gamePort: body.gamePort ?? DEFAULTS.gamePort,
+      profilesDir,
+      battleyeDir,
+      mods: body.mods ?? [],
+      serverMods: body.serverMods ?? [],
+      extraArgs: body.extraArgs ?? [],
+      rcon,
+      watchdog: body.watchdog ?? true,
+      stop: { ...defaultStopPolicy, ...body.stop }
+    })
+  })
+
+export const entryFromUpdate = (existing: ServerEntry, body: UpdateServerBody): Effect.Effect<ServerEntry, InvalidServerEntry> =>
+  Effect.gen(function* () {
+    const installDir = body.installDir ?? existing.installDir
+    const executable = body.executable ?? existing.executable
+    // Only a changed location is checked: a server being reinstalled must stay editable.
+    if (body.installDir !== undefined || body.executable !== undefined) yield* checkInstall(installDir, executable)
+    const profilesDir = body.profilesDir ?? existing.profilesDir
+    const battleyeDir = body.battleyeDir ?? existing.battleyeDir
+    const rcon =
+      body.rcon === null
+        ? undefined
+        : body.rcon === undefined
+          ? existing.rcon
+          : yield* resolveRcon(body.rcon, existing.rcon, { installDir, battleyeDir, profilesDir })
+    return new ServerEntry({
+      ...existing,
+      name: body.name ?? existing.name,
+      installDir: NodePath.normalize(installDir),
+      executable,
+      configFile: body.configFile ?? existing.configFile,
+      gamePort: body.gamePort ?? existing.gamePort,
+      profilesDir,
+      battleyeDir,
+      mods: body.mods ?? existing.mods,
+      serverMods: body.serverMods ?? existing.serverMods,
+      extraArgs: body.extraArgs ?? existing.extraArgs,
+      rcon,
+      watchdog: body.watchdog ?? existing.watchdog,
+      stop: { ...existing.stop, ...body.stop }
+    })
+  })
+
+export const invalidToBadRequest = (error: InvalidServerEntry) =>
+  new BadRequest({ message: `${error.field}: ${error.message}`, details: [{ path: error.field, message: error.message }] })

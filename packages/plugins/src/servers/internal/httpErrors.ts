@@ -1,0 +1,52 @@
+/**
+ * Actor refusals and store failures as HTTP errors:
+ * - already-running, not-running, hook-failed (a plugin refused the start,
+ *   e.g. it could not write ban.txt: the caller must fix state, not retry
+ *   blindly), and removed → 409 with the actor's message;
+ * - rcon-unavailable (running, session not up yet) and rcon-failed (the
+ *   server did not answer in time) → 503: try again shortly;
+ * - spawn-failed, stop-failed, restart-failed → 500 with the reason.
+ */
+import { type ActorError, Conflict, NotFound, Unavailable } from "@garrison/runtime"
+import { Effect } from "effect"
+import { ServerFault } from "../contract/fields.js"
+import type { ServerNotFound, ServerStoreError } from "../errors.js"
+
+export type ActorHttpError = Conflict | Unavailable | ServerFault
+
+export const actorErrorToHttp = (error: ActorError): ActorHttpError => {
+  const details = { reason: error.reason }
+  switch (error.reason) {
+    case "already-running":
+    case "not-running":
+    case "hook-failed":
+    case "removed":
+      return new Conflict({ message: error.message, details })
+    case "rcon-unavailable":
+    case "rcon-failed":
+      return new Unavailable({ message: error.message, details })
+    case "spawn-failed":
+    case "stop-failed":
+    case "restart-failed":
+      return new ServerFault({ message: error.message, details })
+  }
+}
+
+/** The status and code a batch result reports, as the single-server route would answer. */
+export const httpStatusOf = (error: ActorHttpError | NotFound): { readonly status: number; readonly error: string } => {
+  switch (error._tag) {
+    case "NotFound":
+      return { status: 404, error: "not-found" }
+    case "Conflict":
+      return { status: 409, error: "conflict" }
+    case "Unavailable":
+      return { status: 503, error: "unavailable" }
+    case "ServerFault":
+      return { status: 500, error: "internal" }
+  }
+}
+
+export const notFound = (error: ServerNotFound) => new NotFound({ message: `no server ${error.serverId}` })
+
+/** Store failures are real faults: a 500 with a request id, from the host. */
+export const storeDefect = (error: ServerStoreError) => Effect.die(error)

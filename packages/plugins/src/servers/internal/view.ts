@@ -1,0 +1,58 @@
+/** Entries and actor state as the API shows them: the RCON password never leaves. */
+import { type ServerEntry, type ServerState, uptimeSeconds } from "@garrison/runtime"
+import { PASSWORD_MASK, type ServerStatusView, type ServerView } from "../contract/fields.js"
+
+export const maskPassword = (password: string): string => (password.length > 0 ? PASSWORD_MASK : "")
+
+export const entryView = (entry: ServerEntry) => ({
+  name: entry.name,
+  installDir: entry.installDir,
+  executable: entry.executable,
+  configFile: entry.configFile,
+  gamePort: entry.gamePort,
+  profilesDir: entry.profilesDir,
+  battleyeDir: entry.battleyeDir,
+  mods: entry.mods,
+  serverMods: entry.serverMods,
+  extraArgs: entry.extraArgs,
+  rcon: entry.rcon === undefined ? null : { ...entry.rcon, password: maskPassword(entry.rcon.password) },
+  watchdog: entry.watchdog,
+  stop: entry.stop
+})
+
+export const liveStatus = (state: ServerState, now: number) => ({
+  status: state.status,
+  pid: state.pid ?? null,
+  playerCount: state.players.length,
+  players: state.players.map((p) => ({
+    slot: p.slot,
+    name: p.name,
+    guid: p.guid,
+    verified: p.verified,
+    ip: p.ip,
+    port: p.port,
+    ping: p.ping,
+    inLobby: p.inLobby
+  })),
+  uptime: uptimeSeconds(state, now),
+  cpu: state.cpu ?? null,
+  ram: state.memoryBytes ?? null,
+  map: state.map ?? null,
+  version: state.version ?? null,
+  locked: state.locked,
+  rconStatus: state.rcon?.status ?? null,
+  lastError: state.lastError ?? null,
+  consecutiveCrashes: state.consecutiveCrashes
+})
+
+export const serverView = (entry: ServerEntry, state: ServerState, now: number): ServerView => ({
+  id: entry.id,
+  ...entryView(entry),
+  ...liveStatus(state, now)
+})
+
+export const statusView = (entry: ServerEntry, state: ServerState, now: number): ServerStatusView => ({
+  id: entry.id,
+  name: entry.name,
+  ...liveStatus(state, now)
+})

@@ -1,0 +1,58 @@
+/**
+ * Config backup of server entries (admin). Passwords leave masked; a
+ * restore keeps the stored password of an entry it updates, and reads a new
+ * entry's from its BattlEye config.
+ */
+import { HttpApiBuilder } from "@effect/platform"
+import { ServerEntry, Supervisor } from "@garrison/runtime"
+import { Clock, Effect } from "effect"
+import { ServersApi } from "../contract/Api.js"
+import { PASSWORD_MASK } from "../contract/fields.js"
+import { resolveRcon, invalidToBadRequest } from "../internal/entryInput.js"
+import { storeDefect } from "../internal/httpErrors.js"
+import { entryView } from "../internal/view.js"
+import { ServerEntries } from "../ServerEntries.js"
+
+export const ServersBackupRoutes = HttpApiBuilder.group(ServersApi, "serversBackup", (handlers) =>
+  Effect.gen(function* () {
+    const entries = yield* ServerEntries
+    const supervisor = yield* Supervisor
+    return handlers
+      .handle("backup", () =>
+        Effect.gen(function* () {
+          const stored = yield* entries.list.pipe(Effect.catchTag("ServerStoreError", storeDefect))
+          return {
+            kind: "garrison.servers" as const,
+            version: 1 as const,
+            exportedAt: new Date(yield* Clock.currentTimeMillis).toISOString(),
+            servers: stored.map((entry) => ({ id: entry.id, ...entryView(entry) }))
+          }
+        })
+      )
+      .handle("restore", ({ payload }) =>
+        Effect.gen(function* () {
+          const stored = new Map((yield* entries.list.pipe(Effect.catchTag("ServerStoreError", storeDefect))).map((e) => [e.id, e]))
+          const restored = yield* Effect.forEach(payload.servers, ({ id, rcon, ...fields }) =>
+            Effect.gen(function* () {
+              const settings =
+                rcon === null
+                  ? undefined
+                  : yield* resolveRcon(
+                      { ...rcon, password: rcon.password === "" ? PASSWORD_MASK : rcon.password },
+                      stored.get(id)?.rcon,
+                      fields
+                    ).pipe(Effect.mapError(invalidToBadRequest))
+              return new ServerEntry({ id, ...fields, rcon: settings })
+            })
+          )
+          yield* entries.upsertAll(restored).pipe(Effect.catchTag("ServerStoreError", storeDefect))
+          // Actors pick up their new entries (applied at the next start); errors here are not the restore's.
+          yield* Effect.forEach(restored, (entry) => Effect.ignoreLogged(supervisor.ensure(entry)), { discard: true })
+          return {
+            created: restored.filter((e) => !stored.has(e.id)).map((e) => e.id),
+            updated: restored.filter((e) => stored.has(e.id)).map((e) => e.id)
+          }
+        })
+      )
+  })
+)

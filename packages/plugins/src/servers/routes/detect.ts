@@ -1,0 +1,48 @@
+/** `POST /api/servers/detect`: read an install and propose an entry, saving nothing. */
+import { BadRequest, defaultStopPolicy } from "@garrison/runtime"
+import { Effect } from "effect"
+import * as NodePath from "node:path"
+import { DEFAULTS } from "../internal/entryInput.js"
+import { defaultExecutable, isDirectory, isFile, modFolders, readBattlEyeRcon, readServerConfig } from "../internal/install.js"
+import { maskPassword } from "../internal/view.js"
+
+const WINDOWS_EXECUTABLE = "DayZServer_x64.exe"
+
+export const detect = (installDir: string) =>
+  Effect.gen(function* () {
+    if (!NodePath.isAbsolute(installDir)) {
+      return yield* Effect.fail(
+        new BadRequest({ message: `installDir: must be an absolute path, got "${installDir}"`, details: [{ path: "installDir", message: "must be absolute" }] })
+      )
+    }
+    if (!isDirectory(installDir)) {
+      return yield* Effect.fail(
+        new BadRequest({ message: `installDir: ${installDir} is not a folder`, details: [{ path: "installDir", message: "not a folder" }] })
+      )
+    }
+    // Prefer this platform's binary, but recognise the other one (a copied install).
+    const executable = [defaultExecutable, WINDOWS_EXECUTABLE, "DayZServer"].find((name) => isFile(NodePath.join(installDir, name)))
+    const config = readServerConfig(installDir, DEFAULTS.configFile)
+    const rcon = readBattlEyeRcon(installDir, DEFAULTS.battleyeDir, DEFAULTS.profilesDir)
+    return {
+      entry: {
+        name: config?.hostname?.trim() || NodePath.basename(installDir),
+        installDir: NodePath.normalize(installDir),
+        executable: executable ?? defaultExecutable,
+        configFile: DEFAULTS.configFile,
+        gamePort: DEFAULTS.gamePort,
+        profilesDir: DEFAULTS.profilesDir,
+        battleyeDir: NodePath.relative(installDir, NodePath.dirname(rcon?.file ?? NodePath.join(installDir, DEFAULTS.battleyeDir, "x"))) || ".",
+        mods: modFolders(installDir),
+        serverMods: [],
+        extraArgs: [],
+        rcon:
+          rcon?.port === undefined
+            ? null
+            : { protocol: "battleye" as const, host: rcon.host, port: rcon.port, password: maskPassword(rcon.password ?? "") },
+        watchdog: true,
+        stop: defaultStopPolicy
+      },
+      found: { executable: executable !== undefined, configFile: config !== undefined, battleyeConfig: rcon?.file ?? null }
+    }
+  })

@@ -1,0 +1,115 @@
+/** The handlers of the Servers table. */
+import { HttpApiBuilder } from "@effect/platform"
+import { type ActorError, initialState, type ServerActor, Supervisor } from "@garrison/runtime"
+import { Clock, Effect, Option } from "effect"
+import { randomUUID } from "node:crypto"
+import { ServersApi } from "../contract/Api.js"
+import { entryFromCreate, entryFromUpdate, invalidToBadRequest } from "../internal/entryInput.js"
+import { actorErrorToHttp, httpStatusOf, notFound, storeDefect } from "../internal/httpErrors.js"
+import { actorOf, currentStatus } from "../internal/lookup.js"
+import { serverView } from "../internal/view.js"
+import { ServerEntries } from "../ServerEntries.js"
+import { detect } from "./detect.js"
+
+type Action = (actor: ServerActor.ServerActor) => Effect.Effect<void, ActorError>
+
+const actions: Record<"start" | "stop" | "restart", Action> = {
+  start: (actor) => actor.start,
+  stop: (actor) => actor.stop,
+  restart: (actor) => actor.restart("manual")
+}
+
+export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handlers) =>
+  Effect.gen(function* () {
+    const entries = yield* ServerEntries
+    const supervisor = yield* Supervisor
+    const services = Effect.provideService(ServerEntries, entries)
+    const withServices = <A, E>(effect: Effect.Effect<A, E, ServerEntries | Supervisor>) =>
+      effect.pipe(services, Effect.provideService(Supervisor, supervisor))
+
+    const runAction = (id: string, action: Action) =>
+      withServices(actorOf(id)).pipe(
+        Effect.flatMap((actor) => action(actor).pipe(Effect.mapError(actorErrorToHttp), Effect.zipRight(currentStatus(actor))))
+      )
+
+    const viewOf = (id: string) =>
+      Effect.gen(function* () {
+        const actor = yield* withServices(actorOf(id))
+        return serverView(yield* actor.entry, yield* actor.state, yield* Clock.currentTimeMillis)
+      })
+
+    return handlers
+      .handle("list", () =>
+        Effect.gen(function* () {
+          const stored = yield* entries.list.pipe(Effect.catchTag("ServerStoreError", storeDefect))
+          const now = yield* Clock.currentTimeMillis
+          const servers = yield* Effect.forEach(stored, (entry) =>
+            supervisor.get(entry.id).pipe(
+              Effect.flatMap((actor) => (Option.isSome(actor) ? actor.value.state : Effect.succeed(initialState(entry.id)))),
+              Effect.map((state) => serverView(entry, state, now))
+            )
+          )
+          return { servers }
+        })
+      )
+      .handle("create", ({ payload }) =>
+        Effect.gen(function* () {
+          const entry = yield* entryFromCreate(randomUUID(), payload).pipe(Effect.mapError(invalidToBadRequest))
+          yield* entries.insert(entry).pipe(Effect.catchTag("ServerStoreError", storeDefect))
+          yield* supervisor.ensure(entry).pipe(Effect.mapError(actorErrorToHttp))
+          return yield* viewOf(entry.id)
+        })
+      )
+      .handle("detect", ({ payload }) => detect(payload.installDir))
+      .handle("update", ({ path, payload }) =>
+        Effect.gen(function* () {
+          const existing = yield* entries.get(path.id).pipe(
+            Effect.catchTags({ ServerNotFound: (e) => Effect.fail(notFound(e)), ServerStoreError: storeDefect })
+          )
+          const next = yield* entryFromUpdate(existing, payload).pipe(Effect.mapError(invalidToBadRequest))
+          yield* entries.update(next).pipe(
+            Effect.catchTags({ ServerNotFound: (e) => Effect.fail(notFound(e)), ServerStoreError: storeDefect })
+          )
+          // The actor keeps running the old entry; it launches the new one at the next start.
+          yield* supervisor.ensure(next).pipe(Effect.mapError(actorErrorToHttp))
+          return yield* viewOf(next.id)
+        })
+      )
+      .handle("remove", ({ path }) =>
+        Effect.gen(function* () {
+          yield* entries.get(path.id).pipe(
+            Effect.catchTags({ ServerNotFound: (e) => Effect.fail(notFound(e)), ServerStoreError: storeDefect })
+          )
+          // The actor refuses to retire while its server runs: that is the 409.
+          yield* supervisor.remove(path.id).pipe(Effect.mapError(actorErrorToHttp))
+          yield* entries.remove(path.id).pipe(
+            Effect.catchTags({ ServerNotFound: (e) => Effect.fail(notFound(e)), ServerStoreError: storeDefect })
+          )
+          // A request that raced the delete may have re-created a (stopped) actor from the row: drop it too.
+          yield* supervisor.remove(path.id).pipe(Effect.ignore)
+          return { deleted: path.id }
+        })
+      )
+      .handle("batch", ({ payload }) =>
+        Effect.forEach(
+          payload.ids,
+          (id) =>
+            withServices(actorOf(id)).pipe(
+              Effect.flatMap((actor) => actions[payload.action](actor).pipe(Effect.mapError(actorErrorToHttp))),
+              Effect.match({
+                onSuccess: () => ({ id, ok: true, status: 200 }),
+                onFailure: (error) => ({ id, ok: false, ...httpStatusOf(error), message: error.message })
+              })
+            ),
+          // Each actor serialises its own commands; a few servers start side by side.
+          { concurrency: 8 }
+        ).pipe(Effect.map((results) => ({ results })))
+      )
+      .handle("status", ({ path }) => withServices(actorOf(path.id)).pipe(Effect.flatMap(currentStatus)))
+      .handle("start", ({ path }) => runAction(path.id, (actor) => actor.start))
+      .handle("stop", ({ path }) => runAction(path.id, (actor) => actor.stop))
+      .handle("restart", ({ path }) => runAction(path.id, (actor) => actor.restart("manual")))
+      .handle("lock", ({ path }) => runAction(path.id, (actor) => actor.setLocked(true)))
+      .handle("unlock", ({ path }) => runAction(path.id, (actor) => actor.setLocked(false)))
+  })
+)

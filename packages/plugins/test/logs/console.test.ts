@@ -1,0 +1,122 @@
+/**
+ * `GET /api/servers/:id/console`: the ring of recent RCON server messages
+ * fed by published `ConsoleLine` events, and the live server-sent-events
+ * stream, read in-process from the response body.
+ */
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { describe, expect, it } from "@effect/vitest"
+import { ConsoleLine, EventBus } from "@garrison/runtime"
+import { Effect, Fiber, Stream, TestClock } from "effect"
+import { makeConsoleBuffer } from "../../src/logs/index.js"
+import { eventually, FakeServers, get, logsController, VIEWER } from "./support.js"
+
+interface ConsoleBody {
+  readonly serverId: string
+  readonly lines: ReadonlyArray<{ at: string; text: string }>
+}
+
+const publish = (serverId: string, text: string, at = 0) =>
+  Effect.flatMap(EventBus, (bus) => bus.publish(new ConsoleLine({ serverId, at, text })))
+
+const consoleOf = (query = "") =>
+  Effect.map(get(`/api/servers/s1/console${query}`), (reply) => {
+    expect(reply.status).toBe(200)
+    return reply.body as ConsoleBody
+  })
+
+/** Opens the stream and collects its non-empty SSE lines (data or comment) until `until` says stop. */
+const readEvents = (query: string, accept: string | undefined, until: (lines: ReadonlyArray<string>) => boolean) =>
+  Effect.gen(function* () {
+    let request = HttpClientRequest.bearerToken(HttpClientRequest.get(`/api/servers/s1/console${query}`), `test:${VIEWER}`)
+    if (accept !== undefined) request = HttpClientRequest.setHeader(request, "accept", accept)
+    const response = yield* HttpClient.execute(request)
+    expect(response.status).toBe(200)
+    expect(response.headers["content-type"]).toContain("text/event-stream")
+    const seen: Array<string> = []
+    yield* response.stream.pipe(
+      Stream.decodeText(),
+      Stream.splitLines,
+      Stream.filter((line) => line.length > 0),
+      Stream.tap((line) => Effect.sync(() => void seen.push(line))),
+      Stream.takeUntil(() => until(seen)),
+      Stream.runDrain
+    )
+    return seen
+  }).pipe(Effect.scoped)
+
+/** Publishes every 20 ms of real time until interrupted (the stream subscribes some time after its headers). */
+const keepPublishing = (lines: ReadonlyArray<readonly [string, string]>) =>
+  Effect.forEach(lines, ([serverId, text]) => publish(serverId, text), { discard: true }).pipe(
+    Effect.zipRight(Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, 20)))),
+    Effect.forever,
+    Effect.fork
+  )
+
+describe("console", () => {
+  it("a ring keeps the newest lines per server, oldest first", () => {
+    const buffer = makeConsoleBuffer(3)
+    Effect.runSync(
+      Effect.forEach([1, 2, 3, 4, 5], (i) => buffer.push(new ConsoleLine({ serverId: "a", at: i, text: `a${i}` })), { discard: true })
+    )
+    Effect.runSync(buffer.push(new ConsoleLine({ serverId: "b", at: 9, text: "b1" })))
+    expect(Effect.runSync(buffer.recent("a")).map((l) => l.text)).toEqual(["a3", "a4", "a5"])
+    expect(Effect.runSync(buffer.recent("a", 2)).map((l) => l.text)).toEqual(["a4", "a5"])
+    expect(Effect.runSync(buffer.recent("b")).map((l) => l.text)).toEqual(["b1"])
+    expect(Effect.runSync(buffer.recent("c"))).toEqual([])
+  })
+
+  it.scoped("recent RCON server messages come from published ConsoleLine events, per server, last 1000", () => {
+    const servers = new FakeServers()
+    servers.add("s1")
+    servers.add("s2")
+    return Effect.gen(function* () {
+      expect(yield* consoleOf()).toEqual({ serverId: "s1", lines: [] })
+      yield* publish("s1", "Player #0 Survivor (127.0.0.1:2304) connected", 1000)
+      yield* publish("s2", "elsewhere", 1500)
+      yield* publish("s1", "(Global) Survivor: hello", 2000)
+      const body = yield* eventually(consoleOf(), (b) => b.lines.length === 2)
+      expect(body.lines).toEqual([
+        { at: new Date(1000).toISOString(), text: "Player #0 Survivor (127.0.0.1:2304) connected" },
+        { at: new Date(2000).toISOString(), text: "(Global) Survivor: hello" }
+      ])
+      expect((yield* consoleOf("?limit=1")).lines.map((l) => l.text)).toEqual(["(Global) Survivor: hello"])
+
+      // In batches: the bus drops the oldest events queued for a handler that is far behind.
+      for (let i = 0; i < 1100; i++) {
+        yield* publish("s1", `line ${i}`, 3000 + i)
+        if (i % 100 === 99) yield* eventually(consoleOf("?limit=1"), (b) => b.lines[0]?.text === `line ${i}`)
+      }
+      const full = yield* consoleOf()
+      expect(full.lines).toHaveLength(1000)
+      expect(full.lines[0]?.text).toBe("line 100")
+    }).pipe(Effect.provide(logsController(servers)))
+  })
+
+  it.scoped("Accept: text/event-stream streams this server's lines live as server-sent events", () => {
+    const servers = new FakeServers()
+    servers.add("s1")
+    return Effect.gen(function* () {
+      const publisher = yield* keepPublishing([["s2", "not for s1"], ["s1", "say -1 Restart in 5 minutes"]])
+      const seen = yield* readEvents("", "text/event-stream", (lines) => lines.some((l) => l.startsWith("data: ")))
+      yield* Fiber.interrupt(publisher)
+      // `tick` sends the first heartbeat at once: the client knows the stream is open.
+      expect(seen[0]).toBe(": heartbeat")
+      const data = seen.filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)) as { text: string; at: string })
+      expect(data).toEqual([{ at: new Date(0).toISOString(), text: "say -1 Restart in 5 minutes" }])
+    }).pipe(Effect.provide(logsController(servers)))
+  })
+
+  it.scoped("?stream=1 streams too, with a heartbeat comment every 15 s", () => {
+    const servers = new FakeServers()
+    servers.add("s1")
+    return Effect.gen(function* () {
+      const reader = yield* Effect.fork(readEvents("?stream=1", undefined, (lines) => lines.length >= 2))
+      // The first heartbeat comes at once; the next only when the (test) clock has moved 15 s.
+      yield* Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, 200)))
+      expect(reader.unsafePoll()).toBeNull()
+      yield* TestClock.adjust("15 seconds")
+      const seen = yield* Fiber.join(reader)
+      expect(seen).toEqual([": heartbeat", ": heartbeat"])
+    }).pipe(Effect.provide(logsController(servers)))
+  })
+})

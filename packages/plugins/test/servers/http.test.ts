@@ -1,0 +1,241 @@
+/**
+ * The servers plugin in an in-process controller over fake processes:
+ * validation, masking, 404s and 409s, batch and the config backup.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import * as Fs from "node:fs"
+import * as NodePath from "node:path"
+import { ServerEntries } from "../../src/servers/index.js"
+import { ADMIN, call, fakeInstall, serversController } from "./support.js"
+
+const DEPLOY = "dep:server.deploy,server.start,server.stop,server.restart,server.rcon"
+
+const controller = serversController
+
+const create = (body: Record<string, unknown>) => call("POST", "/api/servers", { as: DEPLOY, json: body })
+
+const createdId = (body: Record<string, unknown>) =>
+  Effect.map(create(body), (reply) => {
+    expect(reply.status).toBe(201)
+    return String(reply.body.id)
+  })
+
+describe("creating entries", () => {
+  it.scopedLive("validates the body, the folder and the binary", () =>
+    Effect.gen(function* () {
+      const dir = fakeInstall()
+      const noName = yield* create({ installDir: dir })
+      expect(noName.status).toBe(400)
+      expect(noName.body.error).toBe("invalid-request")
+
+      const relative = yield* create({ name: "a", installDir: "srv/dayz" })
+      expect(relative.status).toBe(400)
+      expect(relative.body.message).toContain("absolute")
+
+      const missing = yield* create({ name: "a", installDir: dir, executable: "DayZServer_x64.exe" })
+      expect(missing.status).toBe(400)
+      expect(missing.body.message).toContain(NodePath.join(dir, "DayZServer_x64.exe"))
+
+      const badMod = yield* create({ name: "a", installDir: dir, mods: ["@A;@B"] })
+      expect(badMod.status).toBe(400)
+
+      const forbidden = yield* call("POST", "/api/servers", { as: "v:server.view", json: { name: "a", installDir: dir } })
+      expect(forbidden.status).toBe(403)
+      expect((yield* call("GET", "/api/servers")).status).toBe(401)
+    }).pipe(Effect.provide(controller()))
+  )
+
+  it.scopedLive("fills defaults and RCON from the BattlEye config, preferring the active one, and masks the password", () =>
+    Effect.gen(function* () {
+      const plain = yield* create({ name: "Plain", installDir: fakeInstall() })
+      expect(plain.status).toBe(201)
+      expect(plain.body).toMatchObject({
+        name: "Plain",
+        executable: "DayZServer",
+        configFile: "serverDZ.cfg",
+        gamePort: 2302,
+        profilesDir: "profiles",
+        battleyeDir: "battleye",
+        watchdog: true,
+        rcon: { protocol: "battleye", host: "127.0.0.1", port: 2306, password: "********" },
+        status: "stopped",
+        pid: null,
+        playerCount: 0,
+        players: []
+      })
+
+      const active = yield* create({ name: "Active", installDir: fakeInstall({ activeConfig: true }) })
+      expect(active.body.rcon).toEqual({ protocol: "battleye", host: "127.0.0.1", port: 2406, password: "********" })
+
+      const entries = yield* ServerEntries
+      expect((yield* entries.get(String(active.body.id))).rcon?.password).toBe("activepw")
+
+      const list = yield* call("GET", "/api/servers", { as: "v:" })
+      expect(list.status).toBe(200)
+      const servers = list.body.servers as ReadonlyArray<Record<string, unknown>>
+      expect(servers.map((s) => s.name)).toEqual(["Plain", "Active"])
+      expect(JSON.stringify(list.body)).not.toContain("filepw")
+      expect(JSON.stringify(list.body)).not.toContain("activepw")
+    }).pipe(Effect.provide(controller()))
+  )
+
+  it.scopedLive("detect proposes an entry without saving it", () =>
+    Effect.gen(function* () {
+      const dir = fakeInstall()
+      const reply = yield* call("POST", "/api/servers/detect", { as: DEPLOY, json: { installDir: dir } })
+      expect(reply.status).toBe(200)
+      expect(reply.body).toMatchObject({
+        entry: {
+          name: "Detected Server",
+          installDir: dir,
+          executable: "DayZServer",
+          mods: ["@CF", "@Trader"],
+          rcon: { port: 2306, password: "********" }
+        },
+        found: { executable: true, configFile: true, battleyeConfig: NodePath.join(dir, "battleye", "beserver_x64.cfg") }
+      })
+      expect(((yield* call("GET", "/api/servers", { as: "v:" })).body.servers as Array<unknown>).length).toBe(0)
+      expect((yield* call("POST", "/api/servers/detect", { as: DEPLOY, json: { installDir: "relative" } })).status).toBe(400)
+    }).pipe(Effect.provide(controller()))
+  )
+})
+
+describe("server lifecycle over HTTP", () => {
+  it.scopedLive("404 for unknown ids", () =>
+    Effect.gen(function* () {
+      for (const [method, path] of [
+        ["GET", "/api/servers/nope/status"],
+        ["POST", "/api/servers/nope/start"],
+        ["POST", "/api/servers/nope/stop"],
+        ["PATCH", "/api/servers/nope"],
+        ["DELETE", "/api/servers/nope"]
+      ] as const) {
+        const reply = yield* call(method, path, { as: ADMIN, ...(method === "PATCH" ? { json: { name: "x" } } : {}) })
+        expect(reply.status, `${method} ${path}`).toBe(404)
+        expect(reply.body.error).toBe("not-found")
+      }
+    }).pipe(Effect.provide(controller()))
+  )
+
+  it.scopedLive("start, 409s while running, lock needs RCON, stop, delete", () =>
+    Effect.gen(function* () {
+      const id = yield* createdId({ name: "Life", installDir: fakeInstall(), rcon: undefined })
+      const started = yield* call("POST", `/api/servers/${id}/start`, { as: DEPLOY })
+      expect(started.status).toBe(200)
+      expect(started.body).toMatchObject({ id, status: "running" })
+      expect(typeof started.body.pid).toBe("number")
+
+      const again = yield* call("POST", `/api/servers/${id}/start`, { as: DEPLOY })
+      expect(again.status).toBe(409)
+      expect(again.body.message).toContain("already running")
+
+      const remove = yield* call("DELETE", `/api/servers/${id}`, { as: DEPLOY })
+      expect(remove.status).toBe(409)
+
+      // The fake server has RCON settings (from its BattlEye config) but nothing answers: 503.
+      const lock = yield* call("POST", `/api/servers/${id}/lock`, { as: DEPLOY })
+      expect(lock.status).toBe(503)
+
+      const status = yield* call("GET", `/api/servers/${id}/status`, { as: "v:" })
+      expect(status.body).toMatchObject({ id, name: "Life", status: "running", locked: false })
+
+      expect((yield* call("POST", `/api/servers/${id}/stop`, { as: "s:server.start" })).status).toBe(403)
+      const stopped = yield* call("POST", `/api/servers/${id}/stop`, { as: DEPLOY })
+      expect(stopped.status).toBe(200)
+      expect(stopped.body).toMatchObject({ status: "stopped", pid: null })
+      expect((yield* call("POST", `/api/servers/${id}/stop`, { as: DEPLOY })).status).toBe(409)
+      expect((yield* call("POST", `/api/servers/${id}/lock`, { as: DEPLOY })).status).toBe(409)
+
+      const deleted = yield* call("DELETE", `/api/servers/${id}`, { as: DEPLOY })
+      expect(deleted.status).toBe(200)
+      expect((yield* call("GET", `/api/servers/${id}/status`, { as: "v:" })).status).toBe(404)
+    }).pipe(Effect.provide(controller()))
+  )
+
+  it.scopedLive("a spawn failure is a 500 naming the reason", () =>
+    Effect.gen(function* () {
+      const dir = fakeInstall()
+      Fs.writeFileSync(NodePath.join(dir, "fails"), "")
+      const id = yield* createdId({ name: "Broken", installDir: dir, executable: "fails" })
+      const reply = yield* call("POST", `/api/servers/${id}/start`, { as: DEPLOY })
+      expect(reply.status).toBe(500)
+      expect(reply.body.error).toBe("internal")
+      expect(reply.body.message).toContain("EACCES")
+    }).pipe(Effect.provide(controller()))
+  )
+
+  it.scopedLive("PATCH keeps the RCON password unless one is sent, and validates a moved install", () =>
+    Effect.gen(function* () {
+      const id = yield* createdId({ name: "P", installDir: fakeInstall() })
+      const entries = yield* ServerEntries
+      const renamed = yield* call("PATCH", `/api/servers/${id}`, {
+        as: DEPLOY,
+        json: { name: "Renamed", rcon: { port: 2999, password: "********" }, stop: { terminateWaitMs: 100 } }
+      })
+      expect(renamed.status).toBe(200)
+      expect(renamed.body).toMatchObject({ name: "Renamed", rcon: { port: 2999, password: "********" }, stop: { terminateWaitMs: 100 } })
+      expect((yield* entries.get(id)).rcon?.password).toBe("filepw")
+
+      yield* call("PATCH", `/api/servers/${id}`, { as: DEPLOY, json: { rcon: { password: "newpw" } } })
+      expect((yield* entries.get(id)).rcon).toMatchObject({ password: "newpw", port: 2999 })
+
+      const moved = yield* call("PATCH", `/api/servers/${id}`, { as: DEPLOY, json: { installDir: "/nonexistent/garrison" } })
+      expect(moved.status).toBe(400)
+      expect((yield* entries.get(id)).installDir).not.toBe("/nonexistent/garrison")
+    }).pipe(Effect.provide(controller()))
+  )
+
+  it.scopedLive("batch answers per server", () =>
+    Effect.gen(function* () {
+      const a = yield* createdId({ name: "A", installDir: fakeInstall() })
+      const b = yield* createdId({ name: "B", installDir: fakeInstall() })
+      const first = yield* call("POST", "/api/servers/batch", { as: DEPLOY, json: { action: "start", ids: [a, "ghost"] } })
+      expect(first.status).toBe(200)
+      expect(first.body.results).toEqual([
+        { id: a, ok: true, status: 200 },
+        { id: "ghost", ok: false, status: 404, error: "not-found", message: "no server ghost" }
+      ])
+      const second = yield* call("POST", "/api/servers/batch", { as: DEPLOY, json: { action: "start", ids: [a, b] } })
+      expect(second.body.results).toMatchObject([
+        { id: a, ok: false, status: 409, error: "conflict" },
+        { id: b, ok: true, status: 200 }
+      ])
+      const stop = yield* call("POST", "/api/servers/batch", { as: DEPLOY, json: { action: "stop", ids: [a, b] } })
+      expect((stop.body.results as Array<{ ok: boolean }>).every((r) => r.ok)).toBe(true)
+      expect((yield* call("POST", "/api/servers/batch", { as: DEPLOY, json: { action: "explode", ids: [a] } })).status).toBe(400)
+      expect((yield* call("POST", "/api/servers/batch", { as: DEPLOY, json: { action: "stop", ids: [] } })).status).toBe(400)
+    }).pipe(Effect.provide(controller()))
+  )
+})
+
+describe("servers config backup", () => {
+  it.scopedLive("exports masked entries and restores them, keeping stored passwords", () =>
+    Effect.gen(function* () {
+      const dir = fakeInstall()
+      const id = yield* createdId({ name: "Kept", installDir: dir, rcon: { password: "secret-one" } })
+      expect((yield* call("GET", "/api/backup/servers", { as: DEPLOY })).status).toBe(403)
+      const backup = yield* call("GET", "/api/backup/servers", { as: ADMIN })
+      expect(backup.status).toBe(200)
+      expect(backup.body.kind).toBe("garrison.servers")
+      expect(JSON.stringify(backup.body)).not.toContain("secret-one")
+
+      const servers = backup.body.servers as Array<Record<string, unknown>>
+      const copy = { ...servers[0]!, id: "restored-1", name: "Copy" }
+      const restore = yield* call("POST", "/api/restore/servers", {
+        as: ADMIN,
+        json: { ...backup.body, servers: [{ ...servers[0]!, name: "Kept 2" }, copy] }
+      })
+      expect(restore.status).toBe(200)
+      expect(restore.body).toEqual({ created: ["restored-1"], updated: [id] })
+
+      const entries = yield* ServerEntries
+      expect(yield* entries.get(id)).toMatchObject({ name: "Kept 2", rcon: { password: "secret-one" } })
+      // A new entry's password comes from its install's BattlEye config.
+      expect((yield* entries.get("restored-1")).rcon?.password).toBe("filepw")
+      expect((yield* call("GET", "/api/servers/restored-1/status", { as: "v:" })).body.name).toBe("Copy")
+
+      expect((yield* call("POST", "/api/restore/servers", { as: ADMIN, json: { kind: "garrison.users", version: 1, servers: [] } })).status).toBe(400)
+    }).pipe(Effect.provide(controller()))
+  )
+})
