@@ -40,6 +40,8 @@ interface Status {
   readonly rconStatus: string | null
   readonly lastError: string | null
   readonly consecutiveCrashes: number
+  readonly map: string | null
+  readonly version: string | null
 }
 
 const simArgs = Object.entries(testSimSettings).map(
@@ -126,6 +128,10 @@ describe("server lifecycle over real processes", () => {
     simControl(install, "join 76561198012345678 Bravo17", "join 76561198000000002 Charlie")
     const withPlayers = await until(() => status(id), (s) => s.playerCount === 2, 15_000, "two players")
     expect(withPlayers.players.map((p) => p.name).sort()).toEqual(["Bravo17", "Charlie"])
+    // Map and version, as the engine log reports them.
+    const facts = await until(() => status(id), (s) => s.map !== null && s.version !== null, 15_000, "map and version")
+    expect(facts.map).toBe("chernarusplus")
+    expect(facts.version).toMatch(/^\d+\.\d+\.\d+$/)
     const listed = await api("GET", `/api/servers/${id}/players`)
     expect((listed.body as { count: number }).count).toBe(2)
 

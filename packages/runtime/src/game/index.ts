@@ -21,3 +21,5 @@ export {
   RconPlayerKicked,
   RconServerEvent
 } from "./ServerMessages.js"
+export { parseRptFacts, readRptFacts } from "./Rpt.js"
+export type { RptFacts } from "./Rpt.js"

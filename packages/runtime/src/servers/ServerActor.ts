@@ -28,6 +28,7 @@ import {
   SubscriptionRef
 } from "effect"
 import { parsePlayers } from "../game/Players.js"
+import { readRptFacts } from "../game/Rpt.js"
 import { parseServerMessage } from "../game/ServerMessages.js"
 import type { EventBusShape } from "../events/EventBus.js"
 import { BeforeServerStart, type HooksShape } from "../kernel/Hooks.js"
@@ -48,7 +49,7 @@ import {
 } from "./events.js"
 import type { ProcessExit, ProcessHandle, ProcessLauncherShape } from "./ProcessLauncher.js"
 import type { ProcessRecordsShape } from "./ProcessRecords.js"
-import type { RconSettings, ServerEntry } from "./ServerEntry.js"
+import { profilesPath, type RconSettings, type ServerEntry } from "./ServerEntry.js"
 import { initialState, type ServerState } from "./ServerState.js"
 
 export interface ActorOptions {
@@ -215,9 +216,21 @@ export const make = (
         Effect.repeat(Schedule.spaced("1 second"))
       )
 
-    const statusPoller = (pid: number) =>
+    /** Map and version come from the engine log, once per run (until both are known). */
+    const readLogFacts = (startedAt: number) =>
+      Effect.gen(function* () {
+        const known = yield* SubscriptionRef.get(state)
+        if (known.map !== undefined && known.version !== undefined) return
+        const facts = yield* Effect.tryPromise(() => readRptFacts(profilesPath(entry), startedAt)).pipe(
+          Effect.orElseSucceed(() => undefined)
+        )
+        if (facts !== undefined) yield* patch({ map: facts.map ?? known.map, version: facts.version ?? known.version })
+      })
+
+    const statusPoller = (pid: number, startedAt: number) =>
       Effect.gen(function* () {
         yield* refreshPlayers
+        yield* readLogFacts(startedAt)
         const usage = yield* env.launcher.usage(pid)
         if (Option.isSome(usage)) yield* patch({ cpu: usage.value.cpu, memoryBytes: usage.value.memoryBytes })
       }).pipe(Effect.repeat(Schedule.spaced(options.statusInterval)))
@@ -234,8 +247,17 @@ export const make = (
           scope
         )
         if (entry.rcon !== undefined) yield* Effect.forkIn(rconSession(entry.rcon), scope)
-        yield* Effect.forkIn(statusPoller(handle.pid), scope)
-        yield* patch({ status: "running", pid: handle.pid, startedAt, players: [], locked: false, lastError: undefined })
+        yield* patch({
+          status: "running",
+          pid: handle.pid,
+          startedAt,
+          players: [],
+          locked: false,
+          lastError: undefined,
+          map: undefined,
+          version: undefined
+        })
+        yield* Effect.forkIn(statusPoller(handle.pid, startedAt), scope)
         yield* publish(new ServerStarted({ ...names(), pid: handle.pid, reattached }))
       })
 
