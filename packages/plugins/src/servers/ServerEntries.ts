@@ -60,33 +60,43 @@ export class ServerEntries extends Context.Tag("@garrison/plugins/ServerEntries"
           )
         )
 
+      // This plugin is the table's only writer, so a cache decoded once serves every read
+      // (listing 1,000 entries must not decode 1,000 JSON documents per request).
+      const cache = new Map<string, ServerEntry>()
+      const rows = yield* sql<Row>`SELECT id, entry FROM servers ORDER BY created_at, id`.pipe(Effect.orDie)
+      for (const row of rows) {
+        const decoded = yield* Effect.either(decodeRow(row))
+        if (decoded._tag === "Right") cache.set(row.id, decoded.right)
+        else yield* Effect.logError(`server ${row.id} is unreadable and was left out`, decoded.left.message)
+      }
+      const remember = (entry: ServerEntry) => Effect.sync(() => void cache.set(entry.id, entry))
+
       return ServerEntries.of({
-        list: sql<Row>`SELECT id, entry FROM servers ORDER BY created_at, id`.pipe(
-          Effect.mapError(storeError("list servers")),
-          Effect.flatMap((rows) => Effect.forEach(rows, decodeRow))
-        ),
+        list: Effect.sync(() => [...cache.values()]),
         get: (id) =>
-          sql<Row>`SELECT id, entry FROM servers WHERE id = ${id}`.pipe(
-            Effect.mapError(storeError("read server")),
-            Effect.flatMap((rows): Effect.Effect<ServerEntry, ServerNotFound | ServerStoreError> =>
-              rows[0] === undefined ? Effect.fail(new ServerNotFound({ serverId: id })) : decodeRow(rows[0])
-            )
-          ),
-        insert: (entry) => write(entry).pipe(sql.withTransaction, Effect.mapError(storeError("create server"))),
+          Effect.suspend(() => {
+            const entry = cache.get(id)
+            return entry === undefined ? Effect.fail(new ServerNotFound({ serverId: id })) : Effect.succeed(entry)
+          }),
+        insert: (entry) =>
+          write(entry).pipe(sql.withTransaction, Effect.mapError(storeError("create server")), Effect.zipRight(remember(entry))),
         update: (entry) =>
           requireEntry(entry.id).pipe(
-            Effect.zipRight(write(entry).pipe(sql.withTransaction, Effect.mapError(storeError("update server"))))
+            Effect.zipRight(write(entry).pipe(sql.withTransaction, Effect.mapError(storeError("update server")))),
+            Effect.zipRight(remember(entry))
           ),
         remove: (id) =>
           requireEntry(id).pipe(
             Effect.zipRight(
               sql`DELETE FROM servers WHERE id = ${id}`.pipe(Effect.asVoid, Effect.mapError(storeError("delete server")))
-            )
+            ),
+            Effect.zipRight(Effect.sync(() => void cache.delete(id)))
           ),
         upsertAll: (entries) =>
           Effect.forEach(entries, write, { discard: true }).pipe(
             sql.withTransaction,
-            Effect.mapError(storeError("restore servers"))
+            Effect.mapError(storeError("restore servers")),
+            Effect.zipRight(Effect.forEach(entries, remember, { discard: true }))
           )
       })
     })

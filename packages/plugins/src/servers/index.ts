@@ -5,8 +5,8 @@
  * `ServerEntries` and drive servers through the runtime's `Supervisor`.
  */
 import type { SqlClient } from "@effect/sql"
-import { type EventBus, type Hooks, Plugin, ProcessLauncher, Supervisor } from "@garrison/runtime"
-import { Effect, Layer } from "effect"
+import { type EventBus, type Hooks, Plugin, ProcessLauncher, ProcessRecords, Supervisor } from "@garrison/runtime"
+import { Effect, Layer, Option } from "effect"
 import { actorOptionsConfig } from "./config.js"
 import { ServersApi } from "./contract/Api.js"
 import { migrations } from "./migrations.js"
@@ -21,18 +21,35 @@ export interface ServersPluginOptions {
 }
 
 const supervisorLayer = (launcher: Layer.Layer<ProcessLauncher>) =>
-  Layer.unwrapEffect(Effect.map(actorOptionsConfig, (options) => Supervisor.layer(options))).pipe(
-    Layer.provide(Layer.merge(launcher, SqlProcessRecords))
-  ) satisfies Layer.Layer<Supervisor, unknown, SqlClient.SqlClient | EventBus | Hooks>
+  Layer.unwrapEffect(
+    Effect.gen(function* () {
+      const options = yield* actorOptionsConfig
+      const entries = yield* ServerEntries
+      // Actors of stopped servers are created on demand.
+      return Supervisor.layer(options, (serverId) => Effect.option(entries.get(serverId)))
+    })
+  ).pipe(Layer.provideMerge(Layer.merge(launcher, SqlProcessRecords))) satisfies Layer.Layer<
+    Supervisor | ProcessRecords,
+    unknown,
+    SqlClient.SqlClient | EventBus | Hooks | ServerEntries
+  >
 
 /** An actor for every stored entry: this is where running servers are reattached. */
 const ensureActors = Effect.gen(function* () {
   const entries = yield* ServerEntries
   const supervisor = yield* Supervisor
+  const records = yield* ProcessRecords
   const stored = yield* entries.list
+  // Only servers that were running need an actor now (to reattach or to notice they died);
+  // the rest get one when first asked for.
   yield* Effect.forEach(
     stored,
-    (entry) => supervisor.ensure(entry).pipe(Effect.catchAll((e) => Effect.logWarning(`server ${entry.name}: ${e.message}`))),
+    (entry) =>
+      Effect.flatMap(records.get(entry.id), (record) =>
+        Option.isNone(record)
+          ? Effect.void
+          : supervisor.ensure(entry).pipe(Effect.catchAll((e) => Effect.logWarning(`server ${entry.name}: ${e.message}`)))
+      ),
     { discard: true }
   )
   if (stored.length > 0) yield* Effect.logInfo(`servers: ${stored.length} entries supervised`)
@@ -43,7 +60,7 @@ export const makeServersPlugin = (options: ServersPluginOptions = {}) =>
     id: "servers",
     description: "Server entries, process lifecycle, live status",
     migrations,
-    layer: Layer.merge(supervisorLayer(options.launcher ?? ProcessLauncher.node), ServerEntries.layer),
+    layer: supervisorLayer(options.launcher ?? ProcessLauncher.node).pipe(Layer.provideMerge(ServerEntries.layer)),
     http: Plugin.http(ServersApi, Layer.merge(ServersRoutes, ServersBackupRoutes)),
     onStart: ensureActors
   })

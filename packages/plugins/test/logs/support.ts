@@ -112,6 +112,7 @@ export class FakeServers {
         ensure: () => Effect.dieMessage("not used by the logs tests"),
         remove: () => Effect.dieMessage("not used by the logs tests"),
         get: (id) => Effect.sync(() => (this.entries.has(id) ? Option.some(this.actor(id)) : Option.none())),
+        find: (id) => Effect.sync(() => (this.entries.has(id) ? Option.some(this.actor(id)) : Option.none())),
         all: Effect.sync(() => [...this.entries.keys()].map((id) => this.actor(id)))
       })
     }) as AnyPlugin

@@ -92,6 +92,7 @@ export const makeFleet = (statuses: Readonly<Record<string, ServerStatus>>) =>
       layer: Layer.succeed(Supervisor, {
         ensure: () => Effect.dieMessage("not in these tests"),
         get: (serverId) => Effect.succeed(Option.fromNullable(actors.get(serverId))),
+        find: (serverId) => Effect.succeed(Option.fromNullable(actors.get(serverId))),
         all: Effect.succeed([...actors.values()]),
         remove: () => Effect.void
       }),

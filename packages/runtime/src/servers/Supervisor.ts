@@ -16,7 +16,13 @@ import type { ServerEntry } from "./ServerEntry.js"
 export interface SupervisorShape {
   /** The actor for this entry, created (and reattached) on first use; later calls update its entry. */
   readonly ensure: (entry: ServerEntry) => Effect.Effect<ServerActor.ServerActor, ActorError>
+  /**
+   * The actor of a server, created on first use when the supervisor was given
+   * a way to look entries up (stopped servers need no actor until someone asks).
+   */
   readonly get: (serverId: string) => Effect.Effect<Option.Option<ServerActor.ServerActor>>
+  /** The actor of a server if one exists already; never creates one. */
+  readonly find: (serverId: string) => Effect.Effect<Option.Option<ServerActor.ServerActor>>
   readonly all: Effect.Effect<ReadonlyArray<ServerActor.ServerActor>>
   /** Retires and forgets the actor; refused while its server runs. */
   readonly remove: (serverId: string) => Effect.Effect<void, ActorError>
@@ -28,7 +34,11 @@ interface Slot {
 }
 
 export class Supervisor extends Context.Tag("@garrison/runtime/Supervisor")<Supervisor, SupervisorShape>() {
-  static readonly make = (options: ServerActor.ActorOptions = ServerActor.defaultActorOptions) =>
+  static readonly make = (
+    options: ServerActor.ActorOptions = ServerActor.defaultActorOptions,
+    /** Looks an entry up by id, so `get` can create actors on demand. */
+    lookup?: (serverId: string) => Effect.Effect<Option.Option<ServerEntry>>
+  ) =>
     Effect.gen(function* () {
       const scope = yield* Effect.scope
       const env: ServerActor.ActorEnvironment = {
@@ -63,14 +73,30 @@ export class Supervisor extends Context.Tag("@garrison/runtime/Supervisor")<Supe
           )
         })
 
+      const find: SupervisorShape["find"] = (serverId) =>
+        Effect.map(SynchronizedRef.get(slots), (map) => Option.fromNullable(map.get(serverId)?.actor))
+
       return Supervisor.of({
         ensure,
         remove,
-        get: (serverId) => Effect.map(SynchronizedRef.get(slots), (map) => Option.fromNullable(map.get(serverId)?.actor)),
+        find,
+        get: (serverId) =>
+          Effect.flatMap(find(serverId), (existing) =>
+            Option.isSome(existing) || lookup === undefined
+              ? Effect.succeed(existing)
+              : Effect.flatMap(lookup(serverId), (entry) =>
+                  Option.isNone(entry)
+                    ? Effect.succeed(Option.none())
+                    : ensure(entry.value).pipe(Effect.option)
+                )
+          ),
         all: Effect.map(SynchronizedRef.get(slots), (map) => [...map.values()].map((slot) => slot.actor))
       })
     })
 
   /** Needs a `ProcessLauncher` (`ProcessLauncher.node` for real processes) and `ProcessRecords`. */
-  static readonly layer = (options?: ServerActor.ActorOptions) => Layer.scoped(Supervisor, Supervisor.make(options))
+  static readonly layer = (
+    options?: ServerActor.ActorOptions,
+    lookup?: (serverId: string) => Effect.Effect<Option.Option<ServerEntry>>
+  ) => Layer.scoped(Supervisor, Supervisor.make(options, lookup))
 }

@@ -1,0 +1,239 @@
+/**
+ * The `PriorityQueue` service: the entries in `priority_entries`, and
+ * every server's `priority.txt` kept equal to the active ones. Each change
+ * is stored, then synced into all servers, then published as
+ * `PriorityChanged`. Exported, so other plugins (a VIP store, a chat bot)
+ * can grant priority without HTTP.
+ */
+import { SqlError } from "@effect/sql"
+import { AtomicFiles, type AtomicWriteError, EventBus } from "@garrison/runtime"
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import { randomUUID } from "node:crypto"
+import {
+  PriorityCleanupResult,
+  type PriorityEntry,
+  type PriorityEntryInput,
+  type PriorityEntryPatch,
+  PriorityImportResult,
+  type PriorityListParams,
+  PriorityPage,
+  DEFAULT_PAGE_SIZE
+} from "./contract/Api.js"
+import {
+  InvalidPriorityCursor,
+  InvalidPriorityEntry,
+  PriorityEntryExists,
+  PriorityEntryNotFound,
+  type PriorityStoreError,
+  storeError
+} from "./errors.js"
+import { type PriorityChangeAction, PriorityChanged } from "./events.js"
+import { planImport } from "./internal/importing.js"
+import { decodeCursor, encodeCursor, type EntryRow, iso, isActive, toView } from "./internal/rows.js"
+import { makeStore } from "./internal/store.js"
+import { writePriorityFile } from "./internal/sync.js"
+import { ServerEntries } from "../servers/index.js"
+
+export interface PriorityQueueShape {
+  readonly list: (params: PriorityListParams) => Effect.Effect<PriorityPage, InvalidPriorityCursor | PriorityStoreError>
+  readonly get: (id: string) => Effect.Effect<PriorityEntry, PriorityEntryNotFound | PriorityStoreError>
+  /** `addedBy` is who grants it (the caller's name over HTTP). */
+  readonly add: (
+    input: PriorityEntryInput,
+    addedBy: string
+  ) => Effect.Effect<PriorityEntry, InvalidPriorityEntry | PriorityEntryExists | PriorityStoreError>
+  readonly update: (
+    id: string,
+    patch: PriorityEntryPatch
+  ) => Effect.Effect<PriorityEntry, InvalidPriorityEntry | PriorityEntryNotFound | PriorityStoreError>
+  readonly remove: (id: string) => Effect.Effect<void, PriorityEntryNotFound | PriorityStoreError>
+  /** Every entry, oldest first, expired ones included. */
+  readonly exportAll: Effect.Effect<ReadonlyArray<PriorityEntry>, PriorityStoreError>
+  /** Checks each entry on its own, inserts the good ones in one transaction; `caller` is the default `addedBy`. */
+  readonly importEntries: (body: ReadonlyArray<unknown>, caller: string) => Effect.Effect<PriorityImportResult, PriorityStoreError>
+  /** Deletes entries whose `expiresAt` has passed; syncs the servers when any were. */
+  readonly cleanup: Effect.Effect<PriorityCleanupResult, PriorityStoreError>
+  /** Steam64 ids of the entries not expired now, oldest first: what `priority.txt` holds. */
+  readonly activePlatformIds: Effect.Effect<ReadonlyArray<string>, PriorityStoreError>
+  /** Writes one server's `priority.txt` (the start hook). */
+  readonly syncServer: (installDir: string) => Effect.Effect<void, AtomicWriteError | PriorityStoreError>
+  /** Writes every server's `priority.txt`, all at once; a server that cannot be written is logged. */
+  readonly syncAll: Effect.Effect<void, PriorityStoreError>
+}
+
+export class PriorityQueue extends Context.Tag("@garrison/plugins/PriorityQueue")<PriorityQueue, PriorityQueueShape>() {
+  static readonly make = Effect.gen(function* () {
+    const store = yield* makeStore
+    const servers = yield* ServerEntries
+    const files = yield* AtomicFiles
+    const bus = yield* EventBus
+    // One sync at a time, each reading the latest entries: an older list never overwrites a newer one.
+    const syncLock = yield* Effect.makeSemaphore(1)
+    const now = Clock.currentTimeMillis
+    const nowIso = Effect.map(now, iso)
+    const withFiles = Effect.provideService(AtomicFiles, files)
+
+    const activePlatformIds = Effect.flatMap(nowIso, store.activePlatformIds)
+
+    const syncServer: PriorityQueueShape["syncServer"] = (installDir) =>
+      syncLock.withPermits(1)(Effect.flatMap(activePlatformIds, (ids) => withFiles(writePriorityFile(installDir, ids))))
+
+    const syncAll: PriorityQueueShape["syncAll"] = syncLock.withPermits(1)(
+      Effect.gen(function* () {
+        const ids = yield* activePlatformIds
+        const entries = yield* servers.list.pipe(
+          Effect.catchAll((error) => Effect.as(Effect.logWarning(`priority: cannot list servers: ${error.message}`), []))
+        )
+        yield* Effect.forEach(
+          entries,
+          (entry) =>
+            withFiles(writePriorityFile(entry.installDir, ids)).pipe(
+              Effect.catchAll((error) => Effect.logWarning(`priority: cannot write ${error.path} (server ${entry.name}): ${error.message}`))
+            ),
+          { concurrency: "unbounded", discard: true }
+        )
+      })
+    )
+
+    /** After a stored change: sync every server, then tell the other plugins. */
+    const changed = (action: PriorityChangeAction, rows: ReadonlyArray<EntryRow>) =>
+      Effect.zipRight(
+        syncAll,
+        bus.publish(new PriorityChanged({ action, ids: rows.map((r) => r.id), platformIds: rows.map((r) => r.platformId) }))
+      )
+
+    /** One transaction; a failure to commit is a store error like any other. */
+    const transaction = <A, E, R>(operation: string, body: Effect.Effect<A, E, R>) =>
+      body.pipe(
+        store.sql.withTransaction,
+        Effect.catchIf(
+          (e): e is SqlError.SqlError => e instanceof SqlError.SqlError,
+          (e) => Effect.fail(storeError(operation)(e))
+        )
+      )
+
+    const find = (id: string) =>
+      Effect.flatMap(store.byId(id), Option.match({ onNone: () => Effect.fail(new PriorityEntryNotFound({ id })), onSome: Effect.succeed }))
+
+    /** A date must lie in the future; stored in UTC. */
+    const checkExpiry = (expiresAt: Date | null) =>
+      Effect.flatMap(now, (ms) =>
+        expiresAt === null
+          ? Effect.succeed(null)
+          : expiresAt.getTime() <= ms
+            ? Effect.fail(new InvalidPriorityEntry({ field: "expiresAt", message: "expiresAt: must be in the future (or null for permanent)" }))
+            : Effect.succeed(iso(expiresAt.getTime()))
+      )
+
+    const list: PriorityQueueShape["list"] = (params) =>
+      Effect.gen(function* () {
+        const limit = params.limit ?? DEFAULT_PAGE_SIZE
+        const after = params.cursor === undefined ? Option.none() : decodeCursor(params.cursor)
+        if (params.cursor !== undefined && Option.isNone(after)) {
+          return yield* new InvalidPriorityCursor({ cursor: params.cursor })
+        }
+        const rows = yield* store.page({
+          ...(params.role === undefined ? {} : { role: params.role }),
+          ...(params.active === undefined ? {} : { active: params.active === "true" }),
+          ...(Option.isSome(after) ? { after: after.value } : {}),
+          // One more than asked says whether another page follows.
+          limit: limit + 1,
+          nowIso: yield* nowIso
+        })
+        const items = rows.slice(0, limit)
+        const last = items[items.length - 1]
+        return new PriorityPage({
+          items: items.map(toView),
+          nextCursor: rows.length > limit && last !== undefined ? encodeCursor(last) : null
+        })
+      })
+
+    const add: PriorityQueueShape["add"] = (input, addedBy) =>
+      Effect.gen(function* () {
+        const expiresAt = yield* checkExpiry(input.expiresAt)
+        const at = yield* nowIso
+        const fields = {
+          id: randomUUID(),
+          platformId: input.platformId,
+          name: input.name,
+          role: input.role,
+          expiresAt,
+          addedBy,
+          addedAt: at
+        }
+        const row: EntryRow = yield* transaction("add a priority entry", Effect.gen(function* () {
+          const existing = yield* store.byPlatformId(input.platformId)
+          if (Option.isSome(existing)) {
+            // An expired entry the cleanup has not reached yet no longer counts.
+            if (isActive(existing.value, at)) {
+              return yield* new PriorityEntryExists({ platformId: input.platformId, id: existing.value.id })
+            }
+            yield* store.remove(existing.value.id)
+          }
+          const row: EntryRow = { ...fields, seq: yield* store.nextSeq }
+          yield* store.insertRows([row])
+          return row
+        }))
+        yield* changed("added", [row])
+        return toView(row)
+      })
+
+    const update: PriorityQueueShape["update"] = (id, patch) =>
+      Effect.gen(function* () {
+        const current = yield* find(id)
+        const expiresAt = patch.expiresAt === undefined ? current.expiresAt : yield* checkExpiry(patch.expiresAt)
+        const row: EntryRow = { ...current, name: patch.name ?? current.name, role: patch.role ?? current.role, expiresAt }
+        yield* store.update(row)
+        yield* changed("updated", [row])
+        return toView(row)
+      })
+
+    const remove: PriorityQueueShape["remove"] = (id) =>
+      Effect.gen(function* () {
+        const current = yield* find(id)
+        yield* store.remove(id)
+        yield* changed("removed", [current])
+      })
+
+    const importEntries: PriorityQueueShape["importEntries"] = (body, caller) =>
+      Effect.gen(function* () {
+        const nowMs = yield* now
+        const plan = yield* transaction("import priority entries", Effect.gen(function* () {
+          const existing = yield* store.platformIds
+          const plan = planImport(body, { existing, nowMs, caller, newId: randomUUID, firstSeq: yield* store.nextSeq })
+          yield* store.insertRows(plan.rows)
+          return plan
+        }))
+        if (plan.rows.length > 0) yield* changed("imported", plan.rows)
+        return new PriorityImportResult({ added: plan.rows.length, skipped: plan.skipped, errors: plan.errors })
+      })
+
+    const cleanup: PriorityQueueShape["cleanup"] = Effect.gen(function* () {
+      const at = yield* nowIso
+      const removed = yield* transaction("clean up priority entries", Effect.gen(function* () {
+        const expired = yield* store.expired(at)
+        yield* store.removeExpired(at)
+        return expired
+      }))
+      if (removed.length > 0) yield* changed("cleaned", removed)
+      return new PriorityCleanupResult({ removed: removed.length, remaining: yield* store.count })
+    })
+
+    return PriorityQueue.of({
+      list,
+      get: (id) => Effect.map(find(id), toView),
+      add,
+      update,
+      remove,
+      exportAll: Effect.map(store.all, (rows) => rows.map(toView)),
+      importEntries,
+      cleanup,
+      activePlatformIds,
+      syncServer,
+      syncAll
+    })
+  })
+
+  /** Needs the kernel (`SqlClient`, `AtomicFiles`, `EventBus`) and the servers plugin's `ServerEntries`. */
+  static readonly layer = Layer.effect(PriorityQueue, PriorityQueue.make)
+}

@@ -1,0 +1,151 @@
+/**
+ * The priority queue's HTTP contract: entry schemas and the `HttpApi`.
+ * Every endpoint needs `priority.manage`.
+ */
+import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { Access, BadRequest, Conflict, NotFound, PlatformId } from "@garrison/runtime"
+import { Schema } from "effect"
+
+export const PRIORITY_PERMISSION = "priority.manage"
+
+export const PRIORITY_ROLES = ["VIP", "Supporter", "Premium"] as const
+export const PriorityRole = Schema.Literal(...PRIORITY_ROLES).annotations({
+  message: () => `expected one of ${PRIORITY_ROLES.join(", ")}`
+})
+export type PriorityRole = typeof PriorityRole.Type
+
+export const DEFAULT_PAGE_SIZE = 100
+export const MAX_PAGE_SIZE = 1000
+export const MAX_IMPORT_ENTRIES = 100_000
+
+/** A player name as shown in-game: one line, 1 to 128 characters. */
+export const PlayerName = Schema.Trim.pipe(
+  Schema.minLength(1, { message: () => "must not be empty" }),
+  Schema.maxLength(128, { message: () => "must be at most 128 characters" }),
+  Schema.pattern(/^[^\r\n]*$/, { message: () => "must be a single line" })
+)
+
+/** An ISO-8601 date-time with a zone (`2025-01-31T12:00:00Z`), decoded to a `Date`. */
+export const IsoDateTime = Schema.compose(
+  Schema.String.pipe(
+    Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/, {
+      message: () => "expected an ISO-8601 date-time with a zone, e.g. 2025-01-31T12:00:00Z, or null"
+    })
+  ),
+  Schema.DateFromString
+).pipe(Schema.filter((d) => !Number.isNaN(d.getTime()), { message: () => "not a valid date" }))
+
+/** `expiresAt`: a date-time, or null for a permanent entry. */
+export const ExpiresAt = Schema.NullOr(IsoDateTime)
+
+export class PriorityEntry extends Schema.Class<PriorityEntry>("PriorityEntry")({
+  id: Schema.String,
+  /** Steam64, whatever form was sent. */
+  platformId: Schema.String,
+  name: Schema.String,
+  role: Schema.String,
+  /** ISO-8601, UTC; null means permanent. */
+  expiresAt: Schema.NullOr(Schema.String),
+  addedBy: Schema.String,
+  /** ISO-8601, UTC. */
+  addedAt: Schema.String
+}) {}
+
+export class PriorityEntryInput extends Schema.Class<PriorityEntryInput>("PriorityEntryInput")({
+  /** Steam64, Steam2 or Steam3; stored as Steam64. */
+  platformId: PlatformId,
+  name: PlayerName,
+  role: PriorityRole,
+  /** Absent or null: permanent. Must be in the future. */
+  expiresAt: Schema.optionalWith(ExpiresAt, { default: () => null })
+}) {}
+
+export class PriorityEntryPatch extends Schema.Class<PriorityEntryPatch>("PriorityEntryPatch")({
+  name: Schema.optional(PlayerName),
+  role: Schema.optional(PriorityRole),
+  /** null makes the entry permanent; a date must be in the future. */
+  expiresAt: Schema.optional(ExpiresAt)
+}) {}
+
+/** One entry of an import body; checked one by one so a bad entry never rejects the rest. */
+export const PriorityImportEntry = Schema.Struct({
+  platformId: PlatformId,
+  name: PlayerName,
+  role: PriorityRole,
+  expiresAt: Schema.optionalWith(ExpiresAt, { default: () => null }),
+  /** Absent: the caller. */
+  addedBy: Schema.optional(Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(128)))
+})
+export type PriorityImportEntry = typeof PriorityImportEntry.Type
+
+export class PriorityImportError extends Schema.Class<PriorityImportError>("PriorityImportError")({
+  /** Position in the body array, from 0. */
+  index: Schema.Number,
+  platformId: Schema.optional(Schema.String),
+  error: Schema.String
+}) {}
+
+export class PriorityImportResult extends Schema.Class<PriorityImportResult>("PriorityImportResult")({
+  added: Schema.Number,
+  /** Entries for a player who already has one (stored, or earlier in the same body). */
+  skipped: Schema.Number,
+  errors: Schema.Array(PriorityImportError)
+}) {}
+
+export class PriorityCleanupResult extends Schema.Class<PriorityCleanupResult>("PriorityCleanupResult")({
+  removed: Schema.Number,
+  remaining: Schema.Number
+}) {}
+
+export class PriorityPage extends Schema.Class<PriorityPage>("PriorityPage")({
+  /** Oldest first. */
+  items: Schema.Array(PriorityEntry),
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: Schema.NullOr(Schema.String)
+}) {}
+
+export const PriorityListParams = Schema.Struct({
+  role: Schema.optional(PriorityRole),
+  /** `true`: permanent or not yet expired; `false`: expired, awaiting cleanup. */
+  active: Schema.optional(Schema.Literal("true", "false")),
+  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, MAX_PAGE_SIZE))),
+  cursor: Schema.optional(Schema.String.pipe(Schema.maxLength(300)))
+})
+export type PriorityListParams = typeof PriorityListParams.Type
+
+export const PriorityEntryPath = Schema.Struct({ id: Schema.String })
+
+export class PriorityGroup extends HttpApiGroup.make("priority")
+  .add(
+    HttpApiEndpoint.get("list", "/api/priority-queue")
+      .setUrlParams(PriorityListParams)
+      .addSuccess(PriorityPage)
+      .addError(BadRequest)
+  )
+  .add(
+    HttpApiEndpoint.post("add", "/api/priority-queue")
+      .setPayload(PriorityEntryInput)
+      .addSuccess(PriorityEntry, { status: 201 })
+      .addError(BadRequest)
+      .addError(Conflict)
+  )
+  .add(HttpApiEndpoint.get("export", "/api/priority-queue/export").addSuccess(Schema.Array(PriorityEntry)))
+  .add(
+    HttpApiEndpoint.post("import", "/api/priority-queue/import")
+      .setPayload(Schema.Array(Schema.Unknown).pipe(Schema.maxItems(MAX_IMPORT_ENTRIES)))
+      .addSuccess(PriorityImportResult)
+      .addError(BadRequest)
+  )
+  .add(HttpApiEndpoint.post("cleanup", "/api/priority-queue/cleanup").addSuccess(PriorityCleanupResult))
+  .add(
+    HttpApiEndpoint.patch("update", "/api/priority-queue/:id")
+      .setPath(PriorityEntryPath)
+      .setPayload(PriorityEntryPatch)
+      .addSuccess(PriorityEntry)
+      .addError(BadRequest)
+      .addError(NotFound)
+  )
+  .add(HttpApiEndpoint.del("remove", "/api/priority-queue/:id").setPath(PriorityEntryPath).addError(NotFound))
+  .annotate(Access, Access.permission(PRIORITY_PERMISSION)) {}
+
+export class PriorityApi extends HttpApi.make("priority").add(PriorityGroup) {}

@@ -1,0 +1,83 @@
+/**
+ * Priority queue: VIP, Supporter and Premium entries behind
+ * `/api/priority-queue` (`priority.manage`), kept in every server's
+ * `priority.txt` (before each start and restart, after every change, and
+ * after the 60-second cleanup of expired entries). See README.md.
+ */
+import { AuditTrail, BeforeServerStart, Plugin } from "@garrison/runtime"
+import { Effect } from "effect"
+import { PriorityApi } from "./contract/Api.js"
+import { migrations } from "./migrations.js"
+import { PriorityQueue } from "./PriorityQueue.js"
+import { PriorityRoutes } from "./routes.js"
+
+/** How often expired entries are removed (the spec's cleanup interval). */
+export const PRIORITY_CLEANUP_INTERVAL = "60 seconds"
+
+export const PriorityPlugin = Plugin.make({
+  id: "priority",
+  description: "VIP priority queue, synced into every server's priority.txt",
+  dependsOn: ["servers"],
+  migrations,
+  layer: PriorityQueue.layer,
+  http: Plugin.http(PriorityApi, PriorityRoutes),
+  hooks: [
+    // A start must not go ahead with a stale list: a failure here fails the start.
+    BeforeServerStart.handle((input) => Effect.flatMap(PriorityQueue, (queue) => queue.syncServer(input.installDir)))
+  ],
+  jobs: [
+    {
+      name: "cleanup",
+      every: PRIORITY_CLEANUP_INTERVAL,
+      run: Effect.flatMap(PriorityQueue, (queue) => queue.cleanup).pipe(
+        // Requests are audited by the host; the automatic cleanup records itself.
+        Effect.tap((result) =>
+          result.removed > 0
+            ? Effect.flatMap(AuditTrail, (audit) =>
+                audit.record({
+                  actor: null,
+                  ip: null,
+                  action: "priority.cleanup",
+                  target: null,
+                  result: "success",
+                  details: { removed: result.removed, remaining: result.remaining }
+                })
+              )
+            : Effect.void
+        )
+      )
+    }
+  ]
+})
+
+export {
+  DEFAULT_PAGE_SIZE as PRIORITY_DEFAULT_PAGE_SIZE,
+  MAX_IMPORT_ENTRIES as PRIORITY_MAX_IMPORT_ENTRIES,
+  MAX_PAGE_SIZE as PRIORITY_MAX_PAGE_SIZE,
+  PRIORITY_PERMISSION,
+  PRIORITY_ROLES,
+  PriorityApi,
+  PriorityCleanupResult,
+  PriorityEntry,
+  PriorityEntryInput,
+  PriorityEntryPatch,
+  PriorityGroup,
+  PriorityImportEntry,
+  PriorityImportError,
+  PriorityImportResult,
+  PriorityListParams,
+  PriorityPage,
+  PriorityRole
+} from "./contract/Api.js"
+export {
+  InvalidPriorityCursor,
+  InvalidPriorityEntry,
+  PriorityEntryExists,
+  PriorityEntryNotFound,
+  PriorityStoreError
+} from "./errors.js"
+export { PRIORITY_CHANGE_ACTIONS, PriorityChangeAction, PriorityChanged } from "./events.js"
+export { PRIORITY_FILE, priorityFileText } from "./internal/sync.js"
+export { PriorityQueue } from "./PriorityQueue.js"
+export type { PriorityQueueShape } from "./PriorityQueue.js"
+export { exportFileName as priorityExportFileName } from "./routes.js"

@@ -1,0 +1,115 @@
+/**
+ * The SQL behind the priority queue: `priority_entries` reads and writes.
+ * Every failure is a `PriorityStoreError` naming the operation.
+ */
+import { SqlClient } from "@effect/sql"
+import { Effect, Option } from "effect"
+import { storeError } from "../errors.js"
+import { decodeRows, type EntryRow, SELECT_COLUMNS } from "./rows.js"
+
+/** Rows per multi-row INSERT: well under every database's bound-parameter limit. */
+const INSERT_CHUNK = 500
+
+export interface PageQuery {
+  readonly role?: string
+  readonly active?: boolean
+  /** Rows after this `seq`. */
+  readonly after?: number
+  readonly limit: number
+  readonly nowIso: string
+}
+
+export const makeStore = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const columns = sql.literal(SELECT_COLUMNS)
+  const read = (operation: string) => <E extends { readonly message: string }, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
+    query.pipe(Effect.flatMap(decodeRows), Effect.mapError(storeError(operation)))
+
+  const page = (query: PageQuery) => {
+    const clauses = [
+      ...(query.role === undefined ? [] : [sql`role = ${query.role}`]),
+      ...(query.active === undefined
+        ? []
+        : query.active
+          ? [sql`(expires_at IS NULL OR expires_at > ${query.nowIso})`]
+          : [sql`(expires_at IS NOT NULL AND expires_at <= ${query.nowIso})`]),
+      ...(query.after === undefined
+        ? []
+        : [sql`seq > ${query.after}`])
+    ]
+    return read("list priority entries")(
+      sql`SELECT ${columns} FROM priority_entries WHERE ${sql.and(clauses)} ORDER BY seq LIMIT ${query.limit}`
+    )
+  }
+
+  const first = (rows: ReadonlyArray<EntryRow>) => Option.fromNullable(rows[0])
+
+  const insertRows = (rows: ReadonlyArray<EntryRow>) =>
+    Effect.forEach(
+      Array.from({ length: Math.ceil(rows.length / INSERT_CHUNK) }, (_, i) => rows.slice(i * INSERT_CHUNK, (i + 1) * INSERT_CHUNK)),
+      (chunk) =>
+        sql`INSERT INTO priority_entries ${sql.insert(
+          chunk.map((row) => ({
+            id: row.id,
+            seq: row.seq,
+            platform_id: row.platformId,
+            name: row.name,
+            role: row.role,
+            expires_at: row.expiresAt,
+            added_by: row.addedBy,
+            added_at: row.addedAt
+          }))
+        )}`,
+      { discard: true }
+    ).pipe(Effect.mapError(storeError("insert priority entries")))
+
+  return {
+    sql,
+    page,
+    byId: (id: string) =>
+      read("read a priority entry")(sql`SELECT ${columns} FROM priority_entries WHERE id = ${id}`).pipe(Effect.map(first)),
+    byPlatformId: (platformId: string) =>
+      read("read a priority entry")(sql`SELECT ${columns} FROM priority_entries WHERE platform_id = ${platformId}`).pipe(
+        Effect.map(first)
+      ),
+    all: read("read priority entries")(sql`SELECT ${columns} FROM priority_entries ORDER BY seq`),
+    platformIds: sql<{ platformId: string }>`SELECT platform_id AS "platformId" FROM priority_entries`.pipe(
+      Effect.map((rows) => new Set(rows.map((r) => r.platformId))),
+      Effect.mapError(storeError("read priority players"))
+    ),
+    activePlatformIds: (nowIso: string) =>
+      sql<{ platformId: string }>`SELECT platform_id AS "platformId" FROM priority_entries
+        WHERE expires_at IS NULL OR expires_at > ${nowIso} ORDER BY seq`.pipe(
+        Effect.map((rows) => rows.map((r) => r.platformId)),
+        Effect.mapError(storeError("read active priority players"))
+      ),
+    expired: (nowIso: string) =>
+      read("read expired priority entries")(
+        sql`SELECT ${columns} FROM priority_entries WHERE expires_at IS NOT NULL AND expires_at <= ${nowIso} ORDER BY seq`
+      ),
+    /** The `seq` for the next row (call inside the inserting transaction). */
+    nextSeq: sql<{ n: number | string | null }>`SELECT MAX(seq) AS n FROM priority_entries`.pipe(
+      Effect.map((rows) => Number(rows[0]?.n ?? 0) + 1),
+      Effect.mapError(storeError("read the next priority position"))
+    ),
+    count: sql<{ n: number | string }>`SELECT COUNT(*) AS n FROM priority_entries`.pipe(
+      Effect.map((rows) => Number(rows[0]?.n ?? 0)),
+      Effect.mapError(storeError("count priority entries"))
+    ),
+    insertRows,
+    update: (row: EntryRow) =>
+      sql`UPDATE priority_entries SET name = ${row.name}, role = ${row.role}, expires_at = ${row.expiresAt} WHERE id = ${row.id}`.pipe(
+        Effect.asVoid,
+        Effect.mapError(storeError("update a priority entry"))
+      ),
+    remove: (id: string) =>
+      sql`DELETE FROM priority_entries WHERE id = ${id}`.pipe(Effect.asVoid, Effect.mapError(storeError("delete a priority entry"))),
+    removeExpired: (nowIso: string) =>
+      sql`DELETE FROM priority_entries WHERE expires_at IS NOT NULL AND expires_at <= ${nowIso}`.pipe(
+        Effect.asVoid,
+        Effect.mapError(storeError("delete expired priority entries"))
+      )
+  }
+})
+
+export type PriorityStore = Effect.Effect.Success<typeof makeStore>

@@ -1,0 +1,31 @@
+/**
+ * Numbered, run once each on start-up. Never edit a released migration: add
+ * the next number instead. Portable SQL (SQLite and PostgreSQL).
+ */
+import { SqlClient } from "@effect/sql"
+import type { Migration } from "@garrison/runtime"
+import { Effect } from "effect"
+
+export const migrations: ReadonlyArray<Migration> = [
+  {
+    version: 1,
+    name: "create priority_entries",
+    up: Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      Effect.all([
+        // Times are ISO-8601 UTC strings from toISOString(), so they compare as text.
+        // seq: insertion order (1, 2, ...), the order of lists, exports and priority.txt.
+        sql`CREATE TABLE priority_entries (
+          id TEXT PRIMARY KEY,
+          seq INTEGER NOT NULL UNIQUE,
+          platform_id TEXT NOT NULL UNIQUE,
+          name TEXT NOT NULL,
+          role TEXT NOT NULL,
+          expires_at TEXT,
+          added_by TEXT NOT NULL,
+          added_at TEXT NOT NULL
+        )`,
+        sql`CREATE INDEX priority_entries_expires ON priority_entries (expires_at)`
+      ]).pipe(Effect.asVoid)
+    )
+  }
+]

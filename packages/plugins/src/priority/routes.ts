@@ -1,0 +1,56 @@
+/** The handlers behind `PriorityApi`; the host has already checked `priority.manage`. */
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { BadRequest, Conflict, CurrentPrincipal, NotFound } from "@garrison/runtime"
+import { Clock, Effect } from "effect"
+import { PriorityApi } from "./contract/Api.js"
+import type { InvalidPriorityCursor, InvalidPriorityEntry, PriorityEntryExists, PriorityEntryNotFound } from "./errors.js"
+import { PriorityQueue } from "./PriorityQueue.js"
+
+const notFound = (error: PriorityEntryNotFound) => Effect.fail(new NotFound({ message: `no priority entry with id "${error.id}"` }))
+const invalid = (error: InvalidPriorityEntry) =>
+  Effect.fail(new BadRequest({ message: error.message, details: [{ path: error.field, message: error.message }] }))
+const badCursor = (_: InvalidPriorityCursor) =>
+  Effect.fail(new BadRequest({ message: "cursor: not a cursor this list returned", details: [{ path: "cursor", message: "invalid" }] }))
+const exists = (error: PriorityEntryExists) =>
+  Effect.fail(new Conflict({ message: `player ${error.platformId} already has a priority entry`, details: { id: error.id } }))
+
+/** `service-priority-YYYY-MM-DD.json`, dated by the controller's clock (UTC). */
+export const exportFileName = (ms: number): string => `service-priority-${new Date(ms).toISOString().slice(0, 10)}.json`
+
+export const PriorityRoutes = HttpApiBuilder.group(PriorityApi, "priority", (handlers) =>
+  Effect.gen(function* () {
+    const queue = yield* PriorityQueue
+    const caller = Effect.map(CurrentPrincipal, (p) => p.name)
+    // A store failure is a real fault: it becomes a 500 with a request id.
+    return handlers
+      .handle("list", ({ urlParams }) =>
+        queue.list(urlParams).pipe(Effect.catchTags({ InvalidPriorityCursor: badCursor, PriorityStoreError: Effect.die }))
+      )
+      .handle("add", ({ payload }) =>
+        Effect.flatMap(caller, (name) => queue.add(payload, name)).pipe(
+          Effect.catchTags({ InvalidPriorityEntry: invalid, PriorityEntryExists: exists, PriorityStoreError: Effect.die })
+        )
+      )
+      .handle("update", ({ path, payload }) =>
+        queue.update(path.id, payload).pipe(
+          Effect.catchTags({ InvalidPriorityEntry: invalid, PriorityEntryNotFound: notFound, PriorityStoreError: Effect.die })
+        )
+      )
+      .handle("remove", ({ path }) =>
+        queue.remove(path.id).pipe(Effect.catchTags({ PriorityEntryNotFound: notFound, PriorityStoreError: Effect.die }))
+      )
+      .handle("export", () =>
+        Effect.gen(function* () {
+          const entries = yield* queue.exportAll.pipe(Effect.catchTag("PriorityStoreError", Effect.die))
+          const ms = yield* Clock.currentTimeMillis
+          return HttpServerResponse.unsafeJson(entries, {
+            headers: { "content-disposition": `attachment; filename="${exportFileName(ms)}"` }
+          })
+        })
+      )
+      .handle("import", ({ payload }) =>
+        Effect.flatMap(caller, (name) => queue.importEntries(payload, name)).pipe(Effect.catchTag("PriorityStoreError", Effect.die))
+      )
+      .handle("cleanup", () => queue.cleanup.pipe(Effect.catchTag("PriorityStoreError", Effect.die)))
+  })
+)
