@@ -10,6 +10,7 @@ import { LogsPlugin } from "./logs/index.js"
 import { ServersPlugin } from "./servers/index.js"
 import { SchedulerPlugin } from "./scheduler/index.js"
 import { PlayersPlugin } from "./players/index.js"
+import { BansPlugin } from "./bans/index.js"
 import { PriorityPlugin } from "./priority/index.js"
 
 export * from "./accounts/index.js"
@@ -20,7 +21,8 @@ export * from "./logs/index.js"
 export * from "./servers/index.js"
 export * from "./scheduler/index.js"
 export * from "./players/index.js"
+export * from "./bans/index.js"
 export * from "./priority/index.js"
 
 /** The plugins the controller loads by default, in no particular order (the host orders them). */
-export const defaultPlugins: ReadonlyArray<AnyPlugin> = [HealthPlugin, AccountsPlugin, AuditPlugin, NotificationsPlugin, ServersPlugin, SchedulerPlugin, PlayersPlugin, LogsPlugin, PriorityPlugin]
+export const defaultPlugins: ReadonlyArray<AnyPlugin> = [HealthPlugin, AccountsPlugin, AuditPlugin, NotificationsPlugin, ServersPlugin, SchedulerPlugin, PlayersPlugin, LogsPlugin, PriorityPlugin, BansPlugin]

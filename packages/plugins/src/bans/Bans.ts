@@ -1,0 +1,237 @@
+/**
+ * The `Bans` service: the global ban database in `bans`. Every change
+ * publishes an event, writes an audit row and wakes the ban-file sync.
+ * Exported, so other plugins (trust, chat bots) can ban without HTTP.
+ */
+import { SqlClient, type SqlError, type Statement } from "@effect/sql"
+import { AuditTrail, EventBus, parsePlatformId } from "@garrison/runtime"
+import { Chunk, Clock, Context, Effect, Either, Layer, Option, Queue } from "effect"
+import { randomUUID } from "node:crypto"
+import { Ban, BanPage, type BanListParams, DEFAULT_PAGE_SIZE, ImportResult } from "./contract/Api.js"
+import { BanExists, BanNotFound, type BanStoreError, InvalidBan, storeError } from "./errors.js"
+import { BanAdded, BanRemoved, BansImported } from "./events.js"
+import { decodeCursor, encodeCursor } from "./internal/cursor.js"
+import { planImport } from "./internal/importer.js"
+import { decodeBans, SELECT_COLUMNS } from "./internal/rows.js"
+import { iso, parseIso } from "./internal/time.js"
+
+/** What a new ban needs; `platformId` is already Steam64. */
+export interface NewBan {
+  readonly platformId: string
+  readonly playerName: string
+  readonly reason: string
+  /** ISO-8601 in the future; null or absent: permanent. */
+  readonly expiresAt?: string | null | undefined
+  readonly source?: string
+}
+
+export interface BansShape {
+  readonly list: (params: BanListParams) => Effect.Effect<BanPage, InvalidBan | BanStoreError>
+  readonly get: (id: string) => Effect.Effect<Ban, BanNotFound | BanStoreError>
+  readonly add: (input: NewBan, bannedBy: string) => Effect.Effect<Ban, InvalidBan | BanExists | BanStoreError>
+  readonly remove: (id: string, removedBy: string) => Effect.Effect<Ban, BanNotFound | BanStoreError>
+  /** Every ban, oldest first. */
+  readonly exportAll: Effect.Effect<ReadonlyArray<Ban>, BanStoreError>
+  readonly importMany: (entries: ReadonlyArray<unknown>, importedBy: string) => Effect.Effect<ImportResult, BanStoreError>
+  /** The ban in force for a player, if any. */
+  readonly activeFor: (platformId: string) => Effect.Effect<Option.Option<Ban>, BanStoreError>
+
+  // For the sync.
+  /** Steam64 ids with a ban in force at `now`, sorted, each once. */
+  readonly activeIds: (now: number) => Effect.Effect<ReadonlyArray<string>, BanStoreError>
+  /** The earliest expiry strictly after `now`. */
+  readonly nextExpiry: (now: number) => Effect.Effect<Option.Option<number>, BanStoreError>
+  /** Completes at the next change (or at once when one happened since the last call). */
+  readonly changed: Effect.Effect<void>
+  /** Forgets changes already signalled (after a debounce). */
+  readonly drainChanges: Effect.Effect<void>
+}
+
+/** Rows per multi-row INSERT: 8 parameters each, well under every database's limit. */
+export const INSERT_CHUNK = 500
+const INSERT_COLUMNS = "id, platform_id, player_name, reason, banned_by, banned_at, expires_at, source"
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
+
+export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>() {
+  static readonly make = Effect.gen(function* () {
+    const sql = yield* SqlClient.SqlClient
+    const bus = yield* EventBus
+    const changes = yield* Queue.sliding<void>(1)
+    const notify = Queue.offer(changes, undefined).pipe(Effect.asVoid)
+    // `VALUES (...), (...)` for n rows in the dialect's placeholders; the full chunk's text is built once.
+    const placeholders = (n: number) =>
+      sql.onDialectOrElse({
+        pg: () => Array.from({ length: n }, (_, r) => `(${Array.from({ length: 8 }, (_, c) => `$${r * 8 + c + 1}`).join(", ")})`),
+        orElse: () => Array.from({ length: n }, () => "(?, ?, ?, ?, ?, ?, ?, ?)")
+      }).join(", ")
+    const fullChunk = placeholders(INSERT_CHUNK)
+    const valuesList = (n: number) => (n === INSERT_CHUNK ? fullChunk : placeholders(n))
+    const audit = (action: string, actor: string, target: string | null, details: Record<string, unknown>) =>
+      Effect.flatMap(AuditTrail, (trail) => trail.record({ actor, ip: null, action, target, result: "success", details }))
+
+    const columns = sql.literal(SELECT_COLUMNS)
+    const read = (statement: Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError>) =>
+      statement.pipe(Effect.flatMap(decodeBans), Effect.mapError(storeError("read bans")))
+    const byId = (id: string) => read(sql`SELECT ${columns} FROM bans WHERE id = ${id}`)
+
+    const activeFor: BansShape["activeFor"] = (platformId) =>
+      Effect.gen(function* () {
+        const now = iso(yield* Clock.currentTimeMillis)
+        const rows = yield* sql<{ readonly id: string }>`SELECT id FROM bans
+          WHERE platform_id = ${platformId} AND (expires_at IS NULL OR expires_at > ${now})
+          ORDER BY banned_at DESC, id DESC`.pipe(Effect.mapError(storeError("read bans")))
+        if (rows[0] === undefined) return Option.none()
+        const found = yield* byId(rows[0].id)
+        return Option.fromNullable(found[0])
+      })
+
+    const get: BansShape["get"] = (id) =>
+      Effect.flatMap(byId(id), (rows) =>
+        rows[0] === undefined ? Effect.fail(new BanNotFound({ id })) : Effect.succeed(rows[0])
+      )
+
+    const list: BansShape["list"] = (params) =>
+      Effect.gen(function* () {
+        const now = iso(yield* Clock.currentTimeMillis)
+        const clauses: Array<Statement.Fragment> = []
+        if (params.platformId !== undefined) {
+          const id = parsePlatformId(params.platformId)
+          if (Either.isLeft(id)) return yield* new InvalidBan({ field: "platformId", message: `platformId: ${id.left.message}` })
+          clauses.push(sql`platform_id = ${id.right}`)
+        }
+        if (params.status === "active") clauses.push(sql`(expires_at IS NULL OR expires_at > ${now})`)
+        if (params.status === "expired") clauses.push(sql`(expires_at IS NOT NULL AND expires_at <= ${now})`)
+        if (params.q !== undefined) {
+          const pattern = `%${escapeLike(params.q.toLowerCase())}%`
+          clauses.push(sql`(LOWER(player_name) LIKE ${pattern} ESCAPE ${"\\"} OR LOWER(reason) LIKE ${pattern} ESCAPE ${"\\"})`)
+        }
+        if (params.cursor !== undefined) {
+          const position = decodeCursor(params.cursor)
+          if (Option.isNone(position)) return yield* new InvalidBan({ field: "cursor", message: "cursor: not a cursor from this list" })
+          const { bannedAt, id } = position.value
+          clauses.push(sql`(banned_at < ${bannedAt} OR (banned_at = ${bannedAt} AND id < ${id}))`)
+        }
+        const limit = params.limit ?? DEFAULT_PAGE_SIZE
+        const rows = yield* read(
+          sql`SELECT ${columns} FROM bans WHERE ${sql.and(clauses)} ORDER BY banned_at DESC, id DESC LIMIT ${limit + 1}`
+        )
+        const items = rows.slice(0, limit)
+        const last = items[items.length - 1]
+        return new BanPage({ items, nextCursor: rows.length > limit && last !== undefined ? encodeCursor(last) : null })
+      })
+
+    const add: BansShape["add"] = (input, bannedBy) =>
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        let expiresAt: string | null = null
+        if (input.expiresAt !== undefined && input.expiresAt !== null) {
+          const ms = parseIso(input.expiresAt)
+          if (Option.isNone(ms)) {
+            return yield* new InvalidBan({ field: "expiresAt", message: "expiresAt: an ISO-8601 date-time, e.g. 2025-01-31T12:00:00Z" })
+          }
+          if (ms.value <= now) return yield* new InvalidBan({ field: "expiresAt", message: "expiresAt: must be in the future" })
+          expiresAt = iso(ms.value)
+        }
+        const ban = new Ban({
+          id: randomUUID(),
+          platformId: input.platformId,
+          playerName: input.playerName.trim(),
+          reason: input.reason.trim(),
+          bannedBy,
+          bannedAt: iso(now),
+          expiresAt,
+          source: input.source ?? "manual"
+        })
+        // Check and insert in one transaction, so two concurrent adds cannot both pass the check.
+        yield* Effect.gen(function* () {
+          const existing = yield* activeFor(ban.platformId)
+          if (Option.isSome(existing)) {
+            return yield* new BanExists({ platformId: ban.platformId, existingId: existing.value.id })
+          }
+          yield* sql`INSERT INTO bans ${sql.insert({ ...toRecord(ban) })}`.pipe(Effect.mapError(storeError("add a ban")))
+        }).pipe(sql.withTransaction, Effect.catchTag("SqlError", (e) => Effect.fail(storeError("add a ban")(e))))
+        yield* notify
+        yield* bus.publish(new BanAdded({ ...ban }))
+        yield* audit("bans.add", bannedBy, ban.platformId, { banId: ban.id, reason: ban.reason, expiresAt: ban.expiresAt })
+        return ban
+      })
+
+    const remove: BansShape["remove"] = (id, removedBy) =>
+      Effect.gen(function* () {
+        const ban = yield* get(id)
+        yield* sql`DELETE FROM bans WHERE id = ${id}`.pipe(Effect.mapError(storeError("delete a ban")))
+        yield* notify
+        yield* bus.publish(new BanRemoved({ id, platformId: ban.platformId, removedBy }))
+        yield* audit("bans.remove", removedBy, ban.platformId, { banId: id })
+        return ban
+      })
+
+    const importMany: BansShape["importMany"] = (entries, importedBy) =>
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        const result = yield* Effect.gen(function* () {
+          const stored = yield* sql<{ readonly id: string; readonly platformId: string; readonly expiresAt: string | null }>`
+            SELECT id, platform_id AS "platformId", expires_at AS "expiresAt" FROM bans`
+          const at = iso(now)
+          const activePlayers = new Set<string>()
+          const ids = new Set<string>()
+          for (const row of stored) {
+            ids.add(row.id)
+            if (row.expiresAt === null || row.expiresAt > at) activePlayers.add(row.platformId)
+          }
+          const plan = planImport(entries, { activePlayers, ids })
+          for (let i = 0; i < plan.rows.length; i += INSERT_CHUNK) {
+            const chunk = plan.rows.slice(i, i + INSERT_CHUNK)
+            yield* sql.unsafe(`INSERT INTO bans (${INSERT_COLUMNS}) VALUES ${valuesList(chunk.length)}`, chunk.flat())
+          }
+          return plan
+        }).pipe(sql.withTransaction, Effect.mapError(storeError("import bans")))
+        if (result.rows.length > 0) yield* notify
+        const reply = new ImportResult(
+          { added: result.rows.length, skipped: result.skipped, errors: result.errors, total: entries.length },
+          { disableValidation: true }
+        )
+        yield* bus.publish(new BansImported({ added: reply.added, skipped: reply.skipped, failed: reply.errors.length, importedBy }))
+        yield* audit("bans.import", importedBy, null, { added: reply.added, skipped: reply.skipped, failed: reply.errors.length })
+        return reply
+      })
+
+    return Bans.of({
+      list,
+      get,
+      add,
+      remove,
+      exportAll: read(sql`SELECT ${columns} FROM bans ORDER BY banned_at, id`),
+      importMany,
+      activeFor,
+      activeIds: (now) =>
+        sql<{ readonly platformId: string }>`SELECT DISTINCT platform_id AS "platformId" FROM bans
+          WHERE expires_at IS NULL OR expires_at > ${iso(now)} ORDER BY platform_id`.pipe(
+          Effect.map((rows) => rows.map((row) => row.platformId)),
+          Effect.mapError(storeError("read active bans"))
+        ),
+      nextExpiry: (now) =>
+        sql<{ readonly next: string | null }>`SELECT MIN(expires_at) AS "next" FROM bans WHERE expires_at > ${iso(now)}`.pipe(
+          Effect.map((rows) => Option.flatMap(Option.fromNullable(rows[0]?.next), (next) => parseIso(next))),
+          Effect.mapError(storeError("read the next expiry"))
+        ),
+      changed: Queue.take(changes),
+      drainChanges: Effect.asVoid(Effect.map(Queue.takeAll(changes), Chunk.size))
+    })
+  })
+
+  /** Needs the kernel's `SqlClient` and `EventBus`. */
+  static readonly layer = Layer.effect(Bans, Bans.make)
+}
+
+const toRecord = (ban: Ban) => ({
+  id: ban.id,
+  platform_id: ban.platformId,
+  player_name: ban.playerName,
+  reason: ban.reason,
+  banned_by: ban.bannedBy,
+  banned_at: ban.bannedAt,
+  expires_at: ban.expiresAt,
+  source: ban.source
+})

@@ -1,0 +1,176 @@
+/**
+ * The bans HTTP contract: the Ban resource, the `/api/bans` routes
+ * (`bans.manage`) and the in-game ban route `POST
+ * /api/servers/:id/players/:playerId/ban` (`players.ban`).
+ */
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Access, BadRequest, Conflict, NotFound, PlatformId, Unavailable } from "@garrison/runtime"
+import { Schema } from "effect"
+import { PlayerView, ServerFault, ServerPath } from "../../servers/index.js"
+
+export const BANS_PERMISSION = "bans.manage"
+export const PLAYER_BAN_PERMISSION = "players.ban"
+export const MAX_PAGE_SIZE = 500
+export const DEFAULT_PAGE_SIZE = 50
+export const MAX_NAME_LENGTH = 128
+export const MAX_REASON_LENGTH = 500
+
+const Text = (field: string, max: number) =>
+  Schema.String.pipe(
+    Schema.maxLength(max, { message: () => `${field} must be at most ${max} characters` }),
+    Schema.filter((s) => !/[\r\n]/.test(s) || `${field} must be a single line`)
+  )
+
+export const PlayerName = Text("playerName", MAX_NAME_LENGTH).pipe(
+  Schema.minLength(1, { message: () => "playerName must not be empty" })
+)
+export const Reason = Text("reason", MAX_REASON_LENGTH).pipe(Schema.minLength(1, { message: () => "reason must not be empty" }))
+
+export class Ban extends Schema.Class<Ban>("Ban")({
+  /** UUID, shareable across communities. */
+  id: Schema.String,
+  /** Steam64. */
+  platformId: Schema.String,
+  playerName: Schema.String,
+  reason: Schema.String,
+  bannedBy: Schema.String,
+  /** ISO-8601, UTC. */
+  bannedAt: Schema.String,
+  /** ISO-8601, UTC; null: permanent. */
+  expiresAt: Schema.NullOr(Schema.String),
+  source: Schema.String
+}) {}
+
+/** Body of `POST /api/bans`. `platformId` may be Steam64, Steam2 or Steam3; it is stored as Steam64. */
+export const BanInput = Schema.Struct({
+  platformId: PlatformId,
+  playerName: PlayerName,
+  reason: Reason,
+  /** ISO-8601 date-time in the future; absent or null: permanent. */
+  expiresAt: Schema.optional(Schema.NullOr(Schema.String))
+})
+export type BanInput = typeof BanInput.Type
+
+export const BanStatus = Schema.Literal("active", "expired", "all")
+export type BanStatus = typeof BanStatus.Type
+
+export const BanListParams = Schema.Struct({
+  /** Steam64, Steam2 or Steam3. */
+  platformId: Schema.optional(Schema.String.pipe(Schema.maxLength(64))),
+  /** Default `all`. */
+  status: Schema.optional(BanStatus),
+  /** Case-insensitive substring of the player name or the reason. */
+  q: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))),
+  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, MAX_PAGE_SIZE))),
+  cursor: Schema.optional(Schema.String.pipe(Schema.maxLength(300)))
+})
+export type BanListParams = typeof BanListParams.Type
+
+export class BanPage extends Schema.Class<BanPage>("BanPage")({
+  /** Newest first (by `bannedAt`, then `id`). */
+  items: Schema.Array(Ban),
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: Schema.NullOr(Schema.String)
+}) {}
+
+export class ImportError extends Schema.Class<ImportError>("BanImportError")({
+  /** Position of the entry in the array, from 0. */
+  index: Schema.Int,
+  platformId: Schema.optional(Schema.String),
+  error: Schema.String
+}) {}
+
+export class ImportResult extends Schema.Class<ImportResult>("BanImportResult")({
+  added: Schema.Int,
+  /** Entries for players that already had a ban (stored, or earlier in the file). */
+  skipped: Schema.Int,
+  errors: Schema.Array(ImportError),
+  total: Schema.Int
+}) {}
+
+export const BanIdPath = Schema.Struct({ id: Schema.String.pipe(Schema.maxLength(100)) })
+
+/**
+ * `expiration`: minutes from now (a positive number, or a string of digits),
+ * or an ISO-8601 date-time; absent, null, `0` or `"perm"`: permanent.
+ * `platformId` (Steam64, Steam2 or Steam3) is required when it cannot be
+ * derived: BattlEye GUIDs cannot be turned back into Steam64, so it can only
+ * be derived when `:playerId` itself is a platform id.
+ */
+export const PlayerBanBody = Schema.Struct({
+  reason: Reason,
+  expiration: Schema.optional(Schema.NullOr(Schema.Union(Schema.Number, Schema.String.pipe(Schema.maxLength(64))))),
+  platformId: Schema.optional(PlatformId),
+  playerName: Schema.optional(PlayerName)
+})
+export type PlayerBanBody = typeof PlayerBanBody.Type
+
+export const PlayerBanPath = Schema.Struct({
+  id: ServerPath.fields.id,
+  playerId: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))
+})
+
+export class KickedOn extends Schema.Class<KickedOn>("BanKickedOn")({
+  serverId: Schema.String,
+  player: PlayerView
+}) {}
+
+export class PlayerBanReply extends Schema.Class<PlayerBanReply>("PlayerBanReply")({
+  ban: Ban,
+  /** The running servers the player was kicked from. */
+  kicked: Schema.Array(KickedOn)
+}) {}
+
+export class BansGroup extends HttpApiGroup.make("bans")
+  .add(
+    HttpApiEndpoint.get("list", "/api/bans")
+      .setUrlParams(BanListParams)
+      .addSuccess(BanPage)
+      .addError(BadRequest)
+  )
+  .add(
+    HttpApiEndpoint.post("add", "/api/bans")
+      .setPayload(BanInput)
+      .addSuccess(Ban, { status: 201 })
+      .addError(BadRequest)
+      .addError(Conflict)
+  )
+  .add(
+    HttpApiEndpoint.get("export", "/api/bans/export")
+      .addSuccess(Schema.Array(Ban))
+      .annotate(OpenApi.Description, "Attachment `service-bans-YYYY-MM-DD.json`: every ban, oldest first.")
+  )
+  .add(
+    HttpApiEndpoint.post("import", "/api/bans/import")
+      // Entries are checked one by one, so one bad entry is reported, not fatal.
+      .setPayload(Schema.Array(Schema.Unknown))
+      .addSuccess(ImportResult)
+      .addError(BadRequest)
+      .annotate(
+        OpenApi.Description,
+        "Array of `{platformId, playerName, reason, bannedBy, bannedAt, expiresAt?}`; one transaction. Large files need BODY_LIMIT_BYTES raised."
+      )
+  )
+  .add(HttpApiEndpoint.get("get", "/api/bans/:id").setPath(BanIdPath).addSuccess(Ban).addError(NotFound))
+  .add(HttpApiEndpoint.del("remove", "/api/bans/:id").setPath(BanIdPath).addError(NotFound))
+  .annotate(Access, Access.permission(BANS_PERMISSION)) {}
+
+export class PlayerBanGroup extends HttpApiGroup.make("playerBan")
+  .add(
+    HttpApiEndpoint.post("ban", "/api/servers/:id/players/:playerId/ban")
+      .setPath(PlayerBanPath)
+      .setPayload(PlayerBanBody)
+      .addSuccess(PlayerBanReply, { status: 201 })
+      .annotate(Access, Access.permission(PLAYER_BAN_PERMISSION))
+      .annotate(
+        OpenApi.Description,
+        "playerId: BattlEye player number, GUID, exact name, or a platform id. Adds a global ban and kicks the player everywhere."
+      )
+  )
+  .addError(BadRequest)
+  .addError(NotFound)
+  .addError(Conflict)
+  .addError(Unavailable)
+  .addError(ServerFault) {}
+
+export class BansApi extends HttpApi.make("bans").add(BansGroup).add(PlayerBanGroup) {}

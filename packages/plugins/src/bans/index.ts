@@ -1,0 +1,64 @@
+/**
+ * Bans: the global ban database behind `/api/bans` (`bans.manage`), the
+ * in-game ban route, and the sync of active bans into every server's
+ * `ban.txt` (before each start and restart, after every change, at each
+ * expiry). See README.md.
+ */
+import { BeforeServerStart, Plugin } from "@garrison/runtime"
+import { Effect, Layer } from "effect"
+import { Bans } from "./Bans.js"
+import { BanSync, type BanSyncOptions } from "./BanSync.js"
+import { BansApi } from "./contract/Api.js"
+import { migrations } from "./migrations.js"
+import { Routes } from "./routes/index.js"
+
+export type BansPluginOptions = BanSyncOptions
+
+export const makeBansPlugin = (options: BansPluginOptions = {}) =>
+  Plugin.make({
+    id: "bans",
+    description: "Global ban database, synced into every server's ban.txt",
+    dependsOn: ["servers"],
+    migrations,
+    layer: BanSync.layer(options).pipe(Layer.provideMerge(Bans.layer)),
+    http: Plugin.http(BansApi, Routes),
+    // Runs before every start and restart: if ban.txt cannot be written, the server does not start.
+    hooks: [BeforeServerStart.handle((input) => Effect.flatMap(BanSync, (sync) => sync.syncServer(input.installDir)))],
+    onStart: Effect.asVoid(Effect.forkScoped(Effect.flatMap(BanSync, (sync) => sync.worker)))
+  })
+
+export const BansPlugin = makeBansPlugin()
+
+export {
+  Ban,
+  BanInput,
+  BanListParams,
+  BanPage,
+  BANS_PERMISSION,
+  BansApi,
+  BansGroup,
+  BanStatus,
+  ImportError as BanImportError,
+  ImportResult as BanImportResult,
+  PLAYER_BAN_PERMISSION,
+  PlayerBanBody,
+  PlayerBanGroup,
+  PlayerBanReply
+} from "./contract/Api.js"
+export { BanExists, BanFileError, BanNotFound, BanStoreError, InvalidBan } from "./errors.js"
+export { BanAdded, BanRemoved, BansImported } from "./events.js"
+export { Bans, INSERT_CHUNK as BAN_INSERT_CHUNK } from "./Bans.js"
+export type { BansShape, NewBan } from "./Bans.js"
+export { BAN_FILE, BanSync } from "./BanSync.js"
+export type { BanSyncOptions, BanSyncShape, SyncReport as BanSyncReport } from "./BanSync.js"
+export { banFileIdFormConfig } from "./config.js"
+export {
+  BEGIN_MARKER as BAN_BLOCK_BEGIN,
+  blockIds as banBlockIds,
+  encodeBlock as encodeBanBlock,
+  END_MARKER as BAN_BLOCK_END,
+  mergeBlock as mergeBanBlock,
+  mergeBlockBytes as mergeBanBlockBytes,
+  renderBlock as renderBanBlock
+} from "./internal/banFile.js"
+export type { BanFileIdForm, EncodedBlock as EncodedBanBlock } from "./internal/banFile.js"

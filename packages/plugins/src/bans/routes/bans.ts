@@ -1,0 +1,47 @@
+/** The handlers of `/api/bans`; the host has already checked `bans.manage`. */
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { CurrentPrincipal } from "@garrison/runtime"
+import { Clock, Effect } from "effect"
+import { BansApi } from "../contract/Api.js"
+import { Bans } from "../Bans.js"
+import { exists, invalid, notFound } from "./httpErrors.js"
+
+/** `service-bans-YYYY-MM-DD.json`, the UTC date of the export. */
+export const exportFileName = (now: number) => `service-bans-${new Date(now).toISOString().slice(0, 10)}.json`
+
+export const BansRoutes = HttpApiBuilder.group(BansApi, "bans", (handlers) =>
+  Effect.gen(function* () {
+    const bans = yield* Bans
+    const caller = Effect.map(CurrentPrincipal, (p) => p.name)
+    // A store failure is a real fault: it becomes a 500 with a request id.
+    return handlers
+      .handle("list", ({ urlParams }) =>
+        bans.list(urlParams).pipe(Effect.catchTags({ InvalidBan: invalid, BanStoreError: Effect.die }))
+      )
+      .handle("add", ({ payload }) =>
+        Effect.flatMap(caller, (name) => bans.add(payload, name)).pipe(
+          Effect.catchTags({ InvalidBan: invalid, BanExists: exists, BanStoreError: Effect.die })
+        )
+      )
+      .handle("get", ({ path }) => bans.get(path.id).pipe(Effect.catchTags({ BanNotFound: notFound, BanStoreError: Effect.die })))
+      .handle("remove", ({ path }) =>
+        Effect.flatMap(caller, (name) => bans.remove(path.id, name)).pipe(
+          Effect.asVoid,
+          Effect.catchTags({ BanNotFound: notFound, BanStoreError: Effect.die })
+        )
+      )
+      .handle("export", () =>
+        Effect.gen(function* () {
+          const all = yield* bans.exportAll.pipe(Effect.catchTag("BanStoreError", Effect.die))
+          const name = exportFileName(yield* Clock.currentTimeMillis)
+          return HttpServerResponse.text(JSON.stringify(all), {
+            contentType: "application/json",
+            headers: { "content-disposition": `attachment; filename="${name}"` }
+          })
+        })
+      )
+      .handle("import", ({ payload }) =>
+        Effect.flatMap(caller, (name) => bans.importMany(payload, name)).pipe(Effect.catchTag("BanStoreError", Effect.die))
+      )
+  })
+)

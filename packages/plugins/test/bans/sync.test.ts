@@ -1,0 +1,91 @@
+/**
+ * ban.txt sync on the bare runtime: expiry on TestClock (no one acts, the
+ * file follows), the start hook writing the file, the owner's own lines
+ * surviving, and the DayZ ID form.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { BeforeServerStart, Hooks, PlayerIds } from "@garrison/runtime"
+import { ConfigProvider, Effect, Layer, TestClock } from "effect"
+import * as Fs from "node:fs"
+import * as NodePath from "node:path"
+import { BAN_BLOCK_BEGIN, BAN_BLOCK_END, Bans, BanSync } from "../../src/bans/index.js"
+import { banFileWhen, type Fleet, makeFleet, readBanFile, realSleep, server, startRuntime } from "./support.js"
+
+const STEAM64 = "76561198012345678"
+const OTHER = "76561198000000001"
+
+const setUp = (fleet: Fleet) =>
+  Effect.gen(function* () {
+    const runtime = yield* startRuntime(fleet)
+    yield* Effect.addFinalizer(() => runtime.stop)
+    const bans = yield* Effect.provide(Bans, runtime.context)
+    const sync = yield* Effect.provide(BanSync, runtime.context)
+    const hooks = yield* Effect.provide(Hooks, runtime.context)
+    return { bans, sync, hooks }
+  })
+
+describe("ban.txt sync", () => {
+  it.scoped("an expired ban leaves every ban.txt when its time passes, with no one acting", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(Date.parse("2025-03-01T12:00:00.000Z"))
+      const fleet = makeFleet({ alpha: "running", bravo: "stopped" })
+      const { bans } = yield* setUp(fleet)
+      yield* bans.add({ platformId: STEAM64, playerName: "A", reason: "r", expiresAt: "2025-03-01T13:00:00Z" }, "op")
+      yield* bans.add({ platformId: OTHER, playerName: "B", reason: "r" }, "op")
+      for (const name of ["alpha", "bravo"]) {
+        const text = yield* banFileWhen(server(fleet, name), (t) => t.includes(STEAM64) && t.includes(OTHER))
+        expect(text).toBe(`${BAN_BLOCK_BEGIN}\n${OTHER}\n${STEAM64}\n${BAN_BLOCK_END}\n`)
+      }
+      // Let the worker go to sleep until the expiry.
+      yield* realSleep(100)
+      yield* TestClock.adjust("59 minutes")
+      yield* realSleep(100)
+      expect(readBanFile(server(fleet, "alpha"))).toContain(STEAM64)
+      yield* TestClock.adjust("1 minute")
+      for (const name of ["alpha", "bravo"]) {
+        const text = yield* banFileWhen(server(fleet, name), (t) => !t.includes(STEAM64))
+        expect(text).toBe(`${BAN_BLOCK_BEGIN}\n${OTHER}\n${BAN_BLOCK_END}\n`)
+      }
+      // Expired, not deleted: still listed, as expired.
+      const expired = yield* bans.list({ status: "expired" })
+      expect(expired.items.map((b) => b.platformId)).toEqual([STEAM64])
+      // And a new ban for that player is allowed again.
+      yield* bans.add({ platformId: STEAM64, playerName: "A", reason: "again" }, "op")
+    })
+  )
+
+  it.scoped("the start hook writes ban.txt, keeping the owner's lines byte for byte", () =>
+    Effect.gen(function* () {
+      const fleet = makeFleet({ alpha: "stopped" })
+      const alpha = server(fleet, "alpha")
+      const { bans, hooks } = yield* setUp(fleet)
+      yield* bans.add({ platformId: STEAM64, playerName: "A", reason: "r" }, "op")
+      // Someone (the owner) rewrites the file by hand while the controller runs.
+      const owner = "// my own bans\r\n76561197960265739 \t\r\n\xe9 latin1 comment\r\n"
+      const trailer = "// after the block\r\n76561197960265740"
+      Fs.writeFileSync(NodePath.join(alpha.installDir, "ban.txt"), Buffer.from(`${owner}${BAN_BLOCK_BEGIN}\r\nstale\r\n${BAN_BLOCK_END}\r\n${trailer}`, "latin1"))
+      yield* hooks.run(BeforeServerStart, { serverId: "alpha", name: "alpha", installDir: alpha.installDir })
+      const bytes = Fs.readFileSync(NodePath.join(alpha.installDir, "ban.txt"))
+      expect(bytes.equals(Buffer.from(`${owner}${BAN_BLOCK_BEGIN}\r\n${STEAM64}\r\n${BAN_BLOCK_END}\r\n${trailer}`, "latin1"))).toBe(true)
+
+      // A folder that cannot take the file fails the start with the reason.
+      const result = yield* Effect.either(
+        hooks.run(BeforeServerStart, { serverId: "ghost", name: "ghost", installDir: NodePath.join(alpha.installDir, "missing") })
+      )
+      expect(result._tag).toBe("Left")
+    })
+  )
+
+  it.scoped("BAN_FILE_ID_FORM=dayz writes DayZ IDs", () =>
+    Effect.gen(function* () {
+      const fleet = makeFleet({ alpha: "stopped" })
+      const { bans, sync } = yield* setUp(fleet)
+      expect(sync.idForm).toBe("dayz")
+      yield* bans.add({ platformId: STEAM64, playerName: "A", reason: "r" }, "op")
+      const dayz = PlayerIds.toDayzId(STEAM64 as PlayerIds.Steam64)
+      expect(dayz).toBe("yZH5x_N7Etez3t3rYHqzOK-I9MvSUxccAszjtPnnRlc=")
+      const text = yield* banFileWhen(server(fleet, "alpha"), (t) => t.includes(dayz))
+      expect(text).toBe(`${BAN_BLOCK_BEGIN}\n${dayz}\n${BAN_BLOCK_END}\n`)
+    }).pipe(Effect.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map([["BAN_FILE_ID_FORM", "dayz"]])))))
+  )
+})
