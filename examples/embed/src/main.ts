@@ -7,7 +7,7 @@
  *
  * Without a data directory it uses a fresh temporary one.
  */
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Motd, MotdPlugin } from "@garrison/example-community-plugin"
 import { HealthPlugin } from "@garrison/plugins"
 import { GarrisonConfig, PluginRegistry, Runtime } from "@garrison/runtime"

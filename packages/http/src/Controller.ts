@@ -3,7 +3,8 @@
  * on one router behind the front door, served over Node's HTTP server.
  */
 import { HttpLayerRouter, HttpMiddleware, HttpServer } from "@effect/platform"
-import { NodeHttpClient, NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import {
   Access,
   type AnyPlugin,

@@ -5,7 +5,7 @@
  * logged on the way out. No plugin can skip any of it.
  */
 import { HttpIncomingMessage, HttpServerError, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
-import { NodeHttpServerRequest } from "@effect/platform-node"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import {
   type AccessRule,
   type AuditTrailShape,

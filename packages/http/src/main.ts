@@ -3,7 +3,8 @@
  * `PLUGINS`, configured from the environment. A start-up error prints one
  * clear line and exits 1.
  */
-import { NodeRuntime } from "@effect/platform-node"
+// Deep import: the package index also loads cluster, workers, undici and ws.
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { defaultPlugins } from "@garrison/plugins"
 import { GarrisonConfig, StartupError } from "@garrison/runtime"
 import { Cause, Config, ConfigError, Effect, Either, Layer, Logger, LogLevel, Option } from "effect"
