@@ -5,12 +5,13 @@
  */
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { HealthPlugin } from "@garrison/plugins"
-import { Access, Authenticator, CurrentPrincipal, GarrisonConfig, type GarrisonSettings, Plugin } from "@garrison/runtime"
-import { Effect, Layer, Option, Schema } from "effect"
+import { Access,  CurrentPrincipal, GarrisonConfig, type GarrisonSettings, Plugin } from "@garrison/runtime"
+import { Effect, Layer,  Schema } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as NodePath from "node:path"
 import * as Controller from "../src/Controller.js"
+import { TestAuthPlugin as HeaderAuthPlugin } from "../../../test/support/TestAuthPlugin.js"
 
 class EchoBody extends Schema.Class<EchoBody>("EchoBody")({ text: Schema.String.pipe(Schema.minLength(1)) }) {}
 
@@ -43,20 +44,8 @@ export const EchoPlugin = Plugin.make({
   http: Plugin.http(EchoApi, EchoHandlers)
 })
 
-/** `Authorization: Bearer test:<name>:<perm,perm>` */
-export const HeaderAuthPlugin = Plugin.make({
-  id: "header-auth",
-  layer: Layer.succeed(Authenticator, {
-    authenticate: (request) => {
-      const header = request.headers["authorization"]
-      if (header === undefined || !header.startsWith("Bearer test:")) return Effect.succeed(Option.none())
-      const [name = "t", perms = ""] = header.slice(12).split(":")
-      return Effect.succeed(
-        Option.some({ kind: "user" as const, id: name, name, role: "test", permissions: new Set(perms.split(",").filter(Boolean)) })
-      )
-    }
-  })
-})
+// The shared header authenticator: `Authorization: Bearer test:<name>:<perm,perm>`.
+export { HeaderAuthPlugin }
 
 export const testController = (settings: Partial<GarrisonSettings> = {}) =>
   Controller.layerTest([HealthPlugin, HeaderAuthPlugin, EchoPlugin]).pipe(

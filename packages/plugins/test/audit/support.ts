@@ -7,28 +7,17 @@
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpClient, HttpClientRequest } from "@effect/platform"
 import type { HttpMethod } from "@effect/platform/HttpMethod"
 import { Controller } from "@garrison/http"
-import { Access, Authenticator, Conflict, GarrisonConfig, Plugin } from "@garrison/runtime"
-import { Duration, Effect, Layer, Logger, LogLevel, Option, Schema } from "effect"
+import { Access,  Conflict, GarrisonConfig, Plugin } from "@garrison/runtime"
+import { Duration, Effect, Layer, Logger, LogLevel,  Schema } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as NodePath from "node:path"
 import { afterAll } from "vitest"
 import { AuditLog, AuditPlugin } from "../../src/audit/index.js"
+import { TestAuthPlugin as HeaderAuthPlugin } from "../../../../test/support/TestAuthPlugin.js"
 
-/** `Authorization: Bearer test:<name>:<perm,perm>` */
-export const HeaderAuthPlugin = Plugin.make({
-  id: "header-auth",
-  layer: Layer.succeed(Authenticator, {
-    authenticate: (request) => {
-      const header = request.headers["authorization"]
-      if (header === undefined || !header.startsWith("Bearer test:")) return Effect.succeed(Option.none())
-      const [name = "t", perms = ""] = header.slice(12).split(":")
-      return Effect.succeed(
-        Option.some({ kind: "user" as const, id: name, name, role: "test", permissions: new Set(perms.split(",").filter(Boolean)) })
-      )
-    }
-  })
-})
+// The shared header authenticator: `Authorization: Bearer test:<name>:<perm,perm>`.
+export { HeaderAuthPlugin }
 
 const ProbeApi = HttpApi.make("probe").add(
   HttpApiGroup.make("probe")

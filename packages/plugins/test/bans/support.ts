@@ -9,8 +9,7 @@ import { HttpClient, HttpClientRequest } from "@effect/platform"
 import type { HttpMethod } from "@effect/platform/HttpMethod"
 import { Controller } from "@garrison/http"
 import {
-  ActorError,
-  Authenticator,
+  ActorError, 
   defaultStopPolicy,
   GarrisonConfig,
   initialState,
@@ -28,6 +27,7 @@ import * as NodePath from "node:path"
 import { afterAll } from "vitest"
 import { makeBansPlugin } from "../../src/bans/index.js"
 import { ServerEntries, ServerNotFound } from "../../src/servers/index.js"
+import { TestAuthPlugin as HeaderAuthPlugin } from "../../../../test/support/TestAuthPlugin.js"
 
 const created: Array<string> = []
 afterAll(() => {
@@ -139,20 +139,8 @@ export const makeFleet = (statuses: Readonly<Record<string, ServerStatus>>): Fle
   return { servers, plugin }
 }
 
-/** `Authorization: Bearer test:<name>:<perm,perm>`. */
-export const HeaderAuthPlugin = Plugin.make({
-  id: "header-auth",
-  layer: Layer.succeed(Authenticator, {
-    authenticate: (request) => {
-      const header = request.headers["authorization"]
-      if (header === undefined || !header.startsWith("Bearer test:")) return Effect.succeed(Option.none())
-      const [name = "t", perms = ""] = header.slice(12).split(":")
-      return Effect.succeed(
-        Option.some({ kind: "user" as const, id: name, name, role: "test", permissions: new Set(perms.split(",").filter(Boolean)) })
-      )
-    }
-  })
-})
+// The shared header authenticator: `Authorization: Bearer test:<name>:<perm,perm>`.
+export { HeaderAuthPlugin }
 
 const quiet = Logger.minimumLogLevel(LogLevel.Error)
 

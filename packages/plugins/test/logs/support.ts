@@ -8,8 +8,7 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Controller } from "@garrison/http"
 import {
-  type AnyPlugin,
-  Authenticator,
+  type AnyPlugin, 
   GarrisonConfig,
   initialState,
   Plugin,
@@ -25,21 +24,9 @@ import * as NodePath from "node:path"
 import { afterAll } from "vitest"
 import { LogsPlugin, Metrics } from "../../src/logs/index.js"
 import { ServersPlugin } from "../../src/servers/index.js"
+import { TestAuthPlugin as HeaderAuthPlugin } from "../../../../test/support/TestAuthPlugin.js"
 
-/** `Authorization: Bearer test:<name>:<perm,perm>` */
-const HeaderAuthPlugin = Plugin.make({
-  id: "header-auth",
-  layer: Layer.succeed(Authenticator, {
-    authenticate: (request) => {
-      const header = request.headers["authorization"]
-      if (header === undefined || !header.startsWith("Bearer test:")) return Effect.succeed(Option.none())
-      const [name = "t", perms = ""] = header.slice(12).split(":")
-      return Effect.succeed(
-        Option.some({ kind: "user" as const, id: name, name, role: "test", permissions: new Set(perms.split(",").filter(Boolean)) })
-      )
-    }
-  })
-})
+// The shared header authenticator: `Authorization: Bearer test:<name>:<perm,perm>`.
 
 const created: Array<string> = []
 afterAll(() => {

@@ -7,8 +7,7 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import type { HttpMethod } from "@effect/platform/HttpMethod"
 import {
-  ActorError,
-  Authenticator,
+  ActorError, 
   GarrisonConfig,
   initialState,
   on,
@@ -24,6 +23,7 @@ import * as Os from "node:os"
 import * as NodePath from "node:path"
 import { afterAll } from "vitest"
 import { ScheduledJobRan, SchedulerPlugin } from "../../src/scheduler/index.js"
+import { TestAuthPlugin as HeaderAuthPlugin } from "../../../../test/support/TestAuthPlugin.js"
 
 export interface Call {
   readonly serverId: string
@@ -135,20 +135,8 @@ export const startRuntime = (fleet: Fleet, dataDir: string) =>
  */
 export const settle = Effect.repeatN(Effect.yieldNow(), 200)
 
-/** `Authorization: Bearer test:<name>:<perm,perm>` (as in the audit tests). */
-export const HeaderAuthPlugin = Plugin.make({
-  id: "header-auth",
-  layer: Layer.succeed(Authenticator, {
-    authenticate: (request) => {
-      const header = request.headers["authorization"]
-      if (header === undefined || !header.startsWith("Bearer test:")) return Effect.succeed(Option.none())
-      const [name = "t", perms = ""] = header.slice(12).split(":")
-      return Effect.succeed(
-        Option.some({ kind: "user" as const, id: name, name, role: "test", permissions: new Set(perms.split(",").filter(Boolean)) })
-      )
-    }
-  })
-})
+// The shared header authenticator: `Authorization: Bearer test:<name>:<perm,perm>`.
+export { HeaderAuthPlugin }
 
 export interface Reply {
   readonly status: number

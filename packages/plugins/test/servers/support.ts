@@ -6,10 +6,8 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import type { HttpMethod } from "@effect/platform/HttpMethod"
 import { Controller } from "@garrison/http"
-import {
-  Authenticator,
-  GarrisonConfig,
-  Plugin,
+import { 
+  GarrisonConfig, 
   type ProcessExit,
   type ProcessHandle,
   ProcessLauncher,
@@ -22,20 +20,9 @@ import * as NodePath from "node:path"
 import { afterAll } from "vitest"
 import { PlayersPlugin } from "../../src/players/index.js"
 import { makeServersPlugin, ServerEntries } from "../../src/servers/index.js"
+import { TestAuthPlugin as HeaderAuthPlugin } from "../../../../test/support/TestAuthPlugin.js"
 
-const HeaderAuthPlugin = Plugin.make({
-  id: "header-auth",
-  layer: Layer.succeed(Authenticator, {
-    authenticate: (request) => {
-      const header = request.headers["authorization"]
-      if (header === undefined || !header.startsWith("Bearer test:")) return Effect.succeed(Option.none())
-      const [name = "t", perms = ""] = header.slice(12).split(":")
-      return Effect.succeed(
-        Option.some({ kind: "user" as const, id: name, name, role: "test", permissions: new Set(perms.split(",").filter(Boolean)) })
-      )
-    }
-  })
-})
+// The shared header authenticator: `Authorization: Bearer test:<name>:<perm,perm>`.
 
 const created: Array<string> = []
 afterAll(() => {
