@@ -5,8 +5,8 @@
  */
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { HealthPlugin } from "@garrison/plugins"
-import { Access,  CurrentPrincipal, GarrisonConfig, type GarrisonSettings, Plugin } from "@garrison/runtime"
-import { Effect, Layer,  Schema } from "effect"
+import { Access, CurrentPrincipal, GarrisonConfig, type GarrisonSettings, Plugin } from "@garrison/runtime"
+import { Effect, Layer, Schema } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as NodePath from "node:path"
