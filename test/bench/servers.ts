@@ -28,7 +28,10 @@
  *
  * Env: BENCH_SERVERS_STOPPED (1000), BENCH_SERVERS_RUNNING (20),
  * BENCH_SERVERS_CONNECTIONS (10), BENCH_SERVERS_DURATION_S (10),
- * BENCH_SERVERS_WARMUP_S (2).
+ * BENCH_SERVERS_WARMUP_S (2); BENCH_SERVERS_KEEP=1 keeps the data directory and
+ * installs (paths printed) for profiling a start-up by hand;
+ * BENCH_SERVERS_LOG_LEVEL (e.g. Debug: per-plugin start-up times) sets the
+ * measured controller's log level and prints its output at the end.
  * Run alone: `node test/dist/bench/servers.js`; with the rest: `npm run bench`.
  */
 import { writeFileSync } from "node:fs"
@@ -183,7 +186,8 @@ const timeStartup = async (
   running: ReadonlyMap<string, number>
 ): Promise<{ readonly controller: ControllerHandle; readonly startup: Startup }> => {
   const started = performance.now()
-  const controller = await spawnController({ dataDir, port, logLevel: "Warn", env: CONTROLLER_ENV })
+  const logLevel = process.env["BENCH_SERVERS_LOG_LEVEL"] ?? "Warn"
+  const controller = await spawnController({ dataDir, port, logLevel, env: CONTROLLER_ENV })
   let relogin = false
   let pingMs: number | undefined
   let firstListMs: number | undefined
@@ -337,6 +341,7 @@ const run = async (): Promise<BenchmarkReport> => {
     const { controller, startup } = await timeStartup(dataDir, port, token, total, runningPids)
     children.push(controller)
     const rssStart = rssMiB(controller.pid)
+    if (process.env["BENCH_SERVERS_LOG_LEVEL"] !== undefined) console.log(controller.output())
     phase(
       `controller restarted: first ping after ${ms(startup.pingMs)}, first full list after ${ms(startup.firstListMs)}, all ${s.running} reattached after ${ms(startup.reattachedMs)}` +
         (startup.relogin ? " (the old token was refused; a new login is included)" : "")
@@ -415,9 +420,13 @@ const run = async (): Promise<BenchmarkReport> => {
     await Promise.all(children.map((child) => stopProcess(child, 5_000)))
     killGameServers()
     await delay(200)
-    for (const install of installs) install.remove()
-    removeDir(dataDir)
-    removeDir(scratch)
+    if (process.env["BENCH_SERVERS_KEEP"] === "1") {
+      console.log(`  kept: data directory ${dataDir}, installs ${installs.map((i) => i.dir).join(" ")}`)
+    } else {
+      for (const install of installs) install.remove()
+      removeDir(dataDir)
+      removeDir(scratch)
+    }
   }
 }
 

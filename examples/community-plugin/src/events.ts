@@ -2,9 +2,10 @@
  * The plugin's event, and its own handler for it. Other plugins (audit,
  * webhooks) can subscribe to `MotdPosted` the same way, with `on(...)`.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import { on } from "@garrison/runtime"
-import { Effect, Schema } from "effect"
 
 /** Published after a message is committed. A Schema class, so it can be encoded for webhooks. */
 export class MotdPosted extends Schema.TaggedClass<MotdPosted>()("MotdPosted", {

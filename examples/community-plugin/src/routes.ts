@@ -2,9 +2,9 @@
  * The handlers behind `MotdApi`. Access is already enforced by the host
  * before any of these run; they only translate between HTTP and `Motd`.
  */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as Effect from "effect/Effect"
 import { CurrentPrincipal, NotFound } from "@garrison/runtime"
-import { Effect } from "effect"
 import { MotdApi } from "./contract/Api.js"
 import { Motd } from "./service.js"
 

@@ -2,9 +2,14 @@
  * The `Motd` service: the plugin's storage, exported so embedding programs
  * and other plugins use it without going through HTTP.
  */
-import { SqlClient, SqlSchema } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as SqlSchema from "@effect/sql/SqlSchema"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
 import { EventBus } from "@garrison/runtime"
-import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { AuthorCount, MotdMessage, MotdStats } from "./contract/Api.js"
 import { MotdPosted } from "./events.js"

@@ -164,7 +164,7 @@ describe("migrations over a restart", () => {
         // Same data directory, after the first process has stopped.
         const second = yield* run((baseUrl) => call(baseUrl, "GET", "/api/motd", { as: READER }))
         // Loaded through PLUGINS, after the default plugins.
-        expect(second.output()).toMatch(/runtime started with plugins: .*\bmotd, test-auth\b/)
+        expect(second.output()).toMatch(/runtime started in \d+ ms with plugins: .*\bmotd, test-auth\b/)
         expect(second.output()).not.toContain("Applied migration")
         expect(second.result.body).toEqual([first.result.body])
 

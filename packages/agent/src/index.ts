@@ -4,7 +4,7 @@
  * response files. This module is its contract, shared with the controller's
  * provider; the server itself lands with the agent issue.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** Default port of the agent. */
 export const AGENT_PORT = 9100

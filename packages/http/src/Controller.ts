@@ -2,7 +2,11 @@
  * The controller: the runtime with a list of plugins, their routes mounted
  * on one router behind the front door, served over Node's HTTP server.
  */
-import { HttpLayerRouter, HttpMiddleware, HttpServer } from "@effect/platform"
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
+import * as HttpMiddleware from "@effect/platform/HttpMiddleware"
+import * as HttpServer from "@effect/platform/HttpServer"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import {
@@ -15,7 +19,6 @@ import {
   Runtime,
   StartupError
 } from "@garrison/runtime"
-import { Effect, Layer } from "effect"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { makeFrontDoor } from "./FrontDoor.js"
 import { type GateVerdict, makeGate } from "./Gate.js"

@@ -2,7 +2,7 @@
  * Writing errors in the controller's one shape, and rewriting the
  * platform's own error bodies (`{_tag, ...}`) into it.
  */
-import { HttpServerResponse } from "@effect/platform"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { codeForTag, type ErrorBody, type ErrorCode, errorStatus } from "@garrison/runtime"
 
 /**

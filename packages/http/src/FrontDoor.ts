@@ -4,7 +4,15 @@
  * the plugin's handler, with errors written in the one shape and the request
  * logged on the way out. No plugin can skip any of it.
  */
-import { HttpIncomingMessage, HttpServerError, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
+import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
+import * as HttpServerError from "@effect/platform/HttpServerError"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import type * as Scope from "effect/Scope"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import {
   type AccessRule,
@@ -14,7 +22,6 @@ import {
   currentRequestRef,
   principalCan
 } from "@garrison/runtime"
-import { Cause, Clock, Effect, Option, type Scope } from "effect"
 import type { IncomingMessage } from "node:http"
 import { errorResponse, normalizeErrorBody } from "./ErrorResponses.js"
 import type { GateVerdict } from "./Gate.js"

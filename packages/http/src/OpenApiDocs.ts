@@ -2,10 +2,22 @@
  * One OpenAPI document for the whole controller, merged from every plugin's
  * `HttpApi`, with each operation's required access written into it, and a
  * docs page (Scalar, served inline: no CDN) over it.
+ *
+ * Both are built on first request, not at start-up: the document costs
+ * start-up time, and the Scalar bundle is ~6 MB of JavaScript source that
+ * `@effect/platform/HttpApiScalar` would otherwise keep in memory (twice)
+ * in every controller, whether anyone opens the docs or not.
  */
-import { HttpApi, HttpApiScalar, HttpLayerRouter, HttpServerResponse, OpenApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as OpenApi from "@effect/platform/OpenApi"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { createRequire } from "node:module"
+import * as NodePath from "node:path"
+import { pathToFileURL } from "node:url"
 import { type AnyPlugin, describeAccess, type RouteEntry } from "@garrison/runtime"
-import { Effect, Layer } from "effect"
 
 export const OPENAPI_PATH = "/api/openapi.json"
 export const DOCS_PATH = "/api/docs"
@@ -52,10 +64,48 @@ const withAccess = (spec: Record<string, unknown>, access: ReadonlyMap<string, R
 }
 
 export const docsRoutes = (api: LooseApi): Layer.Layer<never, never, HttpLayerRouter.HttpRouter> =>
-  Layer.merge(
-    HttpLayerRouter.use((router) => {
-      const spec = OpenApi.fromApi(api)
-      return router.add("GET", OPENAPI_PATH, Effect.succeed(HttpServerResponse.unsafeJson(spec)))
-    }),
-    HttpApiScalar.layerHttpLayerRouter({ api, path: DOCS_PATH })
+  HttpLayerRouter.use((router) => {
+    const spec = Effect.cached(Effect.sync(() => OpenApi.fromApi(api)))
+    return Effect.flatMap(spec, (spec) =>
+      Effect.zipRight(
+        router.add("GET", OPENAPI_PATH, Effect.map(spec, (document) => HttpServerResponse.unsafeJson(document))),
+        router.add("GET", DOCS_PATH, Effect.flatMap(Effect.zip(spec, scalarBundle), ([document, script]) => docsPage(document, script)))
+      )
+    )
+  })
+
+/**
+ * The Scalar standalone bundle that `@effect/platform` ships. Its module is
+ * not in the package's exports, so it is loaded by file URL from the package
+ * folder (`@effect/platform` is pinned exactly; the FrontDoor
+ * test opens the page).
+ */
+const scalarBundle: Effect.Effect<string> = Effect.promise(async () => {
+  const packageJson = createRequire(import.meta.url).resolve("@effect/platform/package.json")
+  const scalarModule = pathToFileURL(NodePath.join(NodePath.dirname(packageJson), "dist", "esm", "internal", "httpApiScalar.js"))
+  const loaded = (await import(scalarModule.href)) as { readonly javascript: string }
+  return loaded.javascript
+})
+
+const docsPage = (spec: OpenApi.OpenAPISpec, script: string) =>
+  Effect.sync(() =>
+    HttpServerResponse.html(`<!doctype html>
+<html>
+  <head>
+    <meta charset="utf-8" />
+    <title>${escapeHtml(spec.info.title)}</title>
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+  </head>
+  <body>
+    <script id="api-reference" type="application/json">${escapeJsonInHtml(spec)}</script>
+    <script>document.getElementById("api-reference").dataset.configuration = JSON.stringify({ _integration: "html" })</script>
+    <script>${script}</script>
+  </body>
+</html>`)
   )
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c)
+
+/** JSON inside a `<script>` element: `<` escaped so no `</script>` can end it early. */
+const escapeJsonInHtml = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c")

@@ -4,7 +4,7 @@
  * `plugin`/`plugins` export, is a plugin or a list of them.
  */
 import { type AnyPlugin, StartupError } from "@garrison/runtime"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { createRequire } from "node:module"
 import * as NodePath from "node:path"
 import { pathToFileURL } from "node:url"

@@ -126,6 +126,14 @@ describe("front door", () => {
       const docs = yield* get("/api/docs")
       expect(docs.status).toBe(200)
       expect(docs.headers["content-type"]).toContain("text/html")
+      // The page carries the merged document and the Scalar bundle inline (no CDN).
+      const page = yield* docs.text
+      const facts = {
+        document: page.includes('"x-garrison-access":"echo.use"'),
+        scriptFromElsewhere: /<script[^>]+src=/.test(page),
+        bundleInline: page.length > 1_000_000
+      }
+      expect(facts).toEqual({ document: true, scriptFromElsewhere: false, bundleInline: true })
     }).pipe(Effect.provide(testController()))
   )
 })

@@ -3,9 +3,11 @@
  * handlers so a client (or another plugin) can import the contract without
  * pulling in the implementation.
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as Schema from "effect/Schema"
 import { Access, NotFound, Unauthenticated } from "@garrison/runtime"
-import { Schema } from "effect"
 
 /** The permission this plugin adds to the catalog. */
 export const MANAGE = "motd.manage"

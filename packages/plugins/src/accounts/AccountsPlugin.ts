@@ -5,7 +5,8 @@
  * non-public endpoint is checked against it.
  */
 import { type Job, Plugin } from "@garrison/runtime"
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { AuthenticatorLive } from "./authenticator/AccountsAuthenticator.js"
 import { AccountsConfig } from "./config.js"
 import { AccountsApi } from "./contract/Api.js"

@@ -7,7 +7,14 @@
  * | `SESSION_TTL` | `12 hours` | Lifetime of a session token (Effect duration), 1 minute to 30 days |
  * | `ADMIN_USERNAME`, `ADMIN_PASSWORD` | (none) | The first admin, created on the first start when both are set (empty counts as unset) |
  */
-import { Config, ConfigError, Context, Duration, Either, Layer, Option, Redacted } from "effect"
+import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 
 export interface AccountsSettings {
   readonly sessionTtl: Duration.Duration

@@ -3,7 +3,7 @@
  * translate them into the host's HTTP errors (see routes/httpErrors.ts).
  * Storage failures are not here: they are real faults and become 500s.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** A password outside the policy (length 8 to 128). */
 export class PasswordRejected extends Schema.TaggedError<PasswordRejected>()("PasswordRejected", {

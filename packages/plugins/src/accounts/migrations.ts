@@ -4,10 +4,10 @@
  * for times people read, INTEGER 0/1 for flags. Never edit a released
  * migration: add the next number.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
 import type { SqlError } from "@effect/sql/SqlError"
 import type { Migration } from "@garrison/runtime"
-import { Effect } from "effect"
 import { BUILT_IN_ROLES } from "./roles/builtIn.js"
 
 const run = (statements: (sql: SqlClient.SqlClient) => ReadonlyArray<Effect.Effect<unknown, SqlError>>) =>

@@ -5,9 +5,12 @@
  * runtime's `AuditTrail` slot instead, which this plugin fills and which
  * never fails.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { AuditTrail, type AuditEntry } from "@garrison/runtime"
-import { Cause, Context, Effect, Layer } from "effect"
 import type { AuditPage, AuditRow, VerifyReport } from "./contract/Api.js"
 import type { AuditStoreError, InvalidAuditCursor } from "./errors.js"
 import { makeAppend } from "./internal/append.js"

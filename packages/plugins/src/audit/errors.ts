@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** The database refused an audit read or write. */
 export class AuditStoreError extends Schema.TaggedError<AuditStoreError>()("AuditStoreError", {

@@ -3,7 +3,7 @@
  * permission denial and the security events plugins report, behind
  * `GET /api/audit` and `GET /api/audit/verify` (admin). See README.md.
  */
-import { Layer } from "effect"
+import * as Layer from "effect/Layer"
 import { Plugin } from "@garrison/runtime"
 import { AuditLog, AuditTrailLive } from "./AuditLog.js"
 import { AuditApi } from "./contract/Api.js"

@@ -6,9 +6,9 @@
  * against it, so deleting the newest rows is noticed too.
  * Never edit a released migration: add the next number instead.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
 import type { Migration } from "@garrison/runtime"
-import { Effect } from "effect"
 import { GENESIS_HASH } from "./internal/chain.js"
 
 export const migrations: ReadonlyArray<Migration> = [

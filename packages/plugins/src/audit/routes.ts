@@ -1,7 +1,7 @@
 /** The handlers behind `AuditApi`; the host has already checked `admin`. */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as Effect from "effect/Effect"
 import { BadRequest } from "@garrison/runtime"
-import { Effect } from "effect"
 import { AuditLog } from "./AuditLog.js"
 import { AuditApi } from "./contract/Api.js"
 

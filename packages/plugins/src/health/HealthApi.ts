@@ -1,6 +1,8 @@
-import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as Schema from "effect/Schema"
 import { Access, ConstantResponse } from "@garrison/runtime"
-import { Schema } from "effect"
 
 export class Ping extends Schema.Class<Ping>("Ping")({
   status: Schema.Literal("ok")

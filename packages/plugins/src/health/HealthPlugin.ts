@@ -3,10 +3,11 @@
  * monitors, and `GET /api/health/ping`, which touches nothing, for load
  * balancers. Neither needs credentials; ping is not logged.
  */
-import { HttpApiBuilder } from "@effect/platform"
-import { SqlClient } from "@effect/sql"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
 import { Database, Plugin, PluginRegistry } from "@garrison/runtime"
-import { Clock, Effect } from "effect"
 import { HealthApi, HealthReport, Ping } from "./HealthApi.js"
 
 const pong = new Ping({ status: "ok" })

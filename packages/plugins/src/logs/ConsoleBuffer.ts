@@ -4,7 +4,9 @@
  * the RPT and ADM files are the durable record.
  */
 import type { ConsoleLine } from "@garrison/runtime"
-import { Context, Effect, Layer } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { CONSOLE_CAPACITY } from "./contract/Api.js"
 
 export interface ConsoleBufferShape {

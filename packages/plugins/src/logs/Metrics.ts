@@ -5,9 +5,16 @@
  * averaged into buckets when long. Stopped servers are not sampled, so a gap
  * in the points means the server was down.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Clock from "effect/Clock"
+import * as Config from "effect/Config"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schedule from "effect/Schedule"
+import type * as Scope from "effect/Scope"
 import { Supervisor } from "@garrison/runtime"
-import { Clock, Config, Context, Duration, Effect, Layer, Schedule, type Scope } from "effect"
 import type { MetricsResponse } from "./contract/Api.js"
 import { type MetricsStoreError, metricsStoreError } from "./errors.js"
 import { bucketMillis } from "./internal/downsample.js"

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** A `file` parameter that is not a plain log file name inside the profiles folder. */
 export class InvalidLogFile extends Schema.TaggedError<InvalidLogFile>()("InvalidLogFile", {

@@ -5,7 +5,8 @@
  * (permission `server.view`). Needs the servers plugin's `Supervisor`.
  */
 import { ConsoleLine, on, Plugin } from "@garrison/runtime"
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { ConsoleBuffer } from "./ConsoleBuffer.js"
 import { LogsApi } from "./contract/Api.js"
 import { Metrics } from "./Metrics.js"

@@ -3,9 +3,9 @@
  * integer compares and buckets the same on SQLite and PostgreSQL).
  * Never edit a released migration: add the next number instead.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
 import type { Migration } from "@garrison/runtime"
-import { Effect } from "effect"
 
 export const migrations: ReadonlyArray<Migration> = [
   {

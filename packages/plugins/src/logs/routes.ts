@@ -1,7 +1,9 @@
 /** The handlers behind `LogsApi`. File-system and store faults are real faults: 500 with a request id. */
-import { HttpApiBuilder, HttpServerRequest } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
 import { BadRequest, NotFound, profilesPath } from "@garrison/runtime"
-import { Clock, Effect } from "effect"
 import { ConsoleBuffer } from "./ConsoleBuffer.js"
 import { LogsApi } from "./contract/Api.js"
 import { decodeText, listLogFiles, readRange, readTail, resolveLogFile } from "./internal/logFiles.js"

@@ -6,9 +6,13 @@
  *   yield* notifications.publish({ audience: { permission: "server.restart" }, level: "warning",
  *     title: "Restart failed", message: "Server 3 did not come back", link: "/servers/3" })
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Config from "effect/Config"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { EventBus, PermissionCatalog } from "@garrison/runtime"
-import { Config, Context, Duration, Effect, Layer } from "effect"
 import type { Notification, NotificationInput, NotificationPage } from "./contract/Api.js"
 import type { InvalidNotification, InvalidNotificationCursor, NotificationStoreError } from "./errors.js"
 import type { Viewer } from "./internal/audience.js"

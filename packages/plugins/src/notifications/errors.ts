@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** The database refused a notifications read or write. */
 export class NotificationStoreError extends Schema.TaggedError<NotificationStoreError>()("NotificationStoreError", {

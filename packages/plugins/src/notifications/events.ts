@@ -3,7 +3,7 @@
  * events) and webhooks. Carries no message body: subscribers that need it
  * read it with the audience's rights.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { Audience, NotificationLevel } from "./contract/Api.js"
 
 export class NotificationPublished extends Schema.TaggedClass<NotificationPublished>()("NotificationPublished", {

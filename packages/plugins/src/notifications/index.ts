@@ -3,7 +3,7 @@
  * to holders of a permission or to everyone, and the spec's three endpoints
  * for the caller's own list. See README.md.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { Plugin } from "@garrison/runtime"
 import { NotificationsApi } from "./contract/Api.js"
 import { migrations } from "./migrations.js"

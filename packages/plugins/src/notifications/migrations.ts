@@ -7,9 +7,9 @@
  * reused (watermarks depend on both).
  * Never edit a released migration: add the next number instead.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
 import type { Migration } from "@garrison/runtime"
-import { Effect } from "effect"
 
 export const migrations: ReadonlyArray<Migration> = [
   {

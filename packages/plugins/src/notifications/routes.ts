@@ -1,7 +1,7 @@
 /** The handlers behind `NotificationsApi`: each acts for the caller only. */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as Effect from "effect/Effect"
 import { BadRequest, CurrentPrincipal } from "@garrison/runtime"
-import { Effect } from "effect"
 import { NotificationsApi } from "./contract/Api.js"
 import { Notifications } from "./Notifications.js"
 

@@ -1,7 +1,7 @@
 /** The handlers behind `PlayersApi`: each is one RCON round trip through the server's actor. */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as Effect from "effect/Effect"
 import { NotFound, parsePlayers, type ServerActor, Supervisor } from "@garrison/runtime"
-import { Effect } from "effect"
 import { actorErrorToHttp, actorOf, ServerEntries } from "../servers/index.js"
 import { PlayersApi } from "./contract/Api.js"
 import { findPlayer } from "./internal/resolve.js"

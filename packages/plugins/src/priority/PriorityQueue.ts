@@ -5,9 +5,13 @@
  * `PriorityChanged`. Exported, so other plugins (a VIP store, a chat bot)
  * can grant priority without HTTP.
  */
-import { SqlError } from "@effect/sql"
+import * as SqlError from "@effect/sql/SqlError"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { AtomicFiles, type AtomicWriteError, EventBus } from "@garrison/runtime"
-import { Clock, Context, Effect, Layer, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import {
   PriorityCleanupResult,

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** A body the schema accepted but the rules refuse (a past `expiresAt`); `field` names the body field. */
 export class InvalidPriorityEntry extends Schema.TaggedError<InvalidPriorityEntry>()("InvalidPriorityEntry", {

@@ -3,7 +3,7 @@
  * the servers' `priority.txt` files synced), for webhooks, the chat bot
  * and other later plugins.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 export const PRIORITY_CHANGE_ACTIONS = ["added", "updated", "removed", "imported", "cleaned"] as const
 export const PriorityChangeAction = Schema.Literal(...PRIORITY_CHANGE_ACTIONS)

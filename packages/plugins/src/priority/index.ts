@@ -5,7 +5,7 @@
  * after the 60-second cleanup of expired entries). See README.md.
  */
 import { AuditTrail, BeforeServerStart, Plugin } from "@garrison/runtime"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { PriorityApi } from "./contract/Api.js"
 import { migrations } from "./migrations.js"
 import { PriorityQueue } from "./PriorityQueue.js"

@@ -1,7 +1,9 @@
 /** The handlers behind `PriorityApi`; the host has already checked `priority.manage`. */
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
 import { BadRequest, Conflict, CurrentPrincipal, NotFound } from "@garrison/runtime"
-import { Clock, Effect } from "effect"
 import { PriorityApi } from "./contract/Api.js"
 import type { InvalidPriorityCursor, InvalidPriorityEntry, PriorityEntryExists, PriorityEntryNotFound } from "./errors.js"
 import { PriorityQueue } from "./PriorityQueue.js"

@@ -3,9 +3,16 @@
  * `scheduled_jobs`. Every change wakes the runner so it re-plans at once.
  * Exported, so other plugins and embedders can manage jobs without HTTP.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Queue from "effect/Queue"
+import * as Schema from "effect/Schema"
 import { Supervisor } from "@garrison/runtime"
-import { Clock, Context, Effect, Either, Layer, Option, Queue, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { JobInput, type ScheduledJob, WARNING_KINDS } from "./contract/Api.js"
 import {

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** A job the caller sent that cannot be scheduled; `field` names the offending body field. */
 export class InvalidScheduledJob extends Schema.TaggedError<InvalidScheduledJob>()("InvalidScheduledJob", {

@@ -2,7 +2,7 @@
  * Published once per scheduled run (not per warning), after it finished,
  * so webhooks and notifications can report it.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { JobKind } from "./contract/Api.js"
 
 export class ScheduledJobRan extends Schema.TaggedClass<ScheduledJobRan>()("ScheduledJobRan", {

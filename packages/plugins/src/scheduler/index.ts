@@ -5,7 +5,7 @@
  * plugin provides. See README.md for the rules on missed runs.
  */
 import { Plugin } from "@garrison/runtime"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { SchedulerApi } from "./contract/Api.js"
 import { migrations } from "./migrations.js"
 import { SchedulerRoutes } from "./routes.js"

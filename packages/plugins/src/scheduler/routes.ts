@@ -1,7 +1,7 @@
 /** The handlers behind `SchedulerApi`; the host has already checked access. */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as Effect from "effect/Effect"
 import { BadRequest, NotFound } from "@garrison/runtime"
-import { Effect } from "effect"
 import { SchedulerApi } from "./contract/Api.js"
 import type { InvalidScheduledJob, ScheduledJobNotFound, SchedulerServerNotFound } from "./errors.js"
 import { Scheduler } from "./Scheduler.js"

@@ -10,7 +10,12 @@
  * jumped) it skips everything due up to now and plans from there. No
  * catch-up run is ever made.
  */
-import { Cause, Clock, Duration, Effect, FiberSet, Option } from "effect"
+import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as FiberSet from "effect/FiberSet"
+import * as Option from "effect/Option"
 import { EventBus, Supervisor } from "@garrison/runtime"
 import { ScheduledJobRan } from "./events.js"
 import { runJob, isRunning, warningText } from "./internal/fire.js"

@@ -3,9 +3,13 @@
  * bans, priority) list them. Entries are kept whole, RCON password
  * included; only HTTP views mask it.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
 import { ServerEntry } from "@garrison/runtime"
-import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { ServerNotFound, type ServerStoreError, storeError } from "./errors.js"
 
 export interface ServerEntriesShape {

@@ -1,7 +1,9 @@
 /** `ProcessRecords` in the `server_processes` table, so reattach survives a controller restart. */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { ProcessRecords } from "@garrison/runtime"
-import { Effect, Layer, Option } from "effect"
 
 interface Row {
   readonly pid: number | string
@@ -30,6 +32,10 @@ export const SqlProcessRecords: Layer.Layer<ProcessRecords, never, SqlClient.Sql
           ),
           logged("read", Option.none())
         ),
+      serverIds: sql<{ readonly server_id: string }>`SELECT server_id FROM server_processes`.pipe(
+        Effect.map((rows) => new Set(rows.map((row) => row.server_id))),
+        logged("read", new Set<string>())
+      ),
       set: (serverId, record) =>
         sql`DELETE FROM server_processes WHERE server_id = ${serverId}`.pipe(
           Effect.zipRight(

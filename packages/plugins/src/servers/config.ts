@@ -5,7 +5,8 @@
  * `SERVER_RESTART_BACKOFF`, `RCON_RETRY_DELAY` (durations like `500 millis`).
  */
 import { ServerActor } from "@garrison/runtime"
-import { Config, Schedule } from "effect"
+import * as Config from "effect/Config"
+import * as Schedule from "effect/Schedule"
 
 const defaults = ServerActor.defaultActorOptions
 

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** The database refused a servers read or write. */
 export class ServerStoreError extends Schema.TaggedError<ServerStoreError>()("ServerStoreError", {

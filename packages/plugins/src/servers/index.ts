@@ -4,9 +4,10 @@
  * routes and the `servers` config backup. Other plugins list entries with
  * `ServerEntries` and drive servers through the runtime's `Supervisor`.
  */
-import type { SqlClient } from "@effect/sql"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { type EventBus, type Hooks, Plugin, ProcessLauncher, ProcessRecords, Supervisor } from "@garrison/runtime"
-import { Effect, Layer, Option } from "effect"
 import { actorOptionsConfig } from "./config.js"
 import { ServersApi } from "./contract/Api.js"
 import { migrations } from "./migrations.js"
@@ -42,14 +43,10 @@ const ensureActors = Effect.gen(function* () {
   const stored = yield* entries.list
   // Only servers that were running need an actor now (to reattach or to notice they died);
   // the rest get one when first asked for.
+  const wereRunning = yield* records.serverIds
   yield* Effect.forEach(
-    stored,
-    (entry) =>
-      Effect.flatMap(records.get(entry.id), (record) =>
-        Option.isNone(record)
-          ? Effect.void
-          : supervisor.ensure(entry).pipe(Effect.catchAll((e) => Effect.logWarning(`server ${entry.name}: ${e.message}`)))
-      ),
+    stored.filter((entry) => wereRunning.has(entry.id)),
+    (entry) => supervisor.ensure(entry).pipe(Effect.catchAll((e) => Effect.logWarning(`server ${entry.name}: ${e.message}`))),
     { discard: true }
   )
   if (stored.length > 0) yield* Effect.logInfo(`servers: ${stored.length} entries supervised`)
@@ -79,6 +76,7 @@ export {
   ServerFault,
   ServerPath,
   ServerStatusView,
+  ServerSummaryView,
   ServerView
 } from "./contract/fields.js"
 export { actorErrorToHttp, httpStatusOf } from "./internal/httpErrors.js"

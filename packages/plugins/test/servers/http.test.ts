@@ -126,6 +126,21 @@ describe("server lifecycle over HTTP", () => {
       expect(started.body).toMatchObject({ id, status: "running" })
       expect(typeof started.body.pid).toBe("number")
 
+      // The list shows one summary row per entry with the live state; settings stay in GET /:id.
+      const idle = yield* createdId({ name: "Idle", installDir: fakeInstall(), gamePort: 2402 })
+      const rows = (yield* call("GET", "/api/servers", { as: "v:" })).body.servers as ReadonlyArray<Record<string, unknown>>
+      expect(Object.keys(rows[0]!).sort()).toEqual(
+        [
+          "id", "name", "gamePort", "status", "pid", "playerCount", "uptime", "cpu", "ram", "map", "version", "locked",
+          "rconStatus", "lastError", "consecutiveCrashes"
+        ].sort()
+      )
+      expect(rows.find((row) => row.id === id)).toMatchObject({ name: "Life", status: "running", pid: started.body.pid })
+      expect(rows.find((row) => row.id === idle)).toMatchObject({ name: "Idle", gamePort: 2402, status: "stopped", pid: null })
+      yield* call("PATCH", `/api/servers/${idle}`, { as: DEPLOY, json: { name: "Idle renamed" } })
+      const renamed = (yield* call("GET", "/api/servers", { as: "v:" })).body.servers as ReadonlyArray<Record<string, unknown>>
+      expect(renamed.find((row) => row.id === idle)?.name).toBe("Idle renamed")
+
       const again = yield* call("POST", `/api/servers/${id}/start`, { as: DEPLOY })
       expect(again.status).toBe(409)
       expect(again.body.message).toContain("already running")

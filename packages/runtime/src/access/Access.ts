@@ -8,7 +8,7 @@
  * Groups may carry a default with `HttpApiGroup.annotate(Access, ...)`; the
  * endpoint's own annotation wins.
  */
-import { Context } from "effect"
+import * as Context from "effect/Context"
 
 export type AccessRule =
   /** Public: no credentials needed. */

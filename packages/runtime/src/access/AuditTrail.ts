@@ -4,7 +4,8 @@
  * lockouts, MFA changes...). The audit plugin fills the slot with a durable,
  * hash-chained store; until then entries only go to the debug log.
  */
-import { Context, Effect } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
 
 export interface AuditEntry {
   /** Who acted: a user id or name, `bot:<id>`, or null for anonymous callers. */

@@ -2,7 +2,8 @@
  * The one permission catalog: the spec's names are built in, plugins add
  * theirs at start-up, and `admin` implies every permission.
  */
-import { Context, Layer } from "effect"
+import * as Context from "effect/Context"
+import * as Layer from "effect/Layer"
 
 export interface PermissionDefinition {
   readonly name: string

@@ -2,7 +2,11 @@
  * Who is calling. The HTTP host resolves it through the `Authenticator`
  * before the handler runs and makes it available as `CurrentPrincipal`.
  */
-import { Context, Effect, FiberRef, Option, Schema } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { grants } from "./Permissions.js"
 

@@ -2,7 +2,13 @@
  * Controller configuration, read once through Effect `Config` so tests and
  * embedders can supply it with a `ConfigProvider` instead of the environment.
  */
-import { Config, ConfigError, Context, Duration, Effect, Either, Layer } from "effect"
+import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
 import * as NodePath from "node:path"
 
 export interface GarrisonSettings {

@@ -5,7 +5,8 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Clock, Effect } from "effect"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
 import { StartupError } from "../kernel/StartupError.js"
 import { Database } from "./Database.js"
 import { describeCause } from "./internal/files.js"

@@ -4,7 +4,10 @@
  * rename it over the target, then fsync the folder so the rename itself
  * survives a power cut. A reader sees the old file or the new one, never half.
  */
-import { Context, Effect, Layer, Schema } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
 import * as Fs from "node:fs/promises"
 import * as NodePath from "node:path"
 import { randomBytes } from "node:crypto"

@@ -4,7 +4,7 @@
  * lines `<#> <id> <minutes left> <reason>` where minutes left is a number,
  * `perm`, or `-`. The `#` is what `removeBan <#>` takes.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 export class RconBan extends Schema.Class<RconBan>("RconBan")({
   /** The number `removeBan` takes. */

@@ -14,7 +14,10 @@
  * `yZH5x_N7Etez3t3rYHqzOK-I9MvSUxccAszjtPnnRlc=`.
  */
 import { createHash } from "node:crypto"
-import { type Brand, Either, ParseResult, Schema } from "effect"
+import type * as Brand from "effect/Brand"
+import * as Either from "effect/Either"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
 
 /** Steam64 of account number 0 (individual account, public universe). */
 export const STEAM64_BASE = 76561197960265728n

@@ -13,7 +13,7 @@
  * ` (Lobby)`; ping may be `-1`. Lines that do not look like a player are
  * skipped, so headers and totals in other spellings do no harm.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 export class RconPlayer extends Schema.Class<RconPlayer>("RconPlayer")({
   /** The player number BattlEye uses in `kick <#>` and `say <#>`. */

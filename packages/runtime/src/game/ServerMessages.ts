@@ -13,7 +13,7 @@
  *
  * Anything else becomes `RconOtherMessage`, so nothing is lost.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 export class RconAdminLoggedIn extends Schema.TaggedClass<RconAdminLoggedIn>()("RconAdminLoggedIn", {
   admin: Schema.Int,

@@ -4,8 +4,8 @@
  * (`.addError(NotFound)`) and fail with them; the host writes every error,
  * including the platform's own, in this shape.
  */
-import { HttpApiSchema } from "@effect/platform"
-import { Schema } from "effect"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as Schema from "effect/Schema"
 
 /** Every error code the controller answers with, and its HTTP status. */
 export const errorStatus = {

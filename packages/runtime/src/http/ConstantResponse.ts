@@ -9,7 +9,7 @@
  *     .annotate(Access, Access.none)
  *     .annotate(ConstantResponse, { status: 200, body: { status: "ok" } })
  */
-import { Context } from "effect"
+import * as Context from "effect/Context"
 
 export interface ConstantResponseValue {
   readonly status: number

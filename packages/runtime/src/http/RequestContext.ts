@@ -3,7 +3,9 @@
  * runs: its id and the client IP (after the TRUST_PROXY rule). Handlers read
  * them here instead of re-deriving them from headers.
  */
-import { Effect, FiberRef, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
+import * as Option from "effect/Option"
 
 export interface RequestFacts {
   readonly requestId: string

@@ -4,7 +4,10 @@
  * fire-and-forget). Example: before a server starts, the bans plugin writes
  * `ban.txt`; if it cannot, the start fails with that reason.
  */
-import { Context, Effect, Layer, Schema } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
 
 export interface HookPoint<Input> {
   readonly name: string

@@ -4,10 +4,17 @@
  * them and turns it into one Layer. Community plugins use only this module
  * and the services exported from `@garrison/runtime`.
  */
-import type { Etag, FileSystem, HttpApi, HttpApiGroup, HttpPlatform, Path } from "@effect/platform"
-import { HttpLayerRouter } from "@effect/platform"
-import type { Duration, Effect, Scope } from "effect"
-import { Layer } from "effect"
+import type * as Etag from "@effect/platform/Etag"
+import type * as FileSystem from "@effect/platform/FileSystem"
+import type * as HttpApi from "@effect/platform/HttpApi"
+import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
+import type * as HttpPlatform from "@effect/platform/HttpPlatform"
+import type * as Path from "@effect/platform/Path"
+import type * as Duration from "effect/Duration"
+import type * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import type * as Scope from "effect/Scope"
 import type { PermissionDefinition } from "../access/Permissions.js"
 import type { Migration } from "../database/Migrations.js"
 import type { EventHandler } from "../events/EventBus.js"

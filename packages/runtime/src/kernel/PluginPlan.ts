@@ -3,8 +3,9 @@
  * permissions, access annotations and routes. Pure, so every start-up error
  * is a unit test. Each message names both sides of a conflict.
  */
-import { HttpApi } from "@effect/platform"
-import { Context, Either } from "effect"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as Context from "effect/Context"
+import * as Either from "effect/Either"
 import { Access, type AccessRule } from "../access/Access.js"
 import { ConstantResponse, type ConstantResponseValue } from "../http/ConstantResponse.js"
 import { builtInPermissions, type PermissionDefinition } from "../access/Permissions.js"

@@ -1,4 +1,4 @@
-import { Context } from "effect"
+import * as Context from "effect/Context"
 import type { PluginPlan } from "./PluginPlan.js"
 
 /** What was loaded, for health reports, the HTTP host and OpenAPI. */

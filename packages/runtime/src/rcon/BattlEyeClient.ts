@@ -25,21 +25,19 @@
  */
 import * as Dgram from "node:dgram"
 import { isIPv6 } from "node:net"
-import {
-  Deferred,
-  Duration,
-  Effect,
-  Exit,
-  Fiber,
-  FiberId,
-  Option,
-  PubSub,
-  Queue,
-  Schedule,
-  type Scope,
-  Stream,
-  SubscriptionRef
-} from "effect"
+import * as Deferred from "effect/Deferred"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as FiberId from "effect/FiberId"
+import * as Option from "effect/Option"
+import * as PubSub from "effect/PubSub"
+import * as Queue from "effect/Queue"
+import * as Schedule from "effect/Schedule"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import * as SubscriptionRef from "effect/SubscriptionRef"
 import * as BattlEyePacket from "./BattlEyePacket.js"
 import { Deadlines, MessageDeduplicator, type PendingRequest, RequestTable, WaitQueue } from "./internal/requests.js"
 import {

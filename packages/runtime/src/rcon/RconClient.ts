@@ -3,8 +3,11 @@
  * UDP (DayZ) and Source RCON over TCP (Source-engine games, Minecraft, ARK,
  * ...). A server actor holds an `RconClient` and does not care which.
  */
-import type { Duration, Effect, Scope, Stream } from "effect"
-import { Schema } from "effect"
+import type * as Duration from "effect/Duration"
+import type * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import type * as Scope from "effect/Scope"
+import type * as Stream from "effect/Stream"
 
 /** The password was refused by the server. */
 export class RconLoginRefused extends Schema.TaggedError<RconLoginRefused>()("RconLoginRefused", {

@@ -5,7 +5,12 @@
  * handle reliably); a dropped connection is re-opened by the next command.
  * Source RCON has no server messages, so `messages` only ends on close.
  */
-import { Deferred, Duration, Effect, type Scope, Stream, SubscriptionRef } from "effect"
+import * as Deferred from "effect/Deferred"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import * as SubscriptionRef from "effect/SubscriptionRef"
 import { Rcon } from "rcon-client"
 import {
   type CommandOptions,

@@ -2,7 +2,8 @@
  * RCON clients: BattlEye RCon over UDP (DayZ) and Source RCON over TCP,
  * behind one `RconClient` interface.
  */
-import type { Effect, Scope } from "effect"
+import type * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
 import * as BattlEyeClient from "./BattlEyeClient.js"
 import type { RconClient, RconConnectError } from "./RconClient.js"
 import * as SourceClient from "./SourceClient.js"

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** Why an actor refused or failed a command. The servers plugin maps reasons to HTTP statuses. */
 export class ActorError extends Schema.TaggedError<ActorError>()("ActorError", {

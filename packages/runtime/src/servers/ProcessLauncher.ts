@@ -9,7 +9,13 @@
  * checking the process start time so a recycled pid is never mistaken for
  * the server.
  */
-import { Context, Deferred, Effect, Layer, Option, Schedule, Schema } from "effect"
+import * as Context from "effect/Context"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Schedule from "effect/Schedule"
+import * as Schema from "effect/Schema"
 import { spawn as spawnChild } from "node:child_process"
 import * as Fs from "node:fs"
 import pidusage from "pidusage"

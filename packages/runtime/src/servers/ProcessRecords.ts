@@ -3,7 +3,10 @@
  * controller reattaches instead of starting a second one. The servers
  * plugin stores these in the database; tests use the in-memory one.
  */
-import { Context, Effect, Layer, Option } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 
 export interface ProcessRecord {
   readonly pid: number
@@ -14,6 +17,8 @@ export interface ProcessRecord {
 
 export interface ProcessRecordsShape {
   readonly get: (serverId: string) => Effect.Effect<Option.Option<ProcessRecord>>
+  /** Every server with a record, i.e. those that were running: one read at start-up instead of one per entry. */
+  readonly serverIds: Effect.Effect<ReadonlySet<string>>
   readonly set: (serverId: string, record: ProcessRecord) => Effect.Effect<void>
   readonly clear: (serverId: string) => Effect.Effect<void>
 }
@@ -23,6 +28,7 @@ export class ProcessRecords extends Context.Tag("@garrison/runtime/ProcessRecord
     const records = new Map<string, ProcessRecord>()
     return {
       get: (id) => Effect.sync(() => Option.fromNullable(records.get(id))),
+      serverIds: Effect.sync(() => new Set(records.keys())),
       set: (id, record) => Effect.sync(() => void records.set(id, record)),
       clear: (id) => Effect.sync(() => void records.delete(id))
     }

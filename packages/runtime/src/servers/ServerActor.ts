@@ -10,23 +10,21 @@
  * Shutting the controller down closes the actors but leaves game servers
  * running: the next controller reattaches to them (see `ProcessRecords`).
  */
-import {
-  Cause,
-  Clock,
-  Deferred,
-  Duration,
-  ExecutionStrategy,
-  Exit,
-  Effect,
-  Fiber,
-  Option,
-  Queue,
-  Ref,
-  Schedule,
-  Scope,
-  Stream,
-  SubscriptionRef
-} from "effect"
+import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
+import * as Deferred from "effect/Deferred"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as ExecutionStrategy from "effect/ExecutionStrategy"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as Option from "effect/Option"
+import * as Queue from "effect/Queue"
+import * as Ref from "effect/Ref"
+import * as Schedule from "effect/Schedule"
+import * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+import * as SubscriptionRef from "effect/SubscriptionRef"
 import { parsePlayers } from "../game/Players.js"
 import { readRptFacts } from "../game/Rpt.js"
 import { parseServerMessage } from "../game/ServerMessages.js"

@@ -2,7 +2,7 @@
  * A server entry: everything Garrison needs to launch, reach and watch one
  * game server. Stored by the servers plugin; the actors only read it.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import * as NodePath from "node:path"
 
 export const RconSettings = Schema.Struct({

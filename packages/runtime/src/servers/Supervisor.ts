@@ -3,7 +3,14 @@
  * a new entry, updating it, retiring it when the entry is deleted. An actor
  * failing never takes the supervisor down (actors catch their own faults).
  */
-import { Context, Effect, ExecutionStrategy, Exit, Layer, Option, Scope, SynchronizedRef } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as ExecutionStrategy from "effect/ExecutionStrategy"
+import * as Exit from "effect/Exit"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Scope from "effect/Scope"
+import * as SynchronizedRef from "effect/SynchronizedRef"
 import { EventBus } from "../events/EventBus.js"
 import { Hooks } from "../kernel/Hooks.js"
 import { connectRcon } from "../rcon/index.js"

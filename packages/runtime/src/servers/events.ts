@@ -2,7 +2,7 @@
  * Events the server actors publish on the event bus. Webhooks, audit,
  * notifications and the chat bot subscribe to these.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 const server = { serverId: Schema.String, name: Schema.String }
 

@@ -66,6 +66,7 @@ const memoryRecords = () => {
   const map = new Map<string, ProcessRecord>()
   const records: ProcessRecordsShape = {
     get: (id) => Effect.sync(() => Option.fromNullable(map.get(id))),
+    serverIds: Effect.sync(() => new Set(map.keys())),
     set: (id, r) => Effect.sync(() => void map.set(id, r)),
     clear: (id) => Effect.sync(() => void map.delete(id))
   }

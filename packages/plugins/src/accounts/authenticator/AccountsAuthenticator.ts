@@ -7,7 +7,9 @@
  * cookie-authenticated writes; and the forced password change.
  */
 import { AuditTrail, AuthenticationFailed, Authenticator, type AuthenticatorShape, type Principal } from "@garrison/runtime"
-import { Effect, Layer, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { credentialsOf, csrfCookieOf, csrfHeaderOf } from "../http/request.js"
 import { Sessions } from "../sessions/Sessions.js"
 import { Users } from "../users/Users.js"

@@ -2,7 +2,7 @@
  * The accounts plugin's HTTP contract, kept apart from the handlers so a
  * client can import it without the implementation.
  */
-import { HttpApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
 import { AuthGroup } from "./Auth.js"
 import { BackupGroup } from "./Backup.js"
 import { SetupGroup } from "./Setup.js"

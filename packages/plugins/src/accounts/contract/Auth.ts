@@ -3,9 +3,11 @@
  * The spec fixes the login request and response; the rest it leaves open
  * and is defined here.
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
+import * as Schema from "effect/Schema"
 import { Access, BadRequest, Conflict, Forbidden, Unauthenticated } from "@garrison/runtime"
-import { Schema } from "effect"
 import { GivenPassword, NewPassword } from "./fields.js"
 
 export class LoginRequest extends Schema.Class<LoginRequest>("LoginRequest")({

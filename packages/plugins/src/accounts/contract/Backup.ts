@@ -5,9 +5,11 @@
  * exist; users new to this controller get a random one-time password
  * (returned once, in the restore's response) and must change it.
  */
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
+import * as Schema from "effect/Schema"
 import { Access, ADMIN, BadRequest, Conflict } from "@garrison/runtime"
-import { Schema } from "effect"
 import { Description, PermissionNames, RoleName, Username } from "./fields.js"
 
 // Items are Structs, not Classes: a refined array of Classes only accepts class instances when encoding.

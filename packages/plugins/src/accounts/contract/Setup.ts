@@ -1,7 +1,8 @@
 /** `/api/setup/*`: public, and CSRF-exempt as the spec says; open only while no user exists. */
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as Schema from "effect/Schema"
 import { Access, BadRequest, Conflict } from "@garrison/runtime"
-import { Schema } from "effect"
 import { NewPassword, Username } from "./fields.js"
 import { UserView } from "./Users.js"
 

@@ -1,7 +1,8 @@
 /** `/api/users` and `/api/roles` (admin). */
-import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as Schema from "effect/Schema"
 import { Access, ADMIN, BadRequest, Conflict, NotFound } from "@garrison/runtime"
-import { Schema } from "effect"
 import { Description, IdPath, NewPassword, PermissionNames, RoleName, Username } from "./fields.js"
 
 /** A user as the API shows it: never a password hash or an MFA secret. */

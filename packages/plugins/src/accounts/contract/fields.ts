@@ -1,5 +1,5 @@
 /** Field schemas shared by the accounts contract. */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../passwords/Passwords.js"
 import { USERNAME_PATTERN, USERNAME_RULE } from "../users/username.js"
 

@@ -3,8 +3,8 @@
  * rule as the host's gate, which does not hand its verdict to handlers),
  * whether it came over HTTPS, and the session token.
  */
-import type { HttpServerRequest } from "@effect/platform"
-import { Option } from "effect"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Option from "effect/Option"
 import { CSRF_COOKIE, CSRF_HEADER } from "../sessions/Csrf.js"
 
 export const AUTH_COOKIE = "auth-token"

@@ -4,8 +4,8 @@
  * tag table does not know (`mfa-required`) or that carry `Retry-After`.
  * They are written in the host's one error shape.
  */
-import { HttpServerResponse } from "@effect/platform"
-import { Duration } from "effect"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Duration from "effect/Duration"
 import { CSRF_COOKIE } from "../sessions/Csrf.js"
 import type { IssuedSession } from "../sessions/Sessions.js"
 import { AUTH_COOKIE } from "./request.js"

@@ -3,9 +3,13 @@
  * it. Failures are rows with their time; a lock is one row per pair with
  * its count and end. Every lock is an audit row.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { AuditTrail } from "@garrison/runtime"
-import { Clock, Context, Effect, Layer, Option } from "effect"
 import { usernameKey } from "../users/username.js"
 import { FAILURE_WINDOW_MS, LOCK_MEMORY_MS, lockDurationMs, MAX_FAILURES, secondsUntil } from "./schedule.js"
 

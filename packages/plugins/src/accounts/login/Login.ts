@@ -5,7 +5,10 @@
  * outcome is an audit row; failures count towards the lockout.
  */
 import { AuditTrail } from "@garrison/runtime"
-import { Context, Effect, Layer, Option } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { InvalidCredentials, InvalidMfaCode, LockedOut, MfaRequired } from "../errors.js"
 import { Lockout, type LockoutKey } from "../lockout/Lockout.js"
 import { Mfa } from "../mfa/Mfa.js"

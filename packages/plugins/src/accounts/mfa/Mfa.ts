@@ -4,9 +4,13 @@
  * login code, and turning it off. The last used time step is persisted and
  * advanced atomically, so a code is accepted once even under races.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { Secrets } from "@garrison/runtime"
-import { Clock, Context, Effect, Layer, Option } from "effect"
 import { ConfirmationFailed, MfaAlreadyEnabled, MfaNotEnabled, MfaNotPending } from "../errors.js"
 import { Passwords } from "../passwords/Passwords.js"
 import { hashRecoveryCode, looksLikeRecoveryCode, newRecoveryCode, RECOVERY_CODE_COUNT } from "./RecoveryCodes.js"

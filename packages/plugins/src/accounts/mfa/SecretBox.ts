@@ -5,7 +5,7 @@
  * moved to another user's row does not decrypt.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto"
-import { Option } from "effect"
+import * as Option from "effect/Option"
 
 export const MFA_KEY_NAME = "accounts-mfa-key"
 const VERSION = "v1"

@@ -5,7 +5,7 @@
  * so the same code never works twice.
  */
 import { HOTP, Secret, TOTP } from "otpauth"
-import { Option } from "effect"
+import * as Option from "effect/Option"
 import { safeEqual } from "../sessions/Csrf.js"
 
 export const TOTP_ISSUER = "Garrison"

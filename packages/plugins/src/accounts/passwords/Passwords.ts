@@ -5,7 +5,10 @@
  * or logged; callers only ever see "ok" or "wrong".
  */
 import { type Algorithm, hash, parseOptions, verify } from "@node-rs/argon2"
-import { Context, Effect, Either, Layer } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
 import { randomInt } from "node:crypto"
 import { PasswordRejected } from "../errors.js"
 

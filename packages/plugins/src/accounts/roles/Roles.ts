@@ -4,9 +4,13 @@
  * login response does). Exported for other plugins, e.g. the chat bot's
  * `chat-bot` floor role.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { ADMIN, PermissionCatalog } from "@garrison/runtime"
-import { Clock, Context, Effect, Layer, Option } from "effect"
 import { BuiltInRole, LastAdmin, RoleExists, RoleInUse, RoleNotFound, UnknownPermissions } from "../errors.js"
 import { keepingAnAdmin } from "./adminGuard.js"
 import { ADMIN_ROLE, isBuiltInRole } from "./builtIn.js"

@@ -3,10 +3,10 @@
  * runs in a transaction that counts enabled users whose role grants `admin`
  * before and after, and rolls back when it would take the count to zero.
  */
-import type { SqlClient } from "@effect/sql"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
 import type { SqlError } from "@effect/sql/SqlError"
 import { ADMIN } from "@garrison/runtime"
-import { Effect } from "effect"
 import { LastAdmin } from "../errors.js"
 import { parsePermissions } from "./permissions.js"
 

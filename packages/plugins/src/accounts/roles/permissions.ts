@@ -1,5 +1,6 @@
 /** Role permissions are stored as a JSON array of names. */
-import { Either, Schema } from "effect"
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
 
 const decode = Schema.decodeUnknownEither(Schema.parseJson(Schema.Array(Schema.String)))
 

@@ -4,9 +4,11 @@
  * table). MFA disable and the password change take a password or code, so
  * they count towards the same lockout as login.
  */
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { CurrentPrincipal, type Principal } from "@garrison/runtime"
-import { Effect, Option } from "effect"
 import { AccountsApi } from "../contract/Api.js"
 import { ConfirmationFailed, LockedOut, PasswordRejected } from "../errors.js"
 import { errorJson, lockedOut, withoutSessionCookies, withSessionCookies } from "../http/responses.js"

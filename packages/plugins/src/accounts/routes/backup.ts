@@ -2,9 +2,10 @@
  * Config backups of users and roles (admin). The export has no password
  * hashes and no MFA secrets; see contract/Backup.ts for the restore rules.
  */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
 import { CurrentPrincipal } from "@garrison/runtime"
-import { Clock, Effect } from "effect"
 import { AccountsApi } from "../contract/Api.js"
 import { Roles } from "../roles/Roles.js"
 import { Users } from "../users/Users.js"

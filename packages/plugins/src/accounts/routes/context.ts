@@ -1,7 +1,8 @@
 /** Per-request facts the routes share: the caller's IP, HTTPS, and writing audit rows. */
-import type { HttpServerRequest } from "@effect/platform"
+import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { type AuditEntry, AuditTrail, CurrentRequest, GarrisonConfig } from "@garrison/runtime"
-import { Effect, Option } from "effect"
 import { clientIp, isHttps } from "../http/request.js"
 
 export const requestFacts = (request: HttpServerRequest.HttpServerRequest) =>

@@ -3,7 +3,7 @@
  * endpoint declares exactly the HTTP errors its handler can produce.
  */
 import { BadRequest, Conflict, Forbidden, NotFound } from "@garrison/runtime"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type {
   BuiltInRole,
   ConfirmationFailed,

@@ -1,6 +1,6 @@
 /** `/api/setup/*`: public; the first admin only while no user exists. */
-import { HttpApiBuilder } from "@effect/platform"
-import { Effect } from "effect"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as Effect from "effect/Effect"
 import { AccountsApi } from "../contract/Api.js"
 import { Setup } from "../setup/Setup.js"
 import { requestFacts } from "./context.js"

@@ -1,7 +1,8 @@
 /** `/api/users` and `/api/roles` (admin). Changes are audit rows naming the fields, never their values. */
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Effect from "effect/Effect"
 import { CurrentPrincipal } from "@garrison/runtime"
-import { Effect } from "effect"
 import { AccountsApi } from "../contract/Api.js"
 import { type RoleRecord, Roles } from "../roles/Roles.js"
 import { Users } from "../users/Users.js"

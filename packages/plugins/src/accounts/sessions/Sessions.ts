@@ -5,9 +5,14 @@
  * user and password changes set `revoked_at`, after which the token is
  * refused on every route.
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { Secrets } from "@garrison/runtime"
-import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
 import { hkdfSync, randomUUID } from "node:crypto"
 import { AccountsConfig } from "../config.js"
 import { csrfTokenFor, csrfValid } from "./Csrf.js"

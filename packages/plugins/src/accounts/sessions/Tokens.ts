@@ -5,7 +5,8 @@
  * the same key for some other purpose is not a session.
  */
 import { errors, jwtVerify, SignJWT } from "jose"
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 
 const ISSUER = "garrison"
 const AUDIENCE = "garrison-session"

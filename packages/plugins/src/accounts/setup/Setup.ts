@@ -5,7 +5,12 @@
  * setup endpoints create the first admin only while no user exists.
  */
 import { AuditTrail, StartupError } from "@garrison/runtime"
-import { Context, Effect, Either, Layer, Option, Redacted } from "effect"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import { AccountsConfig } from "../config.js"
 import type { PasswordRejected, SetupClosed } from "../errors.js"
 import { checkPolicy, generatePassword } from "../passwords/Passwords.js"

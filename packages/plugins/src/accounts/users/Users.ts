@@ -4,8 +4,12 @@
  * transaction; a change that would leave no enabled admin is refused.
  * Exported so other plugins can look users up.
  */
-import { SqlClient } from "@effect/sql"
-import { Clock, Context, Effect, Layer, Option } from "effect"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import { randomUUID } from "node:crypto"
 import {
   LastAdmin,

@@ -2,9 +2,11 @@
  * The audit plugin's HTTP contract: row and report schemas and the
  * `HttpApi`. Both endpoints need `admin`.
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as Schema from "effect/Schema"
 import { Access, ADMIN, BadRequest } from "@garrison/runtime"
-import { Schema } from "effect"
 
 export const DEFAULT_PAGE_SIZE = 50
 export const MAX_PAGE_SIZE = 500

@@ -4,9 +4,10 @@
  * the connection) can record without deadlocking against another recorder
  * that holds the semaphore and waits for the connection.
  */
-import type { SqlClient } from "@effect/sql"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
 import type { AuditEntry } from "@garrison/runtime"
-import { Clock, Effect } from "effect"
 import type { AuditRow } from "../contract/Api.js"
 import { AuditStoreError, storeError } from "../errors.js"
 import { canonicalDetails, clampField } from "./canonical.js"

@@ -1,6 +1,8 @@
 /** Filtered, keyset-paginated reads, newest first. */
-import type { SqlClient, Statement } from "@effect/sql"
-import { Effect, Option } from "effect"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type * as Statement from "@effect/sql/Statement"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { type AuditResult, AuditPage, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../contract/Api.js"
 import { type AuditStoreError, InvalidAuditCursor, storeError } from "../errors.js"
 import { decodeCursor, encodeCursor } from "./cursor.js"

@@ -1,5 +1,6 @@
 /** Rows as stored, and their API form. */
-import { Option, Schema } from "effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import { AuditRow } from "../contract/Api.js"
 import type { ChainedFields } from "./chain.js"
 

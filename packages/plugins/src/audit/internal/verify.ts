@@ -5,8 +5,8 @@
  * batches, up to the head as it was when the walk began, so rows appended
  * meanwhile neither slow it down nor confuse it.
  */
-import type { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
 import { type VerifyFailure, VerifyReport } from "../contract/Api.js"
 import { type AuditStoreError, storeError } from "../errors.js"
 import { GENESIS_HASH, rowHash } from "./chain.js"

@@ -2,9 +2,11 @@
  * The logs and metrics contract: the spec's three read-only endpoints under
  * `/api/servers/:id`, all behind `server.view`.
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as Schema from "effect/Schema"
 import { Access, BadRequest, NotFound } from "@garrison/runtime"
-import { Schema } from "effect"
 
 /** Most bytes one range read returns. */
 export const MAX_RANGE_BYTES = 1024 * 1024

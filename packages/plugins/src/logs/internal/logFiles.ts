@@ -5,8 +5,10 @@
  * `MAX_RANGE_BYTES`, a tail reads backwards in chunks up to `MAX_TAIL_BYTES`;
  * a file is never loaded whole.
  */
-import { FileSystem, Path } from "@effect/platform"
-import { Effect, Option } from "effect"
+import * as FileSystem from "@effect/platform/FileSystem"
+import * as Path from "@effect/platform/Path"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import {
   DEFAULT_RANGE_BYTES,
   LogFileInfo,

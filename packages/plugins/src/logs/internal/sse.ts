@@ -2,9 +2,10 @@
  * Server-sent events: the live console as `data: <json>\n\n` frames, with a
  * comment every 15 s so proxies and browsers keep an idle stream open.
  */
-import { HttpServerResponse } from "@effect/platform"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
 import { ConsoleLine, EventBus } from "@garrison/runtime"
-import { Effect, Stream } from "effect"
 
 export const HEARTBEAT = "15 seconds"
 /** Lines waiting for a slow client; past it the oldest go (a console view, not a record). */

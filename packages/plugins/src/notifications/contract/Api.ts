@@ -2,9 +2,11 @@
  * The notifications contract: what publishers send, what callers read, and
  * the three spec endpoints (any signed-in caller, each sees only their own).
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as Schema from "effect/Schema"
 import { Access, BadRequest } from "@garrison/runtime"
-import { Schema } from "effect"
 
 export const DEFAULT_PAGE_SIZE = 50
 export const MAX_PAGE_SIZE = 200

@@ -4,7 +4,8 @@
  * caller's id and permissions in the request, never from a fan-out at
  * publish time. A role change is therefore effective on the next read.
  */
-import type { SqlClient, Statement } from "@effect/sql"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import type * as Statement from "@effect/sql/Statement"
 import { ADMIN } from "@garrison/runtime"
 import type { Audience } from "../contract/Api.js"
 

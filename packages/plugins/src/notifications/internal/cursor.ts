@@ -1,5 +1,5 @@
 /** Opaque page cursors: the position of the last notification of a page (keyset pagination). */
-import { Option } from "effect"
+import * as Option from "effect/Option"
 
 const PREFIX = "notifications:"
 

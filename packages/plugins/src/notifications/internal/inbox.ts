@@ -4,8 +4,10 @@
  * caller's cleared watermark; it is read when its position is at or before
  * the read watermark, or it has a row in `notification_reads`.
  */
-import type { SqlClient } from "@effect/sql"
-import { Clock, Effect, Option } from "effect"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, NotificationPage } from "../contract/Api.js"
 import { InvalidNotificationCursor, type NotificationStoreError, storeError } from "../errors.js"
 import { type Viewer, visibleTo } from "./audience.js"

@@ -1,7 +1,11 @@
 /** Storing one notification and announcing it. */
-import type { SqlClient } from "@effect/sql"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import * as Clock from "effect/Clock"
+import type * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
 import type { EventBus, PermissionCatalog } from "@garrison/runtime"
-import { type Context, Clock, Effect, ParseResult, Schema } from "effect"
 import { randomUUID } from "node:crypto"
 import { NewNotification, type NotificationInput, type Notification } from "../contract/Api.js"
 import { InvalidNotification, NotificationStoreError, storeError } from "../errors.js"

@@ -4,8 +4,10 @@
  * grow anyone's list without bound). Read marks of removed notifications go
  * with them. Run by the plugin's job.
  */
-import type { SqlClient } from "@effect/sql"
-import { Clock, Duration, Effect } from "effect"
+import type * as SqlClient from "@effect/sql/SqlClient"
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
 import { type NotificationStoreError, storeError } from "../errors.js"
 
 export interface RetentionOptions {

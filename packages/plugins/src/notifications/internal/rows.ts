@@ -1,5 +1,5 @@
 /** Notifications as stored, and their API form. */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { Notification, NotificationLevel } from "../contract/Api.js"
 import { fromColumns } from "./audience.js"
 

@@ -4,9 +4,12 @@
  * 32-hex BattlEye GUID, or the exact name (case-insensitive), resolved
  * against a fresh `players` reply. The ban route comes with the bans plugin.
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
+import * as Schema from "effect/Schema"
 import { Access, BadRequest, Conflict, NotFound, Unavailable } from "@garrison/runtime"
-import { Schema } from "effect"
 import { PlayerView, ServerFault, ServerPath } from "../../servers/index.js"
 
 /** RCON commands and messages are one line: a newline would smuggle in a second command. */

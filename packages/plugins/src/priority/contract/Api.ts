@@ -2,9 +2,11 @@
  * The priority queue's HTTP contract: entry schemas and the `HttpApi`.
  * Every endpoint needs `priority.manage`.
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as Schema from "effect/Schema"
 import { Access, BadRequest, Conflict, NotFound, PlatformId } from "@garrison/runtime"
-import { Schema } from "effect"
 
 export const PRIORITY_PERMISSION = "priority.manage"
 

@@ -3,7 +3,9 @@
  * entries that fail (with their index and why). Pure: the caller supplies
  * the players already stored, the time and the ids.
  */
-import { Either, ParseResult, Schema } from "effect"
+import * as Either from "effect/Either"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
 import { PriorityImportEntry, PriorityImportError } from "../contract/Api.js"
 import { type EntryRow, iso } from "./rows.js"
 

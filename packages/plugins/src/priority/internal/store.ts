@@ -2,8 +2,9 @@
  * The SQL behind the priority queue: `priority_entries` reads and writes.
  * Every failure is a `PriorityStoreError` naming the operation.
  */
-import { SqlClient } from "@effect/sql"
-import { Effect, Option } from "effect"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { storeError } from "../errors.js"
 import { decodeRows, type EntryRow, SELECT_COLUMNS } from "./rows.js"
 

@@ -4,7 +4,7 @@
  * install folder. Garrison owns the whole file.
  */
 import { AtomicFiles, type AtomicWriteError } from "@garrison/runtime"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import * as NodePath from "node:path"
 
 export const PRIORITY_FILE = "priority.txt"

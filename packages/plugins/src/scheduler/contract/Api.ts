@@ -2,9 +2,11 @@
  * The scheduler's HTTP contract: job schemas and the `HttpApi`. Reading is
  * open to any signed-in caller; every change needs `server.restart`.
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as Schema from "effect/Schema"
 import { Access, BadRequest, NotFound, Unauthenticated } from "@garrison/runtime"
-import { Schema } from "effect"
 
 /** The built-in permission that guards every change to a schedule. */
 export const SCHEDULE_PERMISSION = "server.restart"

@@ -4,7 +4,7 @@
  * alone decides when Garrison acts.
  */
 import { Cron } from "croner"
-import { Either } from "effect"
+import * as Either from "effect/Either"
 import { InvalidScheduledJob } from "../errors.js"
 
 /** IANA names ("Europe/Berlin", "UTC", "Etc/GMT+5"); not raw offsets, which DST would make wrong. */

@@ -5,7 +5,7 @@
  * (an operator who stopped it meant it).
  */
 import { type ActorError, parsePlayers, type ServerActor } from "@garrison/runtime"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { JobKind } from "../contract/Api.js"
 import type { StoredJob } from "./rows.js"
 

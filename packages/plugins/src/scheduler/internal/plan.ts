@@ -2,7 +2,7 @@
  * Which moments (runs and warnings) come next: plain functions over time in
  * epoch milliseconds, so the runner and the API agree and tests need no clock.
  */
-import { Either } from "effect"
+import * as Either from "effect/Either"
 import { compile, nextRunAfter } from "./cron.js"
 
 export interface PlannedJob {

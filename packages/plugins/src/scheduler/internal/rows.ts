@@ -1,5 +1,5 @@
 /** `scheduled_jobs` rows and how they become API views. */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { JobKind, JobWarning, ScheduledJob } from "../contract/Api.js"
 import { upcoming } from "./plan.js"
 

@@ -3,9 +3,12 @@
  * come with the mods issue) and the `servers` config backup. Actor refusals
  * map to statuses in `internal/httpErrors.ts`.
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
+import * as Schema from "effect/Schema"
 import { Access, ADMIN, BadRequest, Conflict, NotFound, Unavailable } from "@garrison/runtime"
-import { Schema } from "effect"
 import {
   BatchBody,
   BatchReply,

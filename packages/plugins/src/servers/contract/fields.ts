@@ -1,6 +1,6 @@
 /** Request and response shapes of the servers API. */
-import { HttpApiSchema } from "@effect/platform"
-import { Schema } from "effect"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
+import * as Schema from "effect/Schema"
 
 /** What every view shows instead of an RCON password. */
 export const PASSWORD_MASK = "********"
@@ -137,7 +137,34 @@ export const ServerView = Schema.Struct({
 }).annotations({ identifier: "Server" })
 export type ServerView = typeof ServerView.Type
 
-export const ServerList = Schema.Struct({ servers: Schema.Array(ServerView) })
+/**
+ * One row of `GET /api/servers`: what a server list shows (name, port, state,
+ * players, CPU/RAM, map). The entry's settings and the player roster are in
+ * `GET /api/servers/:id` and `/status`; leaving them out keeps a 1,000-server
+ * list small enough to poll.
+ */
+export const ServerSummaryView = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  gamePort: Schema.Int,
+  ...LiveStatus.pick(
+    "status",
+    "pid",
+    "playerCount",
+    "uptime",
+    "cpu",
+    "ram",
+    "map",
+    "version",
+    "locked",
+    "rconStatus",
+    "lastError",
+    "consecutiveCrashes"
+  ).fields
+}).annotations({ identifier: "ServerSummary" })
+export type ServerSummaryView = typeof ServerSummaryView.Type
+
+export const ServerList = Schema.Struct({ servers: Schema.Array(ServerSummaryView) })
 
 export const DetectedServer = Schema.Struct({
   /** A proposed `POST /api/servers` body (password masked; leave it out to read it again on create). */

@@ -3,7 +3,7 @@
  * binary check, and RCON settings filled in from the BattlEye config.
  */
 import { BadRequest, defaultStopPolicy, type RconSettings, ServerEntry } from "@garrison/runtime"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import * as NodePath from "node:path"
 import { type CreateServerBody, PASSWORD_MASK, type RconInput, type UpdateServerBody } from "../contract/fields.js"
 import { InvalidServerEntry } from "../errors.js"

@@ -8,7 +8,7 @@
  * - spawn-failed, stop-failed, restart-failed → 500 with the reason.
  */
 import { type ActorError, Conflict, NotFound, Unavailable } from "@garrison/runtime"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { ServerFault } from "../contract/fields.js"
 import type { ServerNotFound, ServerStoreError } from "../errors.js"
 

@@ -1,6 +1,8 @@
 /** Finding an entry's actor for a request, without going through its (maybe busy) mailbox. */
 import { NotFound, Supervisor, type ServerActor } from "@garrison/runtime"
-import { Clock, Effect, Option } from "effect"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { ServerEntries } from "../ServerEntries.js"
 import { actorErrorToHttp, notFound, storeDefect } from "./httpErrors.js"
 import { statusView } from "./view.js"

@@ -1,6 +1,6 @@
 /** Entries and actor state as the API shows them: the RCON password never leaves. */
 import { type ServerEntry, type ServerState, uptimeSeconds } from "@garrison/runtime"
-import { PASSWORD_MASK, type ServerStatusView, type ServerView } from "../contract/fields.js"
+import { PASSWORD_MASK, type ServerStatusView, type ServerSummaryView, type ServerView } from "../contract/fields.js"
 
 export const maskPassword = (password: string): string => (password.length > 0 ? PASSWORD_MASK : "")
 
@@ -55,4 +55,22 @@ export const statusView = (entry: ServerEntry, state: ServerState, now: number):
   id: entry.id,
   name: entry.name,
   ...liveStatus(state, now)
+})
+
+export const summaryView = (entry: ServerEntry, state: ServerState, now: number): ServerSummaryView => ({
+  id: entry.id,
+  name: entry.name,
+  gamePort: entry.gamePort,
+  status: state.status,
+  pid: state.pid ?? null,
+  playerCount: state.players.length,
+  uptime: uptimeSeconds(state, now),
+  cpu: state.cpu ?? null,
+  ram: state.memoryBytes ?? null,
+  map: state.map ?? null,
+  version: state.version ?? null,
+  locked: state.locked,
+  rconStatus: state.rcon?.status ?? null,
+  lastError: state.lastError ?? null,
+  consecutiveCrashes: state.consecutiveCrashes
 })

@@ -3,9 +3,10 @@
  * restore keeps the stored password of an entry it updates, and reads a new
  * entry's from its BattlEye config.
  */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
 import { ServerEntry, Supervisor } from "@garrison/runtime"
-import { Clock, Effect } from "effect"
 import { ServersApi } from "../contract/Api.js"
 import { PASSWORD_MASK } from "../contract/fields.js"
 import { resolveRcon, invalidToBadRequest } from "../internal/entryInput.js"

@@ -1,6 +1,6 @@
 /** `POST /api/servers/detect`: read an install and propose an entry, saving nothing. */
 import { BadRequest, defaultStopPolicy } from "@garrison/runtime"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import * as NodePath from "node:path"
 import { DEFAULTS } from "../internal/entryInput.js"
 import { defaultExecutable, isDirectory, isFile, modFolders, readBattlEyeRcon, readServerConfig } from "../internal/install.js"

@@ -1,12 +1,15 @@
 /** The handlers of the Servers table. */
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { type ActorError, initialState, type ServerActor, Supervisor } from "@garrison/runtime"
-import { Clock, Effect, Option } from "effect"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import { type ActorError, type ServerActor, type ServerState, Supervisor } from "@garrison/runtime"
 import { randomUUID } from "node:crypto"
 import { ServersApi } from "../contract/Api.js"
 import { entryFromCreate, entryFromUpdate, invalidToBadRequest } from "../internal/entryInput.js"
 import { actorErrorToHttp, httpStatusOf, notFound, storeDefect } from "../internal/httpErrors.js"
 import { actorOf, currentStatus } from "../internal/lookup.js"
+import { serverListJson } from "../internal/listBody.js"
 import { serverView } from "../internal/view.js"
 import { ServerEntries } from "../ServerEntries.js"
 import { detect } from "./detect.js"
@@ -39,20 +42,17 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
       })
 
     return handlers
-      // Raw: the views are plain JSON already, and re-encoding 1,000 of them through the
-      // success schema on every poll costs more than building them.
+      // Raw: the body is assembled from cached rows (see serverListJson); encoding 1,000
+      // rows through the success schema on every poll would cost more than the rest.
       .handleRaw("list", () =>
         Effect.gen(function* () {
           const stored = yield* entries.list.pipe(Effect.catchTag("ServerStoreError", storeDefect))
           const now = yield* Clock.currentTimeMillis
-          // `find`, not `get`: listing must not create an actor for every stopped server.
-          const servers = yield* Effect.forEach(stored, (entry) =>
-            supervisor.find(entry.id).pipe(
-              Effect.flatMap((actor) => (Option.isSome(actor) ? actor.value.state : Effect.succeed(initialState(entry.id)))),
-              Effect.map((state) => serverView(entry, state, now))
-            )
-          )
-          return HttpServerResponse.unsafeJson({ servers })
+          // Only servers with an actor have live state; listing must not create actors.
+          const actors = yield* supervisor.all
+          const states = new Map<string, ServerState>()
+          for (const actor of actors) states.set(actor.serverId, yield* actor.state)
+          return HttpServerResponse.text(serverListJson(stored, states, now), { contentType: "application/json" })
         })
       )
       .handle("create", ({ payload }) =>

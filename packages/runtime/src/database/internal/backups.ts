@@ -3,7 +3,8 @@
  * copy is consistent while the controller keeps writing) and pruning.
  */
 import type { SqliteClient } from "@effect/sql-sqlite-node/SqliteClient"
-import { Clock, Effect } from "effect"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
 import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
 import { DatabaseError } from "../DatabaseError.js"

@@ -3,7 +3,7 @@
  * Everything here is synchronous node:fs wrapped once in `Effect.try`, so
  * callers decide which tagged error a failure becomes.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
 

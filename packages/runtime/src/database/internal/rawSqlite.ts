@@ -4,7 +4,7 @@
  * declarations (and `@types/better-sqlite3` is not installed), so the small
  * surface used here is typed locally and loaded through `createRequire`.
  */
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import { createRequire } from "node:module"
 
 interface RawStatement {

@@ -3,7 +3,8 @@
  * corrupt database is moved aside (never deleted) and replaced by the newest
  * backup that itself passes `quick_check`, or by an empty database.
  */
-import { Clock, Effect } from "effect"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
 import * as NodePath from "node:path"
 import { StartupError } from "../../kernel/StartupError.js"
 import { copyAtomically, type DatabasePaths, describeCause, exists, listBackups, moveAside } from "./files.js"

@@ -5,7 +5,7 @@
  * de-duplication of repeated server messages. No Effect here: the client
  * resumes one waiting fiber per reply.
  */
-import type { Effect } from "effect"
+import type * as Effect from "effect/Effect"
 import type { RconCommandError } from "../RconClient.js"
 
 export interface PendingRequest {
