@@ -11,7 +11,7 @@ import { Ban, BanPage, type BanListParams, DEFAULT_PAGE_SIZE, ImportResult } fro
 import { BanExists, BanNotFound, type BanStoreError, InvalidBan, storeError } from "./errors.js"
 import { BanAdded, BanRemoved, BansImported } from "./events.js"
 import { decodeCursor, encodeCursor } from "./internal/cursor.js"
-import { planImport } from "./internal/importer.js"
+import { IMPORT_COLUMNS, IMPORT_WIDTH, planImport } from "./internal/importer.js"
 import { decodeBans, SELECT_COLUMNS } from "./internal/rows.js"
 import { iso, parseIso } from "./internal/time.js"
 
@@ -47,9 +47,13 @@ export interface BansShape {
   readonly drainChanges: Effect.Effect<void>
 }
 
-/** Rows per multi-row INSERT: 8 parameters each, well under every database's limit. */
-export const INSERT_CHUNK = 500
-const INSERT_COLUMNS = "id, platform_id, player_name, reason, banned_by, banned_at, expires_at, source"
+/**
+ * Rows per multi-row INSERT of an import: 8 parameters each, 32,000 in all,
+ * under SQLite's 32,766 and PostgreSQL's 65,535. Large chunks matter: each
+ * statement costs a round through the SQL client, and 100,000 rows in 500s
+ * were measurably slower than in 4,000s.
+ */
+export const INSERT_CHUNK = 4_000
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
 
@@ -59,14 +63,16 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
     const bus = yield* EventBus
     const changes = yield* Queue.sliding<void>(1)
     const notify = Queue.offer(changes, undefined).pipe(Effect.asVoid)
-    // `VALUES (...), (...)` for n rows in the dialect's placeholders; the full chunk's text is built once.
-    const placeholders = (n: number) =>
-      sql.onDialectOrElse({
-        pg: () => Array.from({ length: n }, (_, r) => `(${Array.from({ length: 8 }, (_, c) => `$${r * 8 + c + 1}`).join(", ")})`),
-        orElse: () => Array.from({ length: n }, () => "(?, ?, ?, ?, ?, ?, ?, ?)")
-      }).join(", ")
-    const fullChunk = placeholders(INSERT_CHUNK)
-    const valuesList = (n: number) => (n === INSERT_CHUNK ? fullChunk : placeholders(n))
+    // `INSERT ... VALUES (...), (...)` for n rows in the dialect's placeholders; the full chunk's text is built once.
+    const insertRows = (n: number) => {
+      const values = sql.onDialectOrElse({
+        pg: () =>
+          Array.from({ length: n }, (_, r) => `(${Array.from({ length: IMPORT_WIDTH }, (_, c) => `$${r * IMPORT_WIDTH + c + 1}`).join(", ")})`),
+        orElse: () => Array.from({ length: n }, () => `(${Array.from({ length: IMPORT_WIDTH }, () => "?").join(", ")})`)
+      })
+      return `INSERT INTO bans (${IMPORT_COLUMNS.join(", ")}) VALUES ${values.join(", ")}`
+    }
+    const fullChunk = insertRows(INSERT_CHUNK)
     const audit = (action: string, actor: string, target: string | null, details: Record<string, unknown>) =>
       Effect.flatMap(AuditTrail, (trail) => trail.record({ actor, ip: null, action, target, result: "success", details }))
 
@@ -181,15 +187,16 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
             if (row.expiresAt === null || row.expiresAt > at) activePlayers.add(row.platformId)
           }
           const plan = planImport(entries, { activePlayers, ids })
-          for (let i = 0; i < plan.rows.length; i += INSERT_CHUNK) {
-            const chunk = plan.rows.slice(i, i + INSERT_CHUNK)
-            yield* sql.unsafe(`INSERT INTO bans (${INSERT_COLUMNS}) VALUES ${valuesList(chunk.length)}`, chunk.flat())
+          const step = INSERT_CHUNK * IMPORT_WIDTH
+          for (let i = 0; i < plan.params.length; i += step) {
+            const chunk = plan.params.slice(i, i + step)
+            yield* sql.unsafe(chunk.length === step ? fullChunk : insertRows(chunk.length / IMPORT_WIDTH), chunk)
           }
           return plan
         }).pipe(sql.withTransaction, Effect.mapError(storeError("import bans")))
-        if (result.rows.length > 0) yield* notify
+        if (result.added > 0) yield* notify
         const reply = new ImportResult(
-          { added: result.rows.length, skipped: result.skipped, errors: result.errors, total: entries.length },
+          { added: result.added, skipped: result.skipped, errors: result.errors, total: entries.length },
           { disableValidation: true }
         )
         yield* bus.publish(new BansImported({ added: reply.added, skipped: reply.skipped, failed: reply.errors.length, importedBy }))

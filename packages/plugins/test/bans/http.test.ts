@@ -209,7 +209,11 @@ describe("bans routes", () => {
 
       const text = yield* banFileWhen(server(fleet, "alpha"), (t) => t.includes("76561197960265739"))
       expect(text).toContain("76561198000000001")
-      expect((yield* call("POST", "/api/bans/import", { as: MOD, json: { not: "an array" } })).status).toBe(400)
+      for (const body of [{ not: "an array" }, "text", 7, null]) {
+        const rejected = yield* call("POST", "/api/bans/import", { as: MOD, json: body })
+        expect(rejected.status).toBe(400)
+        expect(rejected.body).toMatchObject({ error: "invalid-request", message: expect.stringContaining("JSON array") })
+      }
     }).pipe(Effect.provide(bansController(fleet)))
   })
 })

@@ -1,6 +1,6 @@
 /** The handlers of `/api/bans`; the host has already checked `bans.manage`. */
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { CurrentPrincipal } from "@garrison/runtime"
+import { BadRequest, CurrentPrincipal } from "@garrison/runtime"
 import { Clock, Effect } from "effect"
 import { BansApi } from "../contract/Api.js"
 import { Bans } from "../Bans.js"
@@ -8,6 +8,14 @@ import { exists, invalid, notFound } from "./httpErrors.js"
 
 /** `service-bans-YYYY-MM-DD.json`, the UTC date of the export. */
 export const exportFileName = (now: number) => `service-bans-${new Date(now).toISOString().slice(0, 10)}.json`
+
+const isArray = (body: unknown): body is ReadonlyArray<unknown> => Array.isArray(body)
+
+const notAnArray = () =>
+  new BadRequest({
+    message: "the import body must be a JSON array of bans (an export file)",
+    details: [{ path: "", message: "expected an array" }]
+  })
 
 export const BansRoutes = HttpApiBuilder.group(BansApi, "bans", (handlers) =>
   Effect.gen(function* () {
@@ -41,7 +49,9 @@ export const BansRoutes = HttpApiBuilder.group(BansApi, "bans", (handlers) =>
         })
       )
       .handle("import", ({ payload }) =>
-        Effect.flatMap(caller, (name) => bans.importMany(payload, name)).pipe(Effect.catchTag("BanStoreError", Effect.die))
+        isArray(payload)
+          ? Effect.flatMap(caller, (name) => bans.importMany(payload, name)).pipe(Effect.catchTag("BanStoreError", Effect.die))
+          : Effect.fail(notAnArray())
       )
   })
 )
