@@ -15,5 +15,22 @@ export default tseslint.config(
       "@typescript-eslint/no-empty-object-type": "off",
       "no-constant-condition": ["error", { checkLoops: false }]
     }
+  },
+  {
+    // Sources import Effect modules one by one (`effect/Effect`): a barrel loads every module of
+    // the package at start-up (for `effect`, fast-check and all), which start-up time and memory
+    // goals cannot afford. Tests may use the barrels.
+    files: ["packages/*/src/**/*.ts", "examples/*/src/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: ["effect", "@effect/platform", "@effect/platform-node", "@effect/sql", "@effect/sql-sqlite-node"].map((name) => ({
+            name,
+            message: `import the module itself (e.g. "${name}/ModuleName"): the barrel loads the whole package`
+          }))
+        }
+      ]
+    }
   }
 )

@@ -6,7 +6,7 @@
  * the compiled JS. Every child is tracked and killed when this process exits.
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import * as NodePath from "node:path"
@@ -28,7 +28,10 @@ const findRepoRoot = (): string => {
 }
 
 export const repoRoot = findRepoRoot()
-export const controllerEntry = NodePath.join(repoRoot, "packages/http/dist/main.js")
+/** What `npm start` runs: the bundled controller, or the unbundled one when PLUGINS is set (see start.ts). */
+export const controllerEntry = NodePath.join(repoRoot, "packages/http/dist/start.js")
+const compiledMain = NodePath.join(repoRoot, "packages/http/dist/main.js")
+const bundle = NodePath.join(repoRoot, "packages/http/dist/garrison.mjs")
 export const HOST = "127.0.0.1"
 
 /** Plugin module paths as `PLUGINS` expects them (relative to the repository root, the child's cwd). */
@@ -37,10 +40,14 @@ export const testPlugins = {
   durability: "./test/dist/support/DurabilityPlugin.js"
 } as const
 
-/** Fails with a clear hint instead of a confusing spawn error when `npx tsc -b` has not run. */
+/** Fails with a clear hint instead of a confusing spawn error when `npm run build` has not run. */
 export const assertBuilt = (...files: ReadonlyArray<string>): void => {
-  for (const file of [controllerEntry, ...files.map((f) => NodePath.resolve(repoRoot, f))]) {
-    if (!existsSync(file)) throw new Error(`${file} does not exist; run \`npx tsc -b\` from the repository root first`)
+  for (const file of [controllerEntry, compiledMain, bundle, ...files.map((f) => NodePath.resolve(repoRoot, f))]) {
+    if (!existsSync(file)) throw new Error(`${file} does not exist; run \`npm run build\` from the repository root first`)
+  }
+  // `tsc -b` alone leaves an older bundle behind, and the tests would run yesterday's controller.
+  if (statSync(compiledMain).mtimeMs > statSync(bundle).mtimeMs) {
+    throw new Error(`${bundle} is older than ${compiledMain}; run \`npm run build\` from the repository root`)
   }
 }
 
@@ -184,7 +191,7 @@ export interface ControllerHandle extends ChildHandle {
   readonly dataDir: string
 }
 
-/** Spawns `node packages/http/dist/main.js` without waiting for it. */
+/** Spawns `node packages/http/dist/start.js` (what `npm start` runs) without waiting for it. */
 export const spawnController = async (options: ControllerOptions): Promise<ControllerHandle> => {
   assertBuilt(...(options.plugins ?? []))
   const port = options.port ?? (await freePort())

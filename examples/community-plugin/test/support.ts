@@ -15,7 +15,8 @@ import { fileURLToPath } from "node:url"
 import { afterAll } from "vitest"
 
 export const ROOT = fileURLToPath(new URL("../../../", import.meta.url))
-const MAIN = NodePath.join(ROOT, "packages/http/dist/main.js")
+// What `npm start` runs (unbundled here, as PLUGINS is set: see packages/http/src/start.ts).
+const MAIN = NodePath.join(ROOT, "packages/http/dist/start.js")
 const PLUGINS = "./examples/community-plugin,./test/dist/support/TestAuthPlugin.js"
 
 export class ControllerFailed extends Schema.TaggedError<ControllerFailed>()("ControllerFailed", {
@@ -116,7 +117,7 @@ export interface RunningController {
 export class ControllerProcess extends Context.Tag("test/ControllerProcess")<ControllerProcess, RunningController>() {}
 
 /**
- * `node packages/http/dist/main.js` on a free loopback port, ready once
+ * `node packages/http/dist/start.js` on a free loopback port, ready once
  * `GET /api/health/ping` answers; stopped when the scope closes.
  */
 export const startController = (dataDir: string) =>

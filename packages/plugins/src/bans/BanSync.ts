@@ -5,7 +5,12 @@
  * worker re-syncs after changes (debounced) and when the next ban expires.
  */
 import { AtomicFiles } from "@garrison/runtime"
-import { Clock, Context, Duration, Effect, Layer, Option } from "effect"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Fs from "node:fs/promises"
 import * as NodePath from "node:path"
 import { ServerEntries } from "../servers/index.js"
@@ -17,6 +22,7 @@ import { type BanFileIdForm, type EncodedBlock, encodeBlock, mergeBlockBytes, re
 export const BAN_FILE = "ban.txt"
 
 export interface SyncReport {
+  /** Install folders written (entries sharing an install share one file). */
   readonly servers: number
   /** Install folders whose file could not be written, with why. */
   readonly failed: ReadonlyArray<{ readonly installDir: string; readonly message: string }>
@@ -95,10 +101,8 @@ export class BanSync extends Context.Tag("@garrison/plugins/BanSync")<BanSync, B
       const syncAll = Effect.gen(function* () {
         const list = yield* entries.list.pipe(Effect.mapError(storeError("list servers")))
         const { block, count } = yield* currentBlock
-        const report = yield* writeAll(
-          list.map((entry) => entry.installDir),
-          block
-        )
+        // Entries may share an install (one file for all of them): write each file once.
+        const report = yield* writeAll([...new Set(list.map((entry) => entry.installDir))], block)
         for (const failure of report.failed) {
           yield* Effect.logWarning(`bans: could not write ${BAN_FILE} in ${failure.installDir}: ${failure.message}`)
         }

@@ -3,9 +3,18 @@
  * publishes an event, writes an audit row and wakes the ban-file sync.
  * Exported, so other plugins (trust, chat bots) can ban without HTTP.
  */
-import { SqlClient, type SqlError, type Statement } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
+import type * as SqlError from "@effect/sql/SqlError"
+import type * as Statement from "@effect/sql/Statement"
+import * as Chunk from "effect/Chunk"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Queue from "effect/Queue"
 import { AuditTrail, EventBus, parsePlatformId } from "@garrison/runtime"
-import { Chunk, Clock, Context, Effect, Either, Layer, Option, Queue } from "effect"
 import { randomUUID } from "node:crypto"
 import { Ban, BanPage, type BanListParams, DEFAULT_PAGE_SIZE, ImportResult } from "./contract/Api.js"
 import { BanExists, BanNotFound, type BanStoreError, InvalidBan, storeError } from "./errors.js"

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 /** A body field the caller sent that cannot be used; `field` names it. */
 export class InvalidBan extends Schema.TaggedError<InvalidBan>()("InvalidBan", {

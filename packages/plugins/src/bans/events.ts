@@ -2,7 +2,7 @@
  * Published after a ban is stored or removed, for webhooks, trust and chat
  * bots. An import publishes one `BansImported` rather than one event per row.
  */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 
 export class BanAdded extends Schema.TaggedClass<BanAdded>()("BanAdded", {
   id: Schema.String,

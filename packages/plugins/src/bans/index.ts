@@ -5,7 +5,8 @@
  * expiry). See README.md.
  */
 import { BeforeServerStart, Plugin } from "@garrison/runtime"
-import { Effect, Layer } from "effect"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import { Bans } from "./Bans.js"
 import { BanSync, type BanSyncOptions } from "./BanSync.js"
 import { BansApi } from "./contract/Api.js"

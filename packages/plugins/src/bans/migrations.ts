@@ -2,9 +2,9 @@
  * Numbered, run once each on start-up. Never edit a released migration: add
  * the next number instead. Portable SQL (SQLite and PostgreSQL).
  */
-import { SqlClient } from "@effect/sql"
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
 import type { Migration } from "@garrison/runtime"
-import { Effect } from "effect"
 
 export const migrations: ReadonlyArray<Migration> = [
   {

@@ -88,8 +88,10 @@ export class PriorityQueue extends Context.Tag("@garrison/plugins/PriorityQueue"
         const entries = yield* servers.list.pipe(
           Effect.catchAll((error) => Effect.as(Effect.logWarning(`priority: cannot list servers: ${error.message}`), []))
         )
+        // Entries may share an install (one file for all of them): write each file once.
+        const oneEntryPerInstall = [...new Map(entries.map((entry) => [entry.installDir, entry] as const)).values()]
         yield* Effect.forEach(
-          entries,
+          oneEntryPerInstall,
           (entry) =>
             withFiles(writePriorityFile(entry.installDir, ids)).pipe(
               Effect.catchAll((error) => Effect.logWarning(`priority: cannot write ${error.path} (server ${entry.name}): ${error.message}`))

@@ -14,6 +14,7 @@ import { ServerNotFound, type ServerStoreError, storeError } from "./errors.js"
 
 export interface ServerEntriesShape {
   /** Every entry, oldest first. */
+  /** Every entry, in creation order. The same array until an entry changes (compare by identity to detect changes). */
   readonly list: Effect.Effect<ReadonlyArray<ServerEntry>, ServerStoreError>
   readonly get: (serverId: string) => Effect.Effect<ServerEntry, ServerNotFound | ServerStoreError>
   readonly insert: (entry: ServerEntry) => Effect.Effect<void, ServerStoreError>
@@ -73,10 +74,16 @@ export class ServerEntries extends Context.Tag("@garrison/plugins/ServerEntries"
         if (decoded._tag === "Right") cache.set(row.id, decoded.right)
         else yield* Effect.logError(`server ${row.id} is unreadable and was left out`, decoded.left.message)
       }
-      const remember = (entry: ServerEntry) => Effect.sync(() => void cache.set(entry.id, entry))
+      // `list` hands out one array until the next change, so readers can tell "unchanged" by identity.
+      let snapshot: ReadonlyArray<ServerEntry> | undefined
+      const remember = (entry: ServerEntry) =>
+        Effect.sync(() => {
+          cache.set(entry.id, entry)
+          snapshot = undefined
+        })
 
       return ServerEntries.of({
-        list: Effect.sync(() => [...cache.values()]),
+        list: Effect.sync(() => (snapshot ??= [...cache.values()])),
         get: (id) =>
           Effect.suspend(() => {
             const entry = cache.get(id)
@@ -94,7 +101,12 @@ export class ServerEntries extends Context.Tag("@garrison/plugins/ServerEntries"
             Effect.zipRight(
               sql`DELETE FROM servers WHERE id = ${id}`.pipe(Effect.asVoid, Effect.mapError(storeError("delete server")))
             ),
-            Effect.zipRight(Effect.sync(() => void cache.delete(id)))
+            Effect.zipRight(
+              Effect.sync(() => {
+                cache.delete(id)
+                snapshot = undefined
+              })
+            )
           ),
         upsertAll: (entries) =>
           Effect.forEach(entries, write, { discard: true }).pipe(

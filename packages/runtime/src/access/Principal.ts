@@ -5,6 +5,7 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
+import { globalValue } from "effect/GlobalValue"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
@@ -53,9 +54,14 @@ export class Authenticator extends Context.Reference<Authenticator>()("@garrison
   defaultValue: (): AuthenticatorShape => ({ authenticate: () => Effect.succeed(Option.none()) })
 }) {}
 
-/** The caller of the current request, set by the host. */
-export const currentPrincipalRef: FiberRef.FiberRef<Option.Option<Principal>> = FiberRef.unsafeMake(
-  Option.none<Principal>()
+/**
+ * The caller of the current request, set by the host. One per process, not per
+ * copy of this module: the bundled controller and a plugin loaded from
+ * PLUGINS import different copies of the runtime, and both must see one ref.
+ */
+export const currentPrincipalRef: FiberRef.FiberRef<Option.Option<Principal>> = globalValue(
+  Symbol.for("@garrison/runtime/currentPrincipalRef"),
+  () => FiberRef.unsafeMake(Option.none<Principal>())
 )
 
 /**

@@ -5,6 +5,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
+import { globalValue } from "effect/GlobalValue"
 import * as Option from "effect/Option"
 
 export interface RequestFacts {
@@ -13,8 +14,10 @@ export interface RequestFacts {
   readonly clientIp: string
 }
 
-export const currentRequestRef: FiberRef.FiberRef<Option.Option<RequestFacts>> = FiberRef.unsafeMake(
-  Option.none<RequestFacts>()
+/** One per process, however many copies of this module are loaded (see `currentPrincipalRef`). */
+export const currentRequestRef: FiberRef.FiberRef<Option.Option<RequestFacts>> = globalValue(
+  Symbol.for("@garrison/runtime/currentRequestRef"),
+  () => FiberRef.unsafeMake(Option.none<RequestFacts>())
 )
 
 /** The current request's facts; `None` outside an HTTP request (jobs, embedding). */

@@ -16,7 +16,7 @@ import { Secrets } from "@garrison/runtime"
 import { hkdfSync, randomUUID } from "node:crypto"
 import { AccountsConfig } from "../config.js"
 import { csrfTokenFor, csrfValid } from "./Csrf.js"
-import { signToken, type TokenClaims, verifyToken } from "./Tokens.js"
+import { importSigningKey, signToken, type TokenClaims, verifyToken } from "./Tokens.js"
 
 export const SESSION_KEY_NAME = "session-signing-key"
 
@@ -50,6 +50,7 @@ export class Sessions extends Context.Tag("@garrison/plugins/accounts/Sessions")
     // A separate key for CSRF tokens, derived so that no HMAC here can double as a JWT signature.
     const csrfKey = new Uint8Array(hkdfSync("sha256", signingKey, new Uint8Array(0), "garrison csrf v1", 32))
     const ttlMs = Duration.toMillis(sessionTtl)
+    const jwtKey = yield* importSigningKey(signingKey)
 
     const issue: SessionsShape["issue"] = (userId) =>
       Effect.gen(function* () {
@@ -57,7 +58,7 @@ export class Sessions extends Context.Tag("@garrison/plugins/accounts/Sessions")
         const jti = randomUUID()
         // Whole seconds, as the JWT carries them.
         const expiresAt = Math.floor((now + ttlMs) / 1000) * 1000
-        const token = yield* signToken(signingKey, { jti, sub: userId, issuedAtMs: now, expiresAtMs: expiresAt })
+        const token = yield* signToken(jwtKey, { jti, sub: userId, issuedAtMs: now, expiresAtMs: expiresAt })
         yield* sql`INSERT INTO accounts_sessions (jti, user_id, issued_at, expires_at, revoked_at)
           VALUES (${jti}, ${userId}, ${now}, ${expiresAt}, NULL)`
         return {
@@ -72,7 +73,7 @@ export class Sessions extends Context.Tag("@garrison/plugins/accounts/Sessions")
     const verify: SessionsShape["verify"] = (token) =>
       Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
-        const claims = yield* verifyToken(signingKey, token, now)
+        const claims = yield* verifyToken(jwtKey, token, now)
         if (Option.isNone(claims)) return claims
         const rows = yield* sql<{ readonly user_id: string; readonly expires_at: number; readonly revoked_at: number | null }>`
           SELECT user_id, expires_at, revoked_at FROM accounts_sessions WHERE jti = ${claims.value.jti}`

@@ -3,9 +3,12 @@
  * (`bans.manage`) and the in-game ban route `POST
  * /api/servers/:id/players/:playerId/ban` (`players.ban`).
  */
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
+import * as Schema from "effect/Schema"
 import { Access, BadRequest, Conflict, NotFound, PlatformId, Unavailable } from "@garrison/runtime"
-import { Schema } from "effect"
 import { PlayerView, ServerFault, ServerPath } from "../../servers/index.js"
 
 export const BANS_PERMISSION = "bans.manage"

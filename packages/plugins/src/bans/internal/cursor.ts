@@ -3,7 +3,7 @@
  * next page starts strictly after it (keyset pagination: no row is skipped
  * or repeated when bans are added in between).
  */
-import { Option } from "effect"
+import * as Option from "effect/Option"
 
 const PREFIX = "bans:"
 

@@ -3,7 +3,8 @@
  * number or a string of digits) or an ISO-8601 date-time in the future;
  * absent, null, `0`, `"perm"` or `"permanent"`: permanent.
  */
-import { Either, Option } from "effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import { InvalidBan } from "../errors.js"
 import { iso, parseIso } from "./time.js"
 

@@ -10,7 +10,8 @@
  * multi-row INSERTs.
  */
 import { parsePlatformId } from "@garrison/runtime"
-import { Either, Option } from "effect"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import { randomUUID } from "node:crypto"
 import { ImportError, MAX_NAME_LENGTH, MAX_REASON_LENGTH } from "../contract/Api.js"
 import { iso, parseIso } from "./time.js"

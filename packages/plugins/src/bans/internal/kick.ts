@@ -1,6 +1,7 @@
 /** Kicking a banned player from every running server where they are online. */
 import { parsePlayers, type RconPlayer, Supervisor } from "@garrison/runtime"
-import { Effect, Option } from "effect"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 
 export interface Kicked {
   readonly serverId: string

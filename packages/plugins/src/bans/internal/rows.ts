@@ -1,5 +1,5 @@
 /** Rows of `bans` as read back. */
-import { Schema } from "effect"
+import * as Schema from "effect/Schema"
 import { Ban } from "../contract/Api.js"
 
 export const SELECT_COLUMNS = `id, platform_id AS "platformId", player_name AS "playerName", reason, banned_by AS "bannedBy",

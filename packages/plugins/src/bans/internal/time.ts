@@ -1,5 +1,5 @@
 /** ISO-8601 times as the bans store keeps them: UTC `toISOString`, one width, so they compare as text. */
-import { Option } from "effect"
+import * as Option from "effect/Option"
 
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/
 

@@ -1,7 +1,9 @@
 /** The handlers of `/api/bans`; the host has already checked `bans.manage`. */
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
 import { BadRequest, CurrentPrincipal } from "@garrison/runtime"
-import { Clock, Effect } from "effect"
 import { BansApi } from "../contract/Api.js"
 import { Bans } from "../Bans.js"
 import { exists, invalid, notFound } from "./httpErrors.js"

@@ -1,6 +1,6 @@
 /** The bans plugin's failures as HTTP errors. */
 import { BadRequest, Conflict, NotFound } from "@garrison/runtime"
-import { Effect } from "effect"
+import * as Effect from "effect/Effect"
 import type { BanExists, BanNotFound, InvalidBan } from "../errors.js"
 
 export const invalid = (error: InvalidBan) =>

@@ -1,4 +1,4 @@
-import { Layer } from "effect"
+import * as Layer from "effect/Layer"
 import { BansRoutes } from "./bans.js"
 import { PlayerBanRoutes } from "./playerBan.js"
 

@@ -3,9 +3,11 @@
  * server (as the kick route does), adds a global ban, and kicks the player
  * from every running server where they are online.
  */
-import { HttpApiBuilder } from "@effect/platform"
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as Clock from "effect/Clock"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import { CurrentPrincipal, NotFound, parsePlatformId, parsePlayers, PlayerIds, Supervisor } from "@garrison/runtime"
-import { Clock, Effect, Either } from "effect"
 import { findPlayer } from "../../players/internal/resolve.js"
 import { actorErrorToHttp, actorOf, ServerEntries } from "../../servers/index.js"
 import { BansApi, KickedOn, type PlayerBanBody, PlayerBanReply } from "../contract/Api.js"

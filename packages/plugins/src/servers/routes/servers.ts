@@ -3,13 +3,13 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import { type ActorError, type ServerActor, type ServerState, Supervisor } from "@garrison/runtime"
+import { type ActorError, type ServerActor, Supervisor } from "@garrison/runtime"
 import { randomUUID } from "node:crypto"
 import { ServersApi } from "../contract/Api.js"
 import { entryFromCreate, entryFromUpdate, invalidToBadRequest } from "../internal/entryInput.js"
 import { actorErrorToHttp, httpStatusOf, notFound, storeDefect } from "../internal/httpErrors.js"
 import { actorOf, currentStatus } from "../internal/lookup.js"
-import { serverListJson } from "../internal/listBody.js"
+import { makeServerListBody } from "../internal/listBody.js"
 import { serverView } from "../internal/view.js"
 import { ServerEntries } from "../ServerEntries.js"
 import { detect } from "./detect.js"
@@ -26,6 +26,7 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
   Effect.gen(function* () {
     const entries = yield* ServerEntries
     const supervisor = yield* Supervisor
+    const listBody = makeServerListBody()
     const services = Effect.provideService(ServerEntries, entries)
     const withServices = <A, E>(effect: Effect.Effect<A, E, ServerEntries | Supervisor>) =>
       effect.pipe(services, Effect.provideService(Supervisor, supervisor))
@@ -42,17 +43,16 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
       })
 
     return handlers
-      // Raw: the body is assembled from cached rows (see serverListJson); encoding 1,000
-      // rows through the success schema on every poll would cost more than the rest.
+      // Raw: the body comes from a cache of encoded rows (see makeServerListBody); encoding
+      // 1,000 rows through the success schema on every poll would cost more than the rest.
       .handleRaw("list", () =>
         Effect.gen(function* () {
           const stored = yield* entries.list.pipe(Effect.catchTag("ServerStoreError", storeDefect))
           const now = yield* Clock.currentTimeMillis
           // Only servers with an actor have live state; listing must not create actors.
           const actors = yield* supervisor.all
-          const states = new Map<string, ServerState>()
-          for (const actor of actors) states.set(actor.serverId, yield* actor.state)
-          return HttpServerResponse.text(serverListJson(stored, states, now), { contentType: "application/json" })
+          const states = yield* Effect.forEach(actors, (actor) => actor.state)
+          return HttpServerResponse.uint8Array(listBody.render(stored, states, now), { contentType: "application/json" })
         })
       )
       .handle("create", ({ payload }) =>

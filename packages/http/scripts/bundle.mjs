@@ -1,0 +1,36 @@
+/**
+ * Bundles the compiled controller (`dist/main.js`) into one ES module,
+ * `dist/garrison.mjs`, which `npm start` runs (through `dist/start.js`).
+ *
+ * Why: unbundled, the controller loads ~800 modules at start-up (effect,
+ * @effect/platform, fast-check via Schema, ...); resolving, reading and
+ * compiling them took 1.2-2.5 s and ~40 MB of the start-up time and memory
+ * that issue 5's benchmark bounds. One tree-shaken file loads in a fraction
+ * of that. With PLUGINS set, `start.js` runs the unbundled `main.js`
+ * instead, so outside plugins and the controller share one copy of every
+ * module (see src/start.ts).
+ *
+ * Native addons stay external: they load their `.node` binaries at run time.
+ * The source map is written next to the bundle; run with
+ * `node --enable-source-maps` to get TypeScript positions in stack traces.
+ */
+import { build } from "esbuild"
+import * as NodePath from "node:path"
+import { fileURLToPath } from "node:url"
+
+const dist = NodePath.join(NodePath.dirname(fileURLToPath(import.meta.url)), "..", "dist")
+
+await build({
+  entryPoints: [NodePath.join(dist, "main.js")],
+  outfile: NodePath.join(dist, "garrison.mjs"),
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  external: ["better-sqlite3", "@node-rs/argon2"],
+  // CommonJS dependencies (pidusage, rcon-client, ...) call `require` for Node built-ins.
+  banner: { js: 'import { createRequire as __garrisonCreateRequire } from "node:module"; const require = __garrisonCreateRequire(import.meta.url);' },
+  sourcemap: "linked",
+  legalComments: "eof",
+  logLevel: "warning"
+})
