@@ -1,7 +1,8 @@
 /**
  * The recent RCON server messages of each server: a fixed-size ring per
- * server, fed by the plugin's `ConsoleLine` handler. Kept in memory only:
- * the RPT and ADM files are the durable record.
+ * server, fed by the plugin's `ConsoleLine` handler and freed by its
+ * `ServerDeleted` handler. Kept in memory only: the RPT and ADM files are
+ * the durable record.
  */
 import type { ConsoleLine } from "@garrison/runtime"
 import * as Context from "effect/Context"
@@ -13,6 +14,8 @@ export interface ConsoleBufferShape {
   readonly push: (line: ConsoleLine) => Effect.Effect<void>
   /** The newest `limit` lines (all kept when undefined), oldest first. */
   readonly recent: (serverId: string, limit?: number) => Effect.Effect<ReadonlyArray<ConsoleLine>>
+  /** Frees a server's ring (its entry was deleted); answers whether it had one. */
+  readonly forget: (serverId: string) => Effect.Effect<boolean>
 }
 
 /** A ring over a fixed array: pushing is O(1) however busy the server is. */
@@ -55,7 +58,8 @@ export const makeConsoleBuffer = (capacity: number = CONSOLE_CAPACITY): ConsoleB
         ring.push(line)
       }),
     recent: (serverId, limit) =>
-      Effect.sync(() => rings.get(serverId)?.last(limit ?? capacity) ?? [])
+      Effect.sync(() => rings.get(serverId)?.last(limit ?? capacity) ?? []),
+    forget: (serverId) => Effect.sync(() => rings.delete(serverId))
   }
 }
 

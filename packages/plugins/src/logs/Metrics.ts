@@ -45,6 +45,8 @@ export interface MetricsShape {
   readonly sample: Effect.Effect<number, MetricsStoreError>
   /** Deletes samples past the retention period; answers how many. */
   readonly prune: Effect.Effect<number, MetricsStoreError>
+  /** Deletes every sample of a server (its entry was deleted); answers how many. */
+  readonly forget: (serverId: string) => Effect.Effect<number, MetricsStoreError>
   readonly range: (serverId: string, fromMs: number, toMs: number) => Effect.Effect<MetricsResponse, MetricsStoreError>
   /** Samples every `interval` for the life of the current scope (the plugin's start hook). */
   readonly runSampler: Effect.Effect<void, never, Scope.Scope>
@@ -90,6 +92,14 @@ export class Metrics extends Context.Tag("@garrison/plugins/logs/Metrics")<Metri
         return Number(row?.n ?? 0)
       }).pipe(sql.withTransaction, Effect.mapError(metricsStoreError("cannot prune metrics")))
 
+      const forget: MetricsShape["forget"] = (serverId) =>
+        Effect.gen(function* () {
+          const [row] = yield* sql<{ readonly n: number | string }>`SELECT COUNT(*) AS n FROM server_metrics WHERE server_id = ${serverId}`
+          const count = Number(row?.n ?? 0)
+          if (count > 0) yield* sql`DELETE FROM server_metrics WHERE server_id = ${serverId}`
+          return count
+        }).pipe(sql.withTransaction, Effect.mapError(metricsStoreError("cannot delete a server's metrics")))
+
       const range: MetricsShape["range"] = (serverId, fromMs, toMs) =>
         Effect.gen(function* () {
           const bucket = bucketMillis(fromMs, toMs, Duration.toMillis(options.interval))
@@ -128,7 +138,7 @@ export class Metrics extends Context.Tag("@garrison/plugins/logs/Metrics")<Metri
         Effect.asVoid
       )
 
-      return Metrics.of({ options, sample, prune, range, runSampler })
+      return Metrics.of({ options, sample, prune, forget, range, runSampler })
     })
 
   /** Needs `Supervisor` (the servers plugin) and the database; settings from the configuration. */

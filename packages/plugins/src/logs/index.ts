@@ -4,7 +4,7 @@
  * sampled players/CPU/RAM, under `/api/servers/:id/{logs,console,metrics}`
  * (permission `server.view`). Needs the servers plugin's `Supervisor`.
  */
-import { ConsoleLine, on, Plugin } from "@garrison/runtime"
+import { ConsoleLine, on, Plugin, ServerDeleted } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { ConsoleBuffer } from "./ConsoleBuffer.js"
@@ -13,6 +13,14 @@ import { Metrics } from "./Metrics.js"
 import { migrations } from "./migrations.js"
 import { LogsRoutes } from "./routes.js"
 
+/** A deleted server's console ring and metrics rows go with it. */
+const forgetServer = (serverId: string) =>
+  Effect.gen(function* () {
+    yield* Effect.flatMap(ConsoleBuffer, (buffer) => buffer.forget(serverId))
+    const removed = yield* Effect.flatMap(Metrics, (metrics) => metrics.forget(serverId))
+    if (removed > 0) yield* Effect.logDebug(`metrics of deleted server ${serverId} removed: ${removed}`)
+  })
+
 export const LogsPlugin = Plugin.make({
   id: "logs",
   description: "Server log files, RCON console and sampled metrics",
@@ -20,7 +28,11 @@ export const LogsPlugin = Plugin.make({
   migrations,
   layer: Layer.merge(ConsoleBuffer.layer, Metrics.layer),
   http: Plugin.http(LogsApi, LogsRoutes),
-  events: [on(ConsoleLine, (line) => Effect.flatMap(ConsoleBuffer, (buffer) => buffer.push(line)), "consoleBuffer")],
+  events: [
+    on(ConsoleLine, (line) => Effect.flatMap(ConsoleBuffer, (buffer) => buffer.push(line)), "consoleBuffer"),
+    // Open console streams of the server end on the same event (internal/sse.ts).
+    on(ServerDeleted, (event) => forgetServer(event.serverId), "forgetServer")
+  ],
   jobs: [
     {
       name: "metrics-retention",

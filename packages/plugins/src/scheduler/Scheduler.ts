@@ -45,6 +45,12 @@ export interface SchedulerShape {
     serverId: string,
     jobId: string
   ) => Effect.Effect<void, SchedulerServerNotFound | ScheduledJobNotFound | SchedulerStoreError>
+  /**
+   * Deletes every job of a server (its entry was deleted: `ServerDeleted`) and
+   * wakes the runner so it forgets them; answers how many were removed. The
+   * server need not exist any more.
+   */
+  readonly removeServerJobs: (serverId: string) => Effect.Effect<number, SchedulerStoreError>
 
   // For the runner.
   readonly enabledJobs: Effect.Effect<ReadonlyArray<StoredJob>, SchedulerStoreError>
@@ -179,6 +185,19 @@ export class Scheduler extends Context.Tag("@garrison/plugins/Scheduler")<Schedu
         yield* notify
       })
 
+    const removeServerJobs: SchedulerShape["removeServerJobs"] = (serverId) =>
+      Effect.gen(function* () {
+        const [row] = yield* sql<{ readonly n: number | string }>`SELECT COUNT(*) AS n FROM scheduled_jobs WHERE server_id = ${serverId}`
+        const count = Number(row?.n ?? 0)
+        if (count > 0) yield* sql`DELETE FROM scheduled_jobs WHERE server_id = ${serverId}`
+        return count
+      }).pipe(
+        sql.withTransaction,
+        Effect.mapError(storeError("delete a server's scheduled jobs")),
+        // The runner may be sleeping towards one of them; a firing re-reads its job, so it would do nothing, but re-plan now.
+        Effect.tap((count) => (count > 0 ? notify : Effect.void))
+      )
+
     const recordRun: SchedulerShape["recordRun"] = (jobId, at, result) =>
       sql`UPDATE scheduled_jobs SET last_run_at = ${new Date(at).toISOString()}, last_result = ${result} WHERE id = ${jobId}`.pipe(
         Effect.asVoid,
@@ -191,6 +210,7 @@ export class Scheduler extends Context.Tag("@garrison/plugins/Scheduler")<Schedu
       replace,
       toggle,
       remove,
+      removeServerJobs,
       enabledJobs: select("enabled", ""),
       find: (jobId) => Effect.map(select("id", jobId), (rows) => Option.fromNullable(rows[0])),
       recordRun,

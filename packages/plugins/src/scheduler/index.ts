@@ -2,9 +2,10 @@
  * Scheduler: cron jobs per server (restart and stop with warnings, message,
  * lock, unlock, kick-all, raw RCON), behind `/api/servers/:id/scheduler`.
  * Reaches servers through the runtime's `Supervisor`, which the servers
- * plugin provides. See README.md for the rules on missed runs.
+ * plugin provides. A deleted server's jobs are deleted (`ServerDeleted`).
+ * See README.md for the rules on missed runs.
  */
-import { Plugin } from "@garrison/runtime"
+import { on, Plugin, ServerDeleted } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
 import { SchedulerApi } from "./contract/Api.js"
 import { migrations } from "./migrations.js"
@@ -19,6 +20,19 @@ export const SchedulerPlugin = Plugin.make({
   migrations,
   layer: Scheduler.layer,
   http: Plugin.http(SchedulerApi, SchedulerRoutes),
+  events: [
+    on(
+      ServerDeleted,
+      (event) =>
+        Effect.flatMap(Scheduler, (scheduler) => scheduler.removeServerJobs(event.serverId)).pipe(
+          Effect.flatMap((removed) =>
+            removed > 0 ? Effect.logInfo(`scheduler: removed ${removed} job(s) of deleted server ${event.name}`) : Effect.void
+          ),
+          Effect.annotateLogs({ plugin: "scheduler", serverId: event.serverId })
+        ),
+      "removeServerJobs"
+    )
+  ],
   onStart: Effect.asVoid(Effect.forkScoped(runScheduler()))
 })
 

@@ -5,7 +5,7 @@
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { ConsoleLine, EventBus } from "@garrison/runtime"
+import { ConsoleLine, EventBus, ServerDeleted } from "@garrison/runtime"
 import { Effect, Fiber, Stream, TestClock } from "effect"
 import { makeConsoleBuffer } from "../../src/logs/index.js"
 import { eventually, FakeServers, get, logsController, VIEWER } from "./support.js"
@@ -18,21 +18,29 @@ interface ConsoleBody {
 const publish = (serverId: string, text: string, at = 0) =>
   Effect.flatMap(EventBus, (bus) => bus.publish(new ConsoleLine({ serverId, at, text })))
 
-const consoleOf = (query = "") =>
-  Effect.map(get(`/api/servers/s1/console${query}`), (reply) => {
+const consoleOf = (query = "", serverId = "s1") =>
+  Effect.map(get(`/api/servers/${serverId}/console${query}`), (reply) => {
     expect(reply.status).toBe(200)
     return reply.body as ConsoleBody
   })
 
-/** Opens the stream and collects its non-empty SSE lines (data or comment) until `until` says stop. */
-const readEvents = (query: string, accept: string | undefined, until: (lines: ReadonlyArray<string>) => boolean) =>
+/**
+ * Opens the stream and collects its non-empty SSE lines (data or comment) until `until` says stop
+ * or the stream ends; `seen` lets a test watch them arrive.
+ */
+const readEvents = (
+  query: string,
+  accept: string | undefined,
+  until: (lines: ReadonlyArray<string>) => boolean,
+  serverId = "s1",
+  seen: Array<string> = []
+) =>
   Effect.gen(function* () {
-    let request = HttpClientRequest.bearerToken(HttpClientRequest.get(`/api/servers/s1/console${query}`), `test:${VIEWER}`)
+    let request = HttpClientRequest.bearerToken(HttpClientRequest.get(`/api/servers/${serverId}/console${query}`), `test:${VIEWER}`)
     if (accept !== undefined) request = HttpClientRequest.setHeader(request, "accept", accept)
     const response = yield* HttpClient.execute(request)
     expect(response.status).toBe(200)
     expect(response.headers["content-type"]).toContain("text/event-stream")
-    const seen: Array<string> = []
     yield* response.stream.pipe(
       Stream.decodeText(),
       Stream.splitLines,
@@ -63,6 +71,63 @@ describe("console", () => {
     expect(Effect.runSync(buffer.recent("a", 2)).map((l) => l.text)).toEqual(["a4", "a5"])
     expect(Effect.runSync(buffer.recent("b")).map((l) => l.text)).toEqual(["b1"])
     expect(Effect.runSync(buffer.recent("c"))).toEqual([])
+
+    expect(Effect.runSync(buffer.forget("a"))).toBe(true)
+    expect(Effect.runSync(buffer.forget("a"))).toBe(false)
+    expect(Effect.runSync(buffer.recent("a"))).toEqual([])
+    expect(Effect.runSync(buffer.recent("b")).map((l) => l.text)).toEqual(["b1"])
+  })
+
+  it.scoped("ServerDeleted frees that server's ring; other servers keep theirs", () => {
+    const servers = new FakeServers()
+    servers.add("s1")
+    servers.add("s2")
+    return Effect.gen(function* () {
+      yield* publish("s1", "one", 1000)
+      yield* publish("s2", "two", 2000)
+      yield* eventually(consoleOf("", "s2"), (b) => b.lines.length === 1)
+      yield* eventually(consoleOf(), (b) => b.lines.length === 1)
+
+      const bus = yield* EventBus
+      yield* bus.publish(new ServerDeleted({ serverId: "s1", name: "Server s1" }))
+      yield* eventually(consoleOf(), (b) => b.lines.length === 0)
+      expect((yield* consoleOf("", "s2")).lines).toEqual([{ at: new Date(2000).toISOString(), text: "two" }])
+    }).pipe(Effect.provide(logsController(servers)))
+  })
+
+  it.scoped("ServerDeleted ends that server's open console streams; another server's stream stays open", () => {
+    const servers = new FakeServers()
+    servers.add("s1")
+    servers.add("s2")
+    return Effect.gen(function* () {
+      const bus = yield* EventBus
+      const s2Seen: Array<string> = []
+      const s2Reader = yield* Effect.fork(
+        readEvents("?stream=1", undefined, (lines) => lines.some((l) => l.startsWith("data: ")), "s2", s2Seen)
+      )
+      const s1Reader = yield* Effect.fork(readEvents("?stream=1", undefined, () => false))
+      yield* eventually(Effect.sync(() => s2Seen.length), (n) => n > 0)
+
+      // Repeated, since a stream subscribes some time after its headers went out.
+      const deleting = yield* bus.publish(new ServerDeleted({ serverId: "s1", name: "Server s1" })).pipe(
+        Effect.zipRight(Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, 20)))),
+        Effect.forever,
+        Effect.fork
+      )
+      // The response body ends: the reader's stream completes without an error.
+      const s1Lines = yield* Fiber.join(s1Reader)
+      yield* Fiber.interrupt(deleting)
+      expect(s1Lines[0]).toBe(": heartbeat")
+      expect(s1Lines.filter((l) => l.startsWith("data: "))).toEqual([])
+
+      expect(s2Reader.unsafePoll()).toBeNull()
+      const publisher = yield* keepPublishing([["s2", "still here"]])
+      const s2Lines = yield* Fiber.join(s2Reader)
+      yield* Fiber.interrupt(publisher)
+      expect(s2Lines.filter((l) => l.startsWith("data: ")).map((l) => (JSON.parse(l.slice(6)) as { text: string }).text)).toEqual([
+        "still here"
+      ])
+    }).pipe(Effect.provide(logsController(servers)))
   })
 
   it.scoped("recent RCON server messages come from published ConsoleLine events, per server, last 1000", () => {

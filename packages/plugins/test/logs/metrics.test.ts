@@ -4,7 +4,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { RconPlayer } from "@garrison/runtime"
+import { EventBus, RconPlayer, ServerDeleted } from "@garrison/runtime"
 import { ConfigProvider, Duration, Effect, TestClock } from "effect"
 import { Metrics } from "../../src/logs/index.js"
 import { eventually, FakeServers, get, logsController } from "./support.js"
@@ -117,6 +117,37 @@ describe("metrics", () => {
       const short = yield* metrics("?from=1970-01-01T00:00:00Z&to=1970-01-01T01:00:00Z")
       expect(short.bucketSeconds).toBe(0)
       expect(short.points).toHaveLength(121)
+    }).pipe(Effect.provide(logsController(servers)))
+  })
+
+  it.scoped("forget deletes one server's samples; ServerDeleted does it for the plugin", () => {
+    const servers = new FakeServers()
+    servers.add("s1")
+    servers.add("s2")
+    servers.add("s3")
+    return Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const m = yield* Metrics
+      const rows = ["s1", "s2", "s3"].flatMap((server_id) =>
+        [0, 30_000, 60_000].map((at) => ({ server_id, at, players: 1, cpu: 5, memory_bytes: 1000 }))
+      )
+      yield* Effect.orDie(sql`INSERT INTO server_metrics ${sql.insert(rows)}`)
+      const countOf = (id: string) =>
+        Effect.map(Effect.orDie(sql<{ n: number }>`SELECT COUNT(*) AS n FROM server_metrics WHERE server_id = ${id}`), ([row]) =>
+          Number(row?.n)
+        )
+
+      expect(yield* m.forget("s3")).toBe(3)
+      expect(yield* m.forget("s3")).toBe(0)
+      expect(yield* countOf("s3")).toBe(0)
+
+      const bus = yield* EventBus
+      yield* bus.publish(new ServerDeleted({ serverId: "s1", name: "Server s1" }))
+      yield* eventually(countOf("s1"), (n) => n === 0)
+      expect(yield* rowCount).toBe(3)
+      expect((yield* metrics("?from=1970-01-01T00:00:00Z&to=1970-01-01T00:05:00Z")).points).toEqual([])
+      const kept = yield* get("/api/servers/s2/metrics?from=1970-01-01T00:00:00Z&to=1970-01-01T00:05:00Z")
+      expect((kept.body as Body).points).toHaveLength(3)
     }).pipe(Effect.provide(logsController(servers)))
   })
 })

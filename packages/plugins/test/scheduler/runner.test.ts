@@ -3,6 +3,7 @@
  * servers in-process; the clock only moves when a test moves it.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { EventBus, ServerDeleted } from "@garrison/runtime"
 import { Effect, Queue, TestClock } from "effect"
 import { Scheduler, ScheduledJobInput } from "../../src/scheduler/index.js"
 import { type Fleet, makeFleet, settle, startRuntime, tempDataDir } from "./support.js"
@@ -185,5 +186,53 @@ describe("scheduler runner", () => {
         { at: "2025-01-06T04:30:00.000Z", op: "rcon", arg: "kick 3 maintenance" }
       ])
       expect(yield* advanceTo(fleet, "2025-01-06T05:00:00.000Z")).toEqual([{ at: "2025-01-06T05:00:00.000Z", op: "rcon", arg: "#shutdown" }])
+    }))
+
+  it.scoped("removeServerJobs deletes one server's jobs, answers how many, and the runner never fires them", () =>
+    Effect.gen(function* () {
+      const { fleet, scheduler } = yield* setUp({ alpha: "running", beta: "running" }, "2025-01-06T03:00:00.000Z")
+      yield* scheduler.create("alpha", new ScheduledJobInput({ kind: "message", cron: "*/10 * * * *", message: "alpha" }))
+      yield* scheduler.create("alpha", new ScheduledJobInput({ kind: "restart", cron: "0 4 * * *", warnings: [5] }))
+      yield* scheduler.create("beta", new ScheduledJobInput({ kind: "message", cron: "*/10 * * * *", message: "beta" }))
+      yield* settle
+
+      expect(yield* scheduler.removeServerJobs("alpha")).toBe(2)
+      expect(yield* scheduler.removeServerJobs("alpha")).toBe(0)
+      expect(yield* scheduler.list("alpha")).toEqual([])
+      expect((yield* scheduler.list("beta")).map((j) => j.message)).toEqual(["beta"])
+      // The runner was sleeping towards 03:10, when both messages were due: only beta's comes.
+      expect(yield* advanceTo(fleet, "2025-01-06T04:00:00.000Z")).toEqual(
+        ["03:10", "03:20", "03:30", "03:40", "03:50", "04:00"].map((hm) => ({
+          at: `2025-01-06T${hm}:00.000Z`,
+          op: "rcon",
+          arg: "say -1 beta"
+        }))
+      )
+      const ran = [...(yield* Queue.takeAll(fleet.ran))]
+      expect(ran.length).toBe(6)
+      expect(ran.every((event) => event.serverId === "beta")).toBe(true)
+    }))
+
+  it.scoped("on ServerDeleted the plugin drops that server's jobs (the fake actor is still there) and keeps the others'", () =>
+    Effect.gen(function* () {
+      const { fleet, runtime, scheduler } = yield* setUp({ alpha: "running", beta: "running" }, "2025-01-06T03:00:00.000Z")
+      yield* scheduler.create("alpha", new ScheduledJobInput({ kind: "stop", cron: "0 4 * * *", warnings: [15] }))
+      yield* scheduler.create("beta", new ScheduledJobInput({ kind: "lock", cron: "0 4 * * *" }))
+      yield* settle
+
+      const bus = yield* Effect.provide(EventBus, runtime.context)
+      yield* bus.publish(new ServerDeleted({ serverId: "alpha", name: "Alpha" }))
+      yield* settle
+      expect(yield* scheduler.list("alpha")).toEqual([])
+      expect((yield* scheduler.list("beta")).map((j) => j.kind)).toEqual(["lock"])
+
+      // No warning at 03:45 and no stop at 04:00 for alpha; beta's lock still runs.
+      expect(yield* advanceTo(fleet, "2025-01-06T03:45:00.000Z")).toEqual([])
+      expect(yield* advanceTo(fleet, "2025-01-07T05:00:00.000Z")).toEqual([
+        { at: "2025-01-06T04:00:00.000Z", op: "lock", arg: undefined },
+        { at: "2025-01-07T04:00:00.000Z", op: "lock", arg: undefined }
+      ])
+      expect(fleet.servers.get("alpha")?.status).toBe("running")
+      expect([...(yield* Queue.takeAll(fleet.ran))].map((event) => event.serverId)).toEqual(["beta", "beta"])
     }))
 })

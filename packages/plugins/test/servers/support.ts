@@ -6,8 +6,9 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import type { HttpMethod } from "@effect/platform/HttpMethod"
 import { Controller } from "@garrison/http"
-import { 
-  GarrisonConfig, 
+import {
+  type AnyPlugin,
+  GarrisonConfig,
   type ProcessExit,
   type ProcessHandle,
   ProcessLauncher,
@@ -79,12 +80,14 @@ export const makeFakeLauncher = () => {
   return { layer }
 }
 
-export const serversController = () => {
+/** `extra`: more plugins loaded after these (for example a recorder of events). */
+export const serversController = (extra: ReadonlyArray<AnyPlugin> = []) => {
   const fake = makeFakeLauncher()
   const controller = Controller.layerTest([
     makeServersPlugin({ launcher: fake.layer }),
     PlayersPlugin,
-    HeaderAuthPlugin
+    HeaderAuthPlugin,
+    ...extra
   ]).pipe(
     Layer.provide(
       GarrisonConfig.layerWith({ dataDir: tempDir("garrison-servers-"), trustProxyHops: 1, backupInterval: Duration.days(365_000) })

@@ -1,6 +1,7 @@
 /**
- * Events the server actors publish on the event bus. Webhooks, audit,
- * notifications and the chat bot subscribe to these.
+ * Events the server actors (and, for `ServerDeleted`, the servers plugin)
+ * publish on the event bus. Webhooks, audit, notifications and the chat bot
+ * subscribe to these.
  */
 import * as Schema from "effect/Schema"
 
@@ -31,6 +32,12 @@ export class ServerRestarted extends Schema.TaggedClass<ServerRestarted>()("Serv
   reason: Schema.Literal("manual", "watchdog", "schedule"),
   error: Schema.optional(Schema.String)
 }) {}
+/**
+ * A server entry was deleted (`DELETE /api/servers/:id`), after its row is
+ * gone. Plugins that keep anything per server (scheduled jobs, console,
+ * metrics) drop it here.
+ */
+export class ServerDeleted extends Schema.TaggedClass<ServerDeleted>()("ServerDeleted", server) {}
 export class ServerLocked extends Schema.TaggedClass<ServerLocked>()("ServerLocked", server) {}
 export class ServerUnlocked extends Schema.TaggedClass<ServerUnlocked>()("ServerUnlocked", server) {}
 export class PlayerConnected extends Schema.TaggedClass<PlayerConnected>()("PlayerConnected", {

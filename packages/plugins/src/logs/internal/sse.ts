@@ -1,11 +1,12 @@
 /**
  * Server-sent events: the live console as `data: <json>\n\n` frames, with a
- * comment every 15 s so proxies and browsers keep an idle stream open.
+ * comment every 15 s so proxies and browsers keep an idle stream open. The
+ * stream ends when the server's entry is deleted.
  */
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
-import { ConsoleLine, EventBus } from "@garrison/runtime"
+import { ConsoleLine, EventBus, ServerDeleted } from "@garrison/runtime"
 
 export const HEARTBEAT = "15 seconds"
 /** Lines waiting for a slow client; past it the oldest go (a console view, not a record). */
@@ -20,7 +21,15 @@ export const frame = (line: ConsoleLine): string =>
 export const wantsStream = (accept: string | undefined, streamParam: string | undefined): boolean =>
   streamParam !== undefined || (accept ?? "").toLowerCase().includes("text/event-stream")
 
-export const consoleStream = (serverId: string, lines: Stream.Stream<ConsoleLine>) => {
+/**
+ * The frames of one server's console. It ends (the response completes) when
+ * `deleted` emits a `ServerDeleted` for this server.
+ */
+export const consoleStream = (
+  serverId: string,
+  lines: Stream.Stream<ConsoleLine>,
+  deleted: Stream.Stream<ServerDeleted> = Stream.never
+) => {
   const data = lines.pipe(
     Stream.filter((line) => line.serverId === serverId),
     Stream.buffer({ capacity: CLIENT_BUFFER, strategy: "sliding" }),
@@ -28,12 +37,20 @@ export const consoleStream = (serverId: string, lines: Stream.Stream<ConsoleLine
   )
   // `tick` emits at once, which doubles as the first byte that tells the client the stream is open.
   const heartbeat = Stream.tick(HEARTBEAT).pipe(Stream.map(() => ": heartbeat\n\n"))
-  return Stream.merge(data, heartbeat).pipe(Stream.map((text) => encoder.encode(text)))
+  const gone = deleted.pipe(
+    Stream.filter((event) => event.serverId === serverId),
+    Stream.take(1),
+    Stream.runDrain
+  )
+  return Stream.merge(data, heartbeat).pipe(
+    Stream.interruptWhen(gone),
+    Stream.map((text) => encoder.encode(text))
+  )
 }
 
 export const consoleResponse = (serverId: string) =>
   Effect.map(EventBus, (bus) =>
-    HttpServerResponse.stream(consoleStream(serverId, bus.stream(ConsoleLine)), {
+    HttpServerResponse.stream(consoleStream(serverId, bus.stream(ConsoleLine), bus.stream(ServerDeleted)), {
       contentType: "text/event-stream",
       headers: { "cache-control": "no-cache", "x-accel-buffering": "no" }
     })

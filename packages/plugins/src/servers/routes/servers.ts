@@ -3,7 +3,7 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import { type ActorError, type ServerActor, Supervisor } from "@garrison/runtime"
+import { type ActorError, EventBus, type ServerActor, ServerDeleted, Supervisor } from "@garrison/runtime"
 import { randomUUID } from "node:crypto"
 import { ServersApi } from "../contract/Api.js"
 import { entryFromCreate, entryFromUpdate, invalidToBadRequest } from "../internal/entryInput.js"
@@ -26,6 +26,7 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
   Effect.gen(function* () {
     const entries = yield* ServerEntries
     const supervisor = yield* Supervisor
+    const bus = yield* EventBus
     const listBody = makeServerListBody()
     const services = Effect.provideService(ServerEntries, entries)
     const withServices = <A, E>(effect: Effect.Effect<A, E, ServerEntries | Supervisor>) =>
@@ -80,13 +81,19 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
       )
       .handle("remove", ({ path }) =>
         Effect.gen(function* () {
-          yield* entries.get(path.id).pipe(
+          const entry = yield* entries.get(path.id).pipe(
             Effect.catchTags({ ServerNotFound: (e) => Effect.fail(notFound(e)), ServerStoreError: storeDefect })
           )
           // The actor refuses to retire while its server runs: that is the 409.
           yield* supervisor.remove(path.id).pipe(Effect.mapError(actorErrorToHttp))
-          yield* entries.remove(path.id).pipe(
-            Effect.catchTags({ ServerNotFound: (e) => Effect.fail(notFound(e)), ServerStoreError: storeDefect })
+          // Once the row is gone the event must follow, even if the client hangs up in between:
+          // other plugins (scheduler, logs) clean up what they keep for the server on it.
+          // Only the request that deleted the row publishes (a racing one gets 404), so it is published once.
+          yield* Effect.uninterruptible(
+            entries.remove(path.id).pipe(
+              Effect.catchTags({ ServerNotFound: (e) => Effect.fail(notFound(e)), ServerStoreError: storeDefect }),
+              Effect.zipRight(bus.publish(new ServerDeleted({ serverId: path.id, name: entry.name })))
+            )
           )
           // A request that raced the delete may have re-created a (stopped) actor from the row: drop it too.
           yield* supervisor.remove(path.id).pipe(Effect.ignore)
