@@ -96,10 +96,13 @@ export class ServerEntries extends Context.Tag("@garrison/plugins/ServerEntries"
             Effect.zipRight(write(entry).pipe(sql.withTransaction, Effect.mapError(storeError("update server")))),
             Effect.zipRight(remember(entry))
           ),
+        // One statement decides who deleted the row, so two racing deletes cannot both succeed.
         remove: (id) =>
-          requireEntry(id).pipe(
-            Effect.zipRight(
-              sql`DELETE FROM servers WHERE id = ${id}`.pipe(Effect.asVoid, Effect.mapError(storeError("delete server")))
+          sql<{ readonly id: string }>`DELETE FROM servers WHERE id = ${id} RETURNING id`.pipe(
+            Effect.mapError(storeError("delete server")),
+            Effect.filterOrFail(
+              (rows) => rows.length > 0,
+              () => new ServerNotFound({ serverId: id })
             ),
             Effect.zipRight(
               Effect.sync(() => {

@@ -16,7 +16,7 @@ import { Secrets } from "@garrison/runtime"
 import { hkdfSync, randomUUID } from "node:crypto"
 import { AccountsConfig } from "../config.js"
 import { csrfTokenFor, csrfValid } from "./Csrf.js"
-import { importSigningKey, signToken, type TokenClaims, verifyToken } from "./Tokens.js"
+import { importSigningKey, makeTokenVerifier, signToken, type TokenClaims } from "./Tokens.js"
 
 export const SESSION_KEY_NAME = "session-signing-key"
 
@@ -51,6 +51,7 @@ export class Sessions extends Context.Tag("@garrison/plugins/accounts/Sessions")
     const csrfKey = new Uint8Array(hkdfSync("sha256", signingKey, new Uint8Array(0), "garrison csrf v1", 32))
     const ttlMs = Duration.toMillis(sessionTtl)
     const jwtKey = yield* importSigningKey(signingKey)
+    const verifyToken = makeTokenVerifier(jwtKey)
 
     const issue: SessionsShape["issue"] = (userId) =>
       Effect.gen(function* () {
@@ -73,7 +74,7 @@ export class Sessions extends Context.Tag("@garrison/plugins/accounts/Sessions")
     const verify: SessionsShape["verify"] = (token) =>
       Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
-        const claims = yield* verifyToken(jwtKey, token, now)
+        const claims = yield* verifyToken(token, now)
         if (Option.isNone(claims)) return claims
         const rows = yield* sql<{ readonly user_id: string; readonly expires_at: number; readonly revoked_at: number | null }>`
           SELECT user_id, expires_at, revoked_at FROM accounts_sessions WHERE jti = ${claims.value.jti}`

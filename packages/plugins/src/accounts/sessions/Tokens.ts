@@ -42,8 +42,12 @@ export const signToken = (
       .sign(key)
   )
 
-/** The claims of a well-signed, unexpired session token at `nowMs`; None for anything else. */
-export const verifyToken = (key: webcrypto.CryptoKey, token: string, nowMs: number): Effect.Effect<Option.Option<TokenClaims>> =>
+/** The claims (and expiry) of a well-signed, unexpired session token at `nowMs`; None for anything else. */
+const verifyClaims = (
+  key: webcrypto.CryptoKey,
+  token: string,
+  nowMs: number
+): Effect.Effect<Option.Option<TokenClaims & { readonly expiresAtMs: number }>> =>
   Effect.tryPromise({
     try: () =>
       jwtVerify(token, key, {
@@ -56,10 +60,34 @@ export const verifyToken = (key: webcrypto.CryptoKey, token: string, nowMs: numb
     catch: (error) => error
   }).pipe(
     Effect.map(({ payload }) =>
-      typeof payload.jti === "string" && typeof payload.sub === "string"
-        ? Option.some({ jti: payload.jti, sub: payload.sub })
+      typeof payload.jti === "string" && typeof payload.sub === "string" && typeof payload.exp === "number"
+        ? Option.some({ jti: payload.jti, sub: payload.sub, expiresAtMs: payload.exp * 1000 })
         : Option.none()
     ),
     // Every jose error means "not a valid session token"; anything else is a fault.
     Effect.catchAll((error) => (error instanceof errors.JOSEError ? Effect.succeed(Option.none()) : Effect.die(error)))
   )
+
+/**
+ * Verifies session tokens, remembering those whose signature checked out:
+ * a signed-in panel sends the same token with every request, and checking an
+ * HMAC through WebCrypto costs more than the rest of authenticating it. Only
+ * the signature result is remembered; expiry is checked on every call (and the
+ * caller still checks the session row, which is where revocation lives).
+ * Bounded: past `capacity` tokens the oldest is forgotten.
+ */
+export const makeTokenVerifier = (key: webcrypto.CryptoKey, capacity = 10_000) => {
+  const verified = new Map<string, TokenClaims & { readonly expiresAtMs: number }>()
+  return (token: string, nowMs: number): Effect.Effect<Option.Option<TokenClaims>> =>
+    Effect.suspend(() => {
+      const known = verified.get(token)
+      if (known !== undefined) {
+        return Effect.succeed(known.expiresAtMs > nowMs ? Option.some({ jti: known.jti, sub: known.sub }) : Option.none())
+      }
+      return Effect.tap(verifyClaims(key, token, nowMs), (claims) => {
+        if (Option.isNone(claims)) return
+        if (verified.size >= capacity) verified.delete(verified.keys().next().value!)
+        verified.set(token, claims.value)
+      }).pipe(Effect.map(Option.map((claims): TokenClaims => ({ jti: claims.jti, sub: claims.sub }))))
+    })
+}

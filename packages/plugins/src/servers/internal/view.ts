@@ -20,20 +20,11 @@ export const entryView = (entry: ServerEntry) => ({
   stop: entry.stop
 })
 
-export const liveStatus = (state: ServerState, now: number) => ({
+/** The live facts a list row shows: everything but the player roster. */
+const liveFacts = (state: ServerState, now: number) => ({
   status: state.status,
   pid: state.pid ?? null,
   playerCount: state.players.length,
-  players: state.players.map((p) => ({
-    slot: p.slot,
-    name: p.name,
-    guid: p.guid,
-    verified: p.verified,
-    ip: p.ip,
-    port: p.port,
-    ping: p.ping,
-    inLobby: p.inLobby
-  })),
   uptime: uptimeSeconds(state, now),
   cpu: state.cpu ?? null,
   ram: state.memoryBytes ?? null,
@@ -43,6 +34,20 @@ export const liveStatus = (state: ServerState, now: number) => ({
   rconStatus: state.rcon?.status ?? null,
   lastError: state.lastError ?? null,
   consecutiveCrashes: state.consecutiveCrashes
+})
+
+export const liveStatus = (state: ServerState, now: number) => ({
+  ...liveFacts(state, now),
+  players: state.players.map((p) => ({
+    slot: p.slot,
+    name: p.name,
+    guid: p.guid,
+    verified: p.verified,
+    ip: p.ip,
+    port: p.port,
+    ping: p.ping,
+    inLobby: p.inLobby
+  }))
 })
 
 export const serverView = (entry: ServerEntry, state: ServerState, now: number): ServerView => ({
@@ -61,16 +66,5 @@ export const summaryView = (entry: ServerEntry, state: ServerState, now: number)
   id: entry.id,
   name: entry.name,
   gamePort: entry.gamePort,
-  status: state.status,
-  pid: state.pid ?? null,
-  playerCount: state.players.length,
-  uptime: uptimeSeconds(state, now),
-  cpu: state.cpu ?? null,
-  ram: state.memoryBytes ?? null,
-  map: state.map ?? null,
-  version: state.version ?? null,
-  locked: state.locked,
-  rconStatus: state.rcon?.status ?? null,
-  lastError: state.lastError ?? null,
-  consecutiveCrashes: state.consecutiveCrashes
+  ...liveFacts(state, now)
 })
