@@ -27,7 +27,7 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Controller } from "@garrison/http"
 import { BanSync, makeBansPlugin, ServerEntries, ServerNotFound } from "@garrison/plugins"
-import { Authenticator, defaultStopPolicy, GarrisonConfig, Plugin, ServerEntry, Supervisor } from "@garrison/runtime"
+import { Authenticator, GarrisonConfig, makeServerEntry, Plugin, Supervisor } from "@garrison/runtime"
 import { Duration, Effect, Layer, Logger, LogLevel, ManagedRuntime, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -90,21 +90,7 @@ const HeaderAuth = Plugin.make({
 const stubServers = (installDirs: ReadonlyArray<string>) => {
   const entries = installDirs.map(
     (installDir, i) =>
-      new ServerEntry({
-        id: `s${i}`,
-        name: `s${i}`,
-        installDir,
-        executable: "DayZServer",
-        configFile: "serverDZ.cfg",
-        gamePort: 2302 + i * 10,
-        profilesDir: "profiles",
-        battleyeDir: "battleye",
-        mods: [],
-        serverMods: [],
-        extraArgs: [],
-        watchdog: false,
-        stop: defaultStopPolicy
-      })
+      makeServerEntry({ id: `s${i}`, name: `s${i}`, installDir, gamePort: 2302 + i * 10, watchdog: false })
   )
   return Plugin.make({
     id: "servers",

@@ -9,13 +9,12 @@ import { HttpClient, HttpClientRequest } from "@effect/platform"
 import type { HttpMethod } from "@effect/platform/HttpMethod"
 import { Controller } from "@garrison/http"
 import {
-  ActorError, 
-  defaultStopPolicy,
+  ActorError,
   GarrisonConfig,
   initialState,
+  makeServerEntry,
   Plugin,
   Runtime,
-  ServerEntry,
   type ServerActor,
   type ServerStatus,
   Supervisor
@@ -63,21 +62,7 @@ export const playersReply = (rows: ReadonlyArray<readonly [number, string, strin
   ].join("\n")
 
 const entryOf = (server: FakeServer) =>
-  new ServerEntry({
-    id: server.id,
-    name: server.id,
-    installDir: server.installDir,
-    executable: "DayZServer",
-    configFile: "serverDZ.cfg",
-    gamePort: 2302,
-    profilesDir: "profiles",
-    battleyeDir: "battleye",
-    mods: [],
-    serverMods: [],
-    extraArgs: [],
-    watchdog: false,
-    stop: defaultStopPolicy
-  })
+  makeServerEntry({ id: server.id, name: server.id, installDir: server.installDir, watchdog: false })
 
 const fakeActor = (server: FakeServer): ServerActor.ServerActor => ({
   serverId: server.id,

@@ -12,7 +12,8 @@ import {
   GarrisonConfig,
   initialState,
   Plugin,
-  ServerEntry,
+  makeServerEntry,
+  type ServerEntry,
   type ServerActor,
   type ServerState,
   Supervisor
@@ -50,21 +51,7 @@ export class FakeServers {
     Fs.mkdirSync(profiles)
     this.entries.set(
       id,
-      new ServerEntry({
-        id,
-        name: `Server ${id}`,
-        installDir,
-        executable: "DayZServer",
-        configFile: "serverDZ.cfg",
-        gamePort: 2302,
-        profilesDir: "profiles",
-        battleyeDir: "battleye",
-        mods: [],
-        serverMods: [],
-        extraArgs: [],
-        watchdog: true,
-        stop: { shutdownWaitMs: 1000, terminateWaitMs: 1000 }
-      })
+      makeServerEntry({ id, name: `Server ${id}`, installDir, stop: { shutdownWaitMs: 1000, terminateWaitMs: 1000 } })
     )
     this.states.set(id, initialState(id))
     return { profiles }

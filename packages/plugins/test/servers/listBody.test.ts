@@ -3,25 +3,10 @@
  * nothing it shows has changed, rebuilt as soon as something has.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { defaultStopPolicy, initialState, ServerEntry, type ServerState } from "@garrison/runtime"
+import { initialState, makeServerEntry, type ServerState } from "@garrison/runtime"
 import { makeServerListBody } from "../../src/servers/internal/listBody.js"
 
-const entry = (id: string, name: string) =>
-  new ServerEntry({
-    id,
-    name,
-    installDir: `/srv/${id}`,
-    executable: "DayZServer",
-    configFile: "serverDZ.cfg",
-    gamePort: 2302,
-    profilesDir: "profiles",
-    battleyeDir: "battleye",
-    mods: [],
-    serverMods: [],
-    extraArgs: [],
-    watchdog: true,
-    stop: defaultStopPolicy
-  })
+const entry = (id: string, name: string) => makeServerEntry({ id, name, installDir: `/srv/${id}` })
 
 const running = (serverId: string, startedAt: number): ServerState => ({
   ...initialState(serverId),

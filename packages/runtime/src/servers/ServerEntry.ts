@@ -44,6 +44,25 @@ export class ServerEntry extends Schema.Class<ServerEntry>("ServerEntry")({
 
 export const defaultStopPolicy: StopPolicy = { shutdownWaitMs: 30_000, terminateWaitMs: 15_000 }
 
+/** What a stock DayZ install uses for every field an entry leaves out (the Linux binary name). */
+export const serverEntryDefaults = {
+  executable: "DayZServer",
+  configFile: "serverDZ.cfg",
+  gamePort: 2302,
+  profilesDir: "profiles",
+  battleyeDir: "battleye",
+  mods: [],
+  serverMods: [],
+  extraArgs: [],
+  watchdog: true,
+  stop: defaultStopPolicy
+} as const satisfies Partial<ServerEntry>
+
+/** An entry from its id, name and install folder, with `serverEntryDefaults` for the rest. */
+export const makeServerEntry = (
+  fields: Pick<ServerEntry, "id" | "name" | "installDir"> & Partial<Omit<ServerEntry, "id" | "name" | "installDir">>
+): ServerEntry => new ServerEntry({ ...serverEntryDefaults, ...fields })
+
 /** The command line, as DayZ expects it (mods separated by `;`). */
 export const launchArguments = (entry: ServerEntry): ReadonlyArray<string> => [
   `-config=${entry.configFile}`,

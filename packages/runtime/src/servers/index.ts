@@ -16,7 +16,9 @@ export {
   defaultStopPolicy,
   executablePath,
   launchArguments,
-  profilesPath
+  makeServerEntry,
+  profilesPath,
+  serverEntryDefaults
 } from "./ServerEntry.js"
 export { initialState, uptimeSeconds } from "./ServerState.js"
 export type { ServerState, ServerStatus } from "./ServerState.js"

@@ -7,7 +7,7 @@ import type { ProcessExit, ProcessHandle, ProcessLauncherShape } from "../../src
 import { SpawnFailed } from "../../src/servers/ProcessLauncher.js"
 import type { ProcessRecord, ProcessRecordsShape } from "../../src/servers/ProcessRecords.js"
 import * as ServerActor from "../../src/servers/ServerActor.js"
-import { ServerEntry } from "../../src/servers/ServerEntry.js"
+import { makeServerEntry, type ServerEntry } from "../../src/servers/ServerEntry.js"
 
 /** A process the test controls: which signals it obeys, and when it exits. */
 interface FakeProcess {
@@ -84,22 +84,7 @@ const recordingBus = () => {
 }
 
 const entry = (overrides: Partial<ServerEntry> = {}) =>
-  new ServerEntry({
-    id: "s1",
-    name: "Chernarus #1",
-    installDir: "/srv/dayz",
-    executable: "DayZServer",
-    configFile: "serverDZ.cfg",
-    gamePort: 2302,
-    profilesDir: "profiles",
-    battleyeDir: "battleye",
-    mods: [],
-    serverMods: [],
-    extraArgs: [],
-    watchdog: true,
-    stop: { shutdownWaitMs: 30_000, terminateWaitMs: 15_000 },
-    ...overrides
-  })
+  makeServerEntry({ id: "s1", name: "Chernarus #1", installDir: "/srv/dayz", ...overrides })
 
 const setup = (overrides: Partial<ServerEntry> = {}) =>
   Effect.gen(function* () {

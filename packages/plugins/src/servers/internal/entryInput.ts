@@ -2,19 +2,14 @@
  * Turning create and update bodies into a `ServerEntry`: defaults, the
  * binary check, and RCON settings filled in from the BattlEye config.
  */
-import { BadRequest, defaultStopPolicy, type RconSettings, ServerEntry } from "@garrison/runtime"
+import { BadRequest, defaultStopPolicy, type RconSettings, ServerEntry, serverEntryDefaults } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
 import * as NodePath from "node:path"
 import { type CreateServerBody, PASSWORD_MASK, type RconInput, type UpdateServerBody } from "../contract/fields.js"
 import { InvalidServerEntry } from "../errors.js"
 import { defaultExecutable, isDirectory, isFile, readBattlEyeRcon } from "./install.js"
 
-export const DEFAULTS = {
-  configFile: "serverDZ.cfg",
-  gamePort: 2302,
-  profilesDir: "profiles",
-  battleyeDir: "battleye"
-} as const
+export const DEFAULTS = serverEntryDefaults
 
 const invalid = (field: string, message: string) => Effect.fail(new InvalidServerEntry({ field, message }))
 
