@@ -2,22 +2,11 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import { NotFound, parsePlayers, type ServerActor, Supervisor } from "@garrison/runtime"
-import { actorErrorToHttp, actorOf, ServerEntries } from "../servers/index.js"
+import { actorErrorToHttp, actorOf, playerView, ServerEntries } from "../servers/index.js"
 import { PlayersApi } from "./contract/Api.js"
 import { findPlayer } from "./internal/resolve.js"
 
 const DEFAULT_KICK_REASON = "Kicked by an admin"
-
-const playerView = (p: { slot: number; name: string; guid: string; verified: boolean; ip: string; port: number; ping: number; inLobby: boolean }) => ({
-  slot: p.slot,
-  name: p.name,
-  guid: p.guid,
-  verified: p.verified,
-  ip: p.ip,
-  port: p.port,
-  ping: p.ping,
-  inLobby: p.inLobby
-})
 
 export const PlayersRoutes = HttpApiBuilder.group(PlayersApi, "players", (handlers) =>
   Effect.gen(function* () {

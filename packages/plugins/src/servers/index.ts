@@ -82,3 +82,4 @@ export {
 export { actorErrorToHttp, httpStatusOf } from "./internal/httpErrors.js"
 export type { ActorHttpError } from "./internal/httpErrors.js"
 export { actorOf, currentStatus } from "./internal/lookup.js"
+export { playerView } from "./internal/view.js"

@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import { CurrentPrincipal, NotFound, parsePlatformId, parsePlayers, PlayerIds, Supervisor } from "@garrison/runtime"
 import { findPlayer } from "../../players/internal/resolve.js"
-import { actorErrorToHttp, actorOf, ServerEntries } from "../../servers/index.js"
+import { actorErrorToHttp, actorOf, playerView, ServerEntries } from "../../servers/index.js"
 import { BansApi, KickedOn, type PlayerBanBody, PlayerBanReply } from "../contract/Api.js"
 import { Bans } from "../Bans.js"
 import { InvalidBan } from "../errors.js"
@@ -18,17 +18,6 @@ import { kickEverywhere } from "../internal/kick.js"
 import { exists, invalid } from "./httpErrors.js"
 
 const badPlatformId = (message: string) => new InvalidBan({ field: "platformId", message: `platformId: ${message}` })
-
-const playerView = (p: { slot: number; name: string; guid: string; verified: boolean; ip: string; port: number; ping: number; inLobby: boolean }) => ({
-  slot: p.slot,
-  name: p.name,
-  guid: p.guid,
-  verified: p.verified,
-  ip: p.ip,
-  port: p.port,
-  ping: p.ping,
-  inLobby: p.inLobby
-})
 
 export const PlayerBanRoutes = HttpApiBuilder.group(BansApi, "playerBan", (handlers) =>
   Effect.gen(function* () {

@@ -1,5 +1,5 @@
 /** Entries and actor state as the API shows them: the RCON password never leaves. */
-import { type ServerEntry, type ServerState, uptimeSeconds } from "@garrison/runtime"
+import { type RconPlayer, type ServerEntry, type ServerState, uptimeSeconds } from "@garrison/runtime"
 import { PASSWORD_MASK, type ServerStatusView, type ServerSummaryView, type ServerView } from "../contract/fields.js"
 
 export const maskPassword = (password: string): string => (password.length > 0 ? PASSWORD_MASK : "")
@@ -36,18 +36,21 @@ const liveFacts = (state: ServerState, now: number) => ({
   consecutiveCrashes: state.consecutiveCrashes
 })
 
+/** One online player as the API shows them (the RCON parser's record, field by field). */
+export const playerView = (p: RconPlayer) => ({
+  slot: p.slot,
+  name: p.name,
+  guid: p.guid,
+  verified: p.verified,
+  ip: p.ip,
+  port: p.port,
+  ping: p.ping,
+  inLobby: p.inLobby
+})
+
 export const liveStatus = (state: ServerState, now: number) => ({
   ...liveFacts(state, now),
-  players: state.players.map((p) => ({
-    slot: p.slot,
-    name: p.name,
-    guid: p.guid,
-    verified: p.verified,
-    ip: p.ip,
-    port: p.port,
-    ping: p.ping,
-    inLobby: p.inLobby
-  }))
+  players: state.players.map(playerView)
 })
 
 export const serverView = (entry: ServerEntry, state: ServerState, now: number): ServerView => ({
