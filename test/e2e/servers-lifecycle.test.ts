@@ -8,45 +8,9 @@
  */
 import { readdirSync, readFileSync } from "node:fs"
 import { afterAll, describe, expect, it } from "vitest"
-import {
-  type ControllerHandle,
-  delay,
-  makeTempDir,
-  removeDir,
-  requestJson,
-  startController,
-  stopProcess,
-  testAuth,
-  testPlugins
-} from "../support/controller.js"
-import { installSim, readRpt, type SimInstall, simControl, testSimSettings } from "../support/sim.js"
-
-const AUTH = testAuth(["admin"], "e2e")
-const ENV = {
-  WATCHDOG_BASE_DELAY: "300 millis",
-  SERVER_STATUS_INTERVAL: "300 millis",
-  RCON_RETRY_DELAY: "200 millis",
-  SERVER_RESTART_BACKOFF: "200 millis",
-  DB_BACKUP_INTERVAL: "365 days"
-}
-
-interface Status {
-  readonly id: string
-  readonly status: string
-  readonly pid: number | null
-  readonly playerCount: number
-  readonly players: ReadonlyArray<{ readonly slot: number; readonly name: string }>
-  readonly locked: boolean
-  readonly rconStatus: string | null
-  readonly lastError: string | null
-  readonly consecutiveCrashes: number
-  readonly map: string | null
-  readonly version: string | null
-}
-
-const simArgs = Object.entries(testSimSettings).map(
-  ([key, value]) => `-sim${key[0]!.toUpperCase()}${key.slice(1)}=${value === true ? 1 : value === false ? 0 : value}`
-)
+import { delay } from "../support/controller.js"
+import { fleetSimArgs, makeFleet, rptContains, type ServerStatus, until } from "../support/fleet.js"
+import { readRpt, simControl } from "../support/sim.js"
 
 const isAlive = (pid: number): boolean => {
   try {
@@ -70,47 +34,22 @@ const processesWith = (needle: string): ReadonlyArray<number> =>
     })
     .map(Number)
 
-/** Polls `probe` until `done` holds; fails naming the last value after `timeoutMs`. */
-const until = async <A>(probe: () => Promise<A>, done: (a: A) => boolean, timeoutMs: number, what: string): Promise<A> => {
-  const deadline = Date.now() + timeoutMs
-  let last: A | undefined
-  while (Date.now() < deadline) {
-    last = await probe()
-    if (done(last)) return last
-    await delay(100)
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last: ${JSON.stringify(last)}`)
-}
-
-const cleanups: Array<() => unknown> = []
+const fleet = makeFleet()
 const gamePids = new Set<number>()
 afterAll(async () => {
   for (const pid of gamePids) if (isAlive(pid)) process.kill(pid, "SIGKILL")
-  for (const cleanup of cleanups.reverse()) await cleanup()
+  await fleet.close()
 })
 
 describe("server lifecycle over real processes", () => {
   it("start, players, say, lock, kick, stop, watchdog, reattach, hung stop, delete", { timeout: 150_000 }, async () => {
-    const install: SimInstall = await installSim()
-    cleanups.push(() => install.remove())
-    const dataDir = makeTempDir()
-    cleanups.push(() => removeDir(dataDir))
-
-    let controller: ControllerHandle = await startController({ dataDir, plugins: [testPlugins.auth], env: ENV, logLevel: "Warning" })
-    cleanups.push(() => stopProcess(controller))
-    const api = (method: string, path: string, body?: unknown) =>
-      requestJson(controller.baseUrl, method, path, { headers: AUTH, timeoutMs: 30_000, ...(body === undefined ? {} : { body }) })
-    const status = async (id: string) => (await api("GET", `/api/servers/${id}/status`)).body as Status
-    const rpt = (text: string) => until(async () => readRpt(install), (t) => t.includes(text), 10_000, `"${text}" in the RPT`)
+    const install = await fleet.installSim()
+    await fleet.startController()
+    const { api, status } = fleet
+    const rpt = (text: string) => rptContains(install, text, 10_000)
 
     // Create: RCON settings come from the install's BattlEye config; the password never comes back.
-    const created = await api("POST", "/api/servers", {
-      name: "Sim 1",
-      installDir: install.dir,
-      gamePort: install.gamePort,
-      extraArgs: simArgs,
-      stop: { shutdownWaitMs: 5_000, terminateWaitMs: 3_000 }
-    })
+    const created = await fleet.createServer(install, "Sim 1")
     expect(created.status, JSON.stringify(created.body)).toBe(201)
     const server = created.body as { id: string; rcon: { port: number; password: string } }
     expect(server.rcon).toMatchObject({ port: install.rconPort, password: "********" })
@@ -120,9 +59,9 @@ describe("server lifecycle over real processes", () => {
     // Start, and wait for the RCON session.
     const started = await api("POST", `/api/servers/${id}/start`)
     expect(started.status, JSON.stringify(started.body)).toBe(200)
-    const firstPid = (started.body as Status).pid!
+    const firstPid = (started.body as ServerStatus).pid!
     gamePids.add(firstPid)
-    await until(() => status(id), (s) => s.rconStatus === "connected", 15_000, "the RCON session")
+    await fleet.rconConnected(id, 15_000)
 
     // Players show in the status.
     simControl(install, "join 76561198012345678 Bravo17", "join 76561198000000002 Charlie")
@@ -132,8 +71,8 @@ describe("server lifecycle over real processes", () => {
     const facts = await until(() => status(id), (s) => s.map !== null && s.version !== null, 15_000, "map and version")
     expect(facts.map).toBe("chernarusplus")
     expect(facts.version).toMatch(/^\d+\.\d+\.\d+$/)
-    const listed = await api("GET", `/api/servers/${id}/players`)
-    expect((listed.body as { count: number }).count).toBe(2)
+    const listed = await fleet.players(id)
+    expect(listed.count).toBe(2)
 
     // say -1
     const said = await api("POST", `/api/servers/${id}/message`, { message: "Restart in 5 minutes" })
@@ -143,7 +82,7 @@ describe("server lifecycle over real processes", () => {
     // Lock: a join is refused.
     const locked = await api("POST", `/api/servers/${id}/lock`)
     expect(locked.status).toBe(200)
-    expect((locked.body as Status).locked).toBe(true)
+    expect((locked.body as ServerStatus).locked).toBe(true)
     simControl(install, "join 76561198000000003 Delta")
     await rpt(`Player "Delta"(steamID=76561198000000003) kicked from server: Server is locked`)
     expect((await status(id)).players.map((p) => p.name)).not.toContain("Delta")
@@ -152,20 +91,20 @@ describe("server lifecycle over real processes", () => {
     // Kick by name.
     const kicked = await api("POST", `/api/servers/${id}/players/Bravo17/kick`, { reason: "AFK" })
     expect(kicked.status, JSON.stringify(kicked.body)).toBe(200)
-    await until(() => api("GET", `/api/servers/${id}/players`), (r) => (r.body as { count: number }).count === 1, 10_000, "the kick")
+    await until(() => fleet.players(id), (p) => p.count === 1, 10_000, "the kick")
     expect((await api("POST", `/api/servers/${id}/players/Nobody/kick`, {})).status).toBe(404)
 
     // Graceful stop (RCON #shutdown): the RPT ends cleanly.
     const stopped = await api("POST", `/api/servers/${id}/stop`)
     expect(stopped.status, JSON.stringify(stopped.body)).toBe(200)
-    expect((stopped.body as Status).status).toBe("stopped")
+    expect((stopped.body as ServerStatus).status).toBe("stopped")
     expect(isAlive(firstPid)).toBe(false)
     expect(readRpt(install)).toContain("Termination successfully completed")
 
     // Start again, then kill -9: the watchdog brings it back.
     const again = await api("POST", `/api/servers/${id}/start`)
     expect(again.status).toBe(200)
-    const secondPid = (again.body as Status).pid!
+    const secondPid = (again.body as ServerStatus).pid!
     gamePids.add(secondPid)
     expect(secondPid).not.toBe(firstPid)
     process.kill(secondPid, "SIGKILL")
@@ -178,30 +117,30 @@ describe("server lifecycle over real processes", () => {
     const thirdPid = revived.pid!
     gamePids.add(thirdPid)
     expect(revived.consecutiveCrashes).toBeGreaterThanOrEqual(1)
-    await until(() => status(id), (s) => s.rconStatus === "connected", 15_000, "RCON after the watchdog")
+    await fleet.rconConnected(id, 15_000, "RCON after the watchdog")
 
     // Restart the controller: it reattaches to the same process instead of starting another.
-    await stopProcess(controller)
+    await fleet.stopController()
     expect(isAlive(thirdPid)).toBe(true)
-    controller = await startController({ dataDir, plugins: [testPlugins.auth], env: ENV, logLevel: "Warning" })
+    await fleet.startController()
     const reattached = await status(id)
     expect(reattached).toMatchObject({ status: "running", pid: thirdPid })
     await delay(1_000)
     expect(processesWith(`-port=${install.gamePort}`)).toEqual([thirdPid])
-    await until(() => status(id), (s) => s.rconStatus === "connected", 15_000, "RCON after reattach")
+    await fleet.rconConnected(id, 15_000, "RCON after reattach")
 
     // A hung server (ignores #shutdown and SIGTERM) is SIGKILLed after the entry's waits.
     const patched = await api("PATCH", `/api/servers/${id}`, {
-      extraArgs: [...simArgs, "-simHang=1"],
+      extraArgs: [...fleetSimArgs, "-simHang=1"],
       stop: { shutdownWaitMs: 800, terminateWaitMs: 800 }
     })
     expect(patched.status).toBe(200)
     expect((await api("POST", `/api/servers/${id}/stop`)).status).toBe(200)
     expect(isAlive(thirdPid)).toBe(false)
     const hung = await api("POST", `/api/servers/${id}/start`)
-    const hungPid = (hung.body as Status).pid!
+    const hungPid = (hung.body as ServerStatus).pid!
     gamePids.add(hungPid)
-    await until(() => status(id), (s) => s.rconStatus === "connected", 15_000, "RCON on the hung server")
+    await fleet.rconConnected(id, 15_000, "RCON on the hung server")
     const stopStarted = Date.now()
     const hungStop = await api("POST", `/api/servers/${id}/stop`)
     expect(hungStop.status, JSON.stringify(hungStop.body)).toBe(200)

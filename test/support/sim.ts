@@ -125,6 +125,10 @@ export const killAllSims = (): void => {
 
 process.once("exit", killAllSims)
 
+/** Settings as `-simXxx=` parameters, e.g. `{ modPoll: 5 }` as `-simModPoll=5` (booleans as 1 and 0). */
+export const simArguments = (settings: SimSettings): Array<string> =>
+  Object.entries(settings).map(([key, value]) => `-sim${key[0]!.toUpperCase()}${key.slice(1)}=${value === true ? 1 : value === false ? 0 : value}`)
+
 /** The real launch parameters for an install. */
 export const launchArguments = (install: SimInstall, settings: SimSettings = {}, extra: ReadonlyArray<string> = []) => [
   "-config=serverDZ.cfg",
@@ -135,7 +139,7 @@ export const launchArguments = (install: SimInstall, settings: SimSettings = {},
   "-adminlog",
   "-freezecheck",
   ...extra,
-  ...Object.entries(settings).map(([key, value]) => `-sim${key[0]!.toUpperCase()}${key.slice(1)}=${value === true ? 1 : value === false ? 0 : value}`)
+  ...simArguments(settings)
 ]
 
 /** Starts `<install>/DayZServer` from the install folder and (by default) waits until it is ready. */

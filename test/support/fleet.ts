@@ -1,0 +1,157 @@
+/**
+ * A controller plus simulated servers, for end-to-end tests over real
+ * processes: the real controller (TestAuthPlugin header auth as an admin,
+ * short actor timings) on a temporary data directory, simulated DayZ
+ * installs, server entries made for them through `POST /api/servers`, and
+ * polling helpers for what the API and the engine log report.
+ *
+ * ```ts
+ * const fleet = makeFleet()
+ * afterAll(() => fleet.close())
+ * // in the test:
+ * const install = await fleet.installSim()
+ * await fleet.startController()
+ * const created = await fleet.createServer(install, "Sim 1")   // assert 201 in the test
+ * await fleet.api("POST", `/api/servers/${id}/start`)
+ * await fleet.rconConnected(id, 15_000)
+ * ```
+ *
+ * Framework-free like `controller.ts` and `sim.ts`: the tests keep their
+ * own assertions. `close()` stops and removes everything the fleet made,
+ * last made first; game servers the controller started are not its own.
+ */
+import {
+  type ControllerHandle,
+  delay,
+  type ExitInfo,
+  type JsonResponse,
+  makeTempDir,
+  removeDir,
+  requestJson,
+  startController,
+  stopProcess,
+  testAuth,
+  testPlugins
+} from "./controller.js"
+import { installSim, type InstallSimOptions, readRpt, type SimInstall, simArguments, testSimSettings } from "./sim.js"
+
+/** Every request of a fleet carries this: an admin through the TestAuthPlugin. */
+export const fleetAuth = testAuth(["admin"], "e2e")
+
+/** The controller's environment: fast watchdog, status sampling, RCON retries and restarts; no scheduled backup. */
+export const fleetEnv: Readonly<Record<string, string>> = {
+  WATCHDOG_BASE_DELAY: "300 millis",
+  SERVER_STATUS_INTERVAL: "300 millis",
+  RCON_RETRY_DELAY: "200 millis",
+  SERVER_RESTART_BACKOFF: "200 millis",
+  DB_BACKUP_INTERVAL: "365 days"
+}
+
+/** The `extraArgs` of every entry `createServer` makes: the quiet test settings of the simulator. */
+export const fleetSimArgs: ReadonlyArray<string> = simArguments(testSimSettings)
+
+/** `GET /api/servers/:id/status`, as far as the tests read it. */
+export interface ServerStatus {
+  readonly id: string
+  readonly status: string
+  readonly pid: number | null
+  readonly playerCount: number
+  readonly players: ReadonlyArray<{ readonly slot: number; readonly name: string }>
+  readonly locked: boolean
+  readonly rconStatus: string | null
+  readonly lastError: string | null
+  readonly consecutiveCrashes: number
+  readonly map: string | null
+  readonly version: string | null
+}
+
+/** `GET /api/servers/:id/players`. */
+export interface PlayerList {
+  readonly count: number
+  readonly players: ReadonlyArray<{ readonly slot: number; readonly name: string }>
+}
+
+/** Polls `probe` every 100 ms until `done` holds; fails naming `what` and the last value after `timeoutMs`. */
+export const until = async <A>(probe: () => Promise<A> | A, done: (a: A) => boolean, timeoutMs: number, what: string): Promise<A> => {
+  const deadline = Date.now() + timeoutMs
+  let last: A | undefined
+  while (Date.now() < deadline) {
+    last = await probe()
+    if (done(last)) return last
+    await delay(100)
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last: ${JSON.stringify(last)}`)
+}
+
+/** Waits until the install's newest RPT holds `text`. */
+export const rptContains = (install: SimInstall, text: string, timeoutMs: number): Promise<string> =>
+  until(() => readRpt(install), (t) => t.includes(text), timeoutMs, `"${text}" in the RPT`)
+
+export interface Fleet {
+  /** Installs a simulator into a new temporary folder (removed by `close`). */
+  readonly installSim: (options?: InstallSimOptions) => Promise<SimInstall>
+  /** Starts the controller and waits until it answers; the first call makes the data directory, later ones reuse it (a restart). */
+  readonly startController: () => Promise<ControllerHandle>
+  /** Stops the running controller (SIGTERM, then SIGKILL); its data directory stays. */
+  readonly stopController: () => Promise<ExitInfo>
+  /** One request to the running controller as the admin, with a 30 s time-out. */
+  readonly api: (method: string, path: string, body?: unknown) => Promise<JsonResponse>
+  /** `POST /api/servers` for `install`: its folder and game port, `fleetSimArgs`, stop waits of 5 s and 3 s. */
+  readonly createServer: (install: SimInstall, name: string) => Promise<JsonResponse>
+  readonly status: (id: string) => Promise<ServerStatus>
+  readonly players: (id: string) => Promise<PlayerList>
+  /** Polls the status until the server's RCON session is connected. */
+  readonly rconConnected: (id: string, timeoutMs: number, what?: string) => Promise<ServerStatus>
+  /** Stops the controller and removes its data directory and the installs. */
+  readonly close: () => Promise<void>
+}
+
+/** A fleet with nothing running yet; call `close` in `afterAll`. */
+export const makeFleet = (): Fleet => {
+  const cleanups: Array<() => unknown> = []
+  let dataDir: string | undefined
+  let controller: ControllerHandle | undefined
+
+  const running = (): ControllerHandle => {
+    if (controller === undefined) throw new Error("the fleet's controller has not been started")
+    return controller
+  }
+  const api = (method: string, path: string, body?: unknown) =>
+    requestJson(running().baseUrl, method, path, { headers: fleetAuth, timeoutMs: 30_000, ...(body === undefined ? {} : { body }) })
+  const status = async (id: string) => (await api("GET", `/api/servers/${id}/status`)).body as ServerStatus
+
+  return {
+    installSim: async (options) => {
+      const install = await installSim(options)
+      cleanups.push(() => install.remove())
+      return install
+    },
+    startController: async () => {
+      if (dataDir === undefined) {
+        const dir = makeTempDir()
+        dataDir = dir
+        cleanups.push(() => removeDir(dir))
+      }
+      const first = controller === undefined
+      controller = await startController({ dataDir, plugins: [testPlugins.auth], env: fleetEnv, logLevel: "Warning" })
+      if (first) cleanups.push(() => controller !== undefined && stopProcess(controller))
+      return controller
+    },
+    stopController: () => stopProcess(running()),
+    api,
+    createServer: (install, name) =>
+      api("POST", "/api/servers", {
+        name,
+        installDir: install.dir,
+        gamePort: install.gamePort,
+        extraArgs: fleetSimArgs,
+        stop: { shutdownWaitMs: 5_000, terminateWaitMs: 3_000 }
+      }),
+    status,
+    players: async (id) => (await api("GET", `/api/servers/${id}/players`)).body as PlayerList,
+    rconConnected: (id, timeoutMs, what = "the RCON session") => until(() => status(id), (s) => s.rconStatus === "connected", timeoutMs, what),
+    close: async () => {
+      for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
+    }
+  }
+}
