@@ -11,26 +11,14 @@ import type { HttpMethod } from "@effect/platform/HttpMethod"
 import { Controller } from "@garrison/http"
 import { type AnyPlugin, type AuditEntry, AuditTrail, GarrisonConfig, Plugin } from "@garrison/runtime"
 import { ConfigProvider, Duration, Effect, Layer, Logger, LogLevel } from "effect"
-import * as Fs from "node:fs"
-import * as Os from "node:os"
-import * as NodePath from "node:path"
 import { Secret, TOTP } from "otpauth"
-import { afterAll } from "vitest"
 import { AccountsPlugin, type Roles, type Sessions, type Users } from "../../src/accounts/index.js"
 import { HealthPlugin } from "../../src/health/index.js"
+import { tempDir } from "../support/tempDir.js"
 
 export const ADMIN = { username: "root", password: "correct horse battery staple" } as const
 
-const created: Array<string> = []
-afterAll(() => {
-  for (const dir of created) Fs.rmSync(dir, { recursive: true, force: true })
-})
-
-export const tempDataDir = (): string => {
-  const dir = Fs.mkdtempSync(NodePath.join(Os.tmpdir(), "garrison-accounts-"))
-  created.push(dir)
-  return dir
-}
+export const tempDataDir = (): string => tempDir("garrison-accounts-")
 
 /** Audit rows, in memory, in the order written. */
 export const auditRecorder = () => {

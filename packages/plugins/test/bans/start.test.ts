@@ -3,27 +3,25 @@
  * BeforeServerStart hook, which writes the active bans into its ban.txt.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Controller } from "@garrison/http"
-import { GarrisonConfig } from "@garrison/runtime"
-import { Duration, Effect, Layer, Logger, LogLevel } from "effect"
+import { Duration, Effect, LogLevel } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import { BAN_BLOCK_BEGIN, BAN_BLOCK_END, makeBansPlugin } from "../../src/bans/index.js"
 import { makeServersPlugin } from "../../src/servers/index.js"
-import { fakeInstall, makeFakeLauncher } from "../servers/support.js"
-import { call, HeaderAuthPlugin, tempDir } from "./support.js"
+import { testController } from "../support/controller.js"
+import { fakeInstall, makeFakeLauncher } from "../support/fakeServers.js"
+import { call } from "./support.js"
 
 const ALL = "op:server.deploy,server.start,server.stop,bans.manage"
 
 const controller = () =>
-  Controller.layerTest([
-    makeServersPlugin({ launcher: makeFakeLauncher().layer }),
-    // A long debounce: only the hook can have written the file when the test looks.
-    makeBansPlugin({ debounce: Duration.hours(1) }),
-    HeaderAuthPlugin
-  ]).pipe(
-    Layer.provide(GarrisonConfig.layerWith({ dataDir: tempDir("garrison-bans-start-"), trustProxyHops: 1, backupInterval: Duration.days(365_000) })),
-    Layer.provide(Logger.minimumLogLevel(LogLevel.Error))
+  testController(
+    [
+      makeServersPlugin({ launcher: makeFakeLauncher().layer }),
+      // A long debounce: only the hook can have written the file when the test looks.
+      makeBansPlugin({ debounce: Duration.hours(1) })
+    ],
+    { dataPrefix: "garrison-bans-start-", trustProxyHops: 1, logLevel: LogLevel.Error }
   )
 
 describe("bans and server start", () => {

@@ -1,43 +1,21 @@
 /**
  * Test support for the bans plugin: fake servers (an actor answering
  * `players` with a reply the test sets, recording every other RCON command)
- * behind a stub "servers" plugin that provides the runtime's `Supervisor`
- * and `ServerEntries` (each entry with a throw-away install folder), a
- * header authenticator, and the controller or bare runtime around them.
+ * behind the stub "servers" plugin (each entry with a throw-away install
+ * folder), and the controller or bare runtime around them.
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
 import type { HttpMethod } from "@effect/platform/HttpMethod"
-import { Controller } from "@garrison/http"
-import {
-  ActorError,
-  GarrisonConfig,
-  initialState,
-  makeServerEntry,
-  Plugin,
-  Runtime,
-  type ServerActor,
-  type ServerStatus,
-  Supervisor
-} from "@garrison/runtime"
-import { Duration, Effect, Exit, Layer, Logger, LogLevel, Option, Scope, Stream } from "effect"
+import { ActorError, initialState, makeServerEntry, type ServerStatus } from "@garrison/runtime"
+import { Duration, Effect, LogLevel } from "effect"
 import * as Fs from "node:fs"
-import * as Os from "node:os"
 import * as NodePath from "node:path"
-import { afterAll } from "vitest"
 import { makeBansPlugin } from "../../src/bans/index.js"
-import { ServerEntries, ServerNotFound } from "../../src/servers/index.js"
-import { TestAuthPlugin as HeaderAuthPlugin } from "../../../../test/support/TestAuthPlugin.js"
+import { type CallOptions, jsonBody, realSleep, request, startKernel, testController } from "../support/controller.js"
+import { fakeActor, NO_PLAYERS, stubServersPlugin } from "../support/fakeServers.js"
+import { tempDir } from "../support/tempDir.js"
 
-const created: Array<string> = []
-afterAll(() => {
-  for (const dir of created) Fs.rmSync(dir, { recursive: true, force: true })
-})
-
-export const tempDir = (prefix: string): string => {
-  const dir = Fs.mkdtempSync(NodePath.join(Os.tmpdir(), prefix))
-  created.push(dir)
-  return dir
-}
+export { NO_PLAYERS, playersReply } from "../support/fakeServers.js"
+export { realSleep } from "../support/controller.js"
 
 export interface FakeServer {
   readonly id: string
@@ -49,46 +27,33 @@ export interface FakeServer {
   readonly commands: Array<string>
 }
 
-export const NO_PLAYERS = "Players on server:\n(0 players in total)"
-
-/** A `players` reply with these `[slot, guid, name]` rows. */
-export const playersReply = (rows: ReadonlyArray<readonly [number, string, string]>): string =>
-  [
-    "Players on server:",
-    "[#] [IP Address]:[Port] [Ping] [GUID] [Name]",
-    "--------------------------------------------------",
-    ...rows.map(([slot, guid, name]) => `${slot}   10.0.0.${slot + 1}:2304     40   ${guid}(OK) ${name}`),
-    `(${rows.length} players in total)`
-  ].join("\n")
-
 const entryOf = (server: FakeServer) =>
   makeServerEntry({ id: server.id, name: server.id, installDir: server.installDir, watchdog: false })
 
-const fakeActor = (server: FakeServer): ServerActor.ServerActor => ({
-  serverId: server.id,
-  entry: Effect.sync(() => entryOf(server)),
-  state: Effect.sync(() => ({ ...initialState(server.id), status: server.status })),
-  changes: Stream.empty,
-  start: Effect.sync(() => void (server.status = "running")),
-  stop: Effect.sync(() => void (server.status = "stopped")),
-  restart: () => Effect.void,
-  setLocked: () => Effect.void,
-  update: () => Effect.void,
-  rcon: (command) =>
-    server.status !== "running"
-      ? Effect.fail(new ActorError({ serverId: server.id, reason: "not-running", message: "the server is not running" }))
-      : command === "players"
-      ? Effect.succeed(server.playersReply)
-      : Effect.sync(() => {
-          server.commands.push(command)
-          return ""
-        }),
-  retire: Effect.void
-})
+const actorOf = (server: FakeServer) =>
+  fakeActor(server.id, {
+    entry: Effect.sync(() => entryOf(server)),
+    state: Effect.sync(() => ({ ...initialState(server.id), status: server.status })),
+    start: Effect.sync(() => void (server.status = "running")),
+    stop: Effect.sync(() => void (server.status = "stopped")),
+    restart: () => Effect.void,
+    setLocked: () => Effect.void,
+    update: () => Effect.void,
+    rcon: (command) =>
+      server.status !== "running"
+        ? Effect.fail(new ActorError({ serverId: server.id, reason: "not-running", message: "the server is not running" }))
+        : command === "players"
+        ? Effect.succeed(server.playersReply)
+        : Effect.sync(() => {
+            server.commands.push(command)
+            return ""
+          }),
+    retire: Effect.void
+  })
 
 export interface Fleet {
   readonly servers: ReadonlyMap<string, FakeServer>
-  readonly plugin: Plugin.Plugin<Supervisor | ServerEntries>
+  readonly plugin: ReturnType<typeof stubServersPlugin>
 }
 
 export const makeFleet = (statuses: Readonly<Record<string, ServerStatus>>): Fleet => {
@@ -96,59 +61,21 @@ export const makeFleet = (statuses: Readonly<Record<string, ServerStatus>>): Fle
   for (const [id, status] of Object.entries(statuses)) {
     servers.set(id, { id, installDir: tempDir(`garrison-bans-${id}-`), status, playersReply: NO_PLAYERS, commands: [] })
   }
-  const actors = new Map([...servers.values()].map((s) => [s.id, fakeActor(s)]))
-  const list = Effect.sync(() => [...servers.values()].map(entryOf))
-  const plugin = Plugin.make({
-    id: "servers",
-    layer: Layer.merge(
-      Layer.succeed(Supervisor, {
-        ensure: () => Effect.dieMessage("not in these tests"),
-        get: (serverId) => Effect.succeed(Option.fromNullable(actors.get(serverId))),
-        find: (serverId) => Effect.succeed(Option.fromNullable(actors.get(serverId))),
-        all: Effect.succeed([...actors.values()]),
-        remove: () => Effect.void
-      }),
-      Layer.succeed(ServerEntries, {
-        list,
-        get: (serverId) => {
-          const server = servers.get(serverId)
-          return server === undefined ? Effect.fail(new ServerNotFound({ serverId })) : Effect.succeed(entryOf(server))
-        },
-        insert: () => Effect.dieMessage("not in these tests"),
-        update: () => Effect.dieMessage("not in these tests"),
-        remove: () => Effect.dieMessage("not in these tests"),
-        upsertAll: () => Effect.dieMessage("not in these tests")
-      })
-    )
-  })
-  return { servers, plugin }
+  const actors = new Map([...servers.values()].map((s) => [s.id, actorOf(s)]))
+  return { servers, plugin: stubServersPlugin(actors) }
 }
-
-// The shared header authenticator: `Authorization: Bearer test:<name>:<perm,perm>`.
-export { HeaderAuthPlugin }
-
-const quiet = Logger.minimumLogLevel(LogLevel.Error)
 
 /** The controller over the fleet with the bans plugin (no sync debounce). */
-export const bansController = (fleet: Fleet) => {
-  const controller = Controller.layerTest([fleet.plugin, makeBansPlugin({ debounce: Duration.zero }), HeaderAuthPlugin]).pipe(
-    Layer.provide(GarrisonConfig.layerWith({ dataDir: tempDir("garrison-bans-data-"), trustProxyHops: 1, backupInterval: Duration.days(365_000) })),
-    Layer.provide(quiet)
-  )
-  return controller as Layer.Layer<Layer.Layer.Success<typeof controller>, Layer.Layer.Error<typeof controller>>
-}
+export const bansController = (fleet: Fleet) =>
+  testController([fleet.plugin, makeBansPlugin({ debounce: Duration.zero })], {
+    dataPrefix: "garrison-bans-data-",
+    trustProxyHops: 1,
+    logLevel: LogLevel.Error
+  })
 
 /** The kernel with the fleet and the bans plugin, in its own scope (for TestClock tests). */
 export const startRuntime = (fleet: Fleet) =>
-  Effect.gen(function* () {
-    const scope = yield* Scope.make()
-    const layer = Runtime.layer([fleet.plugin, makeBansPlugin({ debounce: Duration.zero })], { scheduledBackups: false }).pipe(
-      Layer.provide(GarrisonConfig.layerWith({ dataDir: tempDir("garrison-bans-data-") })),
-      Layer.provide(quiet)
-    )
-    const context = yield* Layer.buildWithScope(layer, scope)
-    return { context, stop: Scope.close(scope, Exit.void) }
-  })
+  Effect.suspend(() => startKernel([fleet.plugin, makeBansPlugin({ debounce: Duration.zero })], tempDir("garrison-bans-data-")))
 
 export interface Reply {
   readonly status: number
@@ -157,23 +84,9 @@ export interface Reply {
   readonly body: Record<string, unknown> & { readonly [key: string]: unknown }
 }
 
-/** `as` is `"<user>:<perm,perm>"`. */
-export const call = (method: HttpMethod, path: string, options: { readonly as?: string; readonly json?: unknown } = {}) =>
-  Effect.gen(function* () {
-    let request = HttpClientRequest.make(method)(path)
-    if (options.as !== undefined) request = HttpClientRequest.bearerToken(request, `test:${options.as}`)
-    if (options.json !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, options.json)
-    const response = yield* HttpClient.execute(request)
-    const text = yield* response.text
-    return {
-      status: response.status,
-      headers: response.headers,
-      body: (text.length === 0 ? {} : JSON.parse(text)) as Reply["body"]
-    } satisfies Reply
-  }).pipe(Effect.scoped)
-
-/** Sleeps in wall-clock time, whatever clock the test runs on (files are written by real I/O). */
-export const realSleep = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
+/** `as` is `"<user>:<perm,perm>"`; an empty body reads as `{}`. */
+export const call = (method: HttpMethod, path: string, options: CallOptions = {}) =>
+  Effect.map(request(method, path, options), ({ status, headers, text }): Reply => ({ status, headers, body: jsonBody<Reply["body"]>(text, {}) }))
 
 export const readBanFile = (server: FakeServer): string => {
   const path = NodePath.join(server.installDir, "ban.txt")

@@ -1,19 +1,17 @@
 /**
  * An in-process controller with the real servers plugin (over the fake
- * launcher from the servers tests), the priority plugin and a header
- * authenticator, plus helpers to read a server's `priority.txt`.
+ * launcher), the priority plugin and the header authenticator, plus
+ * helpers to read a server's `priority.txt`.
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
 import type { HttpMethod } from "@effect/platform/HttpMethod"
-import { Controller } from "@garrison/http"
-import { GarrisonConfig, on, Plugin } from "@garrison/runtime"
-import { Duration, Effect, Layer, Logger, LogLevel, Queue } from "effect"
+import { on, Plugin } from "@garrison/runtime"
+import { Effect, LogLevel, Queue } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import { PriorityChanged, PriorityPlugin } from "../../src/priority/index.js"
-import { HeaderAuthPlugin } from "../scheduler/support.js"
-import { fakeInstall, makeFakeLauncher, tempDir } from "../servers/support.js"
 import { makeServersPlugin } from "../../src/servers/index.js"
+import { type CallOptions, jsonBody, request, testController } from "../support/controller.js"
+import { fakeInstall, makeFakeLauncher } from "../support/fakeServers.js"
 
 export const MANAGER = "mia:priority.manage"
 export const DEPLOY = "dep:server.deploy,server.start,server.stop,server.restart"
@@ -22,15 +20,11 @@ export const DEPLOY = "dep:server.deploy,server.start,server.stop,server.restart
 export const makeController = Effect.gen(function* () {
   const events = yield* Queue.unbounded<PriorityChanged>()
   const recorder = Plugin.make({ id: "priority-recorder", events: [on(PriorityChanged, (e) => Queue.offer(events, e))] })
-  const layer = Controller.layerTest([
-    makeServersPlugin({ launcher: makeFakeLauncher().layer }),
-    PriorityPlugin,
-    HeaderAuthPlugin,
-    recorder
-  ]).pipe(
-    Layer.provide(GarrisonConfig.layerWith({ dataDir: tempDir("garrison-priority-"), backupInterval: Duration.days(365_000) })),
-    Layer.provide(Logger.minimumLogLevel(LogLevel.Error))
-  )
+  const layer = testController([makeServersPlugin({ launcher: makeFakeLauncher().layer }), PriorityPlugin], {
+    dataPrefix: "garrison-priority-",
+    logLevel: LogLevel.Error,
+    extra: [recorder]
+  })
   return { layer, events }
 })
 
@@ -64,19 +58,8 @@ export const page = (reply: Reply) => reply.body as PageBody
 export const failure = (reply: Reply) => reply.body as ErrorBody
 
 /** `as` is `"<user>:<perm,perm>"`. */
-export const call = (method: HttpMethod, path: string, options: { readonly as?: string; readonly json?: unknown } = {}) =>
-  Effect.gen(function* () {
-    let request = HttpClientRequest.make(method)(path)
-    if (options.as !== undefined) request = HttpClientRequest.bearerToken(request, `test:${options.as}`)
-    if (options.json !== undefined) request = HttpClientRequest.bodyUnsafeJson(request, options.json)
-    const response = yield* HttpClient.execute(request)
-    const text = yield* response.text
-    return {
-      status: response.status,
-      headers: response.headers,
-      body: text.length === 0 ? undefined : (JSON.parse(text) as unknown)
-    } satisfies Reply
-  }).pipe(Effect.scoped)
+export const call = (method: HttpMethod, path: string, options: CallOptions = {}) =>
+  Effect.map(request(method, path, options), ({ status, headers, text }): Reply => ({ status, headers, body: jsonBody<unknown>(text, undefined) }))
 
 /** Creates a server entry over a fresh fake install; returns its id and folder. */
 export const createServer = (name: string) =>

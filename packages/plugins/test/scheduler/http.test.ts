@@ -3,23 +3,14 @@
  * access, validation (400 naming the field), 404s, and the CRUD round trip.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Controller } from "@garrison/http"
-import { GarrisonConfig } from "@garrison/runtime"
-import { Duration, Effect, Layer, Logger, LogLevel, TestClock } from "effect"
-import { SchedulerPlugin } from "../../src/scheduler/index.js"
-import { call, HeaderAuthPlugin, makeFleet, type Reply, tempDataDir } from "./support.js"
+import { Effect, TestClock } from "effect"
+import { call, makeFleet, type Reply, schedulerController } from "./support.js"
 
 const OPERATOR = "olga:server.restart"
 const VIEWER = "vic:server.view"
 const BASE = "/api/servers/alpha/scheduler"
 
-const controller = Effect.gen(function* () {
-  const fleet = yield* makeFleet({ alpha: "running", beta: "stopped" })
-  return Controller.layerTest([fleet.plugin, SchedulerPlugin, HeaderAuthPlugin]).pipe(
-    Layer.provide(GarrisonConfig.layerWith({ dataDir: tempDataDir(), backupInterval: Duration.days(365_000) })),
-    Layer.provide(Logger.minimumLogLevel(LogLevel.Error))
-  )
-})
+const controller = Effect.map(makeFleet({ alpha: "running", beta: "stopped" }), schedulerController)
 
 /** Runs `body` against a fresh controller at 2025-01-06T03:00Z. */
 const withController = <A, E, R>(body: Effect.Effect<A, E, R>) =>

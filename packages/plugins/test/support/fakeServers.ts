@@ -1,0 +1,136 @@
+/**
+ * Fake game servers for the plugins' in-process tests: install folders,
+ * a `ProcessLauncher` whose processes the test ends at will (for the real
+ * servers plugin), fake `ServerActor`s, and a stub "servers" plugin that
+ * provides `Supervisor` and `ServerEntries` over such actors (for plugins
+ * tested without the real one).
+ */
+import {
+  type EventHandler,
+  Plugin,
+  type ProcessExit,
+  type ProcessHandle,
+  ProcessLauncher,
+  type ServerActor,
+  SpawnFailed,
+  Supervisor
+} from "@garrison/runtime"
+import { Deferred, Effect, Layer, Option, Stream } from "effect"
+import * as Fs from "node:fs"
+import * as NodePath from "node:path"
+import { ServerEntries, ServerNotFound } from "../../src/servers/index.js"
+import { tempDir } from "./tempDir.js"
+
+/** A fake install: `DayZServer`, `serverDZ.cfg`, a BattlEye config and `@mod` folders. */
+export const fakeInstall = (options: { readonly activeConfig?: boolean } = {}): string => {
+  const dir = tempDir("garrison-install-")
+  Fs.writeFileSync(NodePath.join(dir, "DayZServer"), "#!/bin/sh\n", { mode: 0o755 })
+  Fs.writeFileSync(NodePath.join(dir, "serverDZ.cfg"), `hostname = "Detected Server";  // name\nmaxPlayers = 60;\n`)
+  Fs.mkdirSync(NodePath.join(dir, "battleye"))
+  Fs.writeFileSync(NodePath.join(dir, "battleye", "beserver_x64.cfg"), "RConPassword filepw\nRConPort 2306\nRConIP 0.0.0.0\n")
+  if (options.activeConfig === true) {
+    Fs.writeFileSync(NodePath.join(dir, "battleye", "beserver_x64_active_1a2b.cfg"), "RConPassword activepw\nRConPort 2406\n")
+  }
+  Fs.mkdirSync(NodePath.join(dir, "@CF"))
+  Fs.mkdirSync(NodePath.join(dir, "@Trader"))
+  return dir
+}
+
+/** Processes the test controls. Spawning an entry whose executable is `fails` fails. */
+export const makeFakeLauncher = () => {
+  const live = new Map<number, Deferred.Deferred<ProcessExit>>()
+  let nextPid = 5000
+  const handle = (pid: number, exit: Deferred.Deferred<ProcessExit>): ProcessHandle => ({
+    pid,
+    startToken: `t${pid}`,
+    exited: Deferred.await(exit),
+    signal: (signal) => Deferred.succeed(exit, { code: null, signal }).pipe(Effect.asVoid)
+  })
+  const layer = Layer.succeed(ProcessLauncher, {
+    spawn: (entry) =>
+      entry.executable === "fails"
+        ? Effect.fail(new SpawnFailed({ executable: entry.executable, message: "EACCES" }))
+        : Effect.map(Deferred.make<ProcessExit>(), (exit) => {
+            const pid = nextPid++
+            live.set(pid, exit)
+            return handle(pid, exit)
+          }),
+    attach: (pid, token) =>
+      Effect.sync(() => {
+        const exit = live.get(pid)
+        return exit !== undefined && token === `t${pid}` ? Option.some(handle(pid, exit)) : Option.none()
+      }),
+    usage: () => Effect.succeed(Option.some({ cpu: 3.5, memoryBytes: 123_456 }))
+  })
+  return { layer }
+}
+
+/** What `players` answers on a server nobody is on. */
+export const NO_PLAYERS = "Players on server:\n(0 players in total)"
+
+/** A `players` reply with these `[slot, guid, name]` rows. */
+export const playersReply = (rows: ReadonlyArray<readonly [number, string, string]>): string =>
+  [
+    "Players on server:",
+    "[#] [IP Address]:[Port] [Ping] [GUID] [Name]",
+    "--------------------------------------------------",
+    ...rows.map(([slot, guid, name]) => `${slot}   10.0.0.${slot + 1}:2304     40   ${guid}(OK) ${name}`),
+    `(${rows.length} players in total)`
+  ].join("\n")
+
+const unused = Effect.dieMessage("not used by these tests")
+
+/**
+ * An actor for `serverId` doing what `ops` say; its `changes` stream is
+ * empty and every operation not in `ops` dies (the tests do not use it).
+ */
+export const fakeActor = (serverId: string, ops: Partial<Omit<ServerActor.ServerActor, "serverId">>): ServerActor.ServerActor => ({
+  serverId,
+  entry: unused,
+  state: unused,
+  changes: Stream.empty,
+  start: unused,
+  stop: unused,
+  restart: () => unused,
+  setLocked: () => unused,
+  update: () => unused,
+  rcon: () => unused,
+  retire: unused,
+  ...ops
+})
+
+/**
+ * Stands in for the servers plugin (same id): `Supervisor` finds the actors
+ * in `actors` (read on every call, so servers may be added later) and never
+ * creates one; `ServerEntries` reads the actors' entries (writes die).
+ * `events`: handlers the stub runs too (e.g. a recorder).
+ */
+export const stubServersPlugin = (
+  actors: ReadonlyMap<string, ServerActor.ServerActor>,
+  options: { readonly events?: ReadonlyArray<EventHandler<never>> } = {}
+): Plugin.Plugin<Supervisor | ServerEntries> =>
+  Plugin.make({
+    id: "servers",
+    layer: Layer.merge(
+      Layer.succeed(Supervisor, {
+        ensure: () => unused,
+        get: (serverId) => Effect.sync(() => Option.fromNullable(actors.get(serverId))),
+        find: (serverId) => Effect.sync(() => Option.fromNullable(actors.get(serverId))),
+        all: Effect.sync(() => [...actors.values()]),
+        remove: () => Effect.void
+      }),
+      Layer.succeed(ServerEntries, {
+        list: Effect.suspend(() => Effect.forEach([...actors.values()], (actor) => actor.entry)),
+        get: (serverId) =>
+          Effect.suspend(() => {
+            const actor = actors.get(serverId)
+            return actor === undefined ? Effect.fail(new ServerNotFound({ serverId })) : actor.entry
+          }),
+        insert: () => unused,
+        update: () => unused,
+        remove: () => unused,
+        upsertAll: () => unused
+      })
+    ),
+    events: options.events ?? []
+  })
