@@ -33,9 +33,8 @@ import { randomUUID } from "node:crypto"
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import * as NodePath from "node:path"
-import { pathToFileURL } from "node:url"
 import { makeTempDir } from "../support/controller.js"
-import { type Benchmark, type BenchmarkReport, envInt } from "./internal/Benchmark.js"
+import { type Benchmark, type BenchmarkReport, envInt, runAloneIfMain } from "./internal/Benchmark.js"
 
 const GOALS = { ratio: 2.0, syncMs: 1_000 } as const
 const BODY_LIMIT = 64 * 1024 * 1024
@@ -240,21 +239,4 @@ export const benchmark: Benchmark = {
 }
 
 // `node test/dist/bench/bans.js` runs just this one.
-if (process.argv[1] !== undefined && pathToFileURL(process.argv[1]).href === import.meta.url) {
-  const timer = setTimeout(() => {
-    console.error(`bans benchmark exceeded ${benchmark.budgetMs} ms; giving up`)
-    process.exit(1)
-  }, benchmark.budgetMs)
-  benchmark.run().then(
-    (report) => {
-      clearTimeout(timer)
-      console.log(report.headline)
-      for (const goal of report.goals) console.log(`goal ${goal.description}: ${goal.met ? "met" : "NOT met"}`)
-    },
-    (error: unknown) => {
-      clearTimeout(timer)
-      console.error(error)
-      process.exitCode = 1
-    }
-  )
-}
+runAloneIfMain(benchmark, import.meta.url)

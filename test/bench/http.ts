@@ -18,7 +18,7 @@
  */
 import { availableParallelism } from "node:os"
 import * as NodePath from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
+import { fileURLToPath } from "node:url"
 import {
   type ChildHandle,
   freePort,
@@ -31,8 +31,8 @@ import {
   stopProcess,
   waitForHttp
 } from "../support/controller.js"
-import { type Benchmark, type BenchmarkReport, envInt } from "./internal/Benchmark.js"
-import { load, type LoadRequest, type LoadResult } from "./internal/load.js"
+import { type Benchmark, type BenchmarkReport, envInt, runAloneIfMain } from "./internal/Benchmark.js"
+import { type LoadRequest, type Measured, measuredRow, measureLoad } from "./internal/load.js"
 
 const PATH = "/api/health/ping"
 const EXPECTED_BODY = JSON.stringify({ status: "ok" })
@@ -59,15 +59,6 @@ interface Target {
   readonly url: string
 }
 
-interface Measured {
-  readonly label: string
-  readonly requestsPerSecond: number
-  readonly p50: number
-  readonly p99: number
-  readonly total: number
-  readonly problems: number
-}
-
 /** Both servers must answer the same thing, or the comparison means nothing. */
 const checkResponse = async (target: Target): Promise<void> => {
   const response = await fetch(target.url, { signal: AbortSignal.timeout(5_000) })
@@ -78,31 +69,10 @@ const checkResponse = async (target: Target): Promise<void> => {
   }
 }
 
-const measure = async (target: Target, s: ReturnType<typeof settings>): Promise<Measured> => {
-  // Fresh request objects per run: autocannon writes into the ones it is given.
-  const requests = () => proxiedRequests(s.clientAddresses)
-  // Warm-up: JIT and connection set-up; its figures are discarded.
-  await load({ url: target.url, connections: s.connections, duration: s.warmupS, requests: requests() })
-  const result: LoadResult = await load({
-    url: target.url,
-    connections: s.connections,
-    duration: s.durationS,
-    requests: requests()
-  })
-  return {
-    label: target.label,
-    requestsPerSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    total: result.requests.total,
-    problems: result.errors + result.timeouts + result.non2xx
-  }
-}
+const measure = (target: Target, s: ReturnType<typeof settings>): Promise<Measured> =>
+  measureLoad(target.label, { ...s, url: target.url, requests: () => proxiedRequests(s.clientAddresses) })
 
-const row = (m: Measured) =>
-  `  ${m.label.padEnd(10)} ${m.requestsPerSecond.toFixed(0).padStart(8)} req/s   p50 ${String(m.p50).padStart(4)} ms   p99 ${String(
-    m.p99
-  ).padStart(4)} ms   ${m.total} requests${m.problems > 0 ? `   ${m.problems} errors/timeouts/non-2xx` : ""}`
+const row = (m: Measured) => measuredRow(m, 10, 8)
 
 const run = async (): Promise<BenchmarkReport> => {
   const s = settings()
@@ -165,21 +135,4 @@ export const benchmark: Benchmark = {
 }
 
 // `node test/dist/bench/http.js` runs just this one.
-if (process.argv[1] !== undefined && pathToFileURL(process.argv[1]).href === import.meta.url) {
-  const timer = setTimeout(() => {
-    console.error(`http benchmark exceeded ${benchmark.budgetMs} ms; giving up`)
-    killAllChildren()
-    process.exit(1)
-  }, benchmark.budgetMs)
-  benchmark.run().then(
-    (report) => {
-      clearTimeout(timer)
-      console.log(report.headline)
-    },
-    (error: unknown) => {
-      clearTimeout(timer)
-      console.error(error)
-      process.exitCode = 1
-    }
-  )
-}
+runAloneIfMain(benchmark, import.meta.url, killAllChildren)

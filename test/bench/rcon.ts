@@ -17,7 +17,7 @@ import { BattlEyeClient, BattlEyePacket, parsePlayers, type RconClient } from "@
 import { Effect } from "effect"
 import * as Dgram from "node:dgram"
 import { availableParallelism } from "node:os"
-import { fileURLToPath, pathToFileURL } from "node:url"
+import { fileURLToPath } from "node:url"
 import { type ChildHandle, HOST, killAllChildren, spawnNode, stopProcess } from "../support/controller.js"
 import {
   freeUdpPort,
@@ -30,7 +30,7 @@ import {
   stopSim,
   waitFor
 } from "../support/sim.js"
-import { type Benchmark, type BenchmarkReport, envInt } from "./internal/Benchmark.js"
+import { type Benchmark, type BenchmarkReport, envInt, runAloneIfMain } from "./internal/Benchmark.js"
 import { udpEchoScript } from "./internal/udpEcho.js"
 
 const GOAL_RATIO = 0.5
@@ -208,22 +208,7 @@ export const benchmark: Benchmark = {
 }
 
 // `node test/dist/bench/rcon.js` runs just this one.
-if (process.argv[1] !== undefined && pathToFileURL(process.argv[1]).href === import.meta.url) {
-  const timer = setTimeout(() => {
-    console.error(`rcon benchmark exceeded ${benchmark.budgetMs} ms; giving up`)
-    killAllChildren()
-    killAllSims()
-    process.exit(1)
-  }, benchmark.budgetMs)
-  benchmark.run().then(
-    (report) => {
-      clearTimeout(timer)
-      console.log(report.headline)
-    },
-    (error: unknown) => {
-      clearTimeout(timer)
-      console.error(error)
-      process.exitCode = 1
-    }
-  )
-}
+runAloneIfMain(benchmark, import.meta.url, () => {
+  killAllChildren()
+  killAllSims()
+})

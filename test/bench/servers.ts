@@ -36,7 +36,7 @@
  */
 import { writeFileSync } from "node:fs"
 import * as NodePath from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
+import { fileURLToPath } from "node:url"
 import {
   type ChildHandle,
   type ControllerHandle,
@@ -53,8 +53,8 @@ import {
   waitForHttp
 } from "../support/controller.js"
 import { installSim, killAllSims, type SimInstall, type SimSettings, testSimSettings } from "../support/sim.js"
-import { type Benchmark, type BenchmarkReport, envInt } from "./internal/Benchmark.js"
-import { load, type LoadRequest } from "./internal/load.js"
+import { type Benchmark, type BenchmarkReport, envInt, runAloneIfMain } from "./internal/Benchmark.js"
+import { type Measured, measuredRow, measureLoad } from "./internal/load.js"
 import { cloneServerEntries } from "./internal/cloneServers.js"
 import { hwmMiB, isAlive, pidsWhere, rssMiB } from "./internal/procfs.js"
 
@@ -229,39 +229,20 @@ const timeStartup = async (
   return { controller, startup: { pingMs, firstListMs, reattachedMs, relogin } }
 }
 
-interface Measured {
-  readonly label: string
-  readonly requestsPerSecond: number
-  readonly p50: number
-  readonly p99: number
-  readonly total: number
-  readonly problems: number
-}
+// Auth on each request, since per-request headers replace the defaults.
+const measure = (label: string, url: string, path: string, token: string, s: ReturnType<typeof settings>): Promise<Measured> =>
+  measureLoad(label, {
+    ...s,
+    url,
+    requests: () =>
+      Array.from({ length: 4096 }, (_, i) => ({
+        method: "GET",
+        path,
+        headers: { authorization: `Bearer ${token}`, "x-forwarded-for": `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` }
+      }))
+  })
 
-const measure = async (label: string, url: string, path: string, token: string, s: ReturnType<typeof settings>): Promise<Measured> => {
-  // Fresh request objects per run (autocannon writes into them); auth on each, since per-request headers replace the defaults.
-  const requests = (): ReadonlyArray<LoadRequest> =>
-    Array.from({ length: 4096 }, (_, i) => ({
-      method: "GET",
-      path,
-      headers: { authorization: `Bearer ${token}`, "x-forwarded-for": `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` }
-    }))
-  await load({ url, connections: s.connections, duration: s.warmupS, requests: requests() })
-  const result = await load({ url, connections: s.connections, duration: s.durationS, requests: requests() })
-  return {
-    label,
-    requestsPerSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    total: result.requests.total,
-    problems: result.errors + result.timeouts + result.non2xx
-  }
-}
-
-const row = (m: Measured) =>
-  `  ${m.label.padEnd(24)} ${m.requestsPerSecond.toFixed(0).padStart(7)} req/s   p50 ${String(m.p50).padStart(4)} ms   p99 ${String(
-    m.p99
-  ).padStart(4)} ms   ${m.total} requests${m.problems > 0 ? `   ${m.problems} errors/timeouts/non-2xx` : ""}`
+const row = (m: Measured) => measuredRow(m, 24, 7)
 
 const mib = (value: number | undefined) => (value === undefined ? "n/a" : `${value.toFixed(1)} MiB`)
 const ms = (value: number | undefined) => (value === undefined ? "n/a" : `${value.toFixed(0)} ms`)
@@ -442,24 +423,8 @@ export const benchmark: Benchmark = {
 }
 
 // `node test/dist/bench/servers.js` runs just this one.
-if (process.argv[1] !== undefined && pathToFileURL(process.argv[1]).href === import.meta.url) {
-  const timer = setTimeout(() => {
-    console.error(`servers benchmark exceeded ${benchmark.budgetMs} ms; giving up`)
-    killAllChildren()
-    killAllSims()
-    killGameServers()
-    process.exit(1)
-  }, benchmark.budgetMs)
-  benchmark.run().then(
-    (report) => {
-      clearTimeout(timer)
-      console.log(report.headline)
-      for (const goal of report.goals) console.log(`goal ${goal.description}: ${goal.met ? "met" : "NOT met"}`)
-    },
-    (error: unknown) => {
-      clearTimeout(timer)
-      console.error(error)
-      process.exitCode = 1
-    }
-  )
-}
+runAloneIfMain(benchmark, import.meta.url, () => {
+  killAllChildren()
+  killAllSims()
+  killGameServers()
+})

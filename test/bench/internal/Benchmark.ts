@@ -2,6 +2,7 @@
  * What a benchmark module exports, so `run.ts` can find and run every
  * benchmark in the folder: `export const benchmark: Benchmark = { ... }`.
  */
+import { pathToFileURL } from "node:url"
 
 /** A target the design sets, e.g. "garrison/raw >= 0.6"; reported, never fatal. */
 export interface Goal {
@@ -41,4 +42,30 @@ export const envInt = (name: string, fallback: number): number => {
   const value = Number(raw)
   if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`)
   return value
+}
+
+/**
+ * `node test/dist/bench/<name>.js` runs just that benchmark: call this at the
+ * end of the module with its `import.meta.url`. Past the budget it runs
+ * `giveUp` (kill the children it started) and exits 1.
+ */
+export const runAloneIfMain = (benchmark: Benchmark, moduleUrl: string, giveUp: () => void = () => {}): void => {
+  if (process.argv[1] === undefined || pathToFileURL(process.argv[1]).href !== moduleUrl) return
+  const timer = setTimeout(() => {
+    console.error(`${benchmark.name} benchmark exceeded ${benchmark.budgetMs} ms; giving up`)
+    giveUp()
+    process.exit(1)
+  }, benchmark.budgetMs)
+  benchmark.run().then(
+    (report) => {
+      clearTimeout(timer)
+      console.log(report.headline)
+      for (const goal of report.goals) console.log(`goal ${goal.description}: ${goal.met ? "met" : "NOT met"}`)
+    },
+    (error: unknown) => {
+      clearTimeout(timer)
+      console.error(error)
+      process.exitCode = 1
+    }
+  )
 }

@@ -57,3 +57,47 @@ const autocannon = require("autocannon") as Autocannon
 
 /** Runs one load test to completion (autocannon prints nothing unless tracked). */
 export const load = (options: LoadOptions): Promise<LoadResult> => Promise.resolve(autocannon(options))
+
+/** One load test's figures, as the benchmarks print and compare them. */
+export interface Measured {
+  readonly label: string
+  readonly requestsPerSecond: number
+  readonly p50: number
+  readonly p99: number
+  readonly total: number
+  /** Errors, timeouts and non-2xx answers. */
+  readonly problems: number
+}
+
+/**
+ * A warm-up (JIT, connections; its figures are discarded), then the measured
+ * run. `requests` is called per run: autocannon writes into the objects it gets.
+ */
+export const measureLoad = async (
+  label: string,
+  options: {
+    readonly url: string
+    readonly connections: number
+    readonly warmupS: number
+    readonly durationS: number
+    readonly requests: () => ReadonlyArray<LoadRequest>
+  }
+): Promise<Measured> => {
+  const { url, connections } = options
+  await load({ url, connections, duration: options.warmupS, requests: options.requests() })
+  const result = await load({ url, connections, duration: options.durationS, requests: options.requests() })
+  return {
+    label,
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total,
+    problems: result.errors + result.timeouts + result.non2xx
+  }
+}
+
+/** One printed line of figures; `labelWidth` and `rateWidth` line up a benchmark's rows. */
+export const measuredRow = (m: Measured, labelWidth: number, rateWidth: number): string =>
+  `  ${m.label.padEnd(labelWidth)} ${m.requestsPerSecond.toFixed(0).padStart(rateWidth)} req/s   p50 ${String(m.p50).padStart(4)} ms   p99 ${String(
+    m.p99
+  ).padStart(4)} ms   ${m.total} requests${m.problems > 0 ? `   ${m.problems} errors/timeouts/non-2xx` : ""}`
