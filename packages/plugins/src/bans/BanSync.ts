@@ -13,7 +13,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Fs from "node:fs/promises"
 import * as NodePath from "node:path"
-import { ServerEntries } from "../servers/index.js"
+import { oneEntryPerInstall, ServerEntries } from "../servers/index.js"
 import { Bans } from "./Bans.js"
 import { banFileIdFormConfig } from "./config.js"
 import { BanFileError, type BanStoreError, storeError } from "./errors.js"
@@ -101,8 +101,10 @@ export class BanSync extends Context.Tag("@garrison/plugins/BanSync")<BanSync, B
       const syncAll = Effect.gen(function* () {
         const list = yield* entries.list.pipe(Effect.mapError(storeError("list servers")))
         const { block, count } = yield* currentBlock
-        // Entries may share an install (one file for all of them): write each file once.
-        const report = yield* writeAll([...new Set(list.map((entry) => entry.installDir))], block)
+        const report = yield* writeAll(
+          oneEntryPerInstall(list).map((entry) => entry.installDir),
+          block
+        )
         for (const failure of report.failed) {
           yield* Effect.logWarning(`bans: could not write ${BAN_FILE} in ${failure.installDir}: ${failure.message}`)
         }

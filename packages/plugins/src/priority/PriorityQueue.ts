@@ -36,7 +36,7 @@ import { planImport } from "./internal/importing.js"
 import { decodeCursor, encodeCursor, type EntryRow, iso, isActive, toView } from "./internal/rows.js"
 import { makeStore } from "./internal/store.js"
 import { writePriorityFile } from "./internal/sync.js"
-import { ServerEntries } from "../servers/index.js"
+import { oneEntryPerInstall, ServerEntries } from "../servers/index.js"
 
 export interface PriorityQueueShape {
   readonly list: (params: PriorityListParams) => Effect.Effect<PriorityPage, InvalidPriorityCursor | PriorityStoreError>
@@ -88,10 +88,8 @@ export class PriorityQueue extends Context.Tag("@garrison/plugins/PriorityQueue"
         const entries = yield* servers.list.pipe(
           Effect.catchAll((error) => Effect.as(Effect.logWarning(`priority: cannot list servers: ${error.message}`), []))
         )
-        // Entries may share an install (one file for all of them): write each file once.
-        const oneEntryPerInstall = [...new Map(entries.map((entry) => [entry.installDir, entry] as const)).values()]
         yield* Effect.forEach(
-          oneEntryPerInstall,
+          oneEntryPerInstall(entries),
           (entry) =>
             withFiles(writePriorityFile(entry.installDir, ids)).pipe(
               Effect.catchAll((error) => Effect.logWarning(`priority: cannot write ${error.path} (server ${entry.name}): ${error.message}`))

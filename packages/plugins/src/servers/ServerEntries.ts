@@ -33,6 +33,15 @@ const EntryJson = Schema.parseJson(ServerEntry)
 const encode = Schema.encodeSync(EntryJson)
 const decode = Schema.decodeUnknown(EntryJson)
 
+/**
+ * The first entry of each install folder. Entries may share an install, and
+ * files that live in it (`ban.txt`, `priority.txt`) are one file for all of
+ * them: write each once.
+ */
+export const oneEntryPerInstall = (entries: ReadonlyArray<ServerEntry>): ReadonlyArray<ServerEntry> => [
+  ...new Map(entries.map((entry) => [entry.installDir, entry] as const)).values()
+]
+
 export class ServerEntries extends Context.Tag("@garrison/plugins/ServerEntries")<ServerEntries, ServerEntriesShape>() {
   static readonly layer: Layer.Layer<ServerEntries, never, SqlClient.SqlClient> = Layer.effect(
     ServerEntries,

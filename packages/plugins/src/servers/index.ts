@@ -65,7 +65,7 @@ export const makeServersPlugin = (options: ServersPluginOptions = {}) =>
 export const ServersPlugin = makeServersPlugin()
 
 export { actorOptionsConfig } from "./config.js"
-export { ServerEntries } from "./ServerEntries.js"
+export { oneEntryPerInstall, ServerEntries } from "./ServerEntries.js"
 export type { ServerEntriesShape } from "./ServerEntries.js"
 export { SqlProcessRecords } from "./SqlProcessRecords.js"
 export { InvalidServerEntry, ServerNotFound, ServerStoreError } from "./errors.js"
