@@ -91,6 +91,8 @@ export interface LogLine {
 export interface TestControllerOptions {
   /** Plugins loaded after the echo plugin (an audit recorder, real plugins). */
   readonly plugins?: ReadonlyArray<AnyPlugin>
+  /** `false` leaves out the echo plugin and the header authenticator, for real plugins that claim their paths and slot. */
+  readonly echo?: boolean
   /** Receives every log line from Debug up, instead of the console. */
   readonly logs?: Array<LogLine>
 }
@@ -116,7 +118,7 @@ export const testController = (settings: Partial<GarrisonSettings> = {}, options
         (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
       ),
       (dataDir) =>
-        Controller.layerTest([HealthPlugin, HeaderAuthPlugin, EchoPlugin, ...(options.plugins ?? [])]).pipe(
+        Controller.layerTest([HealthPlugin, ...(options.echo === false ? [] : [HeaderAuthPlugin, EchoPlugin]), ...(options.plugins ?? [])]).pipe(
           Layer.provide(GarrisonConfig.layerWith({ dataDir, trustProxyHops: 1, ...settings })),
           Layer.provide(logging)
         )
