@@ -6,7 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { FastCheck } from "effect"
 import { parseJsonBody } from "../src/body/JsonBody.js"
-import { findJsonShapeFault } from "../src/body/jsonShape.js"
+import { findJsonShapeFault, hasJsonShapeFault, locateJsonShapeFault } from "../src/body/jsonShape.js"
 import { findJsonSyntaxFault } from "../src/body/jsonSyntax.js"
 import { findUtf8Fault } from "../src/body/utf8.js"
 
@@ -107,6 +107,27 @@ describe("findJsonShapeFault", () => {
     const million = JSON.parse("[".repeat(1_000_000) + "]".repeat(1_000_000)) as unknown
     expect(findJsonShapeFault(million, 2_000_000, true)).toBeUndefined()
     expect(findJsonShapeFault(million, 64, false)?.path).toHaveLength(64)
+  })
+
+  it("the lean walk finds a fault exactly when the path-naming walk does", () => {
+    // JSON values with lone surrogates mixed into their strings and keys.
+    const text = FastCheck.oneof(FastCheck.string({ maxLength: 3 }), FastCheck.constantFrom("\ud800", "a\udc00", "\ud83d\ude00"))
+    const value = FastCheck.letrec((tie) => ({
+      node: FastCheck.oneof(
+        { depthSize: "small", withCrossShrink: true },
+        text,
+        FastCheck.integer(),
+        FastCheck.constant(null),
+        FastCheck.array(tie("node"), { maxLength: 4 }),
+        FastCheck.dictionary(text, tie("node"), { maxKeys: 4 })
+      )
+    })).node
+    FastCheck.assert(
+      FastCheck.property(value, FastCheck.integer({ min: 0, max: 6 }), FastCheck.boolean(), (json, maxDepth, checkStrings) => {
+        expect(hasJsonShapeFault(json, maxDepth, checkStrings)).toBe(locateJsonShapeFault(json, maxDepth, checkStrings) !== undefined)
+      }),
+      { seed: SEED, numRuns: 5_000 }
+    )
   })
 
   it("finds the first ill-formed string or key in document order, and only when asked to look", () => {
