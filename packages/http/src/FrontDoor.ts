@@ -1,8 +1,9 @@
 /**
- * The second stage of a request that passed the gate, now in Effect: body
- * type and size, authentication and the endpoint's declared access, then
- * the plugin's handler, with errors written in the one shape and the request
- * logged on the way out. No plugin can skip any of it.
+ * The second stage of a request that passed the gate, now in Effect: the
+ * body (type, size, UTF-8, JSON, depth, well-formed strings), authentication
+ * and the endpoint's declared access, then the plugin's handler, with
+ * errors written in the one shape and the request logged on the way out
+ * (or its abort, when the client hung up). No plugin can skip any of it.
  */
 import * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
