@@ -1,9 +1,12 @@
 /**
  * Writing errors in the controller's one shape, and rewriting the
- * platform's own error bodies (`{_tag, ...}`) into it.
+ * platform's own error bodies (`{_tag, ...}`) into it. Whatever an error
+ * says about the input goes through `ErrorRedaction`: no secret echoed,
+ * nothing long, a bounded list of issues.
  */
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { codeForTag, type ErrorBody, type ErrorCode, errorStatus } from "@garrison/runtime"
+import { safeDetails, safeIssues, safeMessage, summarizeIssues } from "./ErrorRedaction.js"
 
 /**
  * An error response. `code` is one of the table's codes, or an
@@ -14,7 +17,8 @@ export const errorResponse = (
   message: string,
   options: { readonly details?: unknown; readonly headers?: Record<string, string>; readonly status?: number } = {}
 ): HttpServerResponse.HttpServerResponse => {
-  const body: ErrorBody = options.details === undefined ? { error: code, message } : { error: code, message, details: options.details }
+  const text = safeMessage(message)
+  const body: ErrorBody = options.details === undefined ? { error: code, message: text } : { error: code, message: text, details: options.details }
   const status = options.status ?? (code in errorStatus ? errorStatus[code as ErrorCode] : 500)
   return HttpServerResponse.unsafeJson(body, { status, headers: options.headers })
 }
@@ -47,31 +51,20 @@ export const normalizeErrorBody = (response: HttpServerResponse.HttpServerRespon
   if (typeof parsed !== "object" || parsed === null || !("_tag" in parsed)) return response
   const { _tag, message, issues, details, ...rest } = parsed as Record<string, unknown>
   const code = codeForTag[String(_tag)] ?? codeForStatus(response.status)
-  const extra = issues !== undefined ? formatIssues(issues) : details !== undefined ? details : Object.keys(rest).length > 0 ? rest : undefined
-  const text =
-    _tag === "HttpApiDecodeError" && Array.isArray(extra) && extra.length > 0
-      ? firstIssue(extra[0] as { path: string; message: string })
-      : typeof message === "string" && message.length > 0
-        ? message
-        : defaultMessage(response.status)
+  let text = typeof message === "string" && message.length > 0 ? safeMessage(message) : defaultMessage(response.status)
+  let extra: unknown
+  if (Array.isArray(issues)) {
+    // The platform's own message is a tree of the same issues, values and all: never passed on.
+    const listed = safeIssues(issues)
+    extra = listed
+    text = listed[0] !== undefined ? summarizeIssues(listed[0], issues.length) : "the request did not match the expected schema"
+  } else if (details !== undefined) extra = safeDetails(details)
+  else if (Object.keys(rest).length > 0) extra = safeDetails(rest)
   return HttpServerResponse.unsafeJson(
     extra === undefined ? { error: code, message: text } : { error: code, message: text, details: extra },
     { status: response.status, headers: response.headers }
   )
 }
-
-/** Decode issues as `{path, message}` pairs, so a client sees which field failed. */
-const formatIssues = (issues: unknown) =>
-  Array.isArray(issues)
-    ? issues.map((issue: { path?: ReadonlyArray<unknown>; message?: string }) => ({
-        path: (issue.path ?? []).map(String).join("."),
-        message: issue.message ?? "invalid"
-      }))
-    : issues
-
-/** A one-line message naming the first failing field; every issue stays in `details`. */
-const firstIssue = (issue: { path: string; message: string }) =>
-  issue.path.length > 0 ? `${issue.path}: ${issue.message}` : issue.message
 
 const codeForStatus = (status: number): ErrorCode => {
   for (const [code, s] of Object.entries(errorStatus)) if (s === status) return code as ErrorCode

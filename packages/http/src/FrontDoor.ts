@@ -1,16 +1,18 @@
 /**
- * The second stage of a request that passed the gate, now in Effect: body
- * type and size, authentication and the endpoint's declared access, then
- * the plugin's handler, with errors written in the one shape and the request
- * logged on the way out. No plugin can skip any of it.
+ * The second stage of a request that passed the gate, now in Effect: the
+ * body (type, size, UTF-8, JSON, depth, well-formed strings), authentication
+ * and the endpoint's declared access, then the plugin's handler, with
+ * errors written in the one shape and the request logged on the way out
+ * (or its abort, when the client hung up). No plugin can skip any of it.
  */
-import * as HttpIncomingMessage from "@effect/platform/HttpIncomingMessage"
 import * as HttpServerError from "@effect/platform/HttpServerError"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
-import type * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import * as HashSet from "effect/HashSet"
+import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
@@ -23,6 +25,8 @@ import {
   principalCan
 } from "@garrison/runtime"
 import type { IncomingMessage } from "node:http"
+import { parseJsonBody } from "./body/JsonBody.js"
+import { readBodyBytes } from "./body/readBody.js"
 import { errorResponse, normalizeErrorBody } from "./ErrorResponses.js"
 import type { GateVerdict } from "./Gate.js"
 
@@ -38,6 +42,13 @@ type App = Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, HttpSer
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"])
 
+/**
+ * What a request the client abandoned "answers": nobody reads it (499 is
+ * the usual code for it, as in the platform and nginx), and it tells the
+ * request log to write an abort instead of a status.
+ */
+const clientGone = HttpServerResponse.empty({ status: 499 })
+
 export const makeFrontDoor = (options: FrontDoorOptions) => (app: App): App =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
     const verdict = options.verdicts.get(NodeHttpServerRequest.toIncomingMessage(request))
@@ -49,32 +60,50 @@ export const makeFrontDoor = (options: FrontDoorOptions) => (app: App): App =>
     const handled = checkBody(request, options.bodyLimitBytes).pipe(
       Effect.flatMap((body) => {
         if (body._tag === "Rejected") return Effect.succeed(body.response)
-        const next = body._tag === "Parsed" ? withParsedJson(request, body.value) : request
+        if (body._tag === "Aborted") return Effect.succeed(clientGone)
+        const next = body._tag === "Parsed" ? withParsedBody(request, body) : request
         return authorize(route.access, next, verdict, options, Effect.provideService(app, HttpServerRequest.HttpServerRequest, next))
       }),
       Effect.catchAllCause((cause) =>
-        Cause.isFailType(cause) && cause.error instanceof HttpServerError.RouteNotFound
-          ? Effect.succeed(errorResponse("not-found", `no route for ${request.method} ${path}`))
-          : Effect.as(
-              Effect.logError("request failed", Cause.pretty(cause)),
-              errorResponse("internal", `internal error; quote request id ${requestId}`)
-            )
+        isClientAbort(cause)
+          ? Effect.succeed(clientGone)
+          : Cause.isFailType(cause) && cause.error instanceof HttpServerError.RouteNotFound
+            ? Effect.succeed(errorResponse("not-found", `no route for ${request.method} ${path}`))
+            : Effect.as(
+                Effect.logError("request failed", Cause.pretty(cause)),
+                errorResponse("internal", `internal error; quote request id ${requestId}`)
+              )
       ),
-      Effect.map(normalizeErrorBody),
+      Effect.map((response) => (response === clientGone ? response : normalizeErrorBody(response))),
       Effect.locally(currentRequestRef, Option.some({ requestId, clientIp: verdict.ip }))
     )
-    return route.quiet ? handled : logRequest(handled, request.method, path, requestId)
+    return logRequest(handled, request.method, path, requestId, route.quiet)
   })
+
+/**
+ * The platform interrupts a request's fiber with this id when the client
+ * closes the connection before the response is written; the handler (the
+ * only interruptible part) then fails with that interruption alone.
+ */
+const isClientAbort = (cause: Cause.Cause<unknown>) =>
+  Cause.isInterruptedOnly(cause) && HashSet.has(Cause.interruptors(cause), HttpServerError.clientAbortFiberId)
 
 type BodyCheck =
   | { readonly _tag: "None" }
-  | { readonly _tag: "Parsed"; readonly value: unknown }
+  | { readonly _tag: "Parsed"; readonly value: unknown; readonly text: string; readonly bytes: Uint8Array }
   | { readonly _tag: "Rejected"; readonly response: HttpServerResponse.HttpServerResponse }
+  | { readonly _tag: "Aborted" }
 
 const noBody: BodyCheck = { _tag: "None" }
+const aborted: BodyCheck = { _tag: "Aborted" }
 const rejected = (response: HttpServerResponse.HttpServerResponse): BodyCheck => ({ _tag: "Rejected", response })
 
-/** 415 for a body that is not JSON, 413 past the limit, 400 for malformed JSON; else the parsed body. */
+/**
+ * 415 for a body that is not JSON, 413 past the limit, 400 for bytes that
+ * are not UTF-8, text that is not JSON, nesting past the bound or strings
+ * that are not well-formed Unicode (see `body/JsonBody.ts`); else the
+ * parsed body. A client that leaves while its body is read is `Aborted`.
+ */
 const checkBody = (request: HttpServerRequest.HttpServerRequest, limit: number): Effect.Effect<BodyCheck> => {
   if (!BODY_METHODS.has(request.method)) return Effect.succeed(noBody)
   const length = request.headers["content-length"]
@@ -88,30 +117,49 @@ const checkBody = (request: HttpServerRequest.HttpServerRequest, limit: number):
       )
     )
   }
-  return request.text.pipe(
-    HttpIncomingMessage.withMaxBodySize(Option.some(limit)),
-    Effect.map((text): BodyCheck => {
-      if (text.length === 0) return noBody
-      try {
-        return { _tag: "Parsed", value: JSON.parse(text) }
-      } catch (error) {
-        return rejected(errorResponse("invalid-json", `the request body is not valid JSON: ${(error as Error).message}`))
+  return readBodyBytes(NodeHttpServerRequest.toIncomingMessage(request), limit).pipe(
+    Effect.map((bytes): BodyCheck => {
+      const body = parseJsonBody(bytes)
+      switch (body._tag) {
+        case "Empty":
+          return noBody
+        case "Parsed":
+          return { _tag: "Parsed", value: body.value, text: body.text, bytes }
+        case "Invalid":
+          return rejected(errorResponse("invalid-json", body.message, body.details === undefined ? {} : { details: body.details }))
       }
     }),
-    // Reading fails when a chunked body outgrows the limit (or the client went away).
-    Effect.catchAll(() => Effect.succeed(rejected(errorResponse("payload-too-large", `request bodies are limited to ${limit} bytes`))))
+    Effect.catchTags({
+      BodyAborted: () => Effect.succeed(aborted),
+      BodyTooLarge: () =>
+        Effect.sync(() => {
+          // The rest of the body stays unread: close the connection after the answer.
+          NodeHttpServerRequest.toServerResponse(request).shouldKeepAlive = false
+          return rejected(errorResponse("payload-too-large", `request bodies are limited to ${limit} bytes`))
+        })
+    })
   )
 }
 
 /**
- * The request, answering `json` with the body parsed above: the platform would
- * otherwise parse the text again for the handler's payload (150 ms for a 20 MB
- * ban import). Everything else is the original request, through its prototype.
- * If a router rebuilds the request (`modify`, for mounted prefixes), the copy
- * simply parses again.
+ * The request, answering `json`, `text` and `arrayBuffer` from the body
+ * read and checked above: the stream is consumed, and the platform would
+ * otherwise parse the text again for the handler's payload (150 ms for a
+ * 20 MB ban import). Everything else is the original request, through its
+ * prototype; a copy made with `modify` (mounted prefixes) answers the same.
  */
-const withParsedJson = (request: HttpServerRequest.HttpServerRequest, value: unknown): HttpServerRequest.HttpServerRequest =>
-  Object.create(request, { json: { value: Effect.succeed(value) } }) as HttpServerRequest.HttpServerRequest
+const withParsedBody = (
+  request: HttpServerRequest.HttpServerRequest,
+  body: { readonly value: unknown; readonly text: string; readonly bytes: Uint8Array }
+): HttpServerRequest.HttpServerRequest =>
+  Object.create(request, {
+    json: { value: Effect.succeed(body.value) },
+    text: { value: Effect.succeed(body.text) },
+    arrayBuffer: {
+      value: Effect.sync(() => body.bytes.buffer.slice(body.bytes.byteOffset, body.bytes.byteOffset + body.bytes.byteLength))
+    },
+    modify: { value: (options: Parameters<HttpServerRequest.HttpServerRequest["modify"]>[0]) => withParsedBody(request.modify(options), body) }
+  }) as HttpServerRequest.HttpServerRequest
 
 const authorize = (
   access: AccessRule,
@@ -153,7 +201,14 @@ const authorize = (
   )
 }
 
-/** Every mutating request leaves an audit row (never its body: it may hold secrets). */
+/**
+ * Every mutating request leaves an audit row (never its body: it may hold
+ * secrets). A client that hangs up while its handler runs still gets one:
+ * the handler may have committed before it was interrupted, so the row
+ * stays, marked `aborted` with status 499 and result `failure` (the client
+ * saw no success). A client that hangs up while its body is still being
+ * read never reaches this point: nothing ran, so there is no row.
+ */
 const audited = (
   app: App,
   request: HttpServerRequest.HttpServerRequest,
@@ -163,30 +218,42 @@ const audited = (
 ): App =>
 {
   if (!BODY_METHODS.has(request.method)) return app
-  const record = (status: number) =>
+  const record = (status: number, aborted = false) =>
     audit.record({
       actor,
       ip: verdict.ip,
       action: `http.${request.method} ${verdict.route.path}`,
       target: verdict.path,
       result: status < 400 ? "success" : "failure",
-      details: { status, requestId: verdict.requestId }
+      details: aborted ? { status, aborted: true, requestId: verdict.requestId } : { status, requestId: verdict.requestId }
     })
   return app.pipe(
     Effect.tap((response) => record(response.status)),
     // A handler fault becomes a 500 further out; it is still a request that happened.
-    Effect.tapErrorCause(() => record(500))
+    Effect.tapErrorCause((cause) => (isClientAbort(cause) ? record(clientGone.status, true) : record(500)))
   )
 }
 
+/**
+ * One line per request at Info: `POST /api/x 201 12ms`, or for a client
+ * that went away `POST /api/x aborted by the client after 12ms` (no stack,
+ * no status: nothing failed on our side). Quiet routes (health pings) log
+ * nothing, and their aborts only at Debug.
+ */
 const logRequest = <E, R>(
   self: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
   method: string,
   path: string,
-  requestId: string
+  requestId: string,
+  quiet: boolean
 ) =>
   Effect.flatMap(Clock.currentTimeMillis, (start) =>
-    Effect.tap(self, (response) =>
-      Effect.flatMap(Clock.currentTimeMillis, (end) => Effect.logInfo(`${method} ${path} ${response.status} ${end - start}ms`))
-    )
+    Effect.tap(self, (response) => {
+      if (quiet && response !== clientGone) return Effect.void
+      return Effect.flatMap(Clock.currentTimeMillis, (end) =>
+        response === clientGone
+          ? Effect.logWithLevel(quiet ? LogLevel.Debug : LogLevel.Info, `${method} ${path} aborted by the client after ${end - start}ms`)
+          : Effect.logInfo(`${method} ${path} ${response.status} ${end - start}ms`)
+      )
+    })
   ).pipe(Effect.annotateLogs({ requestId }))

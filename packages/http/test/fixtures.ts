@@ -1,12 +1,22 @@
 /**
  * An in-process controller for host tests: real HTTP on a loopback port
- * (`Controller.layerTest`), a temporary data directory, the health
- * plugin, a header-driven test authenticator and a small echo plugin.
+ * (`Controller.layerTest`), a temporary data directory (removed when the
+ * layer closes), the health plugin, a header-driven test authenticator and
+ * a small echo plugin; optionally more plugins and a log sink.
  */
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { HealthPlugin } from "@garrison/plugins"
-import { Access, CurrentPrincipal, GarrisonConfig, type GarrisonSettings, Plugin } from "@garrison/runtime"
-import { Effect, Layer, Schema } from "effect"
+import {
+  Access,
+  type AnyPlugin,
+  type AuditEntry,
+  AuditTrail,
+  CurrentPrincipal,
+  GarrisonConfig,
+  type GarrisonSettings,
+  Plugin
+} from "@garrison/runtime"
+import { Deferred, Effect, Layer, Logger, LogLevel, Schema } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as NodePath from "node:path"
@@ -14,6 +24,21 @@ import * as Controller from "../src/Controller.js"
 import { TestAuthPlugin as HeaderAuthPlugin } from "../../../test/support/TestAuthPlugin.js"
 
 class EchoBody extends Schema.Class<EchoBody>("EchoBody")({ text: Schema.String.pipe(Schema.minLength(1)) }) {}
+
+/** Shaped like the accounts plugin's login body, for what errors may say about secrets. */
+class SignInBody extends Schema.Class<SignInBody>("SignInBody")({
+  username: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(128)),
+  password: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1024)),
+  code: Schema.optional(Schema.String.pipe(Schema.maxLength(64)))
+}) {}
+
+const hangWatchers = new Set<Deferred.Deferred<void>>()
+
+/** Starts watching now; the effect it returns completes once the next `POST /api/echo/hang` handler runs. */
+export const watchHangHandler = Effect.map(Deferred.make<void>(), (started) => {
+  hangWatchers.add(started)
+  return Deferred.await(started)
+})
 
 const EchoApi = HttpApi.make("echo").add(
   HttpApiGroup.make("echo")
@@ -26,6 +51,8 @@ const EchoApi = HttpApi.make("echo").add(
     .add(HttpApiEndpoint.get("whoami", "/api/whoami").addSuccess(Schema.String).annotate(Access, Access.anyAuth))
     .add(HttpApiEndpoint.get("tile", "/api/maps/tiles/:z").addSuccess(Schema.String).annotate(Access, Access.none))
     .add(HttpApiEndpoint.post("login", "/api/auth/login").addSuccess(Schema.String).annotate(Access, Access.none))
+    .add(HttpApiEndpoint.post("signIn", "/api/echo/sign-in").setPayload(SignInBody).addSuccess(Schema.String).annotate(Access, Access.none))
+    .add(HttpApiEndpoint.post("hang", "/api/echo/hang").setPayload(EchoBody).addSuccess(Schema.String).annotate(Access, Access.permission("echo.use")))
 )
 
 const EchoHandlers = HttpApiBuilder.group(EchoApi, "echo", (h) =>
@@ -36,6 +63,14 @@ const EchoHandlers = HttpApiBuilder.group(EchoApi, "echo", (h) =>
     .handle("whoami", () => Effect.map(Effect.orDie(CurrentPrincipal), (p) => p.name))
     .handle("tile", () => Effect.succeed("tile"))
     .handle("login", () => Effect.succeed("no accounts yet"))
+    .handle("signIn", ({ payload }) => Effect.succeed(`no account ${payload.username}`))
+    // Runs until the client goes away: a slow handler to abort.
+    .handle("hang", () =>
+      Effect.zipRight(
+        Effect.forEach([...hangWatchers], (started) => Effect.zipRight(Effect.sync(() => hangWatchers.delete(started)), Deferred.succeed(started, undefined))),
+        Effect.never
+      )
+    )
 )
 
 export const EchoPlugin = Plugin.make({
@@ -47,13 +82,56 @@ export const EchoPlugin = Plugin.make({
 // The shared header authenticator: `Authorization: Bearer test:<name>:<perm,perm>`.
 export { HeaderAuthPlugin }
 
-export const testController = (settings: Partial<GarrisonSettings> = {}) =>
-  Controller.layerTest([HealthPlugin, HeaderAuthPlugin, EchoPlugin]).pipe(
-    Layer.provide(
-      GarrisonConfig.layerWith({
-        dataDir: Fs.mkdtempSync(NodePath.join(Os.tmpdir(), "garrison-http-")),
-        trustProxyHops: 1,
-        ...settings
-      })
+/** A log line as the test logger saw it. */
+export interface LogLine {
+  readonly level: LogLevel.LogLevel
+  readonly message: string
+}
+
+export interface TestControllerOptions {
+  /** Plugins loaded after the echo plugin (an audit recorder, real plugins). */
+  readonly plugins?: ReadonlyArray<AnyPlugin>
+  /** `false` leaves out the echo plugin and the header authenticator, for real plugins that claim their paths and slot. */
+  readonly echo?: boolean
+  /** Receives every log line from Debug up, instead of the console. */
+  readonly logs?: Array<LogLine>
+}
+
+export const testController = (settings: Partial<GarrisonSettings> = {}, options: TestControllerOptions = {}) => {
+  const logs = options.logs
+  const logging =
+    logs === undefined
+      ? Layer.empty
+      : Layer.merge(
+          Logger.replace(
+            Logger.defaultLogger,
+            Logger.make(({ logLevel, message }) => {
+              logs.push({ level: logLevel, message: Array.isArray(message) ? message.map(String).join(" ") : String(message) })
+            })
+          ),
+          Logger.minimumLogLevel(LogLevel.Debug)
+        )
+  return Layer.unwrapScoped(
+    Effect.map(
+      Effect.acquireRelease(
+        Effect.sync(() => Fs.mkdtempSync(NodePath.join(Os.tmpdir(), "garrison-http-"))),
+        (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
+      ),
+      (dataDir) =>
+        Controller.layerTest([HealthPlugin, ...(options.echo === false ? [] : [HeaderAuthPlugin, EchoPlugin]), ...(options.plugins ?? [])]).pipe(
+          Layer.provide(GarrisonConfig.layerWith({ dataDir, trustProxyHops: 1, ...settings })),
+          Layer.provide(logging)
+        )
     )
   )
+}
+
+/** Audit rows kept in memory, in the order written, and the plugin that fills the audit slot with them. */
+export const auditRecorder = () => {
+  const rows: Array<AuditEntry> = []
+  const plugin = Plugin.make({
+    id: "test-audit",
+    layer: Layer.succeed(AuditTrail, { record: (entry) => Effect.sync(() => void rows.push(entry)) })
+  })
+  return { rows, plugin }
+}
