@@ -1,6 +1,7 @@
 /**
- * A raw better-sqlite3 handle used only for the start-up integrity check,
- * before the Effect client opens the file. The package ships no type
+ * Raw better-sqlite3 handles for integrity checks outside the Effect client:
+ * at start-up, before the client opens the file, and on each new backup (on
+ * a worker thread). The package ships no type
  * declarations (and `@types/better-sqlite3` is not installed), so the small
  * surface used here is typed locally and loaded through `createRequire`.
  */
