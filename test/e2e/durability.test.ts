@@ -1,13 +1,15 @@
 /**
  * Durability of the real controller process: acknowledged writes survive a
  * SIGKILL, a corrupt database is restored from the newest backup on the next
- * start, and start-up problems (unwritable data directory, taken port) end
- * the process non-zero with a message naming the problem.
+ * start (a clean stop and a large import each leave one, so recent bans
+ * survive too), and start-up problems (unwritable data directory, taken
+ * port) end the process non-zero with a message naming the problem.
  *
  * Needs the build (`npx tsc -b`): the controller and the test plugins run
  * from `dist`.
  */
-import { closeSync, existsSync, fstatSync, openSync, readdirSync, writeFileSync, writeSync } from "node:fs"
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, statSync, writeFileSync, writeSync } from "node:fs"
+import { randomBytes } from "node:crypto"
 import { createServer, type Server } from "node:net"
 import * as NodePath from "node:path"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
@@ -30,6 +32,7 @@ import { durabilityRows, integrityCheck, withDatabaseCopy, withReadOnlyDatabase 
 
 const PLUGINS = [testPlugins.durability, testPlugins.auth]
 const AUTH = testAuth(["test.write"])
+const BANS = testAuth(["bans.manage"], "mod")
 
 /** A payload that fills pages (so a crash can land mid-page) and can be checked byte for byte after. */
 const payloadFor = (seq: number) => `row-${seq}-${"x".repeat(180)}-${(seq * 2654435761) % 4294967296}`
@@ -63,10 +66,16 @@ const write = (controller: ControllerHandle, seq: number) =>
     timeoutMs: 5_000
   })
 
+interface HealthDatabase {
+  readonly ok: boolean
+  readonly startup: string
+  readonly restoredFrom?: { readonly file: string; readonly takenAt: string | null }
+}
+
 const health = async (controller: ControllerHandle) => {
   const response = await requestJson(controller.baseUrl, "GET", "/api/health")
   expect(response.status).toBe(200)
-  return response.body as { readonly database: { readonly ok: boolean; readonly startup: string } }
+  return response.body as { readonly database: HealthDatabase }
 }
 
 const count = async (controller: ControllerHandle) => {
@@ -86,6 +95,67 @@ const listBackups = (dataDir: string) =>
       return [{ file: NodePath.join(dataDir, "backups", name), takenAt: Date.parse(`${y}-${mo}-${d}T${h}:${mi}:${s}.${ms}Z`) }]
     })
     .sort((a, b) => b.takenAt - a.takenAt)
+
+/** Overwrites `length` bytes of `file` at `offset` with random bytes. */
+const scramble = (file: string, offset: number, length: number) => {
+  const fd = openSync(file, "r+")
+  try {
+    writeSync(fd, randomBytes(length), 0, length, offset)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/**
+ * Zeroes the header of `garrison.db` (no longer a database) and scrambles its
+ * middle when it has one. After a SIGKILL the pages (page 1 included) may
+ * still be in the -wal, which would heal the header: `wal` scrambles that too.
+ */
+const corrupt = (dataDir: string, options: { readonly wal?: boolean } = {}) => {
+  const file = NodePath.join(dataDir, "garrison.db")
+  if (options.wal === true) scramble(`${file}-wal`, 0, statSync(`${file}-wal`).size)
+  const size = statSync(file).size
+  const fd = openSync(file, "r+")
+  try {
+    writeSync(fd, Buffer.alloc(4096, 0), 0, 4096, 0)
+  } finally {
+    closeSync(fd)
+  }
+  if (size > 8192) scramble(file, Math.floor(size / 2), 4096)
+}
+
+/** A ban for player number `n` (a Steam64 id of its own). */
+const banFor = (n: number) => ({
+  platformId: String(76561198000000000n + BigInt(n)),
+  playerName: `Player ${n}`,
+  reason: `durability ${n}`
+})
+
+/** Every stored ban's id. */
+const banIds = async (controller: ControllerHandle): Promise<Set<string>> => {
+  const ids = new Set<string>()
+  let cursor: string | null = null
+  do {
+    const query: string = cursor === null ? "" : `&cursor=${encodeURIComponent(cursor)}`
+    const response = await requestJson(controller.baseUrl, "GET", `/api/bans?limit=500${query}`, { headers: BANS })
+    expect(response.status).toBe(200)
+    const page = response.body as { readonly items: ReadonlyArray<{ readonly id: string }>; readonly nextCursor: string | null }
+    for (const item of page.items) ids.add(item.id)
+    cursor = page.nextCursor
+  } while (cursor !== null)
+  return ids
+}
+
+/** Waits (up to `ms`) until a backup whose name ends with `-<label>.db` is on disk; returns the newest such. */
+const backupLabelled = async (controller: ControllerHandle, label: string, ms = 15_000) => {
+  const deadline = Date.now() + ms
+  for (;;) {
+    const found = listBackups(controller.dataDir).find((b) => b.file.endsWith(`-${label}.db`))
+    if (found !== undefined) return found
+    if (Date.now() > deadline) throw new Error(`no "${label}" backup within ${ms} ms; output:\n${controller.output()}`)
+    await delay(100)
+  }
+}
 
 afterEach(async () => {
   await Promise.all(controllers.splice(0).map((c) => stopProcess(c, 5_000)))
@@ -200,6 +270,69 @@ describe("durability", () => {
     const { integrity, rows } = withReadOnlyDatabase(file, (db) => ({ integrity: integrityCheck(db), rows: durabilityRows(db) }))
     expect(integrity).toEqual(["ok"])
     expect(rows).toEqual([...backedUp, { seq: 10_000, payload: payloadFor(10_000) }])
+  })
+})
+
+describe("recent writes after corruption", () => {
+  it("a clean stop leaves a fresh backup: every acknowledged ban is restored and /api/health says from when", { timeout: 90_000 }, async () => {
+    const dataDir = tempDir()
+    // The default backup interval (1 hour): without the shutdown backup, only the one taken at start would exist.
+    const first = await start(dataDir)
+    const startBackup = await backupLabelled(first, "scheduled")
+    const acknowledged: Array<string> = []
+    for (let n = 0; n < 25; n++) {
+      const response = await requestJson(first.baseUrl, "POST", "/api/bans", { body: banFor(n), headers: BANS })
+      expect(response.status, JSON.stringify(response.body)).toBe(201)
+      acknowledged.push((response.body as { readonly id: string }).id)
+    }
+    const lastAck = Date.now()
+    await stopCleanly(first)
+    expect(first.output()).toContain("Shutdown backup done in")
+
+    const newest = listBackups(dataDir)[0]
+    expect(newest?.file).toMatch(/-shutdown\.db$/)
+    if (newest === undefined) throw new Error("no backups")
+    expect(newest.takenAt).toBeGreaterThanOrEqual(lastAck)
+    expect(listBackups(dataDir).map((b) => b.file)).toContain(startBackup.file)
+
+    corrupt(dataDir)
+    const second = await start(dataDir)
+    const takenAt = new Date(newest.takenAt).toISOString()
+    expect((await health(second)).database).toEqual({
+      ok: true,
+      latencyMs: expect.any(Number),
+      startup: "restored-from-backup",
+      restoredFrom: { file: NodePath.basename(newest.file), takenAt }
+    })
+    expect(second.output()).toContain(`writes made after ${takenAt} are lost`)
+    const stored = await banIds(second)
+    expect(acknowledged.filter((id) => !stored.has(id)), "acknowledged bans lost").toEqual([])
+    await stopCleanly(second)
+  })
+
+  it("kill -9 after a large import's backup: the restore has every imported ban", { timeout: 90_000 }, async () => {
+    const dataDir = tempDir()
+    const first = await start(dataDir)
+    await backupLabelled(first, "scheduled")
+    const body = Array.from({ length: 150 }, (_, n) => ({ ...banFor(1000 + n), bannedBy: "old-admin", bannedAt: "2024-01-01T00:00:00.000Z" }))
+    const imported = await requestJson(first.baseUrl, "POST", "/api/bans/import", { body, headers: BANS })
+    expect(imported.status, JSON.stringify(imported.body)).toBe(200)
+    expect((imported.body as { readonly added: number }).added).toBe(150)
+    const importBackup = await backupLabelled(first, "bans-import")
+    const importedIds = await banIds(first)
+    expect(importedIds.size).toBe(150)
+    first.child.kill("SIGKILL")
+    expect((await first.exited).signal).toBe("SIGKILL")
+
+    corrupt(dataDir, { wal: true })
+    const second = await start(dataDir)
+    expect((await health(second)).database).toMatchObject({
+      ok: true,
+      startup: "restored-from-backup",
+      restoredFrom: { file: NodePath.basename(importBackup.file), takenAt: new Date(importBackup.takenAt).toISOString() }
+    })
+    expect(await banIds(second)).toEqual(importedIds)
+    await stopCleanly(second)
   })
 })
 

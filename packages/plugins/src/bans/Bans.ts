@@ -14,7 +14,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
-import { AuditTrail, EventBus, parsePlatformId } from "@garrison/runtime"
+import { AuditTrail, BULK_WRITE_BACKUP_ROWS, Database, EventBus, parsePlatformId } from "@garrison/runtime"
 import { randomUUID } from "node:crypto"
 import { Ban, BanPage, type BanListParams, DEFAULT_PAGE_SIZE, ImportResult } from "./contract/Api.js"
 import { BanExists, BanNotFound, type BanStoreError, InvalidBan, storeError } from "./errors.js"
@@ -70,6 +70,7 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
   static readonly make = Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const bus = yield* EventBus
+    const database = yield* Database
     const changes = yield* Queue.sliding<void>(1)
     const notify = Queue.offer(changes, undefined).pipe(Effect.asVoid)
     // `INSERT ... VALUES (...), (...)` for n rows in the dialect's placeholders; the full chunk's text is built once.
@@ -204,6 +205,8 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
           return plan
         }).pipe(sql.withTransaction, Effect.mapError(storeError("import bans")))
         if (result.added > 0) yield* notify
+        // A batch this size is worth a backup now rather than at the next interval (queued, never waited for).
+        if (result.added >= BULK_WRITE_BACKUP_ROWS) yield* database.requestBackup("bans-import")
         const reply = new ImportResult(
           { added: result.added, skipped: result.skipped, errors: result.errors, total: entries.length },
           { disableValidation: true }

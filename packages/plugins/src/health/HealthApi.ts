@@ -8,6 +8,14 @@ export class Ping extends Schema.Class<Ping>("Ping")({
   status: Schema.Literal("ok")
 }) {}
 
+/** The backup a start-up restored the database from: what it lost is every write after `takenAt`. */
+export class RestoredBackup extends Schema.Class<RestoredBackup>("RestoredBackup")({
+  /** The backup's file name in `<DATA_DIR>/backups`. */
+  file: Schema.String,
+  /** When the backup was taken (ISO 8601); writes acknowledged after this time were lost. */
+  takenAt: Schema.NullOr(Schema.String)
+}) {}
+
 export class HealthReport extends Schema.Class<HealthReport>("HealthReport")({
   status: Schema.Literal("ok", "degraded"),
   version: Schema.String,
@@ -17,6 +25,8 @@ export class HealthReport extends Schema.Class<HealthReport>("HealthReport")({
     latencyMs: Schema.Number,
     /** How the database was opened at start-up: opened, created, restored-from-backup or reset-empty. */
     startup: Schema.String,
+    /** Present when `startup` is restored-from-backup. */
+    restoredFrom: Schema.optional(RestoredBackup),
     error: Schema.optional(Schema.String)
   }),
   plugins: Schema.Array(Schema.String)

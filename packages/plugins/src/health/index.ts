@@ -1,2 +1,2 @@
 export { HealthPlugin } from "./HealthPlugin.js"
-export { HealthApi, HealthReport, Ping } from "./HealthApi.js"
+export { HealthApi, HealthReport, Ping, RestoredBackup } from "./HealthApi.js"

@@ -11,7 +11,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { AtomicFiles, type AtomicWriteError, EventBus } from "@garrison/runtime"
+import { AtomicFiles, type AtomicWriteError, BULK_WRITE_BACKUP_ROWS, Database, EventBus } from "@garrison/runtime"
 import { randomUUID } from "node:crypto"
 import {
   PriorityCleanupResult,
@@ -71,6 +71,7 @@ export class PriorityQueue extends Context.Tag("@garrison/plugins/PriorityQueue"
     const servers = yield* ServerEntries
     const files = yield* AtomicFiles
     const bus = yield* EventBus
+    const database = yield* Database
     // One sync at a time, each reading the latest entries: an older list never overwrites a newer one.
     const syncLock = yield* Effect.makeSemaphore(1)
     const now = Clock.currentTimeMillis
@@ -209,6 +210,8 @@ export class PriorityQueue extends Context.Tag("@garrison/plugins/PriorityQueue"
           return plan
         }))
         if (plan.rows.length > 0) yield* changed("imported", plan.rows)
+        // A batch this size is worth a backup now rather than at the next interval (queued, never waited for).
+        if (plan.rows.length >= BULK_WRITE_BACKUP_ROWS) yield* database.requestBackup("priority-import")
         return new PriorityImportResult({ added: plan.rows.length, skipped: plan.skipped, errors: plan.errors })
       })
 

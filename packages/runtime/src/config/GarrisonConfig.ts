@@ -21,7 +21,9 @@ export interface GarrisonSettings {
   /** How many proxy hops to trust for `X-Forwarded-For`; 0 means the socket address. */
   readonly trustProxyHops: number
   readonly bodyLimitBytes: number
+  /** How often a scheduled database backup is taken; a restore loses at most about this much. */
   readonly backupInterval: Duration.Duration
+  /** Newest backups kept, and intervals back for which one backup each is kept (see `Database.pruneBackups`). */
   readonly backupKeep: number
   readonly version: string
 }
@@ -52,8 +54,12 @@ export const settingsConfig: Config.Config<GarrisonSettings> = Config.all({
   ),
   trustProxyHops: trustProxy,
   bodyLimitBytes: Config.integer("BODY_LIMIT_BYTES").pipe(Config.withDefault(1024 * 1024)),
-  backupInterval: Config.duration("DB_BACKUP_INTERVAL").pipe(Config.withDefault(Duration.hours(6))),
-  backupKeep: Config.integer("DB_BACKUP_KEEP").pipe(Config.withDefault(10)),
+  backupInterval: Config.duration("DB_BACKUP_INTERVAL").pipe(Config.withDefault(Duration.hours(1))),
+  backupKeep: Config.integer("DB_BACKUP_KEEP").pipe(
+    Config.withDefault(10),
+    // 0 would prune every backup, the one a restore needs included.
+    Config.validate({ message: "expected at least 1", validation: (keep) => keep >= 1 })
+  ),
   version: Config.string("GARRISON_VERSION").pipe(Config.withDefault("0.1.0"))
 })
 

@@ -8,19 +8,19 @@
 import * as Reactivity from "@effect/experimental/Reactivity"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
-import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Schedule from "effect/Schedule"
 import * as NodeFs from "node:fs"
 import { GarrisonConfig } from "../config/GarrisonConfig.js"
 import { StartupError } from "../kernel/StartupError.js"
 import { DatabaseError } from "./DatabaseError.js"
-import { pruneBackups, takeBackup } from "./internal/backups.js"
-import { attempt, backupTime, databasePaths, describeCause, listBackups } from "./internal/files.js"
+import { pruneBackups, removePartials, takeBackup } from "./internal/backups.js"
+import { attempt, databasePaths, describeCause } from "./internal/files.js"
 import { recover, type StartupRecovery } from "./internal/recovery.js"
+import { makeBackupRequests } from "./internal/requests.js"
+import { DAILY_BACKUP_DAYS } from "./internal/retention.js"
 
 export { DatabaseError } from "./DatabaseError.js"
 export type { StartupRecovery } from "./internal/recovery.js"
@@ -32,13 +32,38 @@ export interface DatabaseShape {
   readonly backupsDir: string
   /** What the start-up check found and did. */
   readonly startup: StartupRecovery
-  /** Online backup to `backups/garrison-<YYYYMMDDTHHMMSSmmm>-<label>.db`; returns its path. */
+  /**
+   * Online backup to `backups/garrison-<YYYYMMDDTHHMMSSmmm>-<label>.db`,
+   * verified with `quick_check` before it gets that name; returns its path.
+   */
   readonly backupNow: (label: string) => Effect.Effect<string, DatabaseError>
-  /** Keeps the newest `backupKeep` backups; returns how many were removed. Never fails (problems are logged). */
+  /**
+   * Asks for a backup soon (label from `reason`, e.g. "bans-import"), after a
+   * bulk write worth more than the hour a scheduled backup may lag (see
+   * `BULK_WRITE_BACKUP_ROWS`). Returns at once and never fails: bursts are
+   * coalesced into one or two backups by a worker of this layer.
+   */
+  readonly requestBackup: (reason: string) => Effect.Effect<void>
+  /**
+   * Removes the backups the retention policy does not keep: the newest
+   * `backupKeep`, the newest of each of the last `backupKeep` backup
+   * intervals and of each of the last 7 UTC days stay. Returns how many were
+   * removed; never fails (problems are logged).
+   */
   readonly pruneBackups: Effect.Effect<number>
   /** `PRAGMA quick_check` on the open database. */
   readonly quickCheck: Effect.Effect<boolean, DatabaseError>
 }
+
+/**
+ * An import (or any bulk write) that adds at least this many rows asks for a
+ * backup with `requestBackup`. Scheduled backups alone may lag a whole
+ * interval (an hour by default); a hand-kept ban list gains a few rows in
+ * that time, which an operator can re-enter after a restore, while an
+ * import of a hundred or more is a batch nobody wants to find missing. Smaller
+ * imports wait for the next scheduled backup, like any other write.
+ */
+export const BULK_WRITE_BACKUP_ROWS = 100
 
 const databaseError = (message: string) => new StartupError({ reason: "database", message })
 
@@ -69,6 +94,7 @@ const make = Effect.gen(function*() {
     )
   )
   const startup = yield* recover(paths)
+  yield* removePartials(paths.backupsDir)
 
   // The client constructor throws (a defect) on e.g. permission errors; turn that into a start-up failure.
   const client = yield* SqliteClient.make({ filename: paths.file }).pipe(
@@ -77,13 +103,30 @@ const make = Effect.gen(function*() {
   yield* configure(client, paths.file)
   // One backup at a time: concurrent ones (scheduled + pre-migration) could pick the same file name.
   const backupLock = yield* Effect.makeSemaphore(1)
+  const backupNow = (label: string) => backupLock.withPermits(1)(takeBackup(client, paths.backupsDir, label))
+  const prune = pruneBackups(paths.backupsDir, {
+    keep: config.backupKeep,
+    intervalMs: Duration.toMillis(config.backupInterval),
+    days: DAILY_BACKUP_DAYS
+  })
+  // Requested backups are served for as long as the database is open (before it closes,
+  // this fiber is interrupted; an unfinished copy is removed, never renamed).
+  const requests = yield* makeBackupRequests()
+  yield* Effect.forkScoped(requests.serve((label) =>
+    backupNow(label).pipe(
+      Effect.zipRight(prune),
+      Effect.asVoid,
+      Effect.catchAllCause((cause) => Effect.logError(`Requested database backup (${label}) failed`, cause))
+    )
+  ))
 
   const database: DatabaseShape = {
     file: paths.file,
     backupsDir: paths.backupsDir,
     startup,
-    backupNow: (label) => backupLock.withPermits(1)(takeBackup(client, paths.backupsDir, label)),
-    pruneBackups: pruneBackups(paths.backupsDir, config.backupKeep),
+    backupNow,
+    requestBackup: requests.request,
+    pruneBackups: prune,
     quickCheck: client.unsafe<{ readonly quick_check: string }>("PRAGMA quick_check").pipe(
       Effect.map((rows) => rows.length === 1 && rows[0]?.quick_check === "ok"),
       Effect.mapError((error) =>
@@ -105,39 +148,3 @@ export class Database extends Context.Tag("@garrison/runtime/Database")<Database
     GarrisonConfig
   > = Layer.scopedContext(make).pipe(Layer.provide(Reactivity.layer))
 }
-
-/**
- * Time until the next scheduled backup: one interval after the newest backup
- * on disk, so frequent restarts neither skip backups nor take extra ones.
- */
-const firstDelay = (backupsDir: string, interval: Duration.Duration): Effect.Effect<Duration.Duration> =>
-  Effect.gen(function*() {
-    const now = yield* Clock.currentTimeMillis
-    const newest = yield* listBackups(backupsDir).pipe(
-      Effect.map((paths) => paths[0] === undefined ? undefined : backupTime(paths[0])),
-      Effect.orElseSucceed(() => undefined)
-    )
-    if (newest === undefined) return Duration.zero
-    const wait = Duration.millis(Math.max(0, newest + Duration.toMillis(interval) - now))
-    return Duration.min(wait, interval)
-  })
-
-/**
- * Backs up (label "scheduled") and prunes every `backupInterval`, forever.
- * A failed round is logged and the loop carries on. The host forks this.
- */
-export const scheduledBackups: Effect.Effect<never, never, Database | GarrisonConfig> = Effect.gen(function*() {
-  const database = yield* Database
-  const config = yield* GarrisonConfig
-  if (Duration.lessThanOrEqualTo(config.backupInterval, Duration.zero)) {
-    // A zero interval would back up in a tight loop; treat it as "off".
-    yield* Effect.logWarning("Database backup interval is not positive; scheduled backups are disabled")
-    return yield* Effect.never
-  }
-  const round = database.backupNow("scheduled").pipe(
-    Effect.zipRight(database.pruneBackups),
-    Effect.catchAllCause((cause) => Effect.logError("Scheduled database backup failed; will retry next interval", cause))
-  )
-  yield* Effect.sleep(yield* firstDelay(database.backupsDir, config.backupInterval))
-  return yield* round.pipe(Effect.repeat(Schedule.spaced(config.backupInterval)), Effect.zipRight(Effect.never))
-})

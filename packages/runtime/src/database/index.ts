@@ -1,5 +1,12 @@
 /** SQLite persistence: the database service, its backups and plugin migrations. */
-export { Database, DatabaseError, type DatabaseShape, scheduledBackups, type StartupRecovery } from "./Database.js"
+export {
+  BULK_WRITE_BACKUP_ROWS,
+  Database,
+  DatabaseError,
+  type DatabaseShape,
+  type StartupRecovery
+} from "./Database.js"
+export { SHUTDOWN_BACKUP_TIMEOUT, scheduledBackups, shutdownBackup } from "./BackupJobs.js"
 export {
   type AppliedMigration,
   type Migration,

@@ -16,7 +16,8 @@ import * as Schedule from "effect/Schedule"
 import { PermissionCatalog } from "../access/Permissions.js"
 import { DataDir, Secrets } from "../config/DataDir.js"
 import { GarrisonConfig } from "../config/GarrisonConfig.js"
-import { Database, scheduledBackups } from "../database/Database.js"
+import { scheduledBackups, shutdownBackup } from "../database/BackupJobs.js"
+import { Database } from "../database/Database.js"
 import { runMigrations } from "../database/Migrations.js"
 import { EventBus } from "../events/EventBus.js"
 import { AtomicFiles } from "../files/AtomicFile.js"
@@ -45,7 +46,12 @@ export type ProvidedBy<P> = P extends Plugin<infer A, infer _R> ? A : never
 export interface RuntimeOptions {
   /** Routes served by the host itself, so no plugin may claim them. */
   readonly hostRoutes?: ReadonlyArray<HostRoute>
-  /** Take scheduled database backups (on by default; off in short-lived tools). */
+  /**
+   * Take the host's own database backups: every `backupInterval`, and one at
+   * shutdown once the plugins have stopped (on by default; off in
+   * short-lived tools). Backups asked for with `Database.requestBackup` are
+   * taken either way.
+   */
   readonly scheduledBackups?: boolean
 }
 
@@ -81,9 +87,14 @@ export const layer = <const Plugins extends ReadonlyArray<AnyPlugin>>(
         })
       ).pipe(Layer.provideMerge(kernel))
 
+      // Built after the kernel and before any plugin, so its finalizer runs once every
+      // plugin has closed (nothing writes any more) and while the database is still open.
+      const backupAtShutdown = Layer.scopedDiscard(Effect.addFinalizer(() => shutdownBackup()))
+      const base = options.scheduledBackups === false ? migrated : Layer.provideMerge(backupAtShutdown, migrated)
+
       // Each plugin's services see the kernel and every plugin loaded before it.
       // The list is dynamic, so its types are checked by id (planPlugins), not by the compiler.
-      let services = migrated as Layer.Layer<unknown, unknown, GarrisonConfig>
+      let services = base as Layer.Layer<unknown, unknown, GarrisonConfig>
       for (const plugin of plan.ordered) {
         services = Layer.provideMerge(plugin.layer as Layer.Layer<unknown, unknown, unknown>, services) as Layer.Layer<
           unknown,

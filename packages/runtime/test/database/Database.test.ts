@@ -5,6 +5,7 @@ import * as ChildProcess from "node:child_process"
 import * as NodeFs from "node:fs"
 import { createRequire } from "node:module"
 import * as NodePath from "node:path"
+import { GarrisonConfig } from "../../src/config/GarrisonConfig.js"
 import { Database, scheduledBackups } from "../../src/database/index.js"
 import {
   backupNames,
@@ -143,7 +144,7 @@ describe("Database", () => {
       expect(backupNames(dataDir)).toHaveLength(2)
     }))
 
-  it.effect("pruneBackups keeps the newest backupKeep backups and leaves other files alone", () =>
+  it.effect("pruneBackups keeps the newest backupKeep backups taken within one interval and leaves other files alone", () =>
     Effect.gen(function*() {
       const dataDir = tempDataDir()
       const { taken, removed } = yield* withDatabase(
@@ -208,6 +209,27 @@ describe("Database", () => {
         "garrison-19700101T030000000-scheduled.db",
         "garrison-19700101T040000000-scheduled.db"
       ])
+    }))
+
+  it.effect("scheduled backups run hourly by default", () =>
+    Effect.gen(function*() {
+      const dataDir = tempDataDir()
+      yield* withDatabase(
+        dataDir,
+        Effect.gen(function*() {
+          expect(Duration.toMillis((yield* GarrisonConfig).backupInterval)).toBe(60 * 60 * 1000)
+          const fiber = yield* Effect.fork(scheduledBackups)
+          yield* waitUntil(() => backupNames(dataDir).length === 1)
+          for (const hour of [1, 2, 3]) {
+            yield* waitForSleeper
+            yield* TestClock.adjust("59 minutes")
+            expect(backupNames(dataDir)).toHaveLength(hour)
+            yield* TestClock.adjust("1 minute")
+            yield* waitUntil(() => backupNames(dataDir).includes(`garrison-19700101T0${hour}0000000-scheduled.db`))
+          }
+          yield* Fiber.interrupt(fiber)
+        })
+      )
     }))
 
   it.effect("scheduledBackups waits one interval after the newest backup already on disk", () =>

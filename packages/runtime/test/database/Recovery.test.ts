@@ -61,7 +61,8 @@ describe("start-up recovery", () => {
 
       const movedAside = `${file}.corrupt-20250506T070809010`
       expect(result).toEqual({
-        startup: { outcome: "restored-from-backup", movedAside, restoredFrom: backup },
+        // The backup was taken at TestClock's start, 0; every write after that time is lost.
+        startup: { outcome: "restored-from-backup", movedAside, restoredFrom: backup, backupTakenAt: 0 },
         healthy: true,
         rows: ["a", "b"] // "c" came after the backup
       })
@@ -71,7 +72,9 @@ describe("start-up recovery", () => {
       expect(NodeFs.existsSync(backup)).toBe(true)
       // The operator is told what happened, with file names.
       expect(linesAt(logs.lines, LogLevel.Error).join("\n")).toContain(movedAside)
-      expect(linesAt(logs.lines, LogLevel.Warning).join("\n")).toContain(NodePath.basename(backup))
+      expect(linesAt(logs.lines, LogLevel.Warning).join("\n")).toContain(
+        `from backup ${NodePath.basename(backup)}, taken 1970-01-01T00:00:00.000Z: writes made after 1970-01-01T00:00:00.000Z are lost`
+      )
     }))
 
   it.effect("damaged pages behind a valid header are caught by quick_check", () =>

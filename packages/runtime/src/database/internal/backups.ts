@@ -1,21 +1,38 @@
 /**
  * Online backups through SQLite's backup API (via the running client, so the
- * copy is consistent while the controller keeps writing) and pruning.
+ * copy is consistent while the controller keeps writing, and holds every
+ * commit still in the WAL), each verified before it counts, and pruning.
  */
 import type { SqliteClient } from "@effect/sql-sqlite-node/SqliteClient"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
 import { DatabaseError } from "../DatabaseError.js"
-import { attempt, backupFileName, describeCause, exists, listBackups, SIDECARS, syncDir } from "./files.js"
+import {
+  attempt,
+  backupFileName,
+  backupTime,
+  describeCause,
+  exists,
+  listBackups,
+  listPartials,
+  PARTIAL_SUFFIX,
+  removeWithSidecars,
+  syncDir
+} from "./files.js"
+import { checkFileOffThread } from "./rawSqlite.js"
+import { backupsToKeep, type RetentionPolicy } from "./retention.js"
 
 const backupError = (message: string) => new DatabaseError({ operation: "backup", message })
 
 /**
  * Writes `backups/garrison-<stamp>-<label>.db` and returns its path. The copy
- * is written under a `.partial` name and renamed when complete, so a crash
- * mid-backup never leaves a file that looks like a finished backup.
+ * is written under a `.partial` name, checked with `quick_check` (off the
+ * main thread), and renamed only then, so a crash, a failed check or an
+ * interruption never leaves a file that looks like a finished backup, and
+ * start-up recovery never meets a backup that was broken when written.
  */
 export const takeBackup = (
   client: SqliteClient,
@@ -31,31 +48,60 @@ export const takeBackup = (
     let n = 0
     while (exists(NodePath.join(backupsDir, backupFileName(now, label, n)))) n++
     const target = NodePath.join(backupsDir, backupFileName(now, label, n))
-    const partial = `${target}.partial`
+    const partial = `${target}${PARTIAL_SUFFIX}`
 
-    yield* client.backup(partial).pipe(
-      Effect.mapError((error) =>
-        backupError(`Online backup to ${partial} failed: ${error.message} ${describeCause(error.cause)}`)
-      ),
-      Effect.tapError(() => attempt(() => NodeFs.rmSync(partial, { force: true })).pipe(Effect.ignore))
+    yield* Effect.gen(function*() {
+      yield* client.backup(partial).pipe(
+        Effect.mapError((error) =>
+          backupError(`Online backup to ${partial} failed: ${error.message} ${describeCause(error.cause)}`)
+        )
+      )
+      const check = yield* checkFileOffThread(partial)
+      if (check._tag !== "ok") {
+        return yield* backupError(`The backup written to ${partial} fails its integrity check (${check.detail})`)
+      }
+      yield* attempt(() => {
+        NodeFs.renameSync(partial, target)
+        syncDir(backupsDir)
+      }).pipe(Effect.mapError((cause) => backupError(`Cannot rename ${partial} to ${target}: ${describeCause(cause)}`)))
+    }).pipe(
+      // Failed or interrupted (a shutdown backup at its time limit): nothing half-made stays behind.
+      Effect.onExit((exit) => Exit.isSuccess(exit) ? Effect.void : Effect.ignore(removeWithSidecars(partial)))
     )
-    yield* attempt(() => {
-      NodeFs.renameSync(partial, target)
-      syncDir(backupsDir)
-    }).pipe(Effect.mapError((cause) => backupError(`Cannot rename ${partial} to ${target}: ${describeCause(cause)}`)))
     yield* Effect.logInfo(`Database backup written to ${target}`)
     return target
   })
 
-/** Removes all but the newest `keep` backups (with any -wal/-shm); returns how many were removed. */
-export const pruneBackups = (backupsDir: string, keep: number): Effect.Effect<number> =>
+/**
+ * Removes unfinished backups left by a crash or an abandoned shutdown
+ * backup. Run at start-up, before anything backs up. Never fails (logged).
+ */
+export const removePartials = (backupsDir: string): Effect.Effect<void> =>
   Effect.gen(function*() {
+    const partials = yield* listPartials(backupsDir)
+    for (const partial of partials) {
+      yield* attempt(() => NodeFs.rmSync(partial, { force: true })).pipe(
+        Effect.zipRight(Effect.logInfo(`Removed unfinished database backup ${partial}`)),
+        Effect.catchAll((cause) => Effect.logWarning(`Cannot remove unfinished backup ${partial}: ${describeCause(cause)}`))
+      )
+    }
+  }).pipe(
+    Effect.catchAll((cause) => Effect.logWarning(`Cannot list backups in ${backupsDir}: ${describeCause(cause)}`))
+  )
+
+/**
+ * Removes the backups the retention policy does not keep (see
+ * `retention.ts`), with any -wal/-shm; returns how many were removed.
+ */
+export const pruneBackups = (backupsDir: string, policy: RetentionPolicy): Effect.Effect<number> =>
+  Effect.gen(function*() {
+    const now = yield* Clock.currentTimeMillis
     const backups = yield* listBackups(backupsDir)
+    const keep = backupsToKeep(backups.map((path) => ({ path, takenAt: backupTime(path) ?? 0 })), now, policy)
     let removed = 0
-    for (const old of backups.slice(Math.max(0, keep))) {
-      const result = yield* attempt(() => {
-        for (const suffix of ["", ...SIDECARS]) NodeFs.rmSync(old + suffix, { force: true })
-      }).pipe(Effect.either)
+    for (const old of backups) {
+      if (keep.has(old)) continue
+      const result = yield* Effect.either(removeWithSidecars(old))
       if (result._tag === "Right") {
         removed++
         yield* Effect.logInfo(`Pruned old database backup ${old}`)

@@ -11,6 +11,8 @@ export const DATABASE_FILE = "garrison.db"
 export const BACKUPS_DIR = "backups"
 /** SQLite's companion files; they belong to the database file and move with it. */
 export const SIDECARS = ["-wal", "-shm"] as const
+/** A backup is written under this suffix and renamed only once it is complete and verified. */
+export const PARTIAL_SUFFIX = ".partial"
 
 export interface DatabasePaths {
   readonly dataDir: string
@@ -68,6 +70,24 @@ export const backupTime = (path: string): number | undefined => {
   const millis = Date.parse(iso)
   return Number.isNaN(millis) ? undefined : millis
 }
+
+/** Removes `file` and anything SQLite may have left next to it (-wal, -shm, -journal); missing ones are fine. */
+export const removeWithSidecars = (file: string): Effect.Effect<void, unknown> =>
+  attempt(() => {
+    for (const suffix of ["", ...SIDECARS, "-journal"]) NodeFs.rmSync(file + suffix, { force: true })
+  })
+
+/**
+ * Unfinished backups (`*.partial` and their sidecars) in `dir`: left by a
+ * crash or by a shutdown backup abandoned at its time limit. Never restored
+ * (`listBackups` ignores them), only removed.
+ */
+export const listPartials = (dir: string): Effect.Effect<ReadonlyArray<string>, unknown> =>
+  attempt(() =>
+    NodeFs.readdirSync(dir)
+      .filter((name) => name.startsWith("garrison-") && name.includes(`.db${PARTIAL_SUFFIX}`))
+      .map((name) => NodePath.join(dir, name))
+  )
 
 /** fsync a directory so a rename in it survives a power cut (best effort where unsupported). */
 export const syncDir = (dir: string): void => {

@@ -1,11 +1,13 @@
 /**
- * A raw better-sqlite3 handle used only for the start-up integrity check,
- * before the Effect client opens the file. The package ships no type
+ * Raw better-sqlite3 handles for integrity checks outside the Effect client:
+ * at start-up, before the client opens the file, and on each new backup (on
+ * a worker thread). The package ships no type
  * declarations (and `@types/better-sqlite3` is not installed), so the small
  * surface used here is typed locally and loaded through `createRequire`.
  */
 import * as Effect from "effect/Effect"
 import { createRequire } from "node:module"
+import { Worker } from "node:worker_threads"
 
 interface RawStatement {
   pluck(toggle?: boolean): RawStatement
@@ -42,6 +44,18 @@ const errorCode = (cause: unknown): string | undefined =>
 
 const errorMessage = (cause: unknown): string => cause instanceof Error ? cause.message : String(cause)
 
+/** What `PRAGMA quick_check` answered, as a `FileCheck`. */
+const fromRows = (rows: ReadonlyArray<unknown>): FileCheck =>
+  rows.length === 1 && rows[0] === "ok"
+    ? { _tag: "ok" }
+    : { _tag: "corrupt", detail: `quick_check: ${rows.slice(0, 5).map(String).join("; ")}` }
+
+/** A thrown SQLite error, as a `FileCheck`: damage only when SQLite says the bytes are bad. */
+const fromError = (code: string | undefined, message: string): FileCheck => {
+  const detail = code === undefined ? message : `${code}: ${message}`
+  return code !== undefined && isCorruptionCode(code) ? { _tag: "corrupt", detail } : { _tag: "unusable", detail }
+}
+
 /**
  * Runs `PRAGMA quick_check` on `file` with a short-lived raw connection.
  *
@@ -59,19 +73,73 @@ export const checkFile = (file: string, options: { readonly readonly: boolean })
       const Sqlite = require("better-sqlite3") as RawDatabaseConstructor
       const db = new Sqlite(file, { readonly: options.readonly, fileMustExist: true })
       try {
-        const rows = db.prepare("PRAGMA quick_check").pluck().all()
-        return rows.length === 1 && rows[0] === "ok"
-          ? { _tag: "ok" }
-          : { _tag: "corrupt", detail: `quick_check: ${rows.slice(0, 5).map(String).join("; ")}` }
+        return fromRows(db.prepare("PRAGMA quick_check").pluck().all())
       } finally {
         db.close()
       }
     },
-    catch: (cause): FileCheck => {
-      const code = errorCode(cause)
-      const detail = code === undefined ? errorMessage(cause) : `${code}: ${errorMessage(cause)}`
-      return code !== undefined && isCorruptionCode(code)
-        ? { _tag: "corrupt", detail }
-        : { _tag: "unusable", detail }
-    }
+    catch: (cause): FileCheck => fromError(errorCode(cause), errorMessage(cause))
   }).pipe(Effect.merge)
+
+/**
+ * The worker's script (CommonJS, run with `eval`, so it needs no file of its
+ * own in the bundle): the same check as `checkFile` with `readonly: false`,
+ * answering `{rows}` or `{code, message}` after closing the file.
+ */
+const CHECK_SCRIPT = `
+const { parentPort, workerData } = require("node:worker_threads")
+let reply
+try {
+  const Sqlite = require(workerData.module)
+  const db = new Sqlite(workerData.file, { fileMustExist: true })
+  try {
+    reply = { rows: db.prepare("PRAGMA quick_check").pluck().all().map(String) }
+  } finally {
+    db.close()
+  }
+} catch (error) {
+  const code = error !== null && typeof error === "object" && typeof error.code === "string" ? error.code : undefined
+  reply = { code, message: error instanceof Error ? error.message : String(error) }
+}
+// Only once the file is closed (and its -wal/-shm gone) may the caller rename or remove it.
+parentPort.postMessage(reply)`
+
+interface CheckReply {
+  readonly rows?: ReadonlyArray<string>
+  readonly code?: string
+  readonly message?: string
+}
+
+/**
+ * `checkFile(file, { readonly: false })` on a worker thread: quick_check
+ * reads every page (a few ms per MB) and, on the main thread after each
+ * backup, would stall every request and RCON session for that long. Interrupting stops waiting at once and terminates the worker (it
+ * ends when SQLite returns). Never fails.
+ */
+export const checkFileOffThread = (file: string): Effect.Effect<FileCheck> =>
+  Effect.async<FileCheck>((resume) => {
+    let worker: Worker
+    try {
+      worker = new Worker(CHECK_SCRIPT, { eval: true, workerData: { module: require.resolve("better-sqlite3"), file } })
+    } catch (cause) {
+      resume(Effect.succeed({ _tag: "unusable", detail: `cannot start the check worker: ${errorMessage(cause)}` }))
+      return
+    }
+    // Never keeps the process alive: a shutdown does not wait for an abandoned check.
+    worker.unref()
+    let answered = false
+    const answer = (check: FileCheck) => {
+      if (answered) return
+      answered = true
+      resume(Effect.succeed(check))
+    }
+    worker.once("message", (reply: CheckReply) =>
+      answer(reply.rows !== undefined ? fromRows(reply.rows) : fromError(reply.code, reply.message ?? "unknown error"))
+    )
+    worker.once("error", (cause) => answer({ _tag: "unusable", detail: `the check worker failed: ${errorMessage(cause)}` }))
+    worker.once("exit", (code) => answer({ _tag: "unusable", detail: `the check worker exited (code ${code}) without an answer` }))
+    return Effect.sync(() => {
+      answered = true
+      void worker.terminate()
+    })
+  })

@@ -7,7 +7,15 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as NodePath from "node:path"
 import { StartupError } from "../../kernel/StartupError.js"
-import { copyAtomically, type DatabasePaths, describeCause, exists, listBackups, moveAside } from "./files.js"
+import {
+  backupTime,
+  copyAtomically,
+  type DatabasePaths,
+  describeCause,
+  exists,
+  listBackups,
+  moveAside
+} from "./files.js"
 import { checkFile } from "./rawSqlite.js"
 
 /** What start-up found and did; the host may show it to the operator. */
@@ -17,6 +25,11 @@ export interface StartupRecovery {
   readonly movedAside?: string
   /** The backup copied in place, when one was. */
   readonly restoredFrom?: string
+  /**
+   * When that backup was taken (ms since the epoch, from its name): writes
+   * acknowledged after this time are lost.
+   */
+  readonly backupTakenAt?: number
 }
 
 const databaseError = (message: string) => new StartupError({ reason: "database", message })
@@ -74,8 +87,14 @@ export const recover = (paths: DatabasePaths): Effect.Effect<StartupRecovery, St
         databaseError(`Cannot restore backup ${backup} to ${paths.file}: ${describeCause(cause)}`)
       )
     )
+    const takenAt = backupTime(backup)
+    const lost = takenAt === undefined
+      ? "writes made after it are lost"
+      : `taken ${new Date(takenAt).toISOString()}: writes made after ${new Date(takenAt).toISOString()} are lost`
     yield* Effect.logWarning(
-      `Restored database ${paths.file} from backup ${NodePath.basename(backup)}; changes made after that backup are lost. The corrupt file is kept at ${movedAside}`
+      `Restored database ${paths.file} from backup ${NodePath.basename(backup)}, ${lost}. The corrupt file is kept at ${movedAside}`
     )
-    return { outcome: "restored-from-backup", movedAside, restoredFrom: backup } as const
+    return takenAt === undefined
+      ? { outcome: "restored-from-backup", movedAside, restoredFrom: backup } as const
+      : { outcome: "restored-from-backup", movedAside, restoredFrom: backup, backupTakenAt: takenAt } as const
   })

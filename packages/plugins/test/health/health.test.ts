@@ -1,0 +1,73 @@
+/**
+ * `GET /api/health` tells a monitor how the database came up, and after a
+ * restore from a backup, which backup and from when: every write after that
+ * time is lost.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Controller } from "@garrison/http"
+import { Database, GarrisonConfig } from "@garrison/runtime"
+import { Context, Duration, Effect, Layer, Logger, LogLevel } from "effect"
+import * as Fs from "node:fs"
+import * as NodePath from "node:path"
+import { HealthPlugin } from "../../src/health/index.js"
+import { call, HeaderAuthPlugin, startKernel } from "../support/controller.js"
+import { tempDir } from "../support/tempDir.js"
+
+interface HealthBody {
+  readonly status: string
+  readonly database: {
+    readonly ok: boolean
+    readonly startup: string
+    readonly restoredFrom?: { readonly file: string; readonly takenAt: string | null }
+  }
+}
+
+/** The controller with the health plugin on an existing data directory. */
+const controllerOn = (dataDir: string) =>
+  Controller.layerTest([HealthPlugin, HeaderAuthPlugin]).pipe(
+    Layer.provide(GarrisonConfig.layerWith({ dataDir, backupInterval: Duration.days(365_000) })),
+    Layer.provide(Logger.minimumLogLevel(LogLevel.Error))
+  )
+
+const health = Effect.map(call("GET", "/api/health"), (reply) => {
+  expect(reply.status).toBe(200)
+  return reply.body as HealthBody
+})
+
+describe("health", () => {
+  it.scopedLive("a normal start reports the database opened, with no restore", () =>
+    Effect.gen(function* () {
+      const body = yield* health
+      expect(body.status).toBe("ok")
+      expect(body.database).toMatchObject({ ok: true, startup: "created" })
+      expect(body.database).not.toHaveProperty("restoredFrom")
+    }).pipe(Effect.provide(controllerOn(tempDir("garrison-health-"))))
+  )
+
+  it.scopedLive("after a restore it names the backup and when it was taken, without any path", () =>
+    Effect.gen(function* () {
+      const dataDir = tempDir("garrison-health-")
+      // A first run that leaves one backup, then a database that no longer opens.
+      const first = yield* startKernel([HealthPlugin], dataDir)
+      const backup = yield* Effect.flatMap(Database, (db) => db.backupNow("scheduled")).pipe(
+        Effect.provide(first.context as Context.Context<Database>)
+      )
+      yield* first.stop
+      const file = NodePath.join(dataDir, "garrison.db")
+      Fs.writeFileSync(file, Buffer.alloc(8192, 0xa5))
+
+      const body = yield* health.pipe(Effect.provide(controllerOn(dataDir)))
+      const stamp = /-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{3})-scheduled\.db$/.exec(backup)
+      expect(stamp).not.toBeNull()
+      const [, y, mo, d, h, mi, s, ms] = stamp ?? []
+      expect(body.status).toBe("ok")
+      expect(body.database).toEqual({
+        ok: true,
+        latencyMs: expect.any(Number),
+        startup: "restored-from-backup",
+        restoredFrom: { file: NodePath.basename(backup), takenAt: `${y}-${mo}-${d}T${h}:${mi}:${s}.${ms}Z` }
+      })
+      expect(JSON.stringify(body)).not.toContain(dataDir)
+    })
+  )
+})
