@@ -6,7 +6,7 @@ import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, NotFound } from "@garrison/runtime"
+import { Access, BadRequest, Conflict, NotFound } from "@garrison/runtime"
 
 /** Most bytes one range read returns. */
 export const MAX_RANGE_BYTES = 1024 * 1024
@@ -122,6 +122,7 @@ export class LogsGroup extends HttpApiGroup.make("logs")
       .addSuccess(LogsResponse)
       .addError(BadRequest)
       .addError(NotFound)
+      .addError(Conflict)
   )
   .add(
     HttpApiEndpoint.get("console", "/api/servers/:id/console")
