@@ -42,6 +42,9 @@ export type { ConfinedFile, ConfinedRoot, EntryKind, FolderEntry, OpenOptions, V
 
 export * from "./database/index.js"
 
+export { daysInMonth, IsoDateOrDateTime, IsoDateTime, isLeapYear, readIsoDateTime } from "./time/IsoDateTime.js"
+export type { IsoReadOptions } from "./time/IsoDateTime.js"
+
 export {
   BadRequest,
   Conflict,
