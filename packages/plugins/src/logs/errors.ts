@@ -11,9 +11,9 @@ export class LogFileMissing extends Schema.TaggedError<LogFileMissing>()("LogFil
   file: Schema.String
 }) {}
 
-/** The file was swapped (for a symlink, say) while it was being opened: nothing was read; try again. */
+/** The file or the profiles folder was swapped (for a symlink, say) while it was being opened: nothing was read; try again. */
 export class LogFileChanged extends Schema.TaggedError<LogFileChanged>()("LogFileChanged", {
-  file: Schema.String
+  message: Schema.String
 }) {}
 
 /** The file system refused a read the request was entitled to. */

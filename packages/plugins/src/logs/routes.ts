@@ -48,8 +48,7 @@ export const LogsRoutes = HttpApiBuilder.group(LogsApi, "logs", (handlers) =>
               ),
             LogFileMissing: (error) =>
               Effect.fail(new NotFound({ message: `no log file ${error.file} in this server's profiles folder` })),
-            LogFileChanged: (error) =>
-              Effect.fail(new Conflict({ message: `file: ${error.file} changed while it was being opened; try again` })),
+            LogFileChanged: (error) => Effect.fail(new Conflict({ message: error.message })),
             LogReadError: Effect.die
           })
         )

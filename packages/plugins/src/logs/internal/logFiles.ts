@@ -36,7 +36,7 @@ const asLogError = (name: string) => (error: ConfinedFileError) => {
     case "not-found":
       return new LogFileMissing({ file: name })
     case "changed":
-      return new LogFileChanged({ file: name })
+      return new LogFileChanged({ message: `file: ${name} changed while it was being opened; try again` })
     case "io":
       return new LogReadError({ message: `cannot read the log file: ${error.message}` })
     case "outside-root":
@@ -69,7 +69,16 @@ export const listLogFiles = (folder: string) =>
     const root = yield* profilesRoot(folder)
     if (root === undefined) return []
     const entries = yield* listConfined(root, "").pipe(
-      Effect.mapError((error) => new LogReadError({ message: `cannot list the profiles folder: ${error.message}` }))
+      Effect.catchIf(
+        (error) => error.problem === "not-found" || error.problem === "not-a-folder",
+        () => Effect.succeed([])
+      ),
+      Effect.mapError((error) =>
+        error.problem === "io"
+          ? new LogReadError({ message: `cannot list the profiles folder: ${error.message}` })
+          : // Swapped (or re-pointed outside) since it was resolved a moment ago.
+            new LogFileChanged({ message: "the profiles folder changed while it was being listed; try again" })
+      )
     )
     const found = yield* Effect.forEach(
       entries.filter((entry) => entry.kind === "file" && nameProblem(entry.name) === undefined),
