@@ -7,7 +7,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { FUTURE_LEAP_DAY, PAST_LEAP_DAY, refusedDateTimes } from "../support/dates.js"
-import { call, entry, failure, makeController, MANAGER, STEAM64 } from "./support.js"
+import { call, entry, failure, makeController, MANAGER, type Reply, STEAM64 } from "./support.js"
 
 const BASE = "/api/priority-queue"
 const withController = <A, E, R>(body: Effect.Effect<A, E, R>) => Effect.flatMap(makeController, (c) => Effect.provide(body, c.layer))
@@ -18,7 +18,7 @@ const refused = [...refusedDateTimes, ["2096-02-29", "the time is missing"] as c
 let next = 100
 const player = () => `765611980000${String(next++).padStart(5, "0")}`
 
-const expectRefused = (reply: { status: number; body: unknown }, value: string, reason: string) => {
+const expectRefused = (reply: Reply, value: string, reason: string) => {
   expect([value, reply.status, failure(reply).error]).toEqual([value, 400, "invalid-request"])
   expect(failure(reply).message.startsWith("expiresAt: ")).toBe(true)
   expect(failure(reply).message).toContain(reason)
