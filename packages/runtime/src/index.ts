@@ -35,8 +35,15 @@ export type { GarrisonSettings } from "./config/GarrisonConfig.js"
 export { DataDir, SecretError, Secrets } from "./config/DataDir.js"
 
 export { AtomicFiles, AtomicWriteError, writeFileAtomic } from "./files/AtomicFile.js"
+export { ConfinedFileError, ConfinedFileProblem } from "./files/ConfinedFileError.js"
+export { isFolderOrInside, isInsideFolder, relativeSegments } from "./files/ConfinedPath.js"
+export { listConfined, openConfined, resolveRoot, withConfinedFile } from "./files/ConfinedFiles.js"
+export type { ConfinedFile, ConfinedRoot, EntryKind, FolderEntry, OpenOptions, Verification } from "./files/ConfinedFiles.js"
 
 export * from "./database/index.js"
+
+export { daysInMonth, IsoDateOrDateTime, IsoDateTime, isLeapYear, readIsoDateTime } from "./time/IsoDateTime.js"
+export type { IsoReadOptions } from "./time/IsoDateTime.js"
 
 export {
   BadRequest,

@@ -22,7 +22,7 @@ import { BanAdded, BanRemoved, BansImported } from "./events.js"
 import { decodeCursor, encodeCursor } from "./internal/cursor.js"
 import { IMPORT_COLUMNS, IMPORT_WIDTH, planImport } from "./internal/importer.js"
 import { decodeBans, SELECT_COLUMNS } from "./internal/rows.js"
-import { iso, parseIso } from "./internal/time.js"
+import { iso, parseIso, readIso } from "./internal/time.js"
 
 /** What a new ban needs; `platformId` is already Steam64. */
 export interface NewBan {
@@ -142,12 +142,10 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
         const now = yield* Clock.currentTimeMillis
         let expiresAt: string | null = null
         if (input.expiresAt !== undefined && input.expiresAt !== null) {
-          const ms = parseIso(input.expiresAt)
-          if (Option.isNone(ms)) {
-            return yield* new InvalidBan({ field: "expiresAt", message: "expiresAt: an ISO-8601 date-time, e.g. 2025-01-31T12:00:00Z" })
-          }
-          if (ms.value <= now) return yield* new InvalidBan({ field: "expiresAt", message: "expiresAt: must be in the future" })
-          expiresAt = iso(ms.value)
+          const ms = readIso(input.expiresAt)
+          if (Either.isLeft(ms)) return yield* new InvalidBan({ field: "expiresAt", message: `expiresAt: ${ms.left}` })
+          if (ms.right <= now) return yield* new InvalidBan({ field: "expiresAt", message: "expiresAt: must be in the future" })
+          expiresAt = iso(ms.right)
         }
         const ban = new Ban({
           id: randomUUID(),

@@ -11,6 +11,11 @@ export class LogFileMissing extends Schema.TaggedError<LogFileMissing>()("LogFil
   file: Schema.String
 }) {}
 
+/** The file or the profiles folder was swapped (for a symlink, say) while it was being opened: nothing was read; try again. */
+export class LogFileChanged extends Schema.TaggedError<LogFileChanged>()("LogFileChanged", {
+  message: Schema.String
+}) {}
+
 /** The file system refused a read the request was entitled to. */
 export class LogReadError extends Schema.TaggedError<LogReadError>()("LogReadError", {
   message: Schema.String

@@ -3,10 +3,10 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import { BadRequest, NotFound, profilesPath } from "@garrison/runtime"
+import { BadRequest, Conflict, NotFound, profilesPath } from "@garrison/runtime"
 import { ConsoleBuffer } from "./ConsoleBuffer.js"
 import { LogsApi } from "./contract/Api.js"
-import { decodeText, listLogFiles, readRange, readTail, resolveLogFile } from "./internal/logFiles.js"
+import { decodeText, listLogFiles, openLogFile, readRange, readTail } from "./internal/logFiles.js"
 import { findActor } from "./internal/servers.js"
 import { consoleResponse, wantsStream } from "./internal/sse.js"
 import { Metrics } from "./Metrics.js"
@@ -31,7 +31,7 @@ export const LogsRoutes = HttpApiBuilder.group(LogsApi, "logs", (handlers) =>
               details: [{ path: "tail", message: "cannot be combined with offset or length" }]
             })
           }
-          const file = yield* resolveLogFile(folder, urlParams.file)
+          const file = yield* openLogFile(folder, urlParams.file)
           if (urlParams.tail !== undefined) {
             const tail = yield* readTail(file, urlParams.tail)
             return { file: urlParams.file, size: file.size, ...tail }
@@ -40,6 +40,7 @@ export const LogsRoutes = HttpApiBuilder.group(LogsApi, "logs", (handlers) =>
           const bytes = yield* readRange(file, offset, urlParams.length)
           return { file: urlParams.file, size: file.size, offset, length: bytes.length, content: decodeText(bytes) }
         }).pipe(
+          Effect.scoped,
           Effect.catchTags({
             InvalidLogFile: (error) =>
               Effect.fail(
@@ -47,6 +48,7 @@ export const LogsRoutes = HttpApiBuilder.group(LogsApi, "logs", (handlers) =>
               ),
             LogFileMissing: (error) =>
               Effect.fail(new NotFound({ message: `no log file ${error.file} in this server's profiles folder` })),
+            LogFileChanged: (error) => Effect.fail(new Conflict({ message: error.message })),
             LogReadError: Effect.die
           })
         )

@@ -79,13 +79,28 @@ describe("planImport", () => {
     expect(at("2024-05-01T10:00:00Z").row?.["banned_at"]).toBe("2024-05-01T10:00:00.000Z")
     expect(at("2024-05-01T12:00:00+02:00").row?.["banned_at"]).toBe("2024-05-01T10:00:00.000Z")
     expect(at("2024-05-01").row?.["banned_at"]).toBe("2024-05-01T00:00:00.000Z")
-    // Not a real day: never stored as written (Date rolls it over to 1 March).
-    expect(at("2023-02-29T00:00:00.000Z").row?.["banned_at"]).toBe("2023-03-01T00:00:00.000Z")
-    for (const bad of ["yesterday", "2024-13-01T00:00:00.000Z", "2024-05-01T10:00:60.000Z", "1969-12-31T23:59:59.999Z", 42, true, {}]) {
+    // Not a real day: refused, never stored as written nor rolled over to 1 March.
+    const refusedWith = {
+      "2023-02-29T00:00:00.000Z": "2023-02-29 does not exist: February 2023 has 28 days (2023 is not a leap year)",
+      "2023-02-29T00:00:00Z": "2023-02-29 does not exist: February 2023 has 28 days (2023 is not a leap year)",
+      "2024-13-01T00:00:00.000Z": "month 13 does not exist (01 to 12)",
+      "2024-05-01T10:00:60.000Z": "second 60 is out of range (00 to 59)",
+      "2024-05-01T24:00:00Z": "hour 24 is out of range (00 to 23)",
+      "2024-05-01T10:00:00+25:00": "offset +25:00 is out of range (hours 00 to 23, minutes 00 to 59)",
+      "1969-12-31T23:59:59.999Z": "must be 1970 or later",
+      "yesterday": "expected an ISO-8601 date (2025-01-31) or date-time (2025-01-31T12:00:00Z)"
+    }
+    for (const [bad, why] of Object.entries(refusedWith)) {
+      expect(at(bad).errors, bad).toEqual([{ index: 0, platformId: "76561198000000001", error: `bannedAt: ${why}` }])
+    }
+    for (const bad of [42, true, {}]) {
       expect(at(bad).errors, String(bad)).toEqual([
         { index: 0, platformId: "76561198000000001", error: "bannedAt: an ISO-8601 date-time, e.g. 2025-01-31T12:00:00Z" }
       ])
     }
+    expect(only(entry({ expiresAt: "2026-02-30T00:00:00Z" })).errors).toEqual([
+      { index: 0, platformId: "76561198000000001", error: "expiresAt: 2026-02-30 does not exist: February 2026 has 28 days" }
+    ])
     expect(at(null).errors).toEqual([{ index: 0, platformId: "76561198000000001", error: "bannedAt: required, an ISO-8601 date-time" }])
     expect(only(entry({ expiresAt: null })).row?.["expires_at"]).toBeNull()
     expect(only(entry({ expiresAt: "2024-05-01T12:00:00+01:00" })).row?.["expires_at"]).toBe("2024-05-01T11:00:00.000Z")

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { execFileSync } from "node:child_process"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import { FakeServers, get, logsController, tempDir, withRealServers } from "./support.js"
@@ -100,13 +101,16 @@ describe("log files", () => {
     }).pipe(Effect.provide(logsController(servers)))
   })
 
-  it.scoped("refuses names that would leave the profiles folder, and files that are not logs", () => {
+  it.scoped("refuses names that would leave the profiles folder, symlinks, hard links, FIFOs, folders and files that are not logs", () => {
     const { servers, profiles } = setup()
     const outside = tempDir("garrison-logs-outside-")
     Fs.writeFileSync(NodePath.join(outside, "secret.log"), "top secret\n")
     Fs.writeFileSync(NodePath.join(NodePath.dirname(profiles), "parent.RPT"), "parent\n")
     Fs.symlinkSync(NodePath.join(outside, "secret.log"), NodePath.join(profiles, "escape.log"))
     Fs.symlinkSync(NodePath.join(profiles, RPT), NodePath.join(profiles, "current.RPT"))
+    Fs.linkSync(NodePath.join(outside, "secret.log"), NodePath.join(profiles, "linked.log"))
+    execFileSync("mkfifo", [NodePath.join(profiles, "pipe.log")])
+    Fs.mkdirSync(NodePath.join(profiles, "folder.log"))
     return Effect.gen(function* () {
       const refused = [
         "../parent.RPT",
@@ -116,21 +120,31 @@ describe("log files", () => {
         "sub%2F..%2F..%2Fparent.RPT",
         "..%5Cparent.RPT",
         "escape.log",
+        // A symlink is never followed, even one that stays inside: the opener cannot tell them apart safely.
+        "current.RPT",
+        "linked.log",
+        "pipe.log",
+        "folder.log",
         "serverDZ.cfg",
-        "BattlEye"
+        "BattlEye",
+        "a.log%00.RPT"
       ]
       for (const name of refused) {
         const reply = yield* get(`/api/servers/s1/logs?file=${name}&tail=5`)
         expect([name, reply.status]).toEqual([name, 400])
+        expect((reply.body as { error: string }).error).toBe("invalid-request")
         expect(JSON.stringify(reply.body)).not.toContain("top secret")
       }
-      // A symlink that stays inside the folder is fine, and listed; the escaping one is not listed.
-      const inside = yield* get("/api/servers/s1/logs?file=current.RPT&tail=1")
-      expect(inside.body).toMatchObject({ lines: ["18:05:10.333 --- Termination successfully completed ---"] })
+      expect((yield* get("/api/servers/s1/logs?file=escape.log")).body).toMatchObject({
+        message: "file: file is a symbolic link"
+      })
+      expect((yield* get("/api/servers/s1/logs?file=linked.log")).body).toMatchObject({
+        message: "file: file has other hard links, so it may be a file from outside its folder"
+      })
+      // Only regular files with one link are listed.
       const list = yield* get("/api/servers/s1/logs")
-      const names = (list.body as { files: ReadonlyArray<{ name: string }> }).files.map((f) => f.name)
-      expect(names).toContain("current.RPT")
-      expect(names).not.toContain("escape.log")
+      const names = (list.body as { files: ReadonlyArray<{ name: string }> }).files.map((f) => f.name).sort()
+      expect(names).toEqual([ADM, RPT, "script_2026-11-21_18-00-00.log"])
 
       const missing = yield* get("/api/servers/s1/logs?file=DayZServer_x64_2000-01-01_00-00-00.RPT")
       expect(missing.status).toBe(404)

@@ -52,15 +52,22 @@ export class FakeServers {
   }
 }
 
-/** A fresh controller (own data directory) with the logs plugin and the given fake servers. */
-export const logsController = (servers: FakeServers) => controllerWith(servers.plugin())
+/**
+ * A fresh controller (own data directory) with the logs plugin and the given
+ * fake servers. `trustProxyHops`: read the client address from
+ * `X-Forwarded-For` (a test sending more requests than one address's rate limit).
+ */
+export const logsController = (servers: FakeServers, options: { readonly trustProxyHops?: number } = {}) =>
+  controllerWith(servers.plugin(), options)
 
 /** The same, beside the real servers plugin (no entries stored, so nothing is spawned). */
 export const withRealServers = () => controllerWith(ServersPlugin as AnyPlugin)
 
-const controllerWith = (servers: AnyPlugin) => testController<Metrics>([LogsPlugin as AnyPlugin, servers], { dataPrefix: "garrison-logs-data-" })
+const controllerWith = (servers: AnyPlugin, options: { readonly trustProxyHops?: number } = {}) =>
+  testController<Metrics>([LogsPlugin as AnyPlugin, servers], { dataPrefix: "garrison-logs-data-", ...options })
 
 export const VIEWER = "viewer:server.view"
 
-/** `as` is `"<user>:<perm,perm>"`; null sends no credentials. */
-export const get = (path: string, as: string | null = VIEWER) => call("GET", path, as === null ? {} : { as })
+/** `as` is `"<user>:<perm,perm>"`; null sends no credentials. `ip` is sent as `X-Forwarded-For`. */
+export const get = (path: string, as: string | null = VIEWER, ip?: string) =>
+  call("GET", path, { ...(as === null ? {} : { as }), ...(ip === undefined ? {} : { ip }) })

@@ -4,8 +4,8 @@
  * authenticator; install folders come from `fakeInstall`.
  */
 import type { HttpMethod } from "@effect/platform/HttpMethod"
-import type { AnyPlugin } from "@garrison/runtime"
-import { Effect } from "effect"
+import type { AnyPlugin, ProcessLauncher } from "@garrison/runtime"
+import { Effect, type Layer } from "effect"
 import { PlayersPlugin } from "../../src/players/index.js"
 import { makeServersPlugin, type ServerEntries } from "../../src/servers/index.js"
 import { type CallOptions, jsonBody, request, testController } from "../support/controller.js"
@@ -13,9 +13,13 @@ import { makeFakeLauncher } from "../support/fakeServers.js"
 
 export { fakeInstall } from "../support/fakeServers.js"
 
-/** `extra`: more plugins loaded after these (for example a recorder of events). */
-export const serversController = (extra: ReadonlyArray<AnyPlugin> = []) =>
-  testController<ServerEntries>([makeServersPlugin({ launcher: makeFakeLauncher().layer }), PlayersPlugin], {
+/**
+ * `extra`: more plugins loaded after these (for example a recorder of events).
+ * `launcher`: the real one (`ProcessLauncher.node`) for a test that must see
+ * what a real start does; a fake by default.
+ */
+export const serversController = (extra: ReadonlyArray<AnyPlugin> = [], launcher?: Layer.Layer<ProcessLauncher>) =>
+  testController<ServerEntries>([makeServersPlugin({ launcher: launcher ?? makeFakeLauncher().layer }), PlayersPlugin], {
     dataPrefix: "garrison-servers-",
     trustProxyHops: 1,
     extra

@@ -7,6 +7,8 @@ export class ActorError extends Schema.TaggedError<ActorError>()("ActorError", {
     "already-running",
     "not-running",
     "hook-failed",
+    /** The stored entry has a launch parameter that cannot be used (see `LaunchParameters`): fix the entry. */
+    "invalid-entry",
     "spawn-failed",
     "stop-failed",
     "rcon-unavailable",

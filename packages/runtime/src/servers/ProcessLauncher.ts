@@ -12,6 +12,7 @@
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
@@ -19,6 +20,7 @@ import * as Schema from "effect/Schema"
 import { spawn as spawnChild } from "node:child_process"
 import * as Fs from "node:fs"
 import pidusage from "pidusage"
+import { launchProblem } from "./LaunchParameters.js"
 import { executablePath, launchArguments, type ServerEntry } from "./ServerEntry.js"
 
 export interface ProcessExit {
@@ -45,6 +47,17 @@ export class SpawnFailed extends Schema.TaggedError<SpawnFailed>()("SpawnFailed"
   executable: Schema.String,
   message: Schema.String
 }) {}
+
+/** `spawn` throws, rather than emitting `error`, on arguments it cannot pass (a NUL byte, say): make that a failure. */
+const trySpawn = (executable: string, entry: ServerEntry): Either.Either<ReturnType<typeof spawnChild>, SpawnFailed> => {
+  try {
+    return Either.right(
+      spawnChild(executable, [...launchArguments(entry)], { cwd: entry.installDir, detached: true, stdio: "ignore" })
+    )
+  } catch (error) {
+    return Either.left(new SpawnFailed({ executable, message: error instanceof Error ? error.message : String(error) }))
+  }
+}
 
 export interface ProcessLauncherShape {
   readonly spawn: (entry: ServerEntry) => Effect.Effect<ProcessHandle, SpawnFailed>
@@ -104,13 +117,19 @@ const nodeLauncher: ProcessLauncherShape = {
   spawn: (entry) =>
     Effect.gen(function* () {
       const executable = executablePath(entry)
+      // The actor checks first; checking here too keeps the launcher total for any caller.
+      const problem = launchProblem(entry)
+      if (problem !== undefined) {
+        return yield* new SpawnFailed({ executable, message: `${problem.field}: ${problem.message}` })
+      }
       const exitSignal = yield* Deferred.make<ProcessExit>()
       const child = yield* Effect.async<ReturnType<typeof spawnChild>, SpawnFailed>((resume) => {
-        const child = spawnChild(executable, [...launchArguments(entry)], {
-          cwd: entry.installDir,
-          detached: true,
-          stdio: "ignore"
-        })
+        const spawned = trySpawn(executable, entry)
+        if (Either.isLeft(spawned)) {
+          resume(Effect.fail(spawned.left))
+          return
+        }
+        const child = spawned.right
         child.once("error", (error) => resume(Effect.fail(new SpawnFailed({ executable, message: error.message }))))
         child.once("spawn", () => resume(Effect.succeed(child)))
         child.once("exit", (code, signal) => Deferred.unsafeDone(exitSignal, Effect.succeed({ code, signal })))

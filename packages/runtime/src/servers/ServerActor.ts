@@ -32,6 +32,7 @@ import type { EventBusShape } from "../events/EventBus.js"
 import { BeforeServerStart, type HooksShape } from "../kernel/Hooks.js"
 import type { RconClient, RconConnectError } from "../rcon/RconClient.js"
 import { ActorError } from "./ActorError.js"
+import { launchProblem } from "./LaunchParameters.js"
 import {
   ChatMessage,
   ConsoleLine,
@@ -275,6 +276,13 @@ export const make = (
 
     const startProcess = Effect.gen(function* () {
       if (run !== undefined) return yield* Effect.fail(fail("already-running", `${entry.name} is already running`))
+      // An entry stored before the launch rules (or edited in the database) is refused before anything runs.
+      const problem = launchProblem(entry)
+      if (problem !== undefined) {
+        const message = `${entry.name} cannot start: ${problem.field}: ${problem.message}`
+        yield* patch({ lastError: message })
+        return yield* Effect.fail(fail("invalid-entry", message))
+      }
       yield* patch({ status: "starting", lastError: undefined })
       yield* publish(new ServerStarting(names()))
       const started = yield* Effect.gen(function* () {

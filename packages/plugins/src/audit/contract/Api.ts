@@ -6,7 +6,7 @@ import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as Schema from "effect/Schema"
-import { Access, ADMIN, BadRequest } from "@garrison/runtime"
+import { Access, ADMIN, BadRequest, IsoDateOrDateTime } from "@garrison/runtime"
 
 export const DEFAULT_PAGE_SIZE = 50
 export const MAX_PAGE_SIZE = 500
@@ -53,24 +53,14 @@ export class VerifyReport extends Schema.Class<VerifyReport>("AuditVerifyReport"
   message: Schema.optional(Schema.String)
 }) {}
 
-/** An ISO-8601 date or date-time (`2025-01-31` or `2025-01-31T12:00:00Z`). */
-const IsoDate = Schema.compose(
-  Schema.String.pipe(
-    Schema.pattern(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/, {
-      message: () => "expected an ISO-8601 date or date-time, e.g. 2025-01-31T12:00:00Z"
-    })
-  ),
-  Schema.Date
-)
-
 export const AuditListParams = Schema.Struct({
   actor: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2048))),
   /** Exact action, or a prefix when it ends with `.` or `*` (`auth.` and `auth.*` match `auth.login`). */
   action: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2048))),
-  /** Rows at or after this instant. */
-  from: Schema.optional(IsoDate),
-  /** Rows strictly before this instant. */
-  to: Schema.optional(IsoDate),
+  /** Rows at or after this instant: an ISO-8601 date (midnight UTC) or date-time (UTC without a zone); impossible dates are 400. */
+  from: Schema.optional(IsoDateOrDateTime),
+  /** Rows strictly before this instant (same form as `from`). */
+  to: Schema.optional(IsoDateOrDateTime),
   result: Schema.optional(AuditResult),
   limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, MAX_PAGE_SIZE))),
   cursor: Schema.optional(Schema.String.pipe(Schema.maxLength(200)))

@@ -4,9 +4,8 @@
  * absent, null, `0`, `"perm"` or `"permanent"`: permanent.
  */
 import * as Either from "effect/Either"
-import * as Option from "effect/Option"
 import { InvalidBan } from "../errors.js"
-import { iso, parseIso } from "./time.js"
+import { iso, readIso } from "./time.js"
 
 /** Ten years: longer is as good as permanent, and keeps dates in range. */
 export const MAX_MINUTES = 10 * 365 * 24 * 60
@@ -27,8 +26,10 @@ export const expirationToIso = (
     if (minutes > MAX_MINUTES) return invalid(`at most ${MAX_MINUTES} minutes (use "perm" for a permanent ban)`)
     return Either.right(iso(now + Math.round(minutes * 60_000)))
   }
-  return Option.match(parseIso(String(expiration)), {
-    onNone: () => invalid("minutes from now, an ISO-8601 date-time, or \"perm\""),
-    onSome: (at) => (at > now ? Either.right(iso(at)) : invalid("must be in the future"))
+  const written = String(expiration)
+  return Either.match(readIso(written), {
+    // Something shaped like a date gets the reader's reason (2026-02-30 does not exist); anything else the choices.
+    onLeft: (problem) => invalid(/^\s*\d{1,4}-\d/.test(written) ? problem : "minutes from now, an ISO-8601 date-time, or \"perm\""),
+    onRight: (at) => (at > now ? Either.right(iso(at)) : invalid("must be in the future"))
   })
 }

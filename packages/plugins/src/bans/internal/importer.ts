@@ -11,10 +11,9 @@
  */
 import { parsePlatformId } from "@garrison/runtime"
 import * as Either from "effect/Either"
-import * as Option from "effect/Option"
 import { randomUUID } from "node:crypto"
 import { ImportError, MAX_NAME_LENGTH, MAX_REASON_LENGTH } from "../contract/Api.js"
-import { iso, parseIso } from "./time.js"
+import { iso, readIso } from "./time.js"
 
 export interface Existing {
   /** Players with a ban in force now. */
@@ -99,7 +98,7 @@ const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
  * True when `s` is already a stored time: `YYYY-MM-DDTHH:MM:SS.mmmZ` (what
  * `toISOString` writes, as every export holds) naming a real instant from
  * 1970 on. Those are kept as sent, with no Date work; anything else goes
- * through `parseIso` and is stored re-formatted.
+ * through the strict reader (`readIso`) and is stored re-formatted.
  */
 const isStoredTime = (s: string): boolean => {
   if (s.length !== 24 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 84) return false
@@ -118,12 +117,10 @@ const isStoredTime = (s: string): boolean => {
 
 /** The stored text of a present (not null or undefined) time. */
 const time = (value: unknown, field: string): string | Failure => {
-  if (typeof value === "string") {
-    if (isStoredTime(value)) return value
-    const ms = parseIso(value)
-    if (Option.isSome(ms)) return iso(ms.value)
-  }
-  return new Failure(`${field}: an ISO-8601 date-time, e.g. 2025-01-31T12:00:00Z`)
+  if (typeof value !== "string") return new Failure(`${field}: an ISO-8601 date-time, e.g. 2025-01-31T12:00:00Z`)
+  if (isStoredTime(value)) return value
+  const ms = readIso(value)
+  return Either.isRight(ms) ? iso(ms.right) : new Failure(`${field}: ${ms.left}`)
 }
 
 const failed = (index: number, platformId: string | undefined, error: string) =>

@@ -6,7 +6,7 @@ import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, NotFound } from "@garrison/runtime"
+import { Access, BadRequest, Conflict, IsoDateOrDateTime, NotFound } from "@garrison/runtime"
 
 /** Most bytes one range read returns. */
 export const MAX_RANGE_BYTES = 1024 * 1024
@@ -89,11 +89,12 @@ export const ConsoleResponse = Schema.Struct({
   lines: Schema.Array(ConsoleEntry)
 })
 
+/** `from`, `to`: an ISO-8601 date (midnight UTC) or date-time (UTC without a zone); impossible dates are 400. */
 export const MetricsParams = Schema.Struct({
-  /** ISO-8601; default 24 hours before `to`. */
-  from: Schema.optional(Schema.Date),
-  /** ISO-8601; default now. */
-  to: Schema.optional(Schema.Date)
+  /** Default 24 hours before `to`. */
+  from: Schema.optional(IsoDateOrDateTime),
+  /** Default now. */
+  to: Schema.optional(IsoDateOrDateTime)
 })
 
 export const MetricPoint = Schema.Struct({
@@ -122,6 +123,7 @@ export class LogsGroup extends HttpApiGroup.make("logs")
       .addSuccess(LogsResponse)
       .addError(BadRequest)
       .addError(NotFound)
+      .addError(Conflict)
   )
   .add(
     HttpApiEndpoint.get("console", "/api/servers/:id/console")

@@ -1,12 +1,20 @@
 /**
- * Reading a server's log files through `FileSystem`: a path from a request
- * is checked by name, then resolved (symlinks followed) and must still be
- * inside the profiles folder. Reads are bounded: a range reads at most
+ * Reading a server's log files through the runtime's confined opener: a
+ * name from a request is checked (a plain log file name), then opened once
+ * inside the profiles folder and proven to be a regular file there (no
+ * symlink, no hard link, no swap while opening); every read goes through
+ * that open descriptor. Reads are bounded: a range reads at most
  * `MAX_RANGE_BYTES`, a tail reads backwards in chunks up to `MAX_TAIL_BYTES`;
  * a file is never loaded whole.
  */
-import * as FileSystem from "@effect/platform/FileSystem"
-import * as Path from "@effect/platform/Path"
+import {
+  type ConfinedFile,
+  type ConfinedFileError,
+  type ConfinedRoot,
+  listConfined,
+  openConfined,
+  resolveRoot
+} from "@garrison/runtime"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import {
@@ -16,67 +24,73 @@ import {
   MAX_TAIL_BYTES,
   MAX_TAIL_LINES
 } from "../contract/Api.js"
-import { InvalidLogFile, LogFileMissing, LogReadError } from "../errors.js"
-import { isInside, logKind, nameProblem } from "./names.js"
+import { InvalidLogFile, LogFileChanged, LogFileMissing, LogReadError } from "../errors.js"
+import { logKind, nameProblem } from "./names.js"
 
 const TAIL_CHUNK = 64 * 1024
 const decoder = new TextDecoder("utf-8")
 
-const readError = (operation: string) => (error: { readonly message: string }) =>
-  new LogReadError({ message: `${operation}: ${error.message}` })
+/** The opener's refusal as the route's: bad names 400, missing 404, a swap mid-open 409, the rest a real fault. */
+const asLogError = (name: string) => (error: ConfinedFileError) => {
+  switch (error.problem) {
+    case "not-found":
+      return new LogFileMissing({ file: name })
+    case "changed":
+      return new LogFileChanged({ message: `file: ${name} changed while it was being opened; try again` })
+    case "io":
+      return new LogReadError({ message: `cannot read the log file: ${error.message}` })
+    case "outside-root":
+      return new InvalidLogFile({ file: name, message: "file points outside the profiles folder" })
+    default:
+      return new InvalidLogFile({ file: name, message: `file ${error.message}` })
+  }
+}
 
-/** The profiles folder with symlinks resolved; undefined when it does not exist. */
-const realFolder = (folder: string) =>
-  Effect.flatMap(FileSystem.FileSystem, (fs) =>
-    fs.realPath(folder).pipe(
-      Effect.map((real): string | undefined => real),
-      Effect.catchAll(() => Effect.succeed(undefined))
-    )
+/** The profiles folder, resolved once per request; undefined when it does not exist. */
+const profilesRoot = (folder: string) =>
+  resolveRoot(folder).pipe(
+    Effect.map((root): ConfinedRoot | undefined => root),
+    Effect.catchAll(() => Effect.succeed(undefined))
   )
 
-/** Resolves `name` to a real path inside `folder`, or fails with why not. */
-export const resolveLogFile = (folder: string, name: string) =>
+/** Opens the log file `name` in `folder` for the rest of the scope, or fails with why not. */
+export const openLogFile = (folder: string, name: string) =>
   Effect.gen(function* () {
     const problem = nameProblem(name)
     if (problem !== undefined) return yield* new InvalidLogFile({ file: name, message: `file ${problem}` })
-    const fs = yield* FileSystem.FileSystem
-    const path = yield* Path.Path
-    const root = yield* realFolder(folder)
+    const root = yield* profilesRoot(folder)
     if (root === undefined) return yield* new LogFileMissing({ file: name })
-    const real = yield* fs.realPath(path.join(root, name)).pipe(
-      Effect.catchAll(() => new LogFileMissing({ file: name }))
-    )
-    if (!isInside(root, real, path.sep)) {
-      return yield* new InvalidLogFile({ file: name, message: "file points outside the profiles folder" })
-    }
-    const info = yield* fs.stat(real).pipe(Effect.catchAll(() => new LogFileMissing({ file: name })))
-    if (info.type !== "File") return yield* new InvalidLogFile({ file: name, message: "file is not a regular file" })
-    return { path: real, size: Number(info.size) }
+    return yield* openConfined(root, name).pipe(Effect.mapError(asLogError(name)))
   })
 
-/** The log files directly in `folder` (symlinks escaping it are left out), newest first. */
+/** The log files directly in `folder` (regular files only: symlinks and hard links are left out), newest first. */
 export const listLogFiles = (folder: string) =>
   Effect.gen(function* () {
-    const fs = yield* FileSystem.FileSystem
-    const root = yield* realFolder(folder)
+    const root = yield* profilesRoot(folder)
     if (root === undefined) return []
-    const names = yield* fs.readDirectory(root).pipe(Effect.mapError(readError("cannot list the profiles folder")))
+    const entries = yield* listConfined(root, "").pipe(
+      Effect.catchIf(
+        (error) => error.problem === "not-found" || error.problem === "not-a-folder",
+        () => Effect.succeed([])
+      ),
+      Effect.mapError((error) =>
+        error.problem === "io"
+          ? new LogReadError({ message: `cannot list the profiles folder: ${error.message}` })
+          : // Swapped (or re-pointed outside) since it was resolved a moment ago.
+            new LogFileChanged({ message: "the profiles folder changed while it was being listed; try again" })
+      )
+    )
     const found = yield* Effect.forEach(
-      names.filter((name) => nameProblem(name) === undefined),
-      (name) =>
-        resolveLogFile(root, name).pipe(
-          Effect.flatMap(({ path }) => fs.stat(path)),
-          Effect.map((info) =>
+      entries.filter((entry) => entry.kind === "file" && nameProblem(entry.name) === undefined),
+      ({ name }) =>
+        openConfined(root, name).pipe(
+          Effect.map((file) =>
             Option.some(
-              new LogFileInfo({
-                name,
-                kind: logKind(name) ?? "log",
-                size: Number(info.size),
-                modified: Option.match(info.mtime, { onNone: () => null, onSome: (d) => d.toISOString() })
-              })
+              new LogFileInfo({ name, kind: logKind(name) ?? "log", size: file.size, modified: file.modified.toISOString() })
             )
           ),
-          // A file removed between listing and stat, or an escaping symlink, is simply not listed.
+          Effect.scoped,
+          // A file removed or swapped between listing and opening, or refused by the opener, is simply not listed.
           Effect.catchAll(() => Effect.succeed(Option.none<LogFileInfo>()))
         ),
       { concurrency: 8 }
@@ -86,24 +100,18 @@ export const listLogFiles = (folder: string) =>
       .sort((a, b) => (b.modified ?? "").localeCompare(a.modified ?? "") || a.name.localeCompare(b.name))
   })
 
+const readFailed = (error: ConfinedFileError) => new LogReadError({ message: `cannot read the log file: ${error.message}` })
+
 /** Reads up to `length` bytes (clamped to `MAX_RANGE_BYTES`) from `offset`. */
-export const readRange = (file: { readonly path: string; readonly size: number }, offset: number, length?: number) =>
-  Effect.gen(function* () {
-    const fs = yield* FileSystem.FileSystem
-    const wanted = Math.min(length ?? DEFAULT_RANGE_BYTES, MAX_RANGE_BYTES, Math.max(0, file.size - offset))
-    if (wanted === 0) return new Uint8Array(0)
-    const handle = yield* fs.open(file.path, { flag: "r" })
-    yield* handle.seek(offset, "start")
-    const bytes = yield* handle.readAlloc(wanted)
-    return Option.getOrElse(bytes, () => new Uint8Array(0))
-  }).pipe(Effect.scoped, Effect.mapError(readError("cannot read the log file")))
+export const readRange = (file: ConfinedFile, offset: number, length?: number) => {
+  const wanted = Math.min(length ?? DEFAULT_RANGE_BYTES, MAX_RANGE_BYTES, Math.max(0, file.size - offset))
+  return wanted === 0 ? Effect.succeed(new Uint8Array(0)) : file.read(offset, wanted).pipe(Effect.mapError(readFailed))
+}
 
 /** The last `count` lines (clamped to `MAX_TAIL_LINES`), scanning back at most `MAX_TAIL_BYTES`. */
-export const readTail = (file: { readonly path: string; readonly size: number }, count: number) =>
+export const readTail = (file: ConfinedFile, count: number) =>
   Effect.gen(function* () {
     const lines = Math.min(count, MAX_TAIL_LINES)
-    const fs = yield* FileSystem.FileSystem
-    const handle = yield* fs.open(file.path, { flag: "r" })
     const chunks: Array<Uint8Array> = []
     let start = file.size
     let newlines = 0
@@ -111,8 +119,7 @@ export const readTail = (file: { readonly path: string; readonly size: number },
     while (start > 0 && newlines <= lines && file.size - start < MAX_TAIL_BYTES) {
       const size = Math.min(TAIL_CHUNK, start, MAX_TAIL_BYTES - (file.size - start))
       start -= size
-      yield* handle.seek(start, "start")
-      const chunk = Option.getOrElse(yield* handle.readAlloc(size), () => new Uint8Array(0))
+      const chunk = yield* file.read(start, size)
       chunks.unshift(chunk)
       for (const byte of chunk) if (byte === 0x0a) newlines++
     }
@@ -123,6 +130,6 @@ export const readTail = (file: { readonly path: string; readonly size: number },
     if (start > 0) all.shift()
     const truncated = start > 0 && all.length < lines
     return { lines: all.slice(-lines), truncated }
-  }).pipe(Effect.scoped, Effect.mapError(readError("cannot read the log file")))
+  }).pipe(Effect.mapError(readFailed))
 
 export const decodeText = (bytes: Uint8Array): string => decoder.decode(bytes)

@@ -23,7 +23,3 @@ export const nameProblem = (name: string): string | undefined => {
   if (logKind(name) === undefined) return "must name an .RPT, .ADM or .log file"
   return undefined
 }
-
-/** True when `path` is `folder` itself or inside it (both already resolved, no trailing separator on `folder`). */
-export const isInside = (folder: string, path: string, separator: string): boolean =>
-  path.startsWith(folder.endsWith(separator) ? folder : folder + separator)

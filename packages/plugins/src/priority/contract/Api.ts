@@ -6,7 +6,7 @@ import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, Conflict, NotFound, PlatformId } from "@garrison/runtime"
+import { Access, BadRequest, Conflict, IsoDateTime, NotFound, PlatformId } from "@garrison/runtime"
 
 export const PRIORITY_PERMISSION = "priority.manage"
 
@@ -27,17 +27,12 @@ export const PlayerName = Schema.Trim.pipe(
   Schema.pattern(/^[^\r\n]*$/, { message: () => "must be a single line" })
 )
 
-/** An ISO-8601 date-time with a zone (`2025-01-31T12:00:00Z`), decoded to a `Date`. */
-export const IsoDateTime = Schema.compose(
-  Schema.String.pipe(
-    Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/, {
-      message: () => "expected an ISO-8601 date-time with a zone, e.g. 2025-01-31T12:00:00Z, or null"
-    })
-  ),
-  Schema.DateFromString
-).pipe(Schema.filter((d) => !Number.isNaN(d.getTime()), { message: () => "not a valid date" }))
-
-/** `expiresAt`: a date-time, or null for a permanent entry. */
+/**
+ * `expiresAt`: a date-time with a zone (`2025-01-31T12:00:00Z`), read by the
+ * runtime's strict reader (a date alone, a missing zone and impossible dates
+ * such as `2026-02-30` are refused, naming what is wrong), or null for a
+ * permanent entry.
+ */
 export const ExpiresAt = Schema.NullOr(IsoDateTime)
 
 export class PriorityEntry extends Schema.Class<PriorityEntry>("PriorityEntry")({

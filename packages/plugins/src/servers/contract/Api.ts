@@ -8,7 +8,17 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, ADMIN, BadRequest, Conflict, NotFound, Unavailable } from "@garrison/runtime"
+import {
+  Access,
+  ADMIN,
+  BadRequest,
+  Conflict,
+  LaunchArgument,
+  LaunchPath,
+  ModName,
+  NotFound,
+  Unavailable
+} from "@garrison/runtime"
 import {
   BatchBody,
   BatchReply,
@@ -99,6 +109,25 @@ export class ServersBackup extends Schema.Class<ServersBackup>("ServersBackup")(
   servers: Schema.Array(BackupServer).pipe(Schema.maxItems(10_000))
 }) {}
 
+/** A backup entry being restored: its launch parameters obey the same rules as on create. */
+export const RestoreServer = Schema.Struct({
+  ...BackupServer.fields,
+  installDir: LaunchPath,
+  executable: LaunchPath,
+  configFile: LaunchPath,
+  profilesDir: LaunchPath,
+  battleyeDir: LaunchPath,
+  mods: Schema.Array(ModName),
+  serverMods: Schema.Array(ModName),
+  extraArgs: Schema.Array(LaunchArgument)
+}).annotations({ identifier: "RestoreServer" })
+
+/** The body of a restore: a backup, checked as new input (one bad launch parameter is 400 naming it). */
+export const ServersRestoreBody = Schema.Struct({
+  ...ServersBackup.fields,
+  servers: Schema.Array(RestoreServer).pipe(Schema.maxItems(10_000))
+}).annotations({ identifier: "ServersRestoreBody" })
+
 export class ServersRestored extends Schema.Class<ServersRestored>("ServersRestored")({
   created: Schema.Array(Schema.String),
   updated: Schema.Array(Schema.String)
@@ -109,7 +138,7 @@ export class ServersBackupGroup extends HttpApiGroup.make("serversBackup")
   .add(HttpApiEndpoint.get("backup", "/api/backup/servers").addSuccess(ServersBackup))
   .add(
     HttpApiEndpoint.post("restore", "/api/restore/servers")
-      .setPayload(ServersBackup)
+      .setPayload(ServersRestoreBody)
       .addSuccess(ServersRestored)
       .annotate(
         OpenApi.Description,

@@ -1,6 +1,7 @@
 /** Request and response shapes of the servers API. */
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as Schema from "effect/Schema"
+import { LaunchArgument, LaunchPath, ModName } from "@garrison/runtime"
 
 /** What every view shows instead of an RCON password. */
 export const PASSWORD_MASK = "********"
@@ -9,12 +10,8 @@ export const ServerId = Schema.String.pipe(Schema.minLength(1), Schema.maxLength
 export const ServerPath = Schema.Struct({ id: ServerId })
 
 const Name = Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(100))
-const FilePath = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(4096))
 const Port = Schema.Int.pipe(Schema.between(1, 65535))
 const Wait = Schema.Int.pipe(Schema.between(0, 600_000))
-const Arg = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(1024))
-/** Mods are joined with `;` on the command line, so a name may not hold one. */
-const Mod = Arg.pipe(Schema.filter((s) => !s.includes(";") || "a mod name may not contain ';'"))
 const List = <A, I>(item: Schema.Schema<A, I>) => Schema.Array(item).pipe(Schema.maxItems(200))
 
 /** RCON settings as a client sends them: anything left out is read from the BattlEye config. */
@@ -32,22 +29,24 @@ export const StopInput = Schema.Struct({
   terminateWaitMs: Schema.optional(Wait)
 })
 
+/** Every launch parameter is checked by the runtime's launch rules (`LaunchParameters`), as the launcher checks them again. */
 const entryFields = {
-  executable: Schema.optional(Arg),
-  configFile: Schema.optional(FilePath),
+  executable: Schema.optional(LaunchPath),
+  configFile: Schema.optional(LaunchPath),
   gamePort: Schema.optional(Port),
-  profilesDir: Schema.optional(FilePath),
-  battleyeDir: Schema.optional(FilePath),
-  mods: Schema.optional(List(Mod)),
-  serverMods: Schema.optional(List(Mod)),
-  extraArgs: Schema.optional(List(Arg)),
+  profilesDir: Schema.optional(LaunchPath),
+  battleyeDir: Schema.optional(LaunchPath),
+  mods: Schema.optional(List(ModName)),
+  serverMods: Schema.optional(List(ModName)),
+  /** `-name` or `-name=value` each; not `-config`, `-port`, `-profiles`, `-BEpath`, `-mod`, `-serverMod` (set from their fields). */
+  extraArgs: Schema.optional(List(LaunchArgument)),
   watchdog: Schema.optional(Schema.Boolean),
   stop: Schema.optional(StopInput)
 }
 
 export const CreateServerBody = Schema.Struct({
   name: Name,
-  installDir: FilePath,
+  installDir: LaunchPath,
   ...entryFields,
   rcon: Schema.optional(RconInput)
 })
@@ -55,14 +54,14 @@ export type CreateServerBody = typeof CreateServerBody.Type
 
 export const UpdateServerBody = Schema.Struct({
   name: Schema.optional(Name),
-  installDir: Schema.optional(FilePath),
+  installDir: Schema.optional(LaunchPath),
   ...entryFields,
   /** null removes the RCON settings. */
   rcon: Schema.optional(Schema.NullOr(RconInput))
 })
 export type UpdateServerBody = typeof UpdateServerBody.Type
 
-export const DetectBody = Schema.Struct({ installDir: FilePath })
+export const DetectBody = Schema.Struct({ installDir: LaunchPath })
 
 export const RconView = Schema.Struct({
   protocol: Schema.Literal("battleye", "source"),

@@ -2,7 +2,8 @@
  * Actor refusals and store failures as HTTP errors:
  * - already-running, not-running, hook-failed (a plugin refused the start,
  *   e.g. it could not write ban.txt: the caller must fix state, not retry
- *   blindly), and removed → 409 with the actor's message;
+ *   blindly), invalid-entry (a stored launch parameter the launch rules
+ *   refuse: fix the entry) and removed → 409 with the actor's message;
  * - rcon-unavailable (running, session not up yet) and rcon-failed (the
  *   server did not answer in time) → 503: try again shortly;
  * - spawn-failed, stop-failed, restart-failed → 500 with the reason.
@@ -20,6 +21,7 @@ export const actorErrorToHttp = (error: ActorError): ActorHttpError => {
     case "already-running":
     case "not-running":
     case "hook-failed":
+    case "invalid-entry":
     case "removed":
       return new Conflict({ message: error.message, details })
     case "rcon-unavailable":
