@@ -13,6 +13,7 @@ import { type AnyPlugin, type AuditEntry, AuditTrail, GarrisonConfig, Plugin } f
 import { ConfigProvider, Duration, Effect, Layer, Logger, LogLevel } from "effect"
 import { Secret, TOTP } from "otpauth"
 import { AccountsPlugin, type Roles, type Sessions, type Users } from "../../src/accounts/index.js"
+import type { Lockout } from "../../src/accounts/lockout/Lockout.js"
 import { HealthPlugin } from "../../src/health/index.js"
 import { tempDir } from "../support/tempDir.js"
 
@@ -59,7 +60,7 @@ export const accountsController = (options: ControllerOptions = {}) => {
   )
   // The host takes a dynamic plugin list, so its type cannot say what the plugins provide.
   return controller as Layer.Layer<
-    Layer.Layer.Success<typeof controller> | Users | Roles | Sessions,
+    Layer.Layer.Success<typeof controller> | Users | Roles | Sessions | Lockout,
     Layer.Layer.Error<typeof controller>
   >
 }
