@@ -13,7 +13,7 @@ import type { HttpMethod } from "@effect/platform/HttpMethod"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Net from "node:net"
-import { accountsController, ADMIN, call, type CallOptions, freshIp, sessionFrom } from "../accounts/support.js"
+import { accountsController, ADMIN, call, type CallOptions, freshIp, type Reply, sessionFrom } from "../accounts/support.js"
 import { HOSTILE } from "./support.js"
 
 /** Header values as Node reads bytes 0x80-0xFF (latin1): UTF-8 of a lone surrogate, an overlong `/`, a BOM pair, 4 KB. */
@@ -171,7 +171,7 @@ describe("hostile text through the accounts routes", () => {
         expect.objectContaining({ ip: rawIp, target: "raw-ip" })
       )
       for (let cursor: string | null = null, pages = 0; pages === 0 || cursor !== null; pages++) {
-        const page = yield* call("GET", `/api/audit?limit=500${cursor === null ? "" : `&cursor=${cursor}`}`, { headers: asAdmin })
+        const page: Reply = yield* call("GET", `/api/audit?limit=500${cursor === null ? "" : `&cursor=${cursor}`}`, { headers: asAdmin })
         expect(page.status).toBe(200)
         cursor = (page.body as { nextCursor: string | null }).nextCursor
       }
