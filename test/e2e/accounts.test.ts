@@ -2,13 +2,24 @@
  * Accounts end to end over HTTP, against the real controller process with
  * the default plugins: the first admin from ADMIN_USERNAME/ADMIN_PASSWORD,
  * setup closed, login, a cookie + CSRF write, a Bearer write, MFA turned on,
- * login with a code, and logout revoking the token.
+ * login with a code, and logout revoking the token. A bad key file in the
+ * data directory stops the start with one line naming it, exit code 1.
  *
  * Needs the build (`npx tsc -b`): the controller runs from `dist`.
  */
 import { Secret, TOTP } from "otpauth"
 import { afterAll, describe, expect, it } from "vitest"
-import { type ControllerHandle, makeTempDir, removeDir, requestJson, startController, stopProcess } from "../support/controller.js"
+import { mkdirSync, writeFileSync } from "node:fs"
+import * as NodePath from "node:path"
+import {
+  type ControllerHandle,
+  makeTempDir,
+  removeDir,
+  requestJson,
+  runControllerToExit,
+  startController,
+  stopProcess
+} from "../support/controller.js"
 
 const ADMIN = { username: "e2e-admin", password: "e2e admin password" }
 
@@ -105,4 +116,26 @@ describe("accounts over HTTP", () => {
     expect((await api("GET", "/api/users", { headers: { cookie } })).status).toBe(401)
     expect((await api("GET", "/api/users", { headers: bearer })).status).toBe(401)
   }, 60_000)
+})
+
+describe("key files", () => {
+  it("an empty session signing key stops the start before the port opens: one line naming the file, exit code 1", async () => {
+    const dataDir = makeTempDir()
+    dirs.push(dataDir)
+    const file = NodePath.join(dataDir, "secrets", "session-signing-key.key")
+    mkdirSync(NodePath.dirname(file), { recursive: true, mode: 0o700 })
+    writeFileSync(file, "", { mode: 0o600 })
+
+    const result = await runControllerToExit({ dataDir })
+    expect(result.code, result.output).toBe(1)
+    const lines = result.output.split("\n").filter((line) => line.includes(file))
+    expect(lines, result.output).toHaveLength(1)
+    expect(lines[0]).toMatch(/cannot start: the session and CSRF signing key \(HS256\) in \S+ is empty: restore it from a backup/)
+    expect(lines[0]).toContain("or delete it to have a new key generated at the next start")
+    expect(lines[0]).toContain("everyone signs in again")
+    expect(result.output).not.toMatch(/listening on/)
+    // Nothing else went wrong on the way out: no stack trace, no second error.
+    expect(result.output).not.toMatch(/\n\s+at /)
+    expect(result.output.split("\n").filter((line) => /\b(ERROR|FATAL)\b/.test(line))).toHaveLength(1)
+  }, 30_000)
 })

@@ -32,7 +32,8 @@ export type { AnyEvent, EventClass, EventHandler } from "./events/EventBus.js"
 
 export { GarrisonConfig, settingsConfig } from "./config/GarrisonConfig.js"
 export type { GarrisonSettings } from "./config/GarrisonConfig.js"
-export { DataDir, SecretError, Secrets } from "./config/DataDir.js"
+export { DataDir, SecretError, Secrets, SESSION_SIGNING_KEY } from "./config/DataDir.js"
+export type { SecretSpec, SecretsShape } from "./config/DataDir.js"
 
 export { AtomicFiles, AtomicWriteError, writeFileAtomic } from "./files/AtomicFile.js"
 export { ConfinedFileError, ConfinedFileProblem } from "./files/ConfinedFileError.js"

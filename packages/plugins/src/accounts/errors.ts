@@ -61,8 +61,14 @@ export class ConfirmationFailed extends Schema.TaggedError<ConfirmationFailed>()
   message: Schema.String
 }) {}
 
-/** Too many failures for this (IP, username): try again later. */
+/**
+ * Too many failures for this (IP, username): try again later. `locked`: the
+ * pair is locked; `attempts-at-limit`: attempts still being checked already
+ * use up what the pair may fail, so this one is not checked; `locked-now`:
+ * this failure locked the pair.
+ */
 export class LockedOut extends Schema.TaggedError<LockedOut>()("LockedOut", {
+  reason: Schema.Literal("locked", "attempts-at-limit", "locked-now"),
   retryAfterSeconds: Schema.Number
 }) {}
 

@@ -93,6 +93,16 @@ export const migrations: ReadonlyArray<Migration> = [
         PRIMARY KEY (user_id, code_hash)
       )`
     ])
+  },
+  {
+    version: 5,
+    name: "count login attempts before they are checked",
+    // A row is now counted when the attempt starts (pending = 1) and kept as a failure (pending = 0)
+    // or removed when it ends; `attempt` names it. Rows already there are failures.
+    up: run((sql) => [
+      sql`ALTER TABLE accounts_login_failures ADD COLUMN attempt TEXT`,
+      sql`ALTER TABLE accounts_login_failures ADD COLUMN pending INTEGER NOT NULL DEFAULT 0`
+    ])
   }
 ]
 

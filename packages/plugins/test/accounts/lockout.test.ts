@@ -5,12 +5,28 @@
  * unaffected; a locked attempt is 429 with Retry-After even with the right
  * password; every lock is an audit row; a restart does not reset it.
  *
+ * Parallel attempts cannot race past it: an attempt is counted before its
+ * password is hashed, so at most 5 of a burst are checked.
+ *
  * The gate allows 15 requests per 15 minutes per IP on /api/auth/*, so the
  * clock is also moved to let old requests leave that window.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, TestClock } from "effect"
-import { accountsController, auditRecorder, call, createUser, freshIp, login, type Reply, signInAdmin, tempDataDir } from "./support.js"
+import { Clock, Deferred, Effect, Exit, Fiber, Queue, TestClock } from "effect"
+import { Lockout, type LockoutKey } from "../../src/accounts/lockout/Lockout.js"
+import {
+  accountsController,
+  auditRecorder,
+  call,
+  createUser,
+  freshIp,
+  login,
+  type Reply,
+  signIn,
+  signInAdmin,
+  tempDataDir,
+  totp
+} from "./support.js"
 
 const USER = { username: "lock-me", password: "the-right-password" }
 
@@ -158,4 +174,125 @@ describe("login lockout", () => {
       )
     })
   })
+
+  it.scoped("15 parallel wrong passwords from one IP: at most 5 are checked, the rest are 429 without hashing", () => {
+    const audit = auditRecorder()
+    return Effect.gen(function* () {
+      yield* withUser
+      const ip = freshIp()
+      const replies = yield* Effect.all(Array.from({ length: 15 }, () => wrong(ip)), { concurrency: "unbounded" })
+
+      // Every checked password leaves one `invalid-credentials` row; refused attempts leave `denied` rows.
+      const checked = audit.rows.filter((r) => r.action === "auth.login" && r.ip === ip && r.result === "failure")
+      expect(checked.length).toBeGreaterThan(0)
+      expect(checked.length).toBeLessThanOrEqual(5)
+      const statuses = replies.map((r) => r.status)
+      expect(statuses.filter((s) => s === 401).length).toBe(4)
+      expect(statuses.filter((s) => s === 429).length).toBe(11)
+      for (const reply of replies.filter((r) => r.status === 429)) {
+        expect(reply.body).toMatchObject({ error: "rate-limited" })
+        expect(Number(reply.headers["retry-after"])).toBe(60)
+      }
+      const refused = audit.rows.filter((r) => r.action === "auth.login" && r.ip === ip && r.result === "denied")
+      expect(refused.length).toBe(10)
+      expect(audit.rows.filter((r) => r.action === "auth.lockout" && r.ip === ip).map((r) => r.details?.["lockedForSeconds"])).toEqual([60])
+    }).pipe(Effect.provide(accountsController({ audit })))
+  })
+
+  it.scoped("8 parallel wrong passwords, then the right one: 429", () =>
+    Effect.gen(function* () {
+      yield* withUser
+      const ip = freshIp()
+      const replies = yield* Effect.all(Array.from({ length: 8 }, () => wrong(ip)), { concurrency: "unbounded" })
+      expect(replies.every((r) => r.status === 401 || r.status === 429)).toBe(true)
+      expectLocked(yield* right(ip), 60)
+    }).pipe(Effect.provide(accountsController())))
+
+  it.scoped("\"MFA code required\" does not count: the right password without a code, sequential or in parallel, never locks", () =>
+    Effect.gen(function* () {
+      yield* withUser
+      const session = yield* signIn(USER.username, USER.password)
+      const setup = yield* call("POST", "/api/auth/mfa/setup", { headers: session.bearer })
+      const { secret } = setup.body as { secret: string }
+      const enabled = yield* call("POST", "/api/auth/mfa/verify", {
+        json: { code: totp(secret, yield* Clock.currentTimeMillis) },
+        headers: session.bearer
+      })
+      expect(enabled.status).toBe(200)
+
+      const ip = freshIp()
+      for (let i = 0; i < 5; i++) expect((yield* right(ip)).body).toMatchObject({ error: "mfa-required" })
+      // As many in parallel as the pair may have under way: each gives its attempt back when it ends.
+      const burst = yield* Effect.all(Array.from({ length: 5 }, () => right(ip)), { concurrency: "unbounded" })
+      expect(burst.map((r) => r.text)).toEqual(Array(5).fill(burst[0]!.text))
+      expect(burst[0]!.body).toMatchObject({ error: "mfa-required" })
+      // Had any of those ten counted, four failures now would lock the pair.
+      for (let i = 0; i < 4; i++) expect((yield* wrong(ip)).status).toBe(401)
+      yield* TestClock.adjust("30 seconds")
+      const code = totp(secret, yield* Clock.currentTimeMillis)
+      expect((yield* login(USER.username, USER.password, { ip, code })).status).toBe(200)
+    }).pipe(Effect.provide(accountsController())))
+})
+
+describe("attempts under way", () => {
+  /** `count` checks of `key` that start, report on `started`, and wait for `release`. */
+  const heldAttempts = (key: LockoutKey, count: number, outcome: Effect.Effect<string, string>) =>
+    Effect.gen(function* () {
+      const lockout = yield* Lockout
+      const started = yield* Queue.unbounded<void>()
+      const release = yield* Deferred.make<void>()
+      const check = Queue.offer(started, undefined).pipe(Effect.zipRight(Deferred.await(release)), Effect.zipRight(outcome))
+      const fibers = yield* Effect.forEach(Array.from({ length: count }), () =>
+        Effect.fork(lockout.attempt(key, check, Exit.match({ onFailure: () => "failure", onSuccess: () => "uncounted" })))
+      )
+      yield* Effect.forEach(Array.from({ length: count }), () => Queue.take(started))
+      return { fibers, release: Deferred.succeed(release, undefined) }
+    })
+
+  it.scoped("with 5 under way, the next is refused before its check runs; when they fail the pair is locked", () =>
+    Effect.gen(function* () {
+      const lockout = yield* Lockout
+      const key = { ip: freshIp(), username: "someone" }
+      const held = yield* heldAttempts(key, 5, Effect.fail("wrong"))
+      let ran = false
+      const refused = yield* Effect.flip(lockout.attempt(key, Effect.sync(() => void (ran = true)), () => "success"))
+      expect(refused).toMatchObject({ _tag: "LockedOut", reason: "attempts-at-limit", retryAfterSeconds: 60 })
+      expect(ran).toBe(false)
+
+      yield* held.release
+      const errors = yield* Effect.forEach(held.fibers, (fiber) => Effect.flip(Fiber.join(fiber)))
+      expect(errors.filter((e) => e === "wrong")).toHaveLength(4)
+      expect(errors.filter((e) => typeof e === "object" && e._tag === "LockedOut" && e.reason === "locked-now")).toHaveLength(1)
+      const locked = yield* Effect.flip(lockout.attempt(key, Effect.void, () => "success"))
+      expect(locked).toMatchObject({ reason: "locked", retryAfterSeconds: 60 })
+    }).pipe(Effect.provide(accountsController())))
+
+  it.scoped("attempts given back (uncounted) free their place; an interrupted one counts as a failure", () =>
+    Effect.gen(function* () {
+      const lockout = yield* Lockout
+      const key = { ip: freshIp(), username: "someone" }
+      const uncounted = yield* heldAttempts(key, 5, Effect.succeed("fine"))
+      yield* uncounted.release
+      yield* Effect.forEach(uncounted.fibers, Fiber.join)
+
+      // Four failures and one interrupted attempt: five failures, so the pair locks.
+      for (let i = 0; i < 4; i++) yield* Effect.flip(lockout.attempt(key, Effect.fail("wrong"), () => "failure"))
+      const abandoned = yield* heldAttempts(key, 1, Effect.succeed("never"))
+      yield* Fiber.interrupt(abandoned.fibers[0]!)
+      const locked = yield* Effect.flip(lockout.attempt(key, Effect.void, () => "success"))
+      expect(locked).toMatchObject({ reason: "locked", retryAfterSeconds: 60 })
+    }).pipe(Effect.provide(accountsController())))
+
+  it.scoped("a success clears the pair, and attempts still under way then count as new failures", () =>
+    Effect.gen(function* () {
+      const lockout = yield* Lockout
+      const key = { ip: freshIp(), username: "someone" }
+      const held = yield* heldAttempts(key, 4, Effect.fail("wrong"))
+      yield* lockout.attempt(key, Effect.void, () => "success")
+      yield* held.release
+      yield* Effect.forEach(held.fibers, (fiber) => Effect.flip(Fiber.join(fiber)))
+      // Those four failures count: the fifth locks.
+      const fifth = yield* Effect.flip(lockout.attempt(key, Effect.fail("wrong"), () => "failure"))
+      expect(fifth).toMatchObject({ _tag: "LockedOut", reason: "locked-now", retryAfterSeconds: 60 })
+    }).pipe(Effect.provide(accountsController())))
 })

@@ -2,9 +2,10 @@
  * An in-process controller for the accounts tests: real HTTP on a loopback
  * port (`Controller.layerTest`), a temporary data directory, the accounts
  * plugin configured through a `ConfigProvider`, and an audit trail that
- * keeps its rows in memory so tests can read them. Proxies are trusted (one
- * hop), so each test picks its own client IPs with `X-Forwarded-For` and
- * stays clear of the gate's 15-per-15-minutes limit on `/api/auth/*`.
+ * keeps its rows in memory so tests can read them (or the real, hash-chained
+ * audit plugin). Proxies are trusted (one hop), so each test picks its own
+ * client IPs with `X-Forwarded-For` and stays clear of the gate's
+ * 15-per-15-minutes limit on `/api/auth/*`.
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import type { HttpMethod } from "@effect/platform/HttpMethod"
@@ -13,6 +14,8 @@ import { type AnyPlugin, type AuditEntry, AuditTrail, GarrisonConfig, Plugin } f
 import { ConfigProvider, Duration, Effect, Layer, Logger, LogLevel } from "effect"
 import { Secret, TOTP } from "otpauth"
 import { AccountsPlugin, type Roles, type Sessions, type Users } from "../../src/accounts/index.js"
+import type { Lockout } from "../../src/accounts/lockout/Lockout.js"
+import { AuditPlugin } from "../../src/audit/index.js"
 import { HealthPlugin } from "../../src/health/index.js"
 import { tempDir } from "../support/tempDir.js"
 
@@ -35,6 +38,8 @@ export interface ControllerOptions {
   readonly env?: Readonly<Record<string, string>>
   readonly dataDir?: string
   readonly audit?: ReturnType<typeof auditRecorder>
+  /** The real audit plugin (hash-chained, in the database) instead of the in-memory recorder. */
+  readonly auditChain?: boolean
   /** Receives every log message (for the first-admin password). */
   readonly log?: Array<string>
   /** More plugins, e.g. one declaring its own permissions. */
@@ -49,7 +54,8 @@ export const accountsController = (options: ControllerOptions = {}) => {
     lines === undefined
       ? Logger.minimumLogLevel(LogLevel.Warning)
       : Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => void lines.push(Array.isArray(message) ? message.join(" ") : String(message))))
-  const controller = Controller.layerTest([HealthPlugin, AccountsPlugin, audit.plugin, ...(options.plugins ?? [])]).pipe(
+  const trail = options.auditChain === true ? AuditPlugin : audit.plugin
+  const controller = Controller.layerTest([HealthPlugin, AccountsPlugin, trail, ...(options.plugins ?? [])]).pipe(
     // Tests move the clock by hours; scheduled database backups would fire on every step.
     Layer.provide(
       GarrisonConfig.layerWith({ dataDir: options.dataDir ?? tempDataDir(), trustProxyHops: 1, backupInterval: Duration.days(365_000) })
@@ -59,7 +65,7 @@ export const accountsController = (options: ControllerOptions = {}) => {
   )
   // The host takes a dynamic plugin list, so its type cannot say what the plugins provide.
   return controller as Layer.Layer<
-    Layer.Layer.Success<typeof controller> | Users | Roles | Sessions,
+    Layer.Layer.Success<typeof controller> | Users | Roles | Sessions | Lockout,
     Layer.Layer.Error<typeof controller>
   >
 }

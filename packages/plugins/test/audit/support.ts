@@ -7,6 +7,7 @@ import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "@effect/
 import { Access, Conflict, Plugin } from "@garrison/runtime"
 import { Effect, Schema } from "effect"
 import { type AuditLog, AuditPlugin } from "../../src/audit/index.js"
+import { MAX_FIELD_LENGTH } from "../../src/audit/internal/canonical.js"
 import { testController } from "../support/controller.js"
 
 // `call` takes `ip`, sent as `X-Forwarded-For` (one proxy hop is trusted).
@@ -42,3 +43,24 @@ export const auditController = () =>
   testController<AuditLog>([AuditPlugin], { dataPrefix: "garrison-audit-", trustProxyHops: 1, extra: [ProbePlugin] })
 
 export const ADMIN = "root:admin"
+
+/** A pair (U+1F600) whose high half is the last unit the clamp keeps. */
+export const straddling = "a".repeat(MAX_FIELD_LENGTH - 1) + "\u{1F600}" + "tail"
+
+/** Strings a caller might pass, well-formed or not. */
+export const HOSTILE: ReadonlyArray<string> = [
+  "\ud800x",
+  "x\udbff",
+  "\udc00x",
+  "\udfff",
+  "\udc00\ud800",
+  "\ud83d\ud83d\ude00",
+  "a\u0000b",
+  "\u0000",
+  "\ufffe\uffff",
+  "\u{10FFFF}\u{1F600}",
+  straddling,
+  "\ud800".repeat(3) + "z".repeat(100_000),
+  "é".repeat(100_000),
+  "\u00ed\u00a0\u0080"
+]

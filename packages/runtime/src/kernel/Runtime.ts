@@ -14,7 +14,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schedule from "effect/Schedule"
 import { PermissionCatalog } from "../access/Permissions.js"
-import { DataDir, Secrets } from "../config/DataDir.js"
+import { DataDir, Secrets, SESSION_SIGNING_KEY } from "../config/DataDir.js"
 import { GarrisonConfig } from "../config/GarrisonConfig.js"
 import { scheduledBackups, shutdownBackup } from "../database/BackupJobs.js"
 import { Database } from "../database/Database.js"
@@ -55,8 +55,8 @@ export interface RuntimeOptions {
   readonly scheduledBackups?: boolean
 }
 
-/** Signing keys generated on first start, so they exist before anything needs them. */
-const FIRST_START_SECRETS = ["session-signing-key"] as const
+/** Signing keys generated on first start (and checked on every start), so they exist before anything needs them. */
+const FIRST_START_SECRETS = [SESSION_SIGNING_KEY] as const
 
 export const layer = <const Plugins extends ReadonlyArray<AnyPlugin>>(
   plugins: Plugins,
@@ -81,7 +81,8 @@ export const layer = <const Plugins extends ReadonlyArray<AnyPlugin>>(
       const migrated = Layer.effectDiscard(
         Effect.gen(function* () {
           const secrets = yield* Secrets
-          yield* Effect.forEach(FIRST_START_SECRETS, (name) => Effect.orDie(secrets.get(name)), { discard: true })
+          // A bad key file stops the start here, with one line naming it, before any port opens.
+          yield* Effect.forEach(FIRST_START_SECRETS, (secret) => secrets.require(secret.name, secret.spec), { discard: true })
           // runMigrations logs each migration it applies.
           yield* runMigrations(plan.ordered.map((p) => ({ pluginId: p.id, migrations: p.migrations })))
         })

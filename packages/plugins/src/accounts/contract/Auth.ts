@@ -75,7 +75,9 @@ export class AuthGroup extends HttpApiGroup.make("auth")
         OpenApi.Description,
         "Sets the auth-token (HttpOnly) and csrf-token cookies. 401 `unauthenticated` for a wrong username or password; " +
           "401 `mfa-required` when the user has MFA on and no `code` was sent; 429 with Retry-After while the (IP, username) " +
-          "pair is locked: 5 failures within 10 minutes lock it for 60 s, then 5 min, then 1 h; a success clears it."
+          "pair is locked: 5 failures within 10 minutes lock it for 60 s, then 5 min, then 1 h; a success clears it. " +
+          "Each attempt is counted before the password is checked, so while 5 attempts of the pair are in the window " +
+          "(failed or still being checked) the next is 429 without being checked."
       )
   )
   .add(

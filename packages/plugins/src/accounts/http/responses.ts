@@ -6,6 +6,7 @@
  */
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Duration from "effect/Duration"
+import type { LockedOut } from "../errors.js"
 import { CSRF_COOKIE } from "../sessions/Csrf.js"
 import type { IssuedSession } from "../sessions/Sessions.js"
 import { AUTH_COOKIE } from "./request.js"
@@ -17,11 +18,13 @@ export const errorJson = (
   headers?: Record<string, string>
 ): HttpServerResponse.HttpServerResponse => HttpServerResponse.unsafeJson({ error, message }, { status, headers })
 
-export const lockedOut = (retryAfterSeconds: number) =>
+export const lockedOut = ({ reason, retryAfterSeconds }: LockedOut) =>
   errorJson(
     429,
     "rate-limited",
-    `too many failed sign-ins for this username from this address; retry in ${retryAfterSeconds} s`,
+    reason === "attempts-at-limit"
+      ? `too many sign-in attempts under way for this username from this address; retry in ${retryAfterSeconds} s`
+      : `too many failed sign-ins for this username from this address; retry in ${retryAfterSeconds} s`,
     { "retry-after": String(retryAfterSeconds) }
   )
 

@@ -1,15 +1,21 @@
 /**
  * Login lockout per (IP, username), persisted so a restart does not reset
- * it. Failures are rows with their time; a lock is one row per pair with
- * its count and end. Every lock is an audit row.
+ * it. Each attempt is a row with its time, counted before the password is
+ * checked: the lock test and the count are one transaction, so parallel
+ * requests cannot all slip past a pair that has one attempt left. A row is
+ * pending while its check runs, then kept as a failure or removed. A lock is
+ * one row per pair with its count and end. Every lock is an audit row.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { AuditTrail } from "@garrison/runtime"
+import { randomUUID } from "node:crypto"
+import { LockedOut } from "../errors.js"
 import { usernameKey } from "../users/username.js"
 import { FAILURE_WINDOW_MS, LOCK_MEMORY_MS, lockDurationMs, MAX_FAILURES, secondsUntil } from "./schedule.js"
 
@@ -19,26 +25,45 @@ export interface LockoutKey {
   readonly username: string
 }
 
-export interface NewLock {
-  readonly lockCount: number
-  readonly retryAfterSeconds: number
-}
+/**
+ * What a finished check means for the lockout: `failure` stays counted,
+ * `success` clears the pair (a sign-in), `uncounted` gives the attempt back
+ * (it proved nothing wrong, e.g. "MFA code required" after a right password).
+ */
+export type Verdict = "failure" | "success" | "uncounted"
 
 export interface LockoutShape {
-  /** Seconds until the pair may try again, when it is locked now. */
-  readonly lockedFor: (key: LockoutKey) => Effect.Effect<Option.Option<number>>
-  /** Counts a failure; returns the lock it caused, if it was the fifth in the window. */
-  readonly recordFailure: (key: LockoutKey) => Effect.Effect<Option.Option<NewLock>>
-  /** A successful sign-in: the pair's failures and locks are cleared. */
-  readonly clear: (key: LockoutKey) => Effect.Effect<void>
-  /** Forgets failures outside the window and locks past their memory. */
+  /**
+   * Runs `check` as one attempt of the pair. Refused with `LockedOut` before
+   * it runs while the pair is locked, or while it already has as many
+   * attempts in the window (failed or still running) as it may fail; else
+   * counted, run, and settled by `verdict`. A failure that locks the pair
+   * fails with `LockedOut` in place of the check's own error. An interrupted
+   * check counts as a failure.
+   */
+  readonly attempt: <A, E, R>(
+    key: LockoutKey,
+    check: Effect.Effect<A, E, R>,
+    verdict: (exit: Exit.Exit<A, E>) => Verdict
+  ) => Effect.Effect<A, E | LockedOut, R>
+  /** Forgets attempts outside the window and locks past their memory. */
   readonly cleanup: Effect.Effect<void>
 }
-
 
 interface LockRow {
   readonly lock_count: number
   readonly locked_until: number
+}
+
+interface Reservation {
+  readonly key: LockoutKey
+  readonly pair: { readonly ip: string; readonly key: string }
+  readonly id: string
+}
+
+interface NewLock {
+  readonly lockCount: number
+  readonly retryAfterSeconds: number
 }
 
 export class Lockout extends Context.Tag("@garrison/plugins/accounts/Lockout")<Lockout, LockoutShape>() {
@@ -51,36 +76,63 @@ export class Lockout extends Context.Tag("@garrison/plugins/accounts/Lockout")<L
         (rows) => Option.fromNullable(rows[0])
       )
 
-    const lockedFor: LockoutShape["lockedFor"] = ({ ip, username }) =>
-      Effect.gen(function* () {
-        const now = yield* Clock.currentTimeMillis
-        const row = yield* lockRow(ip, usernameKey(username))
-        return Option.flatMap(row, (r) =>
-          Number(r.locked_until) > now ? Option.some(secondsUntil(Number(r.locked_until), now)) : Option.none()
-        )
-      }).pipe(Effect.orDie)
+    /** How many locks the pair has had recently: the next one lasts longer. */
+    const rememberedLocks = (row: Option.Option<LockRow>, now: number) =>
+      Option.match(Option.filter(row, (r) => Number(r.locked_until) + LOCK_MEMORY_MS > now), {
+        onNone: () => 0,
+        onSome: (r) => Number(r.lock_count)
+      })
 
-    const recordFailure: LockoutShape["recordFailure"] = ({ ip, username }) =>
+    /** Counts an attempt, or says why it may not run. One transaction, so attempts queue here one by one. */
+    const reserve = (key: LockoutKey): Effect.Effect<Reservation, LockedOut> =>
       Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
-        const key = usernameKey(username)
+        const pair = { ip: key.ip, key: usernameKey(key.username) }
+        return yield* Effect.gen(function* () {
+          // A write first, so the transaction holds the write lock before it reads.
+          yield* sql`DELETE FROM accounts_login_failures
+            WHERE ip = ${pair.ip} AND username_key = ${pair.key} AND at <= ${now - FAILURE_WINDOW_MS}`
+          const lock = yield* lockRow(pair.ip, pair.key)
+          if (Option.isSome(lock) && Number(lock.value.locked_until) > now) {
+            return yield* new LockedOut({ reason: "locked", retryAfterSeconds: secondsUntil(Number(lock.value.locked_until), now) })
+          }
+          const [counted] = yield* sql<{ readonly n: number }>`SELECT COUNT(*) AS n FROM accounts_login_failures
+            WHERE ip = ${pair.ip} AND username_key = ${pair.key}`
+          if (Number(counted?.n ?? 0) >= MAX_FAILURES) {
+            // The attempts under way will most likely lock the pair: wait as long as that lock would last.
+            const wait = lockDurationMs(rememberedLocks(lock, now) + 1)
+            return yield* new LockedOut({ reason: "attempts-at-limit", retryAfterSeconds: secondsUntil(now + wait, now) })
+          }
+          const id = randomUUID()
+          yield* sql`INSERT INTO accounts_login_failures (ip, username_key, at, attempt, pending)
+            VALUES (${pair.ip}, ${pair.key}, ${now}, ${id}, 1)`
+          return { key, pair, id } satisfies Reservation
+        }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      })
+
+    /** The attempt failed: it stays counted; the failure that makes `MAX_FAILURES` locks the pair. */
+    const failed = ({ key, pair, id }: Reservation): Effect.Effect<Option.Option<NewLock>> =>
+      Effect.gen(function* () {
         const lock = yield* Effect.gen(function* () {
-          yield* sql`INSERT INTO accounts_login_failures (ip, username_key, at) VALUES (${ip}, ${key}, ${now})`
-          const since = now - FAILURE_WINDOW_MS
-          yield* sql`DELETE FROM accounts_login_failures WHERE ip = ${ip} AND username_key = ${key} AND at <= ${since}`
-          const [counted] = yield* sql<{ readonly n: number }>`
-            SELECT COUNT(*) AS n FROM accounts_login_failures WHERE ip = ${ip} AND username_key = ${key}`
+          const now = yield* Clock.currentTimeMillis
+          const marked = yield* sql`UPDATE accounts_login_failures SET pending = 0
+            WHERE ip = ${pair.ip} AND username_key = ${pair.key} AND attempt = ${id} RETURNING attempt`
+          // A success of another attempt cleared the pair meanwhile: this failure still counts.
+          if (marked.length === 0) {
+            yield* sql`INSERT INTO accounts_login_failures (ip, username_key, at, attempt, pending)
+              VALUES (${pair.ip}, ${pair.key}, ${now}, ${id}, 0)`
+          }
+          const [counted] = yield* sql<{ readonly n: number }>`SELECT COUNT(*) AS n FROM accounts_login_failures
+            WHERE ip = ${pair.ip} AND username_key = ${pair.key} AND pending = 0 AND at > ${now - FAILURE_WINDOW_MS}`
           if (Number(counted?.n ?? 0) < MAX_FAILURES) return Option.none<NewLock>()
 
-          const previous = yield* lockRow(ip, key)
-          const remembered = Option.filter(previous, (r) => Number(r.locked_until) + LOCK_MEMORY_MS > now)
-          const lockCount = Option.match(remembered, { onNone: () => 0, onSome: (r) => Number(r.lock_count) }) + 1
+          const lockCount = rememberedLocks(yield* lockRow(pair.ip, pair.key), now) + 1
           const until = now + lockDurationMs(lockCount)
           yield* sql`INSERT INTO accounts_lockouts (ip, username_key, lock_count, locked_until)
-            VALUES (${ip}, ${key}, ${lockCount}, ${until})
+            VALUES (${pair.ip}, ${pair.key}, ${lockCount}, ${until})
             ON CONFLICT (ip, username_key) DO UPDATE SET lock_count = excluded.lock_count, locked_until = excluded.locked_until`
           // The next lock needs five new failures.
-          yield* sql`DELETE FROM accounts_login_failures WHERE ip = ${ip} AND username_key = ${key}`
+          yield* sql`DELETE FROM accounts_login_failures WHERE ip = ${pair.ip} AND username_key = ${pair.key} AND pending = 0`
           return Option.some({ lockCount, retryAfterSeconds: secondsUntil(until, now) })
         }).pipe(sql.withTransaction, Effect.orDie)
 
@@ -88,9 +140,9 @@ export class Lockout extends Context.Tag("@garrison/plugins/accounts/Lockout")<L
           const audit = yield* AuditTrail
           yield* audit.record({
             actor: null,
-            ip,
+            ip: key.ip,
             action: "auth.lockout",
-            target: username.slice(0, 128),
+            target: key.username,
             result: "denied",
             details: { lockCount: lock.value.lockCount, lockedForSeconds: lock.value.retryAfterSeconds }
           })
@@ -98,16 +150,39 @@ export class Lockout extends Context.Tag("@garrison/plugins/accounts/Lockout")<L
         return lock
       })
 
-    const clear: LockoutShape["clear"] = ({ ip, username }) => {
-      const key = usernameKey(username)
-      return Effect.all(
+    /** A sign-in: the pair's attempts (other running ones too) and locks are cleared. */
+    const succeeded = ({ pair }: Reservation) =>
+      Effect.all(
         [
-          sql`DELETE FROM accounts_login_failures WHERE ip = ${ip} AND username_key = ${key}`,
-          sql`DELETE FROM accounts_lockouts WHERE ip = ${ip} AND username_key = ${key}`
+          sql`DELETE FROM accounts_login_failures WHERE ip = ${pair.ip} AND username_key = ${pair.key}`,
+          sql`DELETE FROM accounts_lockouts WHERE ip = ${pair.ip} AND username_key = ${pair.key}`
         ],
         { discard: true }
       ).pipe(sql.withTransaction, Effect.orDie)
-    }
+
+    const release = ({ pair, id }: Reservation) =>
+      sql`DELETE FROM accounts_login_failures WHERE ip = ${pair.ip} AND username_key = ${pair.key} AND attempt = ${id}`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      )
+
+    const attempt: LockoutShape["attempt"] = (key, check, verdict) =>
+      Effect.uninterruptibleMask((restore) =>
+        Effect.gen(function* () {
+          const reservation = yield* reserve(key)
+          const exit = yield* Effect.exit(restore(check))
+          const settled = Exit.isInterrupted(exit) ? "failure" : verdict(exit)
+          if (settled === "success") yield* succeeded(reservation)
+          if (settled === "uncounted") yield* release(reservation)
+          if (settled === "failure") {
+            const lock = yield* failed(reservation)
+            if (Option.isSome(lock) && !Exit.isInterrupted(exit)) {
+              return yield* new LockedOut({ reason: "locked-now", retryAfterSeconds: lock.value.retryAfterSeconds })
+            }
+          }
+          return yield* exit
+        })
+      )
 
     const cleanup: LockoutShape["cleanup"] = Effect.flatMap(Clock.currentTimeMillis, (now) =>
       Effect.all(
@@ -119,7 +194,7 @@ export class Lockout extends Context.Tag("@garrison/plugins/accounts/Lockout")<L
       )
     ).pipe(Effect.orDie)
 
-    return Lockout.of({ lockedFor, recordFailure, clear, cleanup })
+    return Lockout.of({ attempt, cleanup })
   })
 
   static readonly layer = Layer.effect(Lockout, Lockout.make)

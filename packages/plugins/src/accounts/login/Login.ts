@@ -1,16 +1,20 @@
 /**
- * Signing in: lockout first (a locked pair gets 429 even with the right
- * password), then the password (timed the same whether or not the user
- * exists), then the MFA code when MFA is on, then a new session. Every
- * outcome is an audit row; failures count towards the lockout.
+ * Signing in: the lockout first, which counts the attempt before anything
+ * is hashed (a locked pair gets 429 even with the right password, and so
+ * does a pair whose attempts under way already use up what it may fail),
+ * then the password (timed the same whether or not the user exists), then
+ * the MFA code when MFA is on, then a new session. Every outcome is an
+ * audit row; failures count towards the lockout, a success clears it.
  */
 import { AuditTrail } from "@garrison/runtime"
+import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { InvalidCredentials, InvalidMfaCode, LockedOut, MfaRequired } from "../errors.js"
-import { Lockout, type LockoutKey } from "../lockout/Lockout.js"
+import { Lockout, type Verdict } from "../lockout/Lockout.js"
 import { Mfa } from "../mfa/Mfa.js"
 import { Passwords } from "../passwords/Passwords.js"
 import { type IssuedSession, Sessions } from "../sessions/Sessions.js"
@@ -42,24 +46,12 @@ export class Login extends Context.Tag("@garrison/plugins/accounts/Login")<Login
 
     const audit = (input: LoginInput, actor: string | null, result: "success" | "failure" | "denied", details: Record<string, unknown>) =>
       Effect.flatMap(AuditTrail, (trail) =>
-        trail.record({ actor, ip: input.ip, action: "auth.login", target: input.username.slice(0, 128), result, details })
+        trail.record({ actor, ip: input.ip, action: "auth.login", target: input.username, result, details })
       )
 
-    /** Counts the failure; the one that locks the pair answers 429 straight away. */
-    const failed = <E>(key: LockoutKey, error: E): Effect.Effect<never, E | LockedOut> =>
-      Effect.flatMap(lockout.recordFailure(key), (lock) =>
-        Effect.fail(Option.isSome(lock) ? new LockedOut({ retryAfterSeconds: lock.value.retryAfterSeconds }) : error)
-      )
-
-    const login: LoginShape["login"] = (input) =>
+    /** The password, then the MFA code, then a session; the lockout has already counted this attempt. */
+    const check = (input: LoginInput) =>
       Effect.gen(function* () {
-        const key: LockoutKey = { ip: input.ip, username: input.username }
-        const locked = yield* lockout.lockedFor(key)
-        if (Option.isSome(locked)) {
-          yield* audit(input, null, "denied", { reason: "locked-out", retryAfterSeconds: locked.value })
-          return yield* new LockedOut({ retryAfterSeconds: locked.value })
-        }
-
         const found = yield* users.credentials(input.username)
         const passwordOk = Option.isSome(found)
           ? yield* passwords.verify(found.value.passwordHash, input.password)
@@ -67,7 +59,7 @@ export class Login extends Context.Tag("@garrison/plugins/accounts/Login")<Login
         if (Option.isNone(found) || !passwordOk || found.value.user.disabled) {
           const actor = Option.isSome(found) ? found.value.user.id : null
           yield* audit(input, actor, "failure", { reason: "invalid-credentials" })
-          return yield* failed(key, new InvalidCredentials())
+          return yield* new InvalidCredentials()
         }
         const { user, passwordHash } = found.value
 
@@ -77,7 +69,7 @@ export class Login extends Context.Tag("@garrison/plugins/accounts/Login")<Login
           const accepted = yield* mfa.acceptLoginCode(user.id, input.code)
           if (Option.isNone(accepted)) {
             yield* audit(input, user.id, "failure", { reason: "invalid-mfa-code" })
-            return yield* failed(key, new InvalidMfaCode())
+            return yield* new InvalidMfaCode()
           }
           method = `password+${accepted.value}`
           if (accepted.value === "recovery") {
@@ -87,12 +79,34 @@ export class Login extends Context.Tag("@garrison/plugins/accounts/Login")<Login
           }
         }
 
-        yield* lockout.clear(key)
         if (passwords.needsRehash(passwordHash)) yield* users.rehash(user.id, input.password)
         const session = yield* sessions.issue(user.id)
         yield* audit(input, user.id, "success", { method, session: session.jti })
         return { session, user }
       })
+
+    /** A wrong password or code counts; "MFA code required" proved the password right, so it does not. */
+    const verdict = (exit: Exit.Exit<LoginSuccess, InvalidCredentials | MfaRequired | InvalidMfaCode>): Verdict =>
+      Exit.match(exit, {
+        onSuccess: () => "success",
+        onFailure: (cause) =>
+          Option.match(Cause.failureOption(cause), {
+            onNone: () => "uncounted",
+            onSome: (error) => (error._tag === "MfaRequired" ? "uncounted" : "failure")
+          })
+      })
+
+    const login: LoginShape["login"] = (input) =>
+      lockout.attempt({ ip: input.ip, username: input.username }, check(input), verdict).pipe(
+        Effect.tapError((error) =>
+          error._tag === "LockedOut" && error.reason !== "locked-now"
+            ? audit(input, null, "denied", {
+                reason: error.reason === "locked" ? "locked-out" : "attempts-at-limit",
+                retryAfterSeconds: error.retryAfterSeconds
+              })
+            : Effect.void
+        )
+      )
 
     return Login.of({ login })
   })

@@ -14,7 +14,7 @@ import { Secrets } from "@garrison/runtime"
 import { ConfirmationFailed, MfaAlreadyEnabled, MfaNotEnabled, MfaNotPending } from "../errors.js"
 import { Passwords } from "../passwords/Passwords.js"
 import { hashRecoveryCode, looksLikeRecoveryCode, newRecoveryCode, RECOVERY_CODE_COUNT } from "./RecoveryCodes.js"
-import { MFA_KEY_NAME, open, seal } from "./SecretBox.js"
+import { MFA_KEY_NAME, MFA_KEY_SPEC, open, seal } from "./SecretBox.js"
 import { matchStep, newTotpSecret, otpauthUri } from "./Totp.js"
 
 export interface MfaEnrolment {
@@ -54,7 +54,8 @@ export class Mfa extends Context.Tag("@garrison/plugins/accounts/Mfa")<Mfa, MfaS
   static readonly make = Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const passwords = yield* Passwords
-    const key = yield* Effect.orDie((yield* Secrets).get(MFA_KEY_NAME))
+    // Checked before the port opens: a bad key file is a one-line start-up error naming it.
+    const key = yield* (yield* Secrets).require(MFA_KEY_NAME, MFA_KEY_SPEC)
     const isoNow = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
 
     const row = (userId: string) =>

@@ -6,8 +6,18 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto"
 import * as Option from "effect/Option"
+import type { SecretSpec } from "@garrison/runtime"
 
 export const MFA_KEY_NAME = "accounts-mfa-key"
+
+/** AES-256 takes exactly 32 bytes; a new key cannot open the secrets sealed with the old one. */
+export const MFA_KEY_SPEC: SecretSpec = {
+  bytes: 32,
+  exact: true,
+  what: "the key that encrypts MFA secrets (AES-256-GCM)",
+  ifReplaced:
+    "every enrolled MFA secret becomes unreadable: those users sign in with a recovery code, or an admin turns their MFA off, and they enrol again"
+}
 const VERSION = "v1"
 
 export const seal = (key: Uint8Array, plaintext: string, owner: string): string => {

@@ -6,7 +6,9 @@
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import { CurrentPrincipal, type Principal } from "@garrison/runtime"
 import { AccountsApi } from "../contract/Api.js"
@@ -33,28 +35,19 @@ export const AuthRoutes = HttpApiBuilder.group(AccountsApi, "auth", (handlers) =
     const lockout = yield* Lockout
 
     /**
-     * Runs a check of something only the account holder knows: a locked
-     * (IP, username) pair is refused, and a failed check counts towards the
-     * lockout like a failed sign-in (the failure that locks answers 429).
+     * Runs a check of something only the account holder knows as an attempt
+     * of the (IP, username) pair: refused while the pair is locked, and a
+     * failed check counts towards the lockout like a failed sign-in (the
+     * failure that locks answers 429). Any other outcome gives the attempt back.
      */
     const guarded =
       (principal: Principal, ip: string) =>
-      <A, E, R>(check: Effect.Effect<A, E | ConfirmationFailed, R>): Effect.Effect<A, E | ConfirmationFailed | LockedOut, R> => {
-        const key = { ip, username: principal.name }
-        return Effect.flatMap(lockout.lockedFor(key), (locked) =>
-          Option.isSome(locked)
-            ? Effect.fail(new LockedOut({ retryAfterSeconds: locked.value }))
-            : check.pipe(
-                Effect.catchIf(
-                  (error): error is ConfirmationFailed => error instanceof ConfirmationFailed,
-                  (error) =>
-                    Effect.flatMap(lockout.recordFailure(key), (lock) =>
-                      Effect.fail(Option.isSome(lock) ? new LockedOut({ retryAfterSeconds: lock.value.retryAfterSeconds }) : error)
-                    )
-                )
-              )
+      <A, E, R>(check: Effect.Effect<A, E | ConfirmationFailed, R>): Effect.Effect<A, E | ConfirmationFailed | LockedOut, R> =>
+        lockout.attempt({ ip, username: principal.name }, check, (exit) =>
+          Exit.isFailure(exit) && Option.exists(Cause.failureOption(exit.cause), (error) => error instanceof ConfirmationFailed)
+            ? "failure"
+            : "uncounted"
         )
-      }
 
     /** One audit row for a security change, whatever its outcome. */
     const audited =
@@ -71,7 +64,7 @@ export const AuthRoutes = HttpApiBuilder.group(AccountsApi, "auth", (handlers) =
       Effect.catchIf(
         self,
         (error): error is LockedOut => error instanceof LockedOut,
-        (error) => Effect.succeed(lockedOut(error.retryAfterSeconds))
+        (error) => Effect.succeed(lockedOut(error))
       )
 
     return handlers
@@ -90,7 +83,7 @@ export const AuthRoutes = HttpApiBuilder.group(AccountsApi, "auth", (handlers) =
               )
             ),
             Effect.catchTags({
-              LockedOut: (error) => Effect.succeed(lockedOut(error.retryAfterSeconds)),
+              LockedOut: (error) => Effect.succeed(lockedOut(error)),
               InvalidCredentials: () => Effect.succeed(errorJson(401, "unauthenticated", "wrong username or password")),
               MfaRequired: () =>
                 Effect.succeed(errorJson(401, "mfa-required", "this account uses MFA: send the authenticator app's code as `code`")),

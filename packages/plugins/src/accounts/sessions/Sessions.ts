@@ -12,13 +12,11 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { Secrets } from "@garrison/runtime"
+import { Secrets, SESSION_SIGNING_KEY } from "@garrison/runtime"
 import { hkdfSync, randomUUID } from "node:crypto"
 import { AccountsConfig } from "../config.js"
 import { csrfTokenFor, csrfValid } from "./Csrf.js"
 import { importSigningKey, makeTokenVerifier, signToken, type TokenClaims } from "./Tokens.js"
-
-export const SESSION_KEY_NAME = "session-signing-key"
 
 export interface IssuedSession {
   readonly token: string
@@ -46,7 +44,8 @@ export class Sessions extends Context.Tag("@garrison/plugins/accounts/Sessions")
   static readonly make = Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const { sessionTtl } = yield* AccountsConfig
-    const signingKey = yield* Effect.orDie((yield* Secrets).get(SESSION_KEY_NAME))
+    // Checked before the port opens: a bad key file is a one-line start-up error naming it.
+    const signingKey = yield* (yield* Secrets).require(SESSION_SIGNING_KEY.name, SESSION_SIGNING_KEY.spec)
     // A separate key for CSRF tokens, derived so that no HMAC here can double as a JWT signature.
     const csrfKey = new Uint8Array(hkdfSync("sha256", signingKey, new Uint8Array(0), "garrison csrf v1", 32))
     const ttlMs = Duration.toMillis(sessionTtl)

@@ -2,7 +2,9 @@
  * Appending one row to the chain. The transaction is the outer layer and the
  * semaphore the inner one, so a caller already inside a transaction (holding
  * the connection) can record without deadlocking against another recorder
- * that holds the semaphore and waits for the connection.
+ * that holds the semaphore and waits for the connection. Every text is put
+ * in its stored form (canonical.ts) before it is hashed, so the row read
+ * back is the row that was hashed.
  */
 import type * as SqlClient from "@effect/sql/SqlClient"
 import * as Clock from "effect/Clock"
@@ -37,7 +39,7 @@ export const makeAppend = (sql: SqlClient.SqlClient, lock: Effect.Semaphore) =>
         ip: clampField(entry.ip),
         action: clampField(entry.action) ?? "",
         target: clampField(entry.target),
-        result: entry.result,
+        result: clampField(entry.result) ?? "",
         details,
         prev_hash: head.hash
       }

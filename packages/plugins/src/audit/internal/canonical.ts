@@ -1,21 +1,25 @@
 /**
- * Turning an entry's free-form `details` into the one text that is stored
- * and hashed: JSON with keys sorted at every level and no whitespace, so the
+ * Turning an entry into the one text per field that is stored and hashed.
+ * Every string (fields, details keys and values) is made well-formed first
+ * (see text.ts), so what is hashed is exactly what reads back. `details`
+ * becomes JSON with keys sorted at every level and no whitespace, so the
  * same details always hash the same. Total over odd input (cycles, bigint,
  * functions), because recording must never fail on what a caller passed.
  */
+import { clampText, wellFormed } from "./text.js"
 
 /** Longest stored details text; beyond it only the size is kept. */
 export const MAX_DETAILS_LENGTH = 16_384
-/** Longest stored actor, ip, action or target. */
+/** Longest stored actor, ip, action or target, in UTF-16 code units (never splitting a character). */
 export const MAX_FIELD_LENGTH = 2_048
 const MAX_DEPTH = 16
 
 /** Keys whose values are replaced: callers must not log secrets, and a slip should not become permanent. */
 const SECRET_KEY = /pass(word)?|secret|token|authorization|cookie|api[-_]?key|private[-_]?key|recovery[-_]?code/i
 
+/** A stored text field: well-formed, cut at `MAX_FIELD_LENGTH`. */
 export const clampField = (value: string | null): string | null =>
-  value === null || value.length <= MAX_FIELD_LENGTH ? value : `${value.slice(0, MAX_FIELD_LENGTH)}…`
+  value === null ? null : clampText(wellFormed(value), MAX_FIELD_LENGTH)
 
 export const canonicalDetails = (details: Readonly<Record<string, unknown>> | undefined): string | null => {
   if (details === undefined) return null
@@ -26,7 +30,7 @@ export const canonicalDetails = (details: Readonly<Record<string, unknown>> | un
 const encode = (value: unknown, seen: Set<object>, depth: number): string => {
   switch (typeof value) {
     case "string":
-      return JSON.stringify(value)
+      return JSON.stringify(wellFormed(value))
     case "number":
       return Number.isFinite(value) ? JSON.stringify(value) : "null"
     case "boolean":
@@ -52,10 +56,15 @@ const encodeObject = (value: object, seen: Set<object>, depth: number): string =
   } else {
     const record = value as Record<string, unknown>
     const parts: Array<string> = []
+    const written = new Set<string>()
     for (const key of Object.keys(record).sort()) {
       const item = record[key]
       if (item === undefined || typeof item === "function" || typeof item === "symbol") continue
-      parts.push(`${JSON.stringify(key)}:${SECRET_KEY.test(key) ? JSON.stringify("[redacted]") : encode(item, seen, depth + 1)}`)
+      // Keys differing only in lone surrogates become one key: the first (in sort order) is kept.
+      const name = wellFormed(key)
+      if (written.has(name)) continue
+      written.add(name)
+      parts.push(`${JSON.stringify(name)}:${SECRET_KEY.test(name) ? JSON.stringify("[redacted]") : encode(item, seen, depth + 1)}`)
     }
     text = `{${parts.join(",")}}`
   }

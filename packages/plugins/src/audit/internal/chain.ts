@@ -2,8 +2,10 @@
  * The hash chain, in plain functions so anyone can re-check an exported
  * trail: each row's hash is SHA-256 over the JSON array
  * `[prevHash, at, actor, ip, action, target, result, details]`, where
- * `details` is the stored canonical JSON text (or null). JSON array encoding
- * escapes every value, so two different rows never encode alike.
+ * `details` is the stored canonical JSON text (or null), hashed as UTF-8
+ * bytes. JSON array encoding escapes every value, so two different rows
+ * never encode alike. The fields are stored well-formed (see text.ts), so
+ * those bytes are exactly what the database holds and gives back.
  */
 import { createHash } from "node:crypto"
 

@@ -6,6 +6,7 @@ import * as Option from "effect/Option"
 import { type AuditResult, AuditPage, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../contract/Api.js"
 import { type AuditStoreError, InvalidAuditCursor, storeError } from "../errors.js"
 import { decodeCursor, encodeCursor } from "./cursor.js"
+import { wellFormed } from "./text.js"
 import { COLUMNS, type StoredRow, toAuditRow } from "./rows.js"
 
 export interface AuditFilter {
@@ -44,9 +45,10 @@ export const makeQuery = (sql: SqlClient.SqlClient) =>
         })
         conditions.push(sql`seq < ${before}`)
       }
-      if (filter.actor !== undefined) conditions.push(sql`actor = ${filter.actor}`)
+      // Filters take the stored form too, so a value with a lone surrogate finds its rows.
+      if (filter.actor !== undefined) conditions.push(sql`actor = ${wellFormed(filter.actor)}`)
       if (filter.action !== undefined) {
-        const condition = actionCondition(sql, filter.action)
+        const condition = actionCondition(sql, wellFormed(filter.action))
         if (condition !== undefined) conditions.push(condition)
       }
       if (filter.from !== undefined) conditions.push(sql`at >= ${filter.from.toISOString()}`)
