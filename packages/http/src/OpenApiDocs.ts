@@ -109,10 +109,12 @@ export interface DocsPage {
 
 /**
  * The page and its policy: scripts only the page's own inline ones (by
- * SHA-256), styles inline (Scalar injects `<style>` elements at run time,
- * so they cannot be hashed in advance), images from data: URIs (Scalar's
- * icons), requests ("Try it") only to this origin, nothing else loaded,
- * no framing, no `<base>`, no form posts.
+ * SHA-256), plus compiling WebAssembly ('wasm-unsafe-eval': Scalar hashes
+ * the document with xxhash-wasm and shows nothing without it; JavaScript
+ * eval stays refused), styles inline (Scalar injects `<style>` elements at
+ * run time, so they cannot be hashed in advance), images from data: URIs
+ * (Scalar's icons), requests ("Try it") only to this origin, nothing else
+ * loaded, no framing, no `<base>`, no form posts.
  */
 export const docsPage = (spec: OpenApi.OpenAPISpec, script: string): DocsPage => {
   const configure = `document.getElementById("api-reference").dataset.configuration = ${JSON.stringify(scalarConfiguration)}`
@@ -131,7 +133,7 @@ export const docsPage = (spec: OpenApi.OpenAPISpec, script: string): DocsPage =>
 </html>`
   const contentSecurityPolicy = [
     "default-src 'none'",
-    `script-src ${[configure, script].map(scriptHash).join(" ")}`,
+    `script-src ${[configure, script].map(scriptHash).join(" ")} 'wasm-unsafe-eval'`,
     "style-src 'unsafe-inline'",
     "img-src data:",
     "connect-src 'self'",
