@@ -1,6 +1,6 @@
 /**
  * The first stage of every request, in plain functions over Node's request
- * and response: security headers, request id, one canonical request target
+ * and response: request id, security headers, one canonical request target
  * (refused with 400 when it has none), route lookup, the rate limit of the
  * matched route, the declared size of the body, and constant responses
  * (liveness pings). It runs before any fiber exists, so a flood of rejected
@@ -16,7 +16,7 @@ import { socketClientIp } from "./ClientIp.js"
 import type { ErrorCode } from "@garrison/runtime"
 import { errorStatus } from "@garrison/runtime"
 import { type RateLimitRule, scopeOf, SlidingWindowLimiter, unroutedRuleFor } from "./RateLimiter.js"
-import { apiCacheControl, setSecurityHeaders } from "./SecurityHeaders.js"
+import { apiCacheControl, securityHeaders, setSecurityHeaders } from "./SecurityHeaders.js"
 
 export interface GateVerdict {
   readonly requestId: string
@@ -55,15 +55,13 @@ export const makeGate = (options: GateOptions) => {
   const limiter = options.limiter ?? new SlidingWindowLimiter()
 
   return (request: IncomingMessage, response: ServerResponse): GateVerdict | undefined => {
-    setSecurityHeaders(response)
     const incomingId = request.headers["x-request-id"]
     const requestId = typeof incomingId === "string" && REQUEST_ID.test(incomingId) ? incomingId : randomUUID()
-    response.setHeader("x-request-id", requestId)
 
     const raw = request.url ?? "/"
     const url = canonicalTarget(raw)
     if (url instanceof TargetRefused) {
-      writeError(response, "invalid-request", `invalid request target: ${url.reason}`)
+      writeError(response, requestId, "invalid-request", `invalid request target: ${url.reason}`)
       return undefined
     }
     // Everything after the gate (routers, front door, audit, request log) sees one spelling.
@@ -78,7 +76,7 @@ export const makeGate = (options: GateOptions) => {
     if (rule) {
       const decision = limiter.hit(rule, ip, options.now())
       if (!decision.allowed) {
-        writeError(response, "rate-limited", `too many requests; retry in ${decision.retryAfterSeconds} s`, {
+        writeError(response, requestId, "rate-limited", `too many requests; retry in ${decision.retryAfterSeconds} s`, {
           "retry-after": String(decision.retryAfterSeconds)
         })
         return undefined
@@ -86,22 +84,24 @@ export const makeGate = (options: GateOptions) => {
     }
 
     if (found === undefined) {
-      writeError(response, "not-found", `no route for ${method} ${path}`)
+      writeError(response, requestId, "not-found", `no route for ${method} ${path}`)
       return undefined
     }
     const { route, noStore } = found.handler
     if (route.constant !== undefined) {
-      writeJson(response, route.constant.status, route.constant.json)
+      writeJson(response, requestId, route.constant.status, route.constant.json)
       return undefined
     }
     const length = request.headers["content-length"]
     if (length !== undefined && Number(length) > options.bodyLimitBytes) {
-      writeError(response, "payload-too-large", `request bodies are limited to ${options.bodyLimitBytes} bytes`)
+      writeError(response, requestId, "payload-too-large", `request bodies are limited to ${options.bodyLimitBytes} bytes`)
       // Do not read the body we refused; close instead of keeping the connection.
       response.shouldKeepAlive = false
       return undefined
     }
-    // A default the handler may override with its own Cache-Control.
+    // Set now, written with the handler's answer: Node lets the handler's own headers win.
+    setSecurityHeaders(response)
+    response.setHeader("x-request-id", requestId)
     if (noStore) response.setHeader("cache-control", apiCacheControl)
     return { requestId, ip, path, route }
   }
@@ -112,10 +112,16 @@ const isApiPath = (path: string) => {
   return lower === "/api" || lower.startsWith("/api/")
 }
 
-/** The gate's own answers: JSON, never cached. */
-const writeJson = (response: ServerResponse, status: number, json: string, headers?: Record<string, string>) => {
+/**
+ * The gate's own answers: JSON, never cached, every header in one
+ * `writeHead` (Node validates headers passed there once; `setHeader`
+ * first would validate them twice).
+ */
+const writeJson = (response: ServerResponse, requestId: string, status: number, json: string, headers?: Record<string, string>) => {
   response.writeHead(status, {
+    ...securityHeaders,
     ...headers,
+    "x-request-id": requestId,
     "cache-control": apiCacheControl,
     "content-type": "application/json",
     "content-length": Buffer.byteLength(json)
@@ -123,5 +129,5 @@ const writeJson = (response: ServerResponse, status: number, json: string, heade
   response.end(json)
 }
 
-const writeError = (response: ServerResponse, code: ErrorCode, message: string, headers?: Record<string, string>) =>
-  writeJson(response, errorStatus[code], JSON.stringify({ error: code, message }), headers)
+const writeError = (response: ServerResponse, requestId: string, code: ErrorCode, message: string, headers?: Record<string, string>) =>
+  writeJson(response, requestId, errorStatus[code], JSON.stringify({ error: code, message }), headers)

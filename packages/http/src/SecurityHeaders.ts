@@ -1,20 +1,23 @@
 /**
  * Response headers that guard browsers, on every response the controller
- * sends (the gate's own answers included). They are set with `setHeader`
- * before anything else, so a handler that sends the same header wins: Node
- * merges `setHeader` values into `writeHead`'s, `writeHead`'s first.
+ * sends: the gate writes them into its own answers, and sets them with
+ * `setHeader` on requests it passes on, so a handler that sends the same
+ * header wins (Node merges `setHeader` values into `writeHead`'s,
+ * `writeHead`'s first).
  */
 import type { ServerResponse } from "node:http"
 
-export const securityHeaders: ReadonlyArray<readonly [name: string, value: string]> = [
+export const securityHeaders: Readonly<Record<string, string>> = {
   // No MIME sniffing: a JSON answer holding user text is never run as HTML or script.
-  ["x-content-type-options", "nosniff"],
+  "x-content-type-options": "nosniff",
   // Paths and queries (ids, names) stay off other sites' logs.
-  ["referrer-policy", "no-referrer"],
+  "referrer-policy": "no-referrer",
   // Nothing the controller serves may be framed (clickjacking); X-Frame-Options for older browsers.
-  ["content-security-policy", "frame-ancestors 'none'"],
-  ["x-frame-options", "DENY"]
-]
+  "content-security-policy": "frame-ancestors 'none'",
+  "x-frame-options": "DENY"
+}
+
+const entries = Object.entries(securityHeaders)
 
 /**
  * API answers carry tokens, TOTP secrets, recovery codes and personal data:
@@ -22,9 +25,10 @@ export const securityHeaders: ReadonlyArray<readonly [name: string, value: strin
  */
 export const apiCacheControl = "no-store"
 
+/** For responses someone else writes: `setHeader` values give way to `writeHead`'s. */
 export const setSecurityHeaders = (response: ServerResponse): void => {
-  for (let i = 0; i < securityHeaders.length; i++) {
-    const [name, value] = securityHeaders[i]!
+  for (let i = 0; i < entries.length; i++) {
+    const [name, value] = entries[i]!
     response.setHeader(name, value)
   }
 }
