@@ -16,7 +16,7 @@ import { socketClientIp } from "./ClientIp.js"
 import type { ErrorCode } from "@garrison/runtime"
 import { errorStatus } from "@garrison/runtime"
 import { type RateLimitRule, scopeOf, SlidingWindowLimiter, unroutedRuleFor } from "./RateLimiter.js"
-import { apiCacheControl, securityHeaders, setSecurityHeaders } from "./SecurityHeaders.js"
+import { apiCacheControl, gateAnswerHeaders, setSecurityHeaders } from "./SecurityHeaders.js"
 
 export interface GateVerdict {
   readonly requestId: string
@@ -76,9 +76,7 @@ export const makeGate = (options: GateOptions) => {
     if (rule) {
       const decision = limiter.hit(rule, ip, options.now())
       if (!decision.allowed) {
-        writeError(response, requestId, "rate-limited", `too many requests; retry in ${decision.retryAfterSeconds} s`, {
-          "retry-after": String(decision.retryAfterSeconds)
-        })
+        writeError(response, requestId, "rate-limited", `too many requests; retry in ${decision.retryAfterSeconds} s`, decision.retryAfterSeconds)
         return undefined
       }
     }
@@ -117,17 +115,12 @@ const isApiPath = (path: string) => {
  * `writeHead` (Node validates headers passed there once; `setHeader`
  * first would validate them twice).
  */
-const writeJson = (response: ServerResponse, requestId: string, status: number, json: string, headers?: Record<string, string>) => {
-  response.writeHead(status, {
-    ...securityHeaders,
-    ...headers,
-    "x-request-id": requestId,
-    "cache-control": apiCacheControl,
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(json)
-  })
+const writeJson = (response: ServerResponse, requestId: string, status: number, json: string, retryAfter?: number) => {
+  const headers = gateAnswerHeaders(requestId, Buffer.byteLength(json))
+  if (retryAfter !== undefined) headers["retry-after"] = String(retryAfter)
+  response.writeHead(status, headers)
   response.end(json)
 }
 
-const writeError = (response: ServerResponse, requestId: string, code: ErrorCode, message: string, headers?: Record<string, string>) =>
-  writeJson(response, requestId, errorStatus[code], JSON.stringify({ error: code, message }), headers)
+const writeError = (response: ServerResponse, requestId: string, code: ErrorCode, message: string, retryAfter?: number) =>
+  writeJson(response, requestId, errorStatus[code], JSON.stringify({ error: code, message }), retryAfter)
