@@ -15,7 +15,7 @@ import { canonicalTarget, pathOf, TargetRefused } from "./CanonicalTarget.js"
 import { socketClientIp } from "./ClientIp.js"
 import type { ErrorCode } from "@garrison/runtime"
 import { errorStatus } from "@garrison/runtime"
-import { type RateLimitRule, scopeOf, SlidingWindowLimiter, unroutedRuleFor } from "./RateLimiter.js"
+import { isUnder, type RateLimitRule, scopeOf, SlidingWindowLimiter, unroutedRuleFor } from "./RateLimiter.js"
 import { apiCacheControl, gateAnswerHeaders, setSecurityHeaders } from "./SecurityHeaders.js"
 
 export interface GateVerdict {
@@ -49,7 +49,7 @@ export const makeGate = (options: GateOptions) => {
   // The same router settings as HttpLayerRouter's, so both match the same route for a canonical target.
   const table = FindMyWay.make<GateRoute>({ ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, caseSensitive: false })
   for (const route of options.routes) {
-    const gateRoute: GateRoute = { route, rule: scopeOf(route), noStore: isApiPath(route.path) }
+    const gateRoute: GateRoute = { route, rule: scopeOf(route), noStore: isUnder(route.path.toLowerCase(), "/api") }
     table.on(route.method, route.path as FindMyWay.PathInput, gateRoute)
   }
   const limiter = options.limiter ?? new SlidingWindowLimiter()
@@ -103,11 +103,6 @@ export const makeGate = (options: GateOptions) => {
     if (noStore) response.setHeader("cache-control", apiCacheControl)
     return { requestId, ip, path, route }
   }
-}
-
-const isApiPath = (path: string) => {
-  const lower = path.toLowerCase()
-  return lower === "/api" || lower.startsWith("/api/")
 }
 
 /**

@@ -21,7 +21,7 @@ export const defaultRules = {
 } as const
 
 /** Whether `path` is `prefix` itself or below it (`/api` and `/api/...`, not `/apix`). */
-const isUnder = (path: string, prefix: string) =>
+export const isUnder = (path: string, prefix: string): boolean =>
   path.startsWith(prefix) && (path.length === prefix.length || path.charCodeAt(prefix.length) === 0x2f)
 
 /**
