@@ -1,23 +1,27 @@
 /**
  * The first stage of every request, in plain functions over Node's request
- * and response: request id, client IP, rate limits, route lookup, the
- * declared size of the body, and constant responses (liveness pings). It
- * runs before any fiber exists, so a flood of rejected or trivial requests
- * costs little. What passes goes on to the Effect stage (`FrontDoor`) with
- * its verdict attached.
+ * and response: request id, security headers, one canonical request target
+ * (refused with 400 when it has none), route lookup, the rate limit of the
+ * matched route, the declared size of the body, and constant responses
+ * (liveness pings). It runs before any fiber exists, so a flood of rejected
+ * or trivial requests costs little. What passes goes on to the Effect stage
+ * (`FrontDoor`) with `request.url` canonical and its verdict attached.
  */
 import type { RouteEntry } from "@garrison/runtime"
 import * as FindMyWay from "find-my-way-ts"
 import { randomUUID } from "node:crypto"
 import type { IncomingMessage, ServerResponse } from "node:http"
+import { canonicalTarget, pathOf, TargetRefused } from "./CanonicalTarget.js"
 import { socketClientIp } from "./ClientIp.js"
 import type { ErrorCode } from "@garrison/runtime"
 import { errorStatus } from "@garrison/runtime"
-import { ruleFor, SlidingWindowLimiter } from "./RateLimiter.js"
+import { isUnder, type RateLimitRule, scopeOf, SlidingWindowLimiter, unroutedRuleFor } from "./RateLimiter.js"
+import { apiCacheControl, gateAnswerHeaders, setSecurityHeaders } from "./SecurityHeaders.js"
 
 export interface GateVerdict {
   readonly requestId: string
   readonly ip: string
+  /** The canonical path (no query); `request.url` is the canonical target. */
   readonly path: string
   readonly route: RouteEntry
 }
@@ -31,65 +35,87 @@ export interface GateOptions {
   readonly limiter?: SlidingWindowLimiter
 }
 
+/** A route with what the gate decides for it, worked out once when the gate is made. */
+interface GateRoute {
+  readonly route: RouteEntry
+  readonly rule: RateLimitRule | null | undefined
+  readonly noStore: boolean
+}
+
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 
 /** Returns the verdict to pass on, or `undefined` when the gate answered itself. */
 export const makeGate = (options: GateOptions) => {
-  const table = FindMyWay.make<RouteEntry>({ ignoreTrailingSlash: true })
-  for (const route of options.routes) table.on(route.method, route.path as FindMyWay.PathInput, route)
+  // The same router settings as HttpLayerRouter's, so both match the same route for a canonical target.
+  const table = FindMyWay.make<GateRoute>({ ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, caseSensitive: false })
+  for (const route of options.routes) {
+    const gateRoute: GateRoute = { route, rule: scopeOf(route), noStore: isUnder(route.path.toLowerCase(), "/api") }
+    table.on(route.method, route.path as FindMyWay.PathInput, gateRoute)
+  }
   const limiter = options.limiter ?? new SlidingWindowLimiter()
 
   return (request: IncomingMessage, response: ServerResponse): GateVerdict | undefined => {
     const incomingId = request.headers["x-request-id"]
     const requestId = typeof incomingId === "string" && REQUEST_ID.test(incomingId) ? incomingId : randomUUID()
-    response.setHeader("x-request-id", requestId)
 
-    const url = request.url ?? "/"
+    const raw = request.url ?? "/"
+    const url = canonicalTarget(raw)
+    if (url instanceof TargetRefused) {
+      writeError(response, requestId, "invalid-request", `invalid request target: ${url.reason}`)
+      return undefined
+    }
+    // Everything after the gate (routers, front door, audit, request log) sees one spelling.
+    if (url !== raw) request.url = url
+    const path = pathOf(url)
     const method = request.method ?? "GET"
-    const queryAt = url.indexOf("?")
-    const path = queryAt === -1 ? url : url.slice(0, queryAt)
     const ip = socketClientIp(request.socket.remoteAddress, request.headers["x-forwarded-for"], options.trustProxyHops)
 
-    const rule = ruleFor(path)
+    const found = table.find(method, url) ?? (method === "HEAD" ? table.find("GET", url) : undefined)
+    // The scope is the matched route's; a request no route matches counts by its path.
+    const rule = found !== undefined ? found.handler.rule : unroutedRuleFor(path)
     if (rule) {
       const decision = limiter.hit(rule, ip, options.now())
       if (!decision.allowed) {
-        writeError(response, "rate-limited", `too many requests; retry in ${decision.retryAfterSeconds} s`, {
-          "retry-after": String(decision.retryAfterSeconds)
-        })
+        writeError(response, requestId, "rate-limited", `too many requests; retry in ${decision.retryAfterSeconds} s`, decision.retryAfterSeconds)
         return undefined
       }
     }
 
-    const found = table.find(method, url) ?? (method === "HEAD" ? table.find("GET", url) : undefined)
     if (found === undefined) {
-      writeError(response, "not-found", `no route for ${method} ${path}`)
+      writeError(response, requestId, "not-found", `no route for ${method} ${path}`)
       return undefined
     }
-    const route = found.handler
+    const { route, noStore } = found.handler
     if (route.constant !== undefined) {
-      writeJson(response, route.constant.status, route.constant.json)
+      writeJson(response, requestId, route.constant.status, route.constant.json)
       return undefined
     }
     const length = request.headers["content-length"]
     if (length !== undefined && Number(length) > options.bodyLimitBytes) {
-      writeError(response, "payload-too-large", `request bodies are limited to ${options.bodyLimitBytes} bytes`)
+      writeError(response, requestId, "payload-too-large", `request bodies are limited to ${options.bodyLimitBytes} bytes`)
       // Do not read the body we refused; close instead of keeping the connection.
       response.shouldKeepAlive = false
       return undefined
     }
+    // Set now, written with the handler's answer: Node lets the handler's own headers win.
+    setSecurityHeaders(response)
+    response.setHeader("x-request-id", requestId)
+    if (noStore) response.setHeader("cache-control", apiCacheControl)
     return { requestId, ip, path, route }
   }
 }
 
-const writeJson = (response: ServerResponse, status: number, json: string, headers?: Record<string, string>) => {
-  response.writeHead(status, {
-    ...headers,
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(json)
-  })
+/**
+ * The gate's own answers: JSON, never cached, every header in one
+ * `writeHead` (Node validates headers passed there once; `setHeader`
+ * first would validate them twice).
+ */
+const writeJson = (response: ServerResponse, requestId: string, status: number, json: string, retryAfter?: number) => {
+  const headers = gateAnswerHeaders(requestId, Buffer.byteLength(json))
+  if (retryAfter !== undefined) headers["retry-after"] = String(retryAfter)
+  response.writeHead(status, headers)
   response.end(json)
 }
 
-const writeError = (response: ServerResponse, code: ErrorCode, message: string, headers?: Record<string, string>) =>
-  writeJson(response, errorStatus[code], JSON.stringify({ error: code, message }), headers)
+const writeError = (response: ServerResponse, requestId: string, code: ErrorCode, message: string, retryAfter?: number) =>
+  writeJson(response, requestId, errorStatus[code], JSON.stringify({ error: code, message }), retryAfter)

@@ -6,7 +6,9 @@
  * Both are built on first request, not at start-up: the document costs
  * start-up time, and the Scalar bundle is ~6 MB of JavaScript source that
  * `@effect/platform/HttpApiScalar` would otherwise keep in memory (twice)
- * in every controller, whether anyone opens the docs or not.
+ * in every controller, whether anyone opens the docs or not. The page is
+ * built once, with a Content-Security-Policy that allows its own inline
+ * scripts (by hash) and nothing from elsewhere.
  */
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
@@ -14,6 +16,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { createHash } from "node:crypto"
 import { createRequire } from "node:module"
 import * as NodePath from "node:path"
 import { pathToFileURL } from "node:url"
@@ -64,15 +67,23 @@ const withAccess = (spec: Record<string, unknown>, access: ReadonlyMap<string, R
 }
 
 export const docsRoutes = (api: LooseApi): Layer.Layer<never, never, HttpLayerRouter.HttpRouter> =>
-  HttpLayerRouter.use((router) => {
-    const spec = Effect.cached(Effect.sync(() => OpenApi.fromApi(api)))
-    return Effect.flatMap(spec, (spec) =>
-      Effect.zipRight(
-        router.add("GET", OPENAPI_PATH, Effect.map(spec, (document) => HttpServerResponse.unsafeJson(document))),
-        router.add("GET", DOCS_PATH, Effect.flatMap(Effect.zip(spec, scalarBundle), ([document, script]) => docsPage(document, script)))
+  HttpLayerRouter.use((router) =>
+    Effect.gen(function* () {
+      const spec = yield* Effect.cached(Effect.sync(() => OpenApi.fromApi(api)))
+      const page = yield* Effect.cached(Effect.map(Effect.zip(spec, scalarBundle), ([document, script]) => docsPage(document, script)))
+      yield* router.add("GET", OPENAPI_PATH, Effect.map(spec, (document) => HttpServerResponse.unsafeJson(document)))
+      yield* router.add(
+        "GET",
+        DOCS_PATH,
+        Effect.map(page, ({ contentSecurityPolicy, html }) =>
+          HttpServerResponse.uint8Array(html, {
+            contentType: "text/html; charset=utf-8",
+            headers: { "content-security-policy": contentSecurityPolicy }
+          })
+        )
       )
-    )
-  })
+    })
+  )
 
 /**
  * The Scalar standalone bundle that `@effect/platform` ships. Its module is
@@ -87,9 +98,27 @@ const scalarBundle: Effect.Effect<string> = Effect.promise(async () => {
   return loaded.javascript
 })
 
-const docsPage = (spec: OpenApi.OpenAPISpec, script: string) =>
-  Effect.sync(() =>
-    HttpServerResponse.html(`<!doctype html>
+/** Scalar's settings for the page: `withDefaultFonts: false`, or it loads its fonts from a CDN. */
+const scalarConfiguration = JSON.stringify({ _integration: "html", withDefaultFonts: false })
+
+export interface DocsPage {
+  /** The page, UTF-8 encoded once. */
+  readonly html: Uint8Array
+  readonly contentSecurityPolicy: string
+}
+
+/**
+ * The page and its policy: scripts only the page's own inline ones (by
+ * SHA-256), plus compiling WebAssembly ('wasm-unsafe-eval': Scalar hashes
+ * the document with xxhash-wasm and shows nothing without it; JavaScript
+ * eval stays refused), styles inline (Scalar injects `<style>` elements at
+ * run time, so they cannot be hashed in advance), images from data: URIs
+ * (Scalar's icons), requests ("Try it") only to this origin, nothing else
+ * loaded, no framing, no `<base>`, no form posts.
+ */
+export const docsPage = (spec: OpenApi.OpenAPISpec, script: string): DocsPage => {
+  const configure = `document.getElementById("api-reference").dataset.configuration = ${JSON.stringify(scalarConfiguration)}`
+  const html = `<!doctype html>
 <html>
   <head>
     <meta charset="utf-8" />
@@ -98,11 +127,25 @@ const docsPage = (spec: OpenApi.OpenAPISpec, script: string) =>
   </head>
   <body>
     <script id="api-reference" type="application/json">${escapeJsonInHtml(spec)}</script>
-    <script>document.getElementById("api-reference").dataset.configuration = JSON.stringify({ _integration: "html" })</script>
+    <script>${configure}</script>
     <script>${script}</script>
   </body>
-</html>`)
-  )
+</html>`
+  const contentSecurityPolicy = [
+    "default-src 'none'",
+    `script-src ${[configure, script].map(scriptHash).join(" ")} 'wasm-unsafe-eval'`,
+    "style-src 'unsafe-inline'",
+    "img-src data:",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'"
+  ].join("; ")
+  return { html: new TextEncoder().encode(html), contentSecurityPolicy }
+}
+
+/** A CSP source for an inline script: the SHA-256 of its text as UTF-8, in base64. */
+const scriptHash = (text: string) => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c)

@@ -20,13 +20,38 @@ export const defaultRules = {
   api: { scope: "api", limit: 600, windowMs: 60_000 }
 } as const
 
-/** Which rule applies to a path (`undefined` for paths outside `/api/`). */
+/** Whether `path` is `prefix` itself or below it (`/api` and `/api/...`, not `/apix`). */
+export const isUnder = (path: string, prefix: string): boolean =>
+  path.startsWith(prefix) && (path.length === prefix.length || path.charCodeAt(prefix.length) === 0x2f)
+
+/**
+ * Which rule applies to a (lower-case) path: `undefined` outside `/api`,
+ * `null` where exempt.
+ */
 export const ruleFor = (path: string): RateLimitRule | null | undefined => {
-  if (!path.startsWith("/api/")) return undefined
-  if (path.startsWith("/api/maps/tiles/")) return defaultRules.tiles
-  if (path.startsWith("/api/auth/")) return defaultRules.auth
-  if (path.startsWith("/api/chat/")) return defaultRules.chat
+  if (!isUnder(path, "/api")) return undefined
+  if (isUnder(path, "/api/maps/tiles")) return defaultRules.tiles
+  if (isUnder(path, "/api/auth")) return defaultRules.auth
+  if (isUnder(path, "/api/chat")) return defaultRules.chat
   return defaultRules.api
+}
+
+/**
+ * The rule of a route, from its declared path template, so a request counts
+ * against the route the router matched however its path was spelled. The
+ * one place to read an endpoint's own declared scope, once endpoints can
+ * declare one.
+ */
+export const scopeOf = (route: { readonly path: string }): RateLimitRule | null | undefined => ruleFor(route.path.toLowerCase())
+
+/**
+ * The rule for a request no route matched, from its canonical path
+ * (lower-cased, as the routers match): 404 probing counts too. Nothing is
+ * exempt without a route.
+ */
+export const unroutedRuleFor = (canonicalPath: string): RateLimitRule | undefined => {
+  const rule = ruleFor(canonicalPath.toLowerCase())
+  return rule === null ? defaultRules.api : rule
 }
 
 export type RateDecision = { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { socketClientIp } from "../src/ClientIp.js"
-import { ruleFor, SlidingWindowLimiter } from "../src/RateLimiter.js"
+import { defaultRules, ruleFor, scopeOf, SlidingWindowLimiter, unroutedRuleFor } from "../src/RateLimiter.js"
 
 const minute = { scope: "api", limit: 3, windowMs: 60_000 }
 
@@ -35,6 +35,27 @@ describe("SlidingWindowLimiter", () => {
     expect(ruleFor("/api/maps/tiles/chernarus/sat/3/1/2.webp")).toBeNull()
     expect(ruleFor("/api/servers")?.limit).toBe(600)
     expect(ruleFor("/.well-known/service-trust.json")).toBeUndefined()
+    // Whole segments: "/api" is under /api, "/apix" is not; "/api/auth" is the auth scope.
+    expect(ruleFor("/api")?.limit).toBe(600)
+    expect(ruleFor("/apix/auth/login")).toBeUndefined()
+    expect(ruleFor("/api/auth")?.limit).toBe(15)
+    expect(ruleFor("/api/authx")?.limit).toBe(600)
+  })
+
+  it("takes a route's scope from its declared template, parameters and case included", () => {
+    expect(scopeOf({ path: "/api/auth/login" })).toBe(defaultRules.auth)
+    expect(scopeOf({ path: "/api/Auth/MFA/setup" })).toBe(defaultRules.auth)
+    expect(scopeOf({ path: "/api/maps/tiles/:z" })).toBeNull()
+    expect(scopeOf({ path: "/api/chat/*" })).toBe(defaultRules.chat)
+    expect(scopeOf({ path: "/api/servers/:id/logs" })).toBe(defaultRules.api)
+    expect(scopeOf({ path: "/.well-known/service-trust.json" })).toBeUndefined()
+  })
+
+  it("counts a request no route matched by its canonical path, lower-cased, never exempt", () => {
+    expect(unroutedRuleFor("/API/AUTH/nothing")).toBe(defaultRules.auth)
+    expect(unroutedRuleFor("/Api/maps/tiles/a/b/c")).toBe(defaultRules.api)
+    expect(unroutedRuleFor("/API")).toBe(defaultRules.api)
+    expect(unroutedRuleFor("/favicon.ico")).toBeUndefined()
   })
 })
 

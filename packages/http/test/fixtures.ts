@@ -4,7 +4,7 @@
  * layer closes), the health plugin, a header-driven test authenticator and
  * a small echo plugin; optionally more plugins and a log sink.
  */
-import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpServer, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { HealthPlugin } from "@garrison/plugins"
 import {
   Access,
@@ -53,7 +53,18 @@ const EchoApi = HttpApi.make("echo").add(
     .add(HttpApiEndpoint.post("login", "/api/auth/login").addSuccess(Schema.String).annotate(Access, Access.none))
     .add(HttpApiEndpoint.post("signIn", "/api/echo/sign-in").setPayload(SignInBody).addSuccess(Schema.String).annotate(Access, Access.none))
     .add(HttpApiEndpoint.post("hang", "/api/echo/hang").setPayload(EchoBody).addSuccess(Schema.String).annotate(Access, Access.permission("echo.use")))
+    .add(
+      HttpApiEndpoint.get("seen", "/api/seen/:id")
+        .setPath(Schema.Struct({ id: Schema.String }))
+        .addSuccess(Schema.Struct({ url: Schema.String, id: Schema.String }))
+        .annotate(Access, Access.none)
+    )
+    .add(HttpApiEndpoint.get("cached", "/api/cached").addSuccess(Schema.String).annotate(Access, Access.none))
+    .add(HttpApiEndpoint.get("framed", "/api/framed").addSuccess(Schema.String).annotate(Access, Access.none))
 )
+
+/** How many requests reached the stub login handler (this process). */
+export const stubLogins = { count: 0 }
 
 const EchoHandlers = HttpApiBuilder.group(EchoApi, "echo", (h) =>
   h
@@ -62,7 +73,18 @@ const EchoHandlers = HttpApiBuilder.group(EchoApi, "echo", (h) =>
     )
     .handle("whoami", () => Effect.map(Effect.orDie(CurrentPrincipal), (p) => p.name))
     .handle("tile", () => Effect.succeed("tile"))
-    .handle("login", () => Effect.succeed("no accounts yet"))
+    .handle("login", () => Effect.sync(() => (stubLogins.count++, "no accounts yet")))
+    // What the handler sees of the request: the URL after the gate, the decoded path parameter.
+    .handle("seen", ({ path }) => Effect.map(HttpServerRequest.HttpServerRequest, (request) => ({ url: request.url, id: path.id })))
+    // Handlers that set headers the gate also sets by default: theirs must win.
+    .handleRaw("cached", () => Effect.succeed(HttpServerResponse.text("public", { headers: { "cache-control": "public, max-age=60" } })))
+    .handleRaw("framed", () =>
+      Effect.succeed(
+        HttpServerResponse.text("framed", {
+          headers: { "x-frame-options": "SAMEORIGIN", "content-security-policy": "frame-ancestors 'self'" }
+        })
+      )
+    )
     .handle("signIn", ({ payload }) => Effect.succeed(`no account ${payload.username}`))
     // Runs until the client goes away: a slow handler to abort.
     .handle("hang", () =>
@@ -135,3 +157,8 @@ export const auditRecorder = () => {
   })
   return { rows, plugin }
 }
+
+/** The loopback port of the in-process controller, for raw-socket requests. */
+export const serverPort = Effect.flatMap(HttpServer.HttpServer, (server) =>
+  server.address._tag === "TcpAddress" ? Effect.succeed(server.address.port) : Effect.dieMessage("the test server is not on TCP")
+)

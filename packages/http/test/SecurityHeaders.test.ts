@@ -1,0 +1,138 @@
+/**
+ * Security headers on every kind of response: the gate's own answers (400,
+ * 404, 413, 429, the constant ping), a handler's success and error, the
+ * front door's refusals, and the docs page with its own policy. A handler
+ * that sets one of these headers itself keeps its value.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { createHash } from "node:crypto"
+import { rawRequest, type RawResponse } from "../../../test/support/rawHttp.js"
+import { serverPort, testController } from "./fixtures.js"
+
+const send = (port: number, method: string, target: string, headers: Record<string, string> = {}, body?: string) =>
+  Effect.promise(() => rawRequest({ port, method, target, headers, body }))
+
+const guarded = {
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "content-security-policy": "frame-ancestors 'none'",
+  "x-frame-options": "DENY"
+}
+
+const expectGuarded = (response: RawResponse, label: string, cacheControl: string | undefined = "no-store") => {
+  for (const [name, value] of Object.entries(guarded)) expect(response.headers[name], `${label}: ${name}`).toBe(value)
+  expect(response.headers["cache-control"], `${label}: cache-control`).toBe(cacheControl)
+}
+
+const user = (perms: string) => ({ authorization: `Bearer test:alice:${perms}` })
+
+describe("security headers", () => {
+  it.scoped("are on the gate's own answers, the ping, handler successes and errors", () =>
+    Effect.gen(function* () {
+      const port = yield* serverPort
+      const json = { "content-type": "application/json" }
+
+      const refused = yield* send(port, "GET", "/api/%2e%2e/health/ping")
+      expect(refused.status).toBe(400)
+      expectGuarded(refused, "400 invalid target")
+
+      const missing = yield* send(port, "GET", "/api/no-such-thing")
+      expect(missing.status).toBe(404)
+      expectGuarded(missing, "404 from the gate")
+
+      // Declared larger than the limit and not sent: the gate answers 413 before reading.
+      const tooLarge = yield* send(port, "POST", "/api/echo", { ...json, ...user("echo.use"), "content-length": "4096" })
+      expect(tooLarge.status).toBe(413)
+      expectGuarded(tooLarge, "413")
+
+      const ping = yield* send(port, "GET", "/api/health/ping")
+      expect(ping.status).toBe(200)
+      expect(ping.body).toBe('{"status":"ok"}')
+      expectGuarded(ping, "constant ping")
+
+      const success = yield* send(port, "POST", "/api/echo", { ...json, ...user("echo.use") }, JSON.stringify({ text: "hi" }))
+      expect(success.status).toBe(200)
+      expectGuarded(success, "handler success")
+
+      const invalid = yield* send(port, "POST", "/api/echo", { ...json, ...user("echo.use") }, JSON.stringify({ text: 42 }))
+      expect(invalid.status).toBe(400)
+      expectGuarded(invalid, "handler decode error")
+
+      const unauthenticated = yield* send(port, "GET", "/api/whoami")
+      expect(unauthenticated.status).toBe(401)
+      expectGuarded(unauthenticated, "front door 401")
+
+      const wrongType = yield* send(port, "POST", "/api/echo", { ...user("echo.use"), "content-type": "text/plain" }, "hi")
+      expect(wrongType.status).toBe(415)
+      expectGuarded(wrongType, "front door 415")
+
+      for (let i = 0; i < 15; i++) yield* send(port, "POST", "/api/auth/login")
+      const limited = yield* send(port, "POST", "/api/auth/login")
+      expect(limited.status).toBe(429)
+      expectGuarded(limited, "429")
+    }).pipe(Effect.provide(testController({ bodyLimitBytes: 1024 })))
+  , 30_000)
+
+  it.scoped("a handler's own Cache-Control, X-Frame-Options and CSP win over the defaults", () =>
+    Effect.gen(function* () {
+      const port = yield* serverPort
+      const cached = yield* send(port, "GET", "/api/cached")
+      expect(cached.status).toBe(200)
+      expect(cached.headers["cache-control"]).toBe("public, max-age=60")
+      expect(cached.headers["x-content-type-options"]).toBe("nosniff")
+
+      const framed = yield* send(port, "GET", "/api/framed")
+      expect(framed.headers["x-frame-options"]).toBe("SAMEORIGIN")
+      expect(framed.headers["content-security-policy"]).toBe("frame-ancestors 'self'")
+      expect(framed.headers["referrer-policy"]).toBe("no-referrer")
+      expect(framed.headers["cache-control"]).toBe("no-store")
+    }).pipe(Effect.provide(testController()))
+  )
+
+  it.scoped("the docs page has a policy that allows its own inline scripts by hash and nothing from elsewhere", () =>
+    Effect.gen(function* () {
+      const port = yield* serverPort
+      const docs = yield* send(port, "GET", "/api/docs")
+      expect(docs.status).toBe(200)
+      expect(docs.headers["content-type"]).toBe("text/html; charset=utf-8")
+      expect(docs.headers["x-content-type-options"]).toBe("nosniff")
+      expect(docs.headers["referrer-policy"]).toBe("no-referrer")
+      expect(docs.headers["x-frame-options"]).toBe("DENY")
+
+      const policy = new Map(
+        (docs.headers["content-security-policy"] ?? "").split(";").map((directive) => {
+          const [name = "", ...values] = directive.trim().split(/\s+/)
+          return [name, values] as const
+        })
+      )
+      expect(Object.fromEntries([...policy].filter(([name]) => name !== "script-src"))).toEqual({
+        "default-src": ["'none'"],
+        "style-src": ["'unsafe-inline'"],
+        "img-src": ["data:"],
+        "connect-src": ["'self'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'none'"],
+        "frame-ancestors": ["'none'"]
+      })
+
+      // Every script the browser would run is inline and listed by its hash; nothing else is allowed.
+      const scripts = [...docs.body.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)]
+      expect(scripts.some(([, attributes]) => /\bsrc=/.test(attributes ?? ""))).toBe(false)
+      const executable = scripts.filter(([, attributes]) => !/type="application\/json"/.test(attributes ?? ""))
+      expect(executable.length).toBe(2)
+      const hashes = executable.map(([, , text]) => `'sha256-${createHash("sha256").update(text ?? "", "utf8").digest("base64")}'`)
+      // ... and WebAssembly may be compiled (Scalar's xxhash-wasm); JavaScript eval may not.
+      expect([...(policy.get("script-src") ?? [])].sort()).toEqual([...hashes, "'wasm-unsafe-eval'"].sort())
+      // The bundle is among them (over a megabyte of it), not only the small configuration script.
+      expect(Math.max(...executable.map(([, , text]) => (text ?? "").length))).toBeGreaterThan(1_000_000)
+      // Scalar is told not to fetch its fonts from a CDN.
+      expect(docs.body).toContain('withDefaultFonts\\":false')
+
+      // The page is built once: a second request gets the same bytes and policy.
+      const again = yield* send(port, "GET", "/api/docs")
+      expect(again.headers["content-security-policy"]).toBe(docs.headers["content-security-policy"])
+      expect(again.body).toBe(docs.body)
+    }).pipe(Effect.provide(testController()))
+  , 30_000)
+})
