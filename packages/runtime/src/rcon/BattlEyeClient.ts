@@ -94,6 +94,9 @@ interface Session {
   closed: boolean
 }
 
+/** How long a socket error waits before it ends the session, so replies already received are not lost with it. */
+const SOCKET_ERROR_GRACE_MS = 50
+
 const closeSocket = (socket: Dgram.Socket): void => {
   try {
     socket.close()
@@ -255,7 +258,11 @@ export const connect = (options: BattlEyeOptions): Effect.Effect<RconClient, Rco
       }
       socket.on("message", (datagram) => onDatagram(s, datagram))
       socket.on("error", (error) => {
-        if (!s.closed && s === session) lost.unsafeOffer(`socket error: ${error.message}`)
+        // Linux reports a pending ICMP error (ECONNREFUSED once the server closed) before datagrams
+        // already queued on the socket, such as the reply to `#shutdown`: let those be read first.
+        setTimeout(() => {
+          if (!s.closed && s === session) lost.unsafeOffer(`socket error: ${error.message}`)
+        }, SOCKET_ERROR_GRACE_MS).unref()
       })
       const reply = yield* Deferred.make<boolean>()
       s.onLogin = (accepted) => Deferred.unsafeDone(reply, Exit.succeed(accepted))
