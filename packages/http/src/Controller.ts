@@ -20,6 +20,7 @@ import {
   StartupError
 } from "@garrison/runtime"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import { answerClientErrors } from "./ClientErrors.js"
 import { makeFrontDoor } from "./FrontDoor.js"
 import { type GateVerdict, makeGate } from "./Gate.js"
 import { combinedApi, DOCS_PATH, docsRoutes, OPENAPI_PATH } from "./OpenApiDocs.js"
@@ -67,7 +68,12 @@ const serveRouter = (listen: ListenOptions) =>
         verdicts.set(request, verdict)
         handle(request, response)
       }
-      return yield* NodeHttpServer.make(() => createServer(listener), listen).pipe(
+      const server = () => {
+        const made = createServer(listener)
+        answerClientErrors(made)
+        return made
+      }
+      return yield* NodeHttpServer.make(server, listen).pipe(
         Effect.mapError(
           (error) =>
             new StartupError({

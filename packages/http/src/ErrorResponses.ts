@@ -31,8 +31,22 @@ const decoder = new TextDecoder()
  * `{"_tag":"HttpApiDecodeError","issues":[...],"message":"..."}`; rewrite
  * those into `{error, message, details?}`. Only error responses pay for this.
  */
-export const normalizeErrorBody = (response: HttpServerResponse.HttpServerResponse): HttpServerResponse.HttpServerResponse => {
-  if (response.status < 400) return response
+export const normalizeErrorBody = (response: HttpServerResponse.HttpServerResponse): HttpServerResponse.HttpServerResponse =>
+  response.status < 400 ? response : withRetryHint(normalizedBody(response))
+
+/** Seconds a 503 asks the client to wait when the error named no time of its own. */
+export const DEFAULT_RETRY_AFTER_SECONDS = 5
+
+/**
+ * A 503 is a passing state (a game server's RCON session not up yet, say),
+ * not a fault: it always tells the client when to try again.
+ */
+const withRetryHint = (response: HttpServerResponse.HttpServerResponse): HttpServerResponse.HttpServerResponse =>
+  response.status === 503 && response.headers["retry-after"] === undefined
+    ? HttpServerResponse.setHeader(response, "retry-after", String(DEFAULT_RETRY_AFTER_SECONDS))
+    : response
+
+const normalizedBody = (response: HttpServerResponse.HttpServerResponse): HttpServerResponse.HttpServerResponse => {
   const body = response.body
   if (body._tag === "Empty") {
     const code = codeForStatus(response.status)

@@ -14,7 +14,8 @@ import {
   CurrentPrincipal,
   GarrisonConfig,
   type GarrisonSettings,
-  Plugin
+  Plugin,
+  Unavailable
 } from "@garrison/runtime"
 import { Deferred, Effect, Layer, Logger, LogLevel, Schema } from "effect"
 import * as Fs from "node:fs"
@@ -53,6 +54,7 @@ const EchoApi = HttpApi.make("echo").add(
     .add(HttpApiEndpoint.post("login", "/api/auth/login").addSuccess(Schema.String).annotate(Access, Access.none))
     .add(HttpApiEndpoint.post("signIn", "/api/echo/sign-in").setPayload(SignInBody).addSuccess(Schema.String).annotate(Access, Access.none))
     .add(HttpApiEndpoint.post("hang", "/api/echo/hang").setPayload(EchoBody).addSuccess(Schema.String).annotate(Access, Access.permission("echo.use")))
+    .add(HttpApiEndpoint.get("unavailable", "/api/echo/unavailable").addSuccess(Schema.String).addError(Unavailable).annotate(Access, Access.none))
     .add(
       HttpApiEndpoint.get("seen", "/api/seen/:id")
         .setPath(Schema.Struct({ id: Schema.String }))
@@ -85,6 +87,7 @@ const EchoHandlers = HttpApiBuilder.group(EchoApi, "echo", (h) =>
         })
       )
     )
+    .handle("unavailable", () => Effect.fail(new Unavailable({ message: "the game server is not reachable yet" })))
     .handle("signIn", ({ payload }) => Effect.succeed(`no account ${payload.username}`))
     // Runs until the client goes away: a slow handler to abort.
     .handle("hang", () =>

@@ -17,10 +17,12 @@ export const errorStatus = {
   "csrf-mismatch": 403,
   "password-change-required": 403,
   "not-found": 404,
+  "request-timeout": 408,
   conflict: 409,
   "payload-too-large": 413,
   "unsupported-media-type": 415,
   "rate-limited": 429,
+  "headers-too-large": 431,
   internal: 500,
   unavailable: 503
 } as const
