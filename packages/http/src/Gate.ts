@@ -82,7 +82,7 @@ export const makeGate = (options: GateOptions) => {
     }
 
     if (found === undefined) {
-      writeError(response, requestId, "not-found", `no route for ${method} ${path}`)
+      writeError(response, requestId, "not-found", `no route for ${method} ${shown(path)}`)
       return undefined
     }
     const { route, noStore } = found.handler
@@ -119,3 +119,6 @@ const writeJson = (response: ServerResponse, requestId: string, status: number, 
 
 const writeError = (response: ServerResponse, requestId: string, code: ErrorCode, message: string, retryAfter?: number) =>
   writeJson(response, requestId, errorStatus[code], JSON.stringify({ error: code, message }), retryAfter)
+
+/** A path as an error message quotes it: at most 200 characters, so a 16 KiB probe is not echoed back. */
+const shown = (path: string) => (path.length <= 200 ? path : `${path.slice(0, 200)}… (${path.length} characters)`)

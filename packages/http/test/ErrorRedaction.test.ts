@@ -59,6 +59,17 @@ describe("error bodies over HTTP", () => {
       expect(wrongType.text).not.toContain("31337")
     }).pipe(Effect.provide(testController())), 60_000)
 
+  it.scoped("a 404 for a long unknown path quotes at most 200 characters of it", () =>
+    Effect.gen(function* () {
+      const path = `/api/${"p".repeat(10_000)}`
+      const response = yield* HttpClient.execute(HttpClientRequest.get(path))
+      const text = yield* response.text
+      expect(response.status).toBe(404)
+      expect(text.length).toBeLessThan(400)
+      expect(JSON.parse(text)).toEqual({ error: "not-found", message: `no route for GET ${path.slice(0, 200)}… (10005 characters)` })
+    }).pipe(Effect.scoped, Effect.provide(testController()))
+  )
+
   it.scoped("a long value elsewhere is cut to 64 characters, with its length", () =>
     Effect.gen(function* () {
       const username = `${"u".repeat(63)}\u{1F600}${"v".repeat(900 * 1024)}`
