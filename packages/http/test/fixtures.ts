@@ -9,8 +9,6 @@ import { HealthPlugin } from "@garrison/plugins"
 import {
   Access,
   type AnyPlugin,
-  type AuditEntry,
-  AuditTrail,
   CurrentPrincipal,
   GarrisonConfig,
   type GarrisonSettings,
@@ -23,6 +21,8 @@ import * as Os from "node:os"
 import * as NodePath from "node:path"
 import * as Controller from "../src/Controller.js"
 import { TestAuthPlugin as HeaderAuthPlugin } from "../../../test/support/TestAuthPlugin.js"
+
+export { auditRecorder } from "../../../test/support/auditRecorder.js"
 
 class EchoBody extends Schema.Class<EchoBody>("EchoBody")({ text: Schema.String.pipe(Schema.minLength(1)) }) {}
 
@@ -149,16 +149,6 @@ export const testController = (settings: Partial<GarrisonSettings> = {}, options
         )
     )
   )
-}
-
-/** Audit rows kept in memory, in the order written, and the plugin that fills the audit slot with them. */
-export const auditRecorder = () => {
-  const rows: Array<AuditEntry> = []
-  const plugin = Plugin.make({
-    id: "test-audit",
-    layer: Layer.succeed(AuditTrail, { record: (entry) => Effect.sync(() => void rows.push(entry)) })
-  })
-  return { rows, plugin }
 }
 
 /** The loopback port of the in-process controller, for raw-socket requests. */

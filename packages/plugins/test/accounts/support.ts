@@ -10,7 +10,7 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import type { HttpMethod } from "@effect/platform/HttpMethod"
 import { Controller } from "@garrison/http"
-import { type AnyPlugin, type AuditEntry, AuditTrail, GarrisonConfig, Plugin } from "@garrison/runtime"
+import { type AnyPlugin, GarrisonConfig } from "@garrison/runtime"
 import { ConfigProvider, Duration, Effect, Layer, Logger, LogLevel } from "effect"
 import { Secret, TOTP } from "otpauth"
 import { AccountsPlugin, type Roles, type Sessions, type Users } from "../../src/accounts/index.js"
@@ -19,19 +19,13 @@ import { AuditPlugin } from "../../src/audit/index.js"
 import { HealthPlugin } from "../../src/health/index.js"
 import { tempDir } from "../support/tempDir.js"
 
+import { auditRecorder } from "../../../../test/support/auditRecorder.js"
+
+export { auditRecorder }
+
 export const ADMIN = { username: "root", password: "correct horse battery staple" } as const
 
 export const tempDataDir = (): string => tempDir("garrison-accounts-")
-
-/** Audit rows, in memory, in the order written. */
-export const auditRecorder = () => {
-  const rows: Array<AuditEntry> = []
-  const plugin = Plugin.make({
-    id: "test-audit",
-    layer: Layer.succeed(AuditTrail, { record: (entry) => Effect.sync(() => void rows.push(entry)) })
-  })
-  return { rows, plugin }
-}
 
 export interface ControllerOptions {
   /** Environment seen by the accounts plugin; `ADMIN_USERNAME`/`ADMIN_PASSWORD` default to `ADMIN`. */

@@ -74,8 +74,8 @@ export const ModName = bounded("a mod name", 1024).pipe(
   Schema.filter((s) => !s.includes(";") || "a mod name may not contain ';'")
 ).annotations({ identifier: "ModName", description: "1 to 1024 characters, no control character, no ';'" })
 
-/** The launch fields of an entry, checked together. */
-const LaunchFields = Schema.Struct({
+/** The launch fields of an entry, checked together (and by whatever restores entries from a backup). */
+export const LaunchFields = Schema.Struct({
   installDir: LaunchPath,
   executable: LaunchPath,
   configFile: LaunchPath,

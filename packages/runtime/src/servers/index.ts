@@ -4,7 +4,7 @@
  */
 export { ActorError } from "./ActorError.js"
 export * from "./events.js"
-export { LaunchArgument, LaunchPath, launchProblem, MANAGED_PARAMETERS, ModName } from "./LaunchParameters.js"
+export { LaunchArgument, LaunchFields, LaunchPath, launchProblem, MANAGED_PARAMETERS, ModName } from "./LaunchParameters.js"
 export type { LaunchProblem } from "./LaunchParameters.js"
 export { ProcessLauncher, SpawnFailed, readStartToken } from "./ProcessLauncher.js"
 export type { ProcessExit, ProcessHandle, ProcessLauncherShape, ProcessUsage } from "./ProcessLauncher.js"

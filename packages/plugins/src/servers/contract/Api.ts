@@ -13,9 +13,7 @@ import {
   ADMIN,
   BadRequest,
   Conflict,
-  LaunchArgument,
-  LaunchPath,
-  ModName,
+  LaunchFields,
   NotFound,
   Unavailable
 } from "@garrison/runtime"
@@ -112,14 +110,7 @@ export class ServersBackup extends Schema.Class<ServersBackup>("ServersBackup")(
 /** A backup entry being restored: its launch parameters obey the same rules as on create. */
 export const RestoreServer = Schema.Struct({
   ...BackupServer.fields,
-  installDir: LaunchPath,
-  executable: LaunchPath,
-  configFile: LaunchPath,
-  profilesDir: LaunchPath,
-  battleyeDir: LaunchPath,
-  mods: Schema.Array(ModName),
-  serverMods: Schema.Array(ModName),
-  extraArgs: Schema.Array(LaunchArgument)
+  ...LaunchFields.fields
 }).annotations({ identifier: "RestoreServer" })
 
 /** The body of a restore: a backup, checked as new input (one bad launch parameter is 400 naming it). */
