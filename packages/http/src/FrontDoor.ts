@@ -90,7 +90,7 @@ const isClientAbort = (cause: Cause.Cause<unknown>) =>
 
 type BodyCheck =
   | { readonly _tag: "None" }
-  | { readonly _tag: "Parsed"; readonly value: unknown; readonly text: string; readonly bytes: Uint8Array }
+  | { readonly _tag: "Parsed"; readonly value: unknown; readonly text: string }
   | { readonly _tag: "Rejected"; readonly response: HttpServerResponse.HttpServerResponse }
   | { readonly _tag: "Aborted" }
 
@@ -124,7 +124,8 @@ const checkBody = (request: HttpServerRequest.HttpServerRequest, limit: number):
         case "Empty":
           return noBody
         case "Parsed":
-          return { _tag: "Parsed", value: body.value, text: body.text, bytes }
+          // The bytes are not kept: 20 MB of buffer alive through the handler only adds garbage-collection work.
+          return { _tag: "Parsed", value: body.value, text: body.text }
         case "Invalid":
           return rejected(errorResponse("invalid-json", body.message, body.details === undefined ? {} : { details: body.details }))
       }
@@ -150,14 +151,13 @@ const checkBody = (request: HttpServerRequest.HttpServerRequest, limit: number):
  */
 const withParsedBody = (
   request: HttpServerRequest.HttpServerRequest,
-  body: { readonly value: unknown; readonly text: string; readonly bytes: Uint8Array }
+  body: { readonly value: unknown; readonly text: string }
 ): HttpServerRequest.HttpServerRequest =>
   Object.create(request, {
     json: { value: Effect.succeed(body.value) },
     text: { value: Effect.succeed(body.text) },
-    arrayBuffer: {
-      value: Effect.sync(() => body.bytes.buffer.slice(body.bytes.byteOffset, body.bytes.byteOffset + body.bytes.byteLength))
-    },
+    // Rarely asked for (bodies are JSON): encoded again from the checked text (a leading BOM is gone).
+    arrayBuffer: { value: Effect.sync(() => new TextEncoder().encode(body.text).buffer) },
     modify: { value: (options: Parameters<HttpServerRequest.HttpServerRequest["modify"]>[0]) => withParsedBody(request.modify(options), body) }
   }) as HttpServerRequest.HttpServerRequest
 
