@@ -1,11 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Fs from "node:fs"
-import * as Os from "node:os"
 import * as NodePath from "node:path"
+import { tempDir as makeTempDir } from "../../../test/support/tempDir.js"
 import { writeFileAtomic } from "../src/files/AtomicFile.js"
 
-const tempDir = () => Fs.mkdtempSync(NodePath.join(Os.tmpdir(), "garrison-atomic-"))
+const tempDir = () => makeTempDir("garrison-atomic-")
 
 describe("writeFileAtomic", () => {
   it.effect("replaces the whole file and leaves no temporary file behind", () =>

@@ -1,9 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Exit, Layer, Ref, Schema, TestClock } from "effect"
-import * as Fs from "node:fs"
-import * as Os from "node:os"
-import * as NodePath from "node:path"
+import { tempDir as makeTempDir } from "../../../test/support/tempDir.js"
 import { PermissionCatalog } from "../src/access/Permissions.js"
 import { GarrisonConfig } from "../src/config/GarrisonConfig.js"
 import { EventBus, on } from "../src/events/EventBus.js"
@@ -43,7 +41,7 @@ const doublerPlugin = Plugin.make({
 })
 
 const config = (dataDir: string) => GarrisonConfig.layerWith({ dataDir })
-const tempDir = () => Fs.mkdtempSync(NodePath.join(Os.tmpdir(), "garrison-runtime-"))
+const tempDir = () => makeTempDir("garrison-runtime-")
 
 describe("Runtime.layer", () => {
   it.scoped("composes plugins in dependency order, with events, jobs, hooks and permissions wired", () =>

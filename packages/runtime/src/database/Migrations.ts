@@ -88,26 +88,39 @@ const createTable = (sql: SqlClient.SqlClient) =>
 
 const key = (pluginId: string, version: number) => `${pluginId}\u0000${version}`
 
-/** Recorded migrations the code no longer has: worth a warning, not a refusal to start. */
+/**
+ * Recorded migrations the code no longer has: worth a warning, not a
+ * refusal to start. A plugin that is not loaded gets one line, however
+ * many migrations it recorded.
+ */
 const warnAboutDrift = (sets: ReadonlyArray<MigrationSet>, rows: ReadonlyArray<Row>) =>
-  Effect.forEach(rows, (row) => {
-    const set = sets.find((s) => s.pluginId === row.plugin_id)
-    const version = Number(row.version)
-    const code = set?.migrations.find((m) => m.version === version)
-    if (set === undefined) {
-      return Effect.logWarning(
-        `Database has migration ${row.plugin_id} v${version} "${row.name}" but plugin "${row.plugin_id}" is not loaded`
+  Effect.gen(function*() {
+    const notLoaded = new Map<string, Array<number>>()
+    for (const row of rows) {
+      const set = sets.find((s) => s.pluginId === row.plugin_id)
+      const version = Number(row.version)
+      if (set === undefined) {
+        notLoaded.set(row.plugin_id, [...(notLoaded.get(row.plugin_id) ?? []), version])
+        continue
+      }
+      const code = set.migrations.find((m) => m.version === version)
+      if (code === undefined) {
+        yield* Effect.logWarning(
+          `Database has migration ${row.plugin_id} v${version} "${row.name}" that the plugin's code no longer contains`
+        )
+      } else if (code.name !== row.name) {
+        yield* Effect.logWarning(
+          `Migration ${row.plugin_id} v${version} was applied as "${row.name}" but the code now calls it "${code.name}"`
+        )
+      }
+    }
+    for (const [pluginId, versions] of notLoaded) {
+      const span = versions.length === 1 ? `v${versions[0]}` : `v${Math.min(...versions)} to v${Math.max(...versions)}`
+      yield* Effect.logWarning(
+        `Database has migrations ${span} of plugin "${pluginId}", which is not loaded: its tables are kept as they are`
       )
     }
-    if (code === undefined) {
-      return Effect.logWarning(
-        `Database has migration ${row.plugin_id} v${version} "${row.name}" that the plugin's code no longer contains`
-      )
-    }
-    return code.name === row.name ? Effect.void : Effect.logWarning(
-      `Migration ${row.plugin_id} v${version} was applied as "${row.name}" but the code now calls it "${code.name}"`
-    )
-  }, { discard: true })
+  })
 
 /** One migration and its bookkeeping row, committed together or not at all. */
 const apply = (sql: SqlClient.SqlClient, pluginId: string, migration: Migration) =>

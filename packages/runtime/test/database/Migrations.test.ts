@@ -153,6 +153,6 @@ describe("runMigrations", () => {
       expect(report).toEqual({ applied: [] })
       const warnings = linesAt(logs.lines, LogLevel.Warning).join("\n")
       expect(warnings).toContain("servers v2 \"add-map\"")
-      expect(warnings).toContain("plugin \"bans\" is not loaded")
+      expect(warnings).toContain("Database has migrations v1 of plugin \"bans\", which is not loaded")
     }))
 })
