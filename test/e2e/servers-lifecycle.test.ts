@@ -72,7 +72,9 @@ describe("server lifecycle over real processes", () => {
     expect(facts.map).toBe("chernarusplus")
     expect(facts.version).toMatch(/^\d+\.\d+\.\d+$/)
     const listed = await fleet.players(id)
-    expect(listed.count).toBe(2)
+    expect(listed.total).toBe(2)
+    expect(listed.nextCursor).toBeNull()
+    expect(listed.items.map((p) => p.name).sort()).toEqual(["Bravo17", "Charlie"])
 
     // say -1
     const said = await api("POST", `/api/servers/${id}/message`, { message: "Restart in 5 minutes" })
@@ -91,7 +93,7 @@ describe("server lifecycle over real processes", () => {
     // Kick by name.
     const kicked = await api("POST", `/api/servers/${id}/players/Bravo17/kick`, { reason: "AFK" })
     expect(kicked.status, JSON.stringify(kicked.body)).toBe(200)
-    await until(() => fleet.players(id), (p) => p.count === 1, 10_000, "the kick")
+    await until(() => fleet.players(id), (p) => p.total === 1, 10_000, "the kick")
     expect((await api("POST", `/api/servers/${id}/players/Nobody/kick`, {})).status).toBe(404)
 
     // Graceful stop (RCON #shutdown): the RPT ends cleanly.

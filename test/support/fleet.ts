@@ -65,10 +65,11 @@ export interface ServerStatus {
   readonly version: string | null
 }
 
-/** `GET /api/servers/:id/players`. */
+/** `GET /api/servers/:id/players`: a live snapshot, so one page (`nextCursor` null) and `total` the players online. */
 export interface PlayerList {
-  readonly count: number
-  readonly players: ReadonlyArray<{ readonly slot: number; readonly name: string }>
+  readonly items: ReadonlyArray<{ readonly slot: number; readonly name: string }>
+  readonly nextCursor: null
+  readonly total: number
 }
 
 /** Polls `probe` every 100 ms until `done` holds; fails naming `what` and the last value after `timeoutMs`. */

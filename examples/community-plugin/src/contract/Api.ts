@@ -7,7 +7,7 @@ import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as Schema from "effect/Schema"
-import { Access, NotFound, Unauthenticated } from "@garrison/runtime"
+import { Access, BadRequest, NotFound, pageFields, pageParams, Unauthenticated } from "@garrison/runtime"
 
 /** The permission this plugin adds to the catalog. */
 export const MANAGE = "motd.manage"
@@ -44,10 +44,19 @@ export class MotdStats extends Schema.Class<MotdStats>("MotdStats")({
 
 export const MotdId = Schema.Struct({ id: Schema.String })
 
+/** `limit` and `cursor` of the list, the runtime's list conventions: `{items, nextCursor}`, keyset pages. */
+export const MOTD_PAGE = { defaultLimit: 50, maxLimit: 200 } as const
+export const MotdListParams = Schema.Struct(pageParams(MOTD_PAGE))
+
+/** Newest first; `nextCursor` leads to older messages. */
+export class MotdPage extends Schema.Class<MotdPage>("MotdPage")(pageFields(MotdMessage)) {}
+
 export class MotdGroup extends HttpApiGroup.make("motd")
   .add(
     HttpApiEndpoint.get("list", "/api/motd")
-      .addSuccess(Schema.Array(MotdMessage))
+      .setUrlParams(MotdListParams)
+      .addSuccess(MotdPage)
+      .addError(BadRequest)
       .annotate(Access, Access.anyAuth)
   )
   .add(

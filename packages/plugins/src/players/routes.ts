@@ -33,7 +33,7 @@ export const PlayersRoutes = HttpApiBuilder.group(PlayersApi, "players", (handle
       .handle("players", ({ path }) =>
         find(path.id).pipe(
           Effect.flatMap(onlinePlayers),
-          Effect.map((players) => ({ count: players.length, players: players.map(playerView) }))
+          Effect.map((players) => ({ items: players.map(playerView), nextCursor: null, total: players.length }))
         )
       )
       .handle("kick", ({ path, payload }) =>

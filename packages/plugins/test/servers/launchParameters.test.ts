@@ -46,7 +46,7 @@ describe("launch parameters", () => {
         expectRefused(yield* call("POST", "/api/servers", { as: DEPLOY, json: { name: "x", installDir, [field]: value } }), path)
       }
       expectRefused(yield* call("POST", "/api/servers", { as: DEPLOY, json: { name: "x", installDir: `${installDir}\0` } }), "installDir")
-      expect((yield* call("GET", "/api/servers", { as: DEPLOY })).body.servers).toEqual([])
+      expect((yield* call("GET", "/api/servers", { as: DEPLOY })).body.items).toEqual([])
 
       const fine = yield* call("POST", "/api/servers", {
         as: DEPLOY,

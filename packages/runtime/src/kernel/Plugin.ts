@@ -29,7 +29,11 @@ export type HttpRouteServices =
   | Path.Path
 
 export interface PluginHttp<R> {
-  /** The plugin's API; every endpoint carries an `Access` annotation. */
+  /**
+   * The plugin's API; every endpoint carries an `Access` annotation. Its
+   * request bodies refuse fields their schema does not name (400 naming
+   * the field), unless a payload schema says otherwise (see `KnownFields`).
+   */
   readonly api: HttpApi.HttpApi.Any
   /** The routes, implemented: built by `Plugin.http`. */
   readonly routes: Layer.Layer<never, unknown, R | HttpRouteServices>

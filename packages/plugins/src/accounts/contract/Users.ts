@@ -2,7 +2,7 @@
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as Schema from "effect/Schema"
-import { Access, ADMIN, BadRequest, Conflict, NotFound } from "@garrison/runtime"
+import { Access, ADMIN, BadRequest, Conflict, NotFound, pageFields, pageParams, totalField } from "@garrison/runtime"
 import { Description, IdPath, NewPassword, PermissionNames, RoleName, Username } from "./fields.js"
 
 /** A user as the API shows it: never a password hash or an MFA secret. */
@@ -59,10 +59,20 @@ export class RolePatchRequest extends Schema.Class<RolePatchRequest>("RolePatchR
   permissions: Schema.optional(PermissionNames)
 }) {}
 
+/** `limit` and `cursor` of `GET /api/users` and `GET /api/roles`. */
+export const ACCOUNTS_PAGE = { defaultLimit: 100, maxLimit: 1000 } as const
+export const AccountsListParams = Schema.Struct(pageParams(ACCOUNTS_PAGE))
+
+/** In username order (ignoring case). */
+export class UserPage extends Schema.Class<UserPage>("UserPage")({ ...pageFields(UserView), ...totalField }) {}
+
+/** Built-in roles first, then by name. */
+export class RolePage extends Schema.Class<RolePage>("RolePage")({ ...pageFields(RoleView), ...totalField }) {}
+
 const admin = Access.permission(ADMIN)
 
 export class UsersGroup extends HttpApiGroup.make("users")
-  .add(HttpApiEndpoint.get("list", "/api/users").addSuccess(Schema.Array(UserView)))
+  .add(HttpApiEndpoint.get("list", "/api/users").setUrlParams(AccountsListParams).addSuccess(UserPage))
   .add(HttpApiEndpoint.post("create", "/api/users").setPayload(NewUserRequest).addSuccess(UserView, { status: 201 }))
   .add(HttpApiEndpoint.patch("update", "/api/users/:id").setPath(IdPath).setPayload(UserPatchRequest).addSuccess(UserView))
   .add(HttpApiEndpoint.del("remove", "/api/users/:id").setPath(IdPath).addSuccess(Schema.Void, { status: 204 }))
@@ -72,7 +82,7 @@ export class UsersGroup extends HttpApiGroup.make("users")
   .annotate(Access, admin) {}
 
 export class RolesGroup extends HttpApiGroup.make("roles")
-  .add(HttpApiEndpoint.get("list", "/api/roles").addSuccess(Schema.Array(RoleView)))
+  .add(HttpApiEndpoint.get("list", "/api/roles").setUrlParams(AccountsListParams).addSuccess(RolePage))
   .add(HttpApiEndpoint.post("create", "/api/roles").setPayload(NewRoleRequest).addSuccess(RoleView, { status: 201 }))
   .add(HttpApiEndpoint.patch("update", "/api/roles/:id").setPath(IdPath).setPayload(RolePatchRequest).addSuccess(RoleView))
   .add(HttpApiEndpoint.del("remove", "/api/roles/:id").setPath(IdPath).addSuccess(Schema.Void, { status: 204 }))

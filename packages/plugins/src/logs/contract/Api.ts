@@ -6,7 +6,7 @@ import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, Conflict, IsoDateOrDateTime, NotFound } from "@garrison/runtime"
+import { Access, BadRequest, Conflict, IsoDateOrDateTime, NotFound, pageParams, PageWithTotal } from "@garrison/runtime"
 
 /** Most bytes one range read returns. */
 export const MAX_RANGE_BYTES = 1024 * 1024
@@ -34,8 +34,12 @@ export class LogFileInfo extends Schema.Class<LogFileInfo>("LogFileInfo")({
   modified: Schema.NullOr(Schema.String)
 }) {}
 
-/** Without `file`: the list. With `file`: a byte range (`offset`, `length`) or the last `tail` lines. */
+/** `limit` and `cursor` of the file list. */
+export const LOG_FILE_PAGE = { defaultLimit: 500, maxLimit: 5000 } as const
+
+/** Without `file`: the list (`limit`, `cursor`). With `file`: a byte range (`offset`, `length`) or the last `tail` lines. */
 export const LogsParams = Schema.Struct({
+  ...pageParams(LOG_FILE_PAGE),
   file: Schema.optional(Schema.String.pipe(Schema.maxLength(255))),
   offset: Schema.optional(NonNegativeInt),
   /** Clamped to `MAX_RANGE_BYTES`. */
@@ -45,11 +49,8 @@ export const LogsParams = Schema.Struct({
 })
 export type LogsParams = typeof LogsParams.Type
 
-export const LogFileList = Schema.Struct({
-  serverId: Schema.String,
-  /** Newest first. */
-  files: Schema.Array(LogFileInfo)
-})
+/** Newest first (by `modified`, then name); `total` counts the log files. */
+export const LogFileList = PageWithTotal(LogFileInfo).annotations({ identifier: "LogFilePage" })
 
 export const LogChunk = Schema.Struct({
   file: Schema.String,
@@ -71,8 +72,11 @@ export const LogTail = Schema.Struct({
 
 export const LogsResponse = Schema.Union(LogFileList, LogChunk, LogTail)
 
+/** `limit` and `cursor` of the console: every kept line fits one page. */
+export const CONSOLE_PAGE = { defaultLimit: CONSOLE_CAPACITY, maxLimit: CONSOLE_CAPACITY } as const
+
 export const ConsoleParams = Schema.Struct({
-  limit: Schema.optional(PositiveInt),
+  ...pageParams(CONSOLE_PAGE),
   /** `1`: a live stream of server-sent events (as does `Accept: text/event-stream`). */
   stream: Schema.optional(Schema.Literal("1", "true"))
 })
@@ -83,11 +87,11 @@ export const ConsoleEntry = Schema.Struct({
   text: Schema.String
 })
 
-export const ConsoleResponse = Schema.Struct({
-  serverId: Schema.String,
-  /** Oldest first. */
-  lines: Schema.Array(ConsoleEntry)
-})
+/**
+ * The newest lines, oldest first; `nextCursor` leads back to the lines
+ * before them (while the ring still keeps them); `total` counts the kept lines.
+ */
+export const ConsoleResponse = PageWithTotal(ConsoleEntry).annotations({ identifier: "ConsolePage" })
 
 /** `from`, `to`: an ISO-8601 date (midnight UTC) or date-time (UTC without a zone); impossible dates are 400. */
 export const MetricsParams = Schema.Struct({
@@ -130,6 +134,7 @@ export class LogsGroup extends HttpApiGroup.make("logs")
       .setPath(ServerPath)
       .setUrlParams(ConsoleParams)
       .addSuccess(ConsoleResponse)
+      .addError(BadRequest)
       .addError(NotFound)
   )
   .add(

@@ -6,7 +6,7 @@ import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest } from "@garrison/runtime"
+import { Access, BadRequest, pageFields, pageParams } from "@garrison/runtime"
 
 export const DEFAULT_PAGE_SIZE = 50
 export const MAX_PAGE_SIZE = 200
@@ -57,19 +57,14 @@ export class Notification extends Schema.Class<Notification>("Notification")({
   read: Schema.Boolean
 }) {}
 
+/** Newest first; `nextCursor` leads to older notifications. */
 export class NotificationPage extends Schema.Class<NotificationPage>("NotificationPage")({
-  /** Newest first. */
-  items: Schema.Array(Notification),
+  ...pageFields(Notification),
   /** Unread notifications this caller can see, over all pages. */
-  unreadCount: Schema.Number,
-  /** Pass as `cursor` for the next (older) page; null on the last page. */
-  nextCursor: Schema.NullOr(Schema.String)
+  unreadCount: Schema.Number
 }) {}
 
-export const NotificationListParams = Schema.Struct({
-  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, MAX_PAGE_SIZE))),
-  cursor: Schema.optional(Schema.String.pipe(Schema.maxLength(200)))
-})
+export const NotificationListParams = Schema.Struct(pageParams({ defaultLimit: DEFAULT_PAGE_SIZE, maxLimit: MAX_PAGE_SIZE }))
 
 export const MarkReadBody = Schema.Struct({
   /** Absent: every notification the caller can see. */

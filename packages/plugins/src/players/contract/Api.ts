@@ -9,7 +9,7 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, Conflict, NotFound, Unavailable } from "@garrison/runtime"
+import { Access, BadRequest, Conflict, NotFound, PageWithTotal, Unavailable } from "@garrison/runtime"
 import { PlayerView, ServerFault, ServerPath } from "../../servers/index.js"
 
 /** RCON commands and messages are one line: a newline would smuggle in a second command. */
@@ -27,7 +27,8 @@ export const MAX_MESSAGE_LENGTH = 256
 export const MessageBody = Schema.Struct({ message: OneLine(MAX_MESSAGE_LENGTH) })
 export const MessageReply = Schema.Struct({ sent: Schema.String })
 
-export const PlayerList = Schema.Struct({ count: Schema.Int, players: Schema.Array(PlayerView) })
+/** A live snapshot (one RCON `players`): all on one page, `nextCursor` null, `total` the players online. */
+export const PlayerList = PageWithTotal(PlayerView).annotations({ identifier: "PlayerPage" })
 
 export const KickPath = Schema.Struct({ id: ServerPath.fields.id, playerId: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100)) })
 export const KickBody = Schema.Struct({ reason: Schema.optional(OneLine(200)) })

@@ -6,7 +6,7 @@ import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, Conflict, IsoDateTime, NotFound, PlatformId } from "@garrison/runtime"
+import { Access, BadRequest, Conflict, IsoDateTime, NotFound, pageFields, pageParams, PlatformId } from "@garrison/runtime"
 
 export const PRIORITY_PERMISSION = "priority.manage"
 
@@ -94,19 +94,14 @@ export class PriorityCleanupResult extends Schema.Class<PriorityCleanupResult>("
   remaining: Schema.Number
 }) {}
 
-export class PriorityPage extends Schema.Class<PriorityPage>("PriorityPage")({
-  /** Oldest first. */
-  items: Schema.Array(PriorityEntry),
-  /** Pass as `cursor` for the next page; null on the last page. */
-  nextCursor: Schema.NullOr(Schema.String)
-}) {}
+/** Oldest first. */
+export class PriorityPage extends Schema.Class<PriorityPage>("PriorityPage")(pageFields(PriorityEntry)) {}
 
 export const PriorityListParams = Schema.Struct({
   role: Schema.optional(PriorityRole),
   /** `true`: permanent or not yet expired; `false`: expired, awaiting cleanup. */
   active: Schema.optional(Schema.Literal("true", "false")),
-  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, MAX_PAGE_SIZE))),
-  cursor: Schema.optional(Schema.String.pipe(Schema.maxLength(300)))
+  ...pageParams({ defaultLimit: DEFAULT_PAGE_SIZE, maxLimit: MAX_PAGE_SIZE })
 })
 export type PriorityListParams = typeof PriorityListParams.Type
 

@@ -6,7 +6,7 @@ import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, NotFound, Unauthenticated } from "@garrison/runtime"
+import { Access, BadRequest, NotFound, pageFields, pageParams, totalField, Unauthenticated } from "@garrison/runtime"
 
 /** The built-in permission that guards every change to a schedule. */
 export const SCHEDULE_PERMISSION = "server.restart"
@@ -84,6 +84,15 @@ export class ScheduledJob extends Schema.Class<ScheduledJob>("ScheduledJob")({
   nextWarnings: Schema.Array(JobWarning)
 }) {}
 
+/** Oldest first (by creation); `total` counts the server's jobs. */
+export class ScheduledJobPage extends Schema.Class<ScheduledJobPage>("ScheduledJobPage")({
+  ...pageFields(ScheduledJob),
+  ...totalField
+}) {}
+
+export const JOB_PAGE = { defaultLimit: 100, maxLimit: 1000 } as const
+export const JobListParams = Schema.Struct(pageParams(JOB_PAGE))
+
 export const ServerPath = Schema.Struct({ id: Schema.String })
 export const JobPath = Schema.Struct({ id: Schema.String, jobId: Schema.String })
 
@@ -91,7 +100,9 @@ export class SchedulerGroup extends HttpApiGroup.make("scheduler")
   .add(
     HttpApiEndpoint.get("list", "/api/servers/:id/scheduler")
       .setPath(ServerPath)
-      .addSuccess(Schema.Array(ScheduledJob))
+      .setUrlParams(JobListParams)
+      .addSuccess(ScheduledJobPage)
+      .addError(BadRequest)
       .addError(NotFound)
       .addError(Unauthenticated)
       .annotate(Access, Access.anyAuth)

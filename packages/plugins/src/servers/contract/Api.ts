@@ -26,6 +26,7 @@ import {
   EntryView,
   ServerFault,
   ServerList,
+  ServerListParams,
   ServerPath,
   ServerStatusView,
   ServerView,
@@ -40,7 +41,12 @@ const action = <const Name extends string>(name: Name, verb: string, permission:
     .annotate(OpenApi.Description, description)
 
 export class ServersGroup extends HttpApiGroup.make("servers")
-  .add(HttpApiEndpoint.get("list", "/api/servers").addSuccess(ServerList).annotate(Access, Access.anyAuth))
+  .add(
+    HttpApiEndpoint.get("list", "/api/servers")
+      .setUrlParams(ServerListParams)
+      .addSuccess(ServerList)
+      .annotate(Access, Access.anyAuth)
+  )
   .add(
     HttpApiEndpoint.post("create", "/api/servers")
       .setPayload(CreateServerBody)

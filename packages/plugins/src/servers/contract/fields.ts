@@ -1,7 +1,7 @@
 /** Request and response shapes of the servers API. */
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as Schema from "effect/Schema"
-import { LaunchArgument, LaunchPath, ModName } from "@garrison/runtime"
+import { LaunchArgument, LaunchPath, ModName, pageParams, PageWithTotal } from "@garrison/runtime"
 
 /** What every view shows instead of an RCON password. */
 export const PASSWORD_MASK = "********"
@@ -163,7 +163,16 @@ export const ServerSummaryView = Schema.Struct({
 }).annotations({ identifier: "ServerSummary" })
 export type ServerSummaryView = typeof ServerSummaryView.Type
 
-export const ServerList = Schema.Struct({ servers: Schema.Array(ServerSummaryView) })
+/**
+ * `limit` of `GET /api/servers`: a panel gets every server in one page (the
+ * default is also the maximum, the most entries a servers backup holds);
+ * `cursor` pages through larger fleets.
+ */
+export const SERVER_PAGE = { defaultLimit: 10_000, maxLimit: 10_000 } as const
+export const ServerListParams = Schema.Struct(pageParams(SERVER_PAGE))
+
+/** In creation order; `total` counts every entry. */
+export const ServerList = PageWithTotal(ServerSummaryView).annotations({ identifier: "ServerPage" })
 
 export const DetectedServer = Schema.Struct({
   /** A proposed `POST /api/servers` body (password masked; leave it out to read it again on create). */

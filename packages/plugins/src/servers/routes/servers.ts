@@ -3,13 +3,15 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import { type ActorError, EventBus, type ServerActor, ServerDeleted, Supervisor } from "@garrison/runtime"
+import * as Option from "effect/Option"
+import { type ActorError, EventBus, invalidCursor, type ServerActor, ServerDeleted, Supervisor } from "@garrison/runtime"
 import { randomUUID } from "node:crypto"
 import { ServersApi } from "../contract/Api.js"
+import { SERVER_PAGE } from "../contract/fields.js"
 import { entryFromCreate, entryFromUpdate, invalidToBadRequest } from "../internal/entryInput.js"
 import { actorErrorToHttp, httpStatusOf, notFound, storeDefect } from "../internal/httpErrors.js"
 import { actorOf, currentStatus } from "../internal/lookup.js"
-import { makeServerListBody } from "../internal/listBody.js"
+import { makeServerListBody, serverCursor } from "../internal/listBody.js"
 import { serverView } from "../internal/view.js"
 import { ServerEntries } from "../ServerEntries.js"
 import { detect } from "./detect.js"
@@ -46,14 +48,17 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
     return handlers
       // Raw: the body comes from a cache of encoded rows (see makeServerListBody); encoding
       // 1,000 rows through the success schema on every poll would cost more than the rest.
-      .handleRaw("list", () =>
+      .handleRaw("list", ({ urlParams }) =>
         Effect.gen(function* () {
+          const after = urlParams.cursor === undefined ? Option.none() : serverCursor.decode(urlParams.cursor)
+          if (Option.isNone(after) && urlParams.cursor !== undefined) return yield* invalidCursor()
+          const page = { after: Option.getOrUndefined(after), limit: urlParams.limit ?? SERVER_PAGE.defaultLimit }
           const stored = yield* entries.list.pipe(Effect.catchTag("ServerStoreError", storeDefect))
           const now = yield* Clock.currentTimeMillis
           // Only servers with an actor have live state; listing must not create actors.
           const actors = yield* supervisor.all
           const states = yield* Effect.forEach(actors, (actor) => actor.state)
-          return HttpServerResponse.uint8Array(listBody.render(stored, states, now), { contentType: "application/json" })
+          return HttpServerResponse.uint8Array(listBody.render(stored, states, now, page), { contentType: "application/json" })
         })
       )
       .handle("create", ({ payload }) =>
