@@ -37,28 +37,59 @@ const MAX_LINE = 64 * 1024
 /** Files written this long before the run started still count (clocks and file systems are coarse). */
 const SLACK_MS = 5_000
 
-const newestFile = async (folder: string, extension: string, since: number): Promise<string | undefined> => {
+/** The newest file of each extension in `folder` modified since `since` (one listing; only matching names are looked at). */
+const newestFiles = async (
+  folder: string,
+  extensions: ReadonlyArray<string>,
+  since: number
+): Promise<ReadonlyMap<string, string>> => {
   const names = await Fs.readdir(folder).catch(() => [] as Array<string>)
-  let newest: { path: string; mtime: number } | undefined
+  const newest = new Map<string, { readonly path: string; readonly mtime: number }>()
   for (const name of names) {
-    if (!name.toUpperCase().endsWith(extension.toUpperCase())) continue
+    const extension = extensions.find((ext) => name.toUpperCase().endsWith(ext.toUpperCase()))
+    if (extension === undefined) continue
     const path = NodePath.join(folder, name)
     const stat = await Fs.stat(path).catch(() => undefined)
-    if (stat?.isFile() && stat.mtimeMs >= since - SLACK_MS && (newest === undefined || stat.mtimeMs > newest.mtime)) {
-      newest = { path, mtime: stat.mtimeMs }
+    const best = newest.get(extension)
+    if (stat?.isFile() && stat.mtimeMs >= since - SLACK_MS && (best === undefined || stat.mtimeMs > best.mtime)) {
+      newest.set(extension, { path, mtime: stat.mtimeMs })
     }
   }
-  return newest?.path
+  return new Map([...newest].map(([extension, file]) => [extension, file.path] as const))
 }
+
+/** Folder times this close to the last listing may hide a change in the same tick of a coarse clock: list again. */
+const COARSE_MS = 2_000
 
 /** Follows the logs in `folder` written at or after `since` (epoch ms). */
 export const followLogs = (folder: string, since: number, options: LogFollowerOptions = {}): LogFollower => {
   const extensions = options.extensions ?? [".RPT", ".ADM"]
   const maxBytes = options.maxBytesPerPoll ?? 4 * 1024 * 1024
   const followed = new Map<string, Followed>()
+  let chosen: ReadonlyMap<string, string> = new Map()
+  let listed: { readonly folderMtime: number; readonly at: number } | undefined
+
+  /**
+   * Which files to follow. Listing the folder means a `stat` per log file, and
+   * a profiles folder keeps every old log: so it is listed again only when
+   * the folder itself changed (a file was created, renamed or removed).
+   */
+  const choose = async () => {
+    const folderStat = await Fs.stat(folder).catch(() => undefined)
+    if (folderStat === undefined) {
+      chosen = new Map()
+      listed = undefined
+      return
+    }
+    const mtime = folderStat.mtimeMs
+    if (listed !== undefined && mtime === listed.folderMtime && mtime < listed.at - COARSE_MS) return
+    const at = Date.now()
+    chosen = await newestFiles(folder, extensions, since)
+    listed = { folderMtime: mtime, at }
+  }
 
   const readNew = async (extension: string): Promise<ReadonlyArray<string>> => {
-    const path = await newestFile(folder, extension, since)
+    const path = chosen.get(extension)
     if (path === undefined) return []
     let state = followed.get(extension)
     if (state === undefined || state.path !== path) {
@@ -88,6 +119,7 @@ export const followLogs = (folder: string, since: number, options: LogFollowerOp
 
   return {
     poll: async () => {
+      await choose().catch(() => undefined)
       const lines: Array<string> = []
       for (const extension of extensions) {
         for (const line of await readNew(extension).catch(() => [] as ReadonlyArray<string>)) lines.push(line)
