@@ -264,7 +264,7 @@ describe("servers config backup", () => {
       expect(JSON.stringify(backup.body)).not.toContain("secret-one")
 
       const servers = backup.body.servers as Array<Record<string, unknown>>
-      const copy = { ...servers[0]!, id: "restored-1", name: "Copy" }
+      const copy = { ...servers[0]!, id: "restored-1", name: "Copy", installDir: fakeInstall() }
       const restore = yield* call("POST", "/api/restore/servers", {
         as: ADMIN,
         json: { ...backup.body, servers: [{ ...servers[0]!, name: "Kept 2" }, copy] }

@@ -1,8 +1,10 @@
 /**
  * RCON and players: raw RCON, the global broadcast, the online list and
  * kicks. `:playerId` is the BattlEye player number (`0`, `12`), the player's
- * 32-hex BattlEye GUID, or the exact name (case-insensitive), resolved
- * against a fresh `players` reply. The ban route comes with the bans plugin.
+ * 32-hex BattlEye GUID, their Steam64 or DayZ ID, or the exact name
+ * (case-insensitive), resolved against a fresh `players` reply. Each player
+ * carries `steam64` and `dayzId` when the server's logs prove them (null
+ * otherwise). The ban route comes with the bans plugin.
  */
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
@@ -62,7 +64,7 @@ export class PlayersGroup extends HttpApiGroup.make("players")
       .setPayload(KickBody)
       .addSuccess(KickReply)
       .annotate(Access, Access.permission("players.kick"))
-      .annotate(OpenApi.Description, "playerId: BattlEye player number, GUID or exact name. 404 when not online.")
+      .annotate(OpenApi.Description, "playerId: BattlEye player number, GUID, Steam64, DayZ ID or exact name. 404 when not online.")
   )
   // 409: the server is stopped; 503: its RCON session is not up or did not answer.
   .addError(BadRequest)

@@ -54,7 +54,8 @@ export class ServersGroup extends HttpApiGroup.make("servers")
       .annotate(Access, Access.permission("server.deploy"))
       .annotate(
         OpenApi.Description,
-        "installDir must be absolute and hold the game server binary (400 naming the missing file). RCON settings left " +
+        "installDir must be absolute and hold the game server binary (400 naming the missing file), and no other " +
+          "entry may have the same folder (409 naming it). RCON settings left " +
           "out are read from the BattlEye config (beserver_x64_active_*.cfg preferred)."
       )
   )
@@ -63,7 +64,10 @@ export class ServersGroup extends HttpApiGroup.make("servers")
       .setPayload(DetectBody)
       .addSuccess(DetectedServer)
       .annotate(Access, Access.permission("server.deploy"))
-      .annotate(OpenApi.Description, "Reads an existing install and proposes an entry; saves nothing.")
+      .annotate(
+        OpenApi.Description,
+        "Reads an existing install and proposes an entry; saves nothing. `warnings` says when an entry already has the folder."
+      )
   )
   .add(
     HttpApiEndpoint.post("batch", "/api/servers/batch")
@@ -77,7 +81,10 @@ export class ServersGroup extends HttpApiGroup.make("servers")
       .setPayload(UpdateServerBody)
       .addSuccess(ServerView)
       .annotate(Access, Access.permission("server.deploy"))
-      .annotate(OpenApi.Description, "Changes apply at the next start. An omitted RCON password keeps the stored one.")
+      .annotate(
+        OpenApi.Description,
+        "Changes apply at the next start. An omitted RCON password keeps the stored one. Moving to a folder another entry has is 409."
+      )
   )
   .add(
     HttpApiEndpoint.del("remove", "/api/servers/:id")
@@ -140,10 +147,12 @@ export class ServersBackupGroup extends HttpApiGroup.make("serversBackup")
       .annotate(
         OpenApi.Description,
         "Entries are matched by id and created or updated (applies at next start); entries not in the backup are kept. " +
-          "A masked RCON password keeps the stored one, or is read from the install's BattlEye config."
+          "A masked RCON password keeps the stored one, or is read from the install's BattlEye config. " +
+          "409 (nothing restored) when two entries would share an install folder."
       )
   )
   .addError(BadRequest)
+  .addError(Conflict)
   .annotate(Access, Access.permission(ADMIN)) {}
 
 export class ServersApi extends HttpApi.make("servers").add(ServersGroup).add(ServersBackupGroup) {}

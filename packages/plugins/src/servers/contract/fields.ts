@@ -98,7 +98,14 @@ export const PlayerView = Schema.Struct({
   ip: Schema.String,
   port: Schema.Int,
   ping: Schema.Int,
-  inLobby: Schema.Boolean
+  inLobby: Schema.Boolean,
+  /**
+   * The player's Steam64 when the server's RPT log names it and it hashes to
+   * the player's BattlEye GUID; null while unknown.
+   */
+  steam64: Schema.NullOr(Schema.String),
+  /** The 44-character DayZ ID of the admin log (from the Steam64, or the ADM log by name); null while unknown. */
+  dayzId: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "Player" })
 
 export const ServerStatusValue = Schema.Literal("stopped", "starting", "running", "stopping", "crashed", "updating")
@@ -181,7 +188,11 @@ export const DetectedServer = Schema.Struct({
     executable: Schema.Boolean,
     configFile: Schema.Boolean,
     battleyeConfig: Schema.NullOr(Schema.String)
-  })
+  }),
+  /** The entry that already has this folder (creating another would be refused with 409), or null. */
+  inUseBy: Schema.NullOr(Schema.Struct({ id: Schema.String, name: Schema.String })),
+  /** What would stop or trouble an entry made from this proposal, in words. */
+  warnings: Schema.Array(Schema.String)
 })
 
 export const BatchBody = Schema.Struct({

@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto"
 import { ServersApi } from "../contract/Api.js"
 import { SERVER_PAGE } from "../contract/fields.js"
 import { entryFromCreate, entryFromUpdate, invalidToBadRequest } from "../internal/entryInput.js"
-import { actorErrorToHttp, httpStatusOf, notFound, storeDefect } from "../internal/httpErrors.js"
+import { actorErrorToHttp, httpStatusOf, installDirInUse, notFound, storeDefect } from "../internal/httpErrors.js"
 import { actorOf, currentStatus } from "../internal/lookup.js"
 import { makeServerListBody, serverCursor } from "../internal/listBody.js"
 import { serverView } from "../internal/view.js"
@@ -64,12 +64,14 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
       .handle("create", ({ payload }) =>
         Effect.gen(function* () {
           const entry = yield* entryFromCreate(randomUUID(), payload).pipe(Effect.mapError(invalidToBadRequest))
-          yield* entries.insert(entry).pipe(Effect.catchTag("ServerStoreError", storeDefect))
+          yield* entries.insert(entry).pipe(Effect.catchTags({ ServerStoreError: storeDefect, InstallDirInUse: (e) => Effect.fail(installDirInUse(e)) }))
           yield* supervisor.ensure(entry).pipe(Effect.mapError(actorErrorToHttp))
           return yield* viewOf(entry.id)
         })
       )
-      .handle("detect", ({ payload }) => detect(payload.installDir))
+      .handle("detect", ({ payload }) =>
+        Effect.flatMap(entries.list.pipe(Effect.catchTag("ServerStoreError", storeDefect)), (stored) => detect(payload.installDir, stored))
+      )
       .handle("update", ({ path, payload }) =>
         Effect.gen(function* () {
           const existing = yield* entries.get(path.id).pipe(
@@ -77,7 +79,11 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
           )
           const next = yield* entryFromUpdate(existing, payload).pipe(Effect.mapError(invalidToBadRequest))
           yield* entries.update(next).pipe(
-            Effect.catchTags({ ServerNotFound: (e) => Effect.fail(notFound(e)), ServerStoreError: storeDefect })
+            Effect.catchTags({
+              ServerNotFound: (e) => Effect.fail(notFound(e)),
+              ServerStoreError: storeDefect,
+              InstallDirInUse: (e) => Effect.fail(installDirInUse(e))
+            })
           )
           // The actor keeps running the old entry; it launches the new one at the next start.
           yield* supervisor.ensure(next).pipe(Effect.mapError(actorErrorToHttp))
