@@ -5,8 +5,9 @@
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, ADMIN, BadRequest, IsoDateOrDateTime } from "@garrison/runtime"
+import { Access, ADMIN, BadRequest, IsoDateOrDateTime, QueryInteger } from "@garrison/runtime"
 
 export const DEFAULT_PAGE_SIZE = 50
 export const MAX_PAGE_SIZE = 500
@@ -62,7 +63,7 @@ export const AuditListParams = Schema.Struct({
   /** Rows strictly before this instant (same form as `from`). */
   to: Schema.optional(IsoDateOrDateTime),
   result: Schema.optional(AuditResult),
-  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, MAX_PAGE_SIZE))),
+  limit: Schema.optional(QueryInteger({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })),
   cursor: Schema.optional(Schema.String.pipe(Schema.maxLength(200)))
 })
 
@@ -72,8 +73,21 @@ export class AuditGroup extends HttpApiGroup.make("audit")
       .setUrlParams(AuditListParams)
       .addSuccess(AuditPage)
       .addError(BadRequest)
+      .annotate(OpenApi.Summary, "List the audit trail")
+      .annotate(
+        OpenApi.Description,
+        "Newest first, filtered by actor, action (a prefix when it ends with `.` or `*`), time and result; pass " +
+          "`nextCursor` back as `cursor` for older rows."
+      )
   )
-  .add(HttpApiEndpoint.get("verify", "/api/audit/verify").addSuccess(VerifyReport))
+  .add(
+    HttpApiEndpoint.get("verify", "/api/audit/verify").addSuccess(VerifyReport)
+      .annotate(OpenApi.Summary, "Verify the audit chain")
+      .annotate(
+        OpenApi.Description,
+        "Walks the SHA-256 hash chain from the first row and reports the first row edited, deleted or reordered."
+      )
+  )
   .annotate(Access, Access.permission(ADMIN)) {}
 
 export class AuditApi extends HttpApi.make("audit").add(AuditGroup) {}
