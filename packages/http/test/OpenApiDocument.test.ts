@@ -139,7 +139,7 @@ describe("the OpenAPI document", () => {
         onEndpoint: ({ endpoint }) => {
           const example = Context.getOption(endpoint.annotations, BodyExample)
           if (example._tag === "None" || endpoint.payloadSchema._tag === "None") return
-          const decoded = Schema.decodeUnknownEither(endpoint.payloadSchema.value as Schema.Schema<unknown, unknown>, {
+          const decoded = Schema.decodeUnknownEither(endpoint.payloadSchema.value as unknown as Schema.Schema<unknown, unknown>, {
             onExcessProperty: "error"
           })(example.value)
           if (Either.isLeft(decoded)) rejected.push(`${endpoint.method} ${endpoint.path}: ${decoded.left.message}`)
