@@ -108,12 +108,13 @@ describe("the OpenAPI document", () => {
 
   it("states exactly which credentials each operation accepts", () => {
     expect(document.components.securitySchemes).toEqual({
+      bearer: expect.objectContaining({ type: "http", scheme: "bearer" }),
       cookie: expect.objectContaining({ type: "apiKey", in: "cookie", name: "auth-token" }),
-      csrf: expect.objectContaining({ type: "apiKey", in: "header", name: "X-CSRF-Token" }),
-      bearer: expect.objectContaining({ type: "http", scheme: "bearer" })
+      csrf: expect.objectContaining({ type: "apiKey", in: "header", name: "X-CSRF-Token" })
     })
-    const read = [{ cookie: [] }, { bearer: [] }]
-    const write = [{ cookie: [], csrf: [] }, { bearer: [] }]
+    // Bearer first: the accounts plugin lists it first, so curl snippets work without a CSRF header.
+    const read = [{ bearer: [] }, { cookie: [] }]
+    const write = [{ bearer: [] }, { cookie: [], csrf: [] }]
     for (const { label, method, operation } of all) {
       const access = operation["x-garrison-access"]
       const expected = access === "None" ? [] : label === "POST /api/auth/logout" || method === "get" ? read : write
@@ -232,7 +233,7 @@ describe("security from the plugins' authentication methods", () => {
 
   it("offers every method that applies, side by side", () => {
     const both = documentFor([...defaultPlugins, PartnerPlugin])
-    expect(both.paths["/api/partner/stats"]?.get?.security).toEqual([{ cookie: [] }, { bearer: [] }, { partnerKey: [] }])
-    expect(both.paths["/api/notes"]?.post?.security).toEqual([{ cookie: [], csrf: [] }, { bearer: [] }])
+    expect(both.paths["/api/partner/stats"]?.get?.security).toEqual([{ bearer: [] }, { cookie: [] }, { partnerKey: [] }])
+    expect(both.paths["/api/notes"]?.post?.security).toEqual([{ bearer: [] }, { cookie: [], csrf: [] }])
   })
 })

@@ -12,10 +12,12 @@ export interface DocsPage {
 }
 
 /**
- * Scalar's settings: `withDefaultFonts: false`, or it loads its fonts from a
- * CDN. Scalar reads them from the `data-configuration` attribute.
+ * Scalar's settings, read from the `data-configuration` attribute:
+ * `withDefaultFonts: false`, or it loads its fonts from a CDN;
+ * `showToolbar: "never"`, or on localhost it offers to upload the document
+ * to Scalar's registry ("Share").
  */
-const scalarConfiguration = JSON.stringify({ withDefaultFonts: false })
+const scalarConfiguration = JSON.stringify({ withDefaultFonts: false, showToolbar: "never" })
 
 /**
  * The policy: scripts only from this origin ('self': the Scalar file), plus

@@ -20,8 +20,8 @@ export const DOCUMENT_TITLE = "Garrison controller API"
 
 const INTRODUCTION = [
   "The REST API of a Garrison controller: it runs and guards DayZ-style game servers.",
-  "Each operation's security lists the ways to call it (a session cookie, plus its CSRF header on writes, or a " +
-    "bearer token; none for public operations), and its description names the permission it needs.",
+  "Each operation's security lists the ways to call it (a bearer token, or the session cookie plus its CSRF header " +
+    "on writes; none for public operations), and its description names the permission it needs.",
   "Errors are JSON `{error, message, details?}`: `error` is a stable code for programs, `message` is for people. " +
     "Any operation may also answer 413 (body too large), 415 (body not JSON) or 503 (`unavailable`, with Retry-After).",
   "Dates in requests are strict ISO-8601; answers give times in UTC (`2026-01-31T12:00:00.000Z`)."

@@ -1,8 +1,9 @@
 /**
  * Each operation's `security`, from the authentication methods the loaded
  * plugins declare and the operation's `Access`: a list of alternatives,
- * each the schemes sent together (`[{cookie, csrf}, {bearer}]` for a write,
- * `[{cookie}, {bearer}]` for a read, `[]` for a public route). Generated
+ * each the schemes sent together (`[{bearer}, {cookie, csrf}]` for a write,
+ * `[{bearer}, {cookie}]` for a read, `[]` for a public route), in the order
+ * the plugins list their methods (clients and the docs page try the first). Generated
  * clients and the docs page's "try it" read it to sign requests.
  */
 import type * as OpenApi from "@effect/platform/OpenApi"

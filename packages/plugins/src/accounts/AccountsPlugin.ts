@@ -42,7 +42,7 @@ export const AccountsPlugin = Plugin.make({
   migrations,
   layer: services,
   http: Plugin.http(AccountsApi, Layer.mergeAll(AuthRoutes, SetupRoutes, UsersRoutes, RolesRoutes, BackupRoutes)),
-  authentication: [sessionCookie, bearerToken],
+  authentication: [bearerToken, sessionCookie],
   jobs,
   onStart: Effect.flatMap(Setup, (setup) => setup.bootstrap)
 })
