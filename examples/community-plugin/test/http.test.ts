@@ -4,8 +4,9 @@
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { GarrisonConfig, Runtime } from "@garrison/runtime"
+import { GarrisonConfig, Runtime, undocumentedEndpoints } from "@garrison/runtime"
 import { Effect, Layer, Logger, LogLevel } from "effect"
+import { MotdApi } from "../src/contract/Api.js"
 import MotdPlugin from "../src/index.js"
 import { call, ControllerProcess, controllerLayer, eventually, startController, tempDataDir } from "./support.js"
 
@@ -53,6 +54,17 @@ layer(controllerLayer(tempDataDir()), { excludeTestServices: true, timeout: "30 
         expect(access("/api/motd/stats", "get")).toEqual({ access: "Any auth", plugin: "motd" })
         expect(access("/api/motd", "post")).toEqual({ access: "motd.manage", plugin: "motd" })
         expect(access("/api/motd/{id}", "delete")).toEqual({ access: "motd.manage", plugin: "motd" })
+      }))
+
+    it.effect("every endpoint is documented: a summary, its permission in words, an example body", () =>
+      Effect.gen(function* () {
+        // The check a plugin's own tests can run; the controller also warns at start-up.
+        expect(undocumentedEndpoints(MotdApi)).toEqual([])
+        const { body } = yield* api("GET", "/api/openapi.json")
+        const post = (body as { paths: Record<string, Record<string, Record<string, unknown>>> }).paths["/api/motd"]?.["post"]
+        expect(post?.["summary"]).toBe("Post a message of the day")
+        expect(String(post?.["description"])).toMatch(/Needs the `motd\.manage` permission \(.+\)\. Admins may call every operation\.$/)
+        expect(post?.["requestBody"]).toMatchObject({ content: { "application/json": { example: { text: expect.any(String) } } } })
       }))
 
     it.effect("reading needs a signed-in caller, but no permission", () =>

@@ -75,6 +75,10 @@ export {
 export type { CursorCodec, PageLimits, PageOf } from "./http/Page.js"
 export { knownFieldsOnly, requireKnownFields } from "./http/KnownFields.js"
 export type { ConstantResponseValue } from "./http/ConstantResponse.js"
+export type { AuthenticationMethod, OperationFacts } from "./http/AuthenticationMethods.js"
+export { BodyExample, undocumentedEndpoints } from "./http/EndpointDocs.js"
+export { describeQueryInteger, QueryInteger } from "./http/QueryInteger.js"
+export type { QueryIntegerOptions } from "./http/QueryInteger.js"
 export { AuditTrail } from "./access/AuditTrail.js"
 export type { AuditEntry, AuditTrailShape } from "./access/AuditTrail.js"
 

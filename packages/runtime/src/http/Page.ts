@@ -13,6 +13,7 @@
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { BadRequest } from "./ApiErrors.js"
+import { QueryInteger } from "./QueryInteger.js"
 
 /** Longest `cursor` accepted: every cursor a list issues is far shorter. */
 export const MAX_CURSOR_LENGTH = 512
@@ -32,17 +33,19 @@ export const PageCursor = Schema.String.pipe(Schema.maxLength(MAX_CURSOR_LENGTH)
   description: `a cursor of at most ${MAX_CURSOR_LENGTH} characters`
 })
 
-/** `limit`: an integer from 1 to `maxLimit` (a query string carries it as text). */
-export const PageLimit = ({ maxLimit }: PageLimits) =>
-  Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, maxLimit)).annotations({
+/**
+ * `limit`: an integer from 1 to `maxLimit` (a query string carries it as
+ * text). The document shows it as a person reads it (`QueryInteger`); a
+ * failed check says "an integer from 1 to N".
+ */
+export const PageLimit = ({ defaultLimit, maxLimit }: PageLimits) =>
+  QueryInteger({ minimum: 1, maximum: maxLimit, default: defaultLimit, about: "Items per page" }).annotations({
     description: `an integer from 1 to ${maxLimit}`
   })
 
 /** The query fields every list takes; spread them into the list's own parameters. */
 export const pageParams = (limits: PageLimits) => ({
-  limit: Schema.optional(PageLimit(limits)).annotations({
-    description: `Items per page, 1 to ${limits.maxLimit}; ${limits.defaultLimit} when left out.`
-  }),
+  limit: Schema.optional(PageLimit(limits)),
   cursor: Schema.optional(PageCursor).annotations({
     description: "The previous page's nextCursor, unchanged; leave it out for the first page."
   })

@@ -18,6 +18,7 @@ import type * as Scope from "effect/Scope"
 import type { PermissionDefinition } from "../access/Permissions.js"
 import type { Migration } from "../database/Migrations.js"
 import type { EventHandler } from "../events/EventBus.js"
+import type { AuthenticationMethod } from "../http/AuthenticationMethods.js"
 import type { HookHandler } from "./Hooks.js"
 
 /** What the host provides to every plugin's routes layer. */
@@ -57,6 +58,8 @@ export interface Plugin<Provides = never, R = never> {
   /** Services the plugin exports to later plugins and to embedders. */
   readonly layer: Layer.Layer<Provides, unknown, R>
   readonly http: PluginHttp<R> | undefined
+  /** How callers sign in to the authenticator this plugin provides, for the OpenAPI document. */
+  readonly authentication: ReadonlyArray<AuthenticationMethod>
   readonly events: ReadonlyArray<EventHandler<R>>
   readonly hooks: ReadonlyArray<HookHandler<R>>
   readonly jobs: ReadonlyArray<Job<R>>
@@ -83,6 +86,7 @@ export interface PluginSpec<Provides, RL, RH, RE, RK, RJ, RS> {
   readonly migrations?: ReadonlyArray<Migration>
   readonly layer?: Layer.Layer<Provides, unknown, RL>
   readonly http?: PluginHttp<RH>
+  readonly authentication?: ReadonlyArray<AuthenticationMethod>
   readonly events?: ReadonlyArray<EventHandler<RE>>
   readonly hooks?: ReadonlyArray<HookHandler<RK>>
   readonly jobs?: ReadonlyArray<Job<RJ>>
@@ -99,6 +103,7 @@ export const make = <Provides = never, RL = never, RH = never, RE = never, RK = 
   migrations: spec.migrations ?? [],
   layer: spec.layer ?? (Layer.empty as unknown as Layer.Layer<Provides, unknown, RL>),
   http: spec.http,
+  authentication: spec.authentication ?? [],
   events: spec.events ?? [],
   hooks: spec.hooks ?? [],
   jobs: spec.jobs ?? [],

@@ -5,6 +5,7 @@
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import { Access, ADMIN, BadRequest, IsoDateOrDateTime, pageFields, pageParams } from "@garrison/runtime"
 
@@ -67,8 +68,21 @@ export class AuditGroup extends HttpApiGroup.make("audit")
       .setUrlParams(AuditListParams)
       .addSuccess(AuditPage)
       .addError(BadRequest)
+      .annotate(OpenApi.Summary, "List the audit trail")
+      .annotate(
+        OpenApi.Description,
+        "Newest first, filtered by actor, action (a prefix when it ends with `.` or `*`), time and result; pass " +
+          "`nextCursor` back as `cursor` for older rows."
+      )
   )
-  .add(HttpApiEndpoint.get("verify", "/api/audit/verify").addSuccess(VerifyReport))
+  .add(
+    HttpApiEndpoint.get("verify", "/api/audit/verify").addSuccess(VerifyReport)
+      .annotate(OpenApi.Summary, "Verify the audit chain")
+      .annotate(
+        OpenApi.Description,
+        "Walks the SHA-256 hash chain from the first row and reports the first row edited, deleted or reordered."
+      )
+  )
   .annotate(Access, Access.permission(ADMIN)) {}
 
 export class AuditApi extends HttpApi.make("audit").add(AuditGroup) {}

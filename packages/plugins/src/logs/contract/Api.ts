@@ -5,8 +5,9 @@
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, Conflict, IsoDateOrDateTime, NotFound, pageParams, PageWithTotal } from "@garrison/runtime"
+import { Access, BadRequest, Conflict, IsoDateOrDateTime, NotFound, pageParams, PageWithTotal, QueryInteger } from "@garrison/runtime"
 
 /** Most bytes one range read returns. */
 export const MAX_RANGE_BYTES = 1024 * 1024
@@ -20,8 +21,6 @@ export const CONSOLE_CAPACITY = 1000
 export const MAX_METRIC_POINTS = 500
 
 const ServerPath = Schema.Struct({ id: Schema.String })
-const NonNegativeInt = Schema.NumberFromString.pipe(Schema.int(), Schema.nonNegative())
-const PositiveInt = Schema.NumberFromString.pipe(Schema.int(), Schema.positive())
 
 export const LogKind = Schema.Literal("rpt", "adm", "log")
 export type LogKind = typeof LogKind.Type
@@ -41,11 +40,15 @@ export const LOG_FILE_PAGE = { defaultLimit: 500, maxLimit: 5000 } as const
 export const LogsParams = Schema.Struct({
   ...pageParams(LOG_FILE_PAGE),
   file: Schema.optional(Schema.String.pipe(Schema.maxLength(255))),
-  offset: Schema.optional(NonNegativeInt),
+  offset: Schema.optional(QueryInteger({ minimum: 0, default: 0, about: "Byte offset in the file to read from" })),
   /** Clamped to `MAX_RANGE_BYTES`. */
-  length: Schema.optional(PositiveInt),
+  length: Schema.optional(
+    QueryInteger({ minimum: 1, default: DEFAULT_RANGE_BYTES, about: `Bytes to read; at most ${MAX_RANGE_BYTES} are returned` })
+  ),
   /** Clamped to `MAX_TAIL_LINES`. */
-  tail: Schema.optional(PositiveInt)
+  tail: Schema.optional(
+    QueryInteger({ minimum: 1, about: `The last lines of the file instead of a range; at most ${MAX_TAIL_LINES} are returned` })
+  )
 })
 export type LogsParams = typeof LogsParams.Type
 
@@ -128,6 +131,12 @@ export class LogsGroup extends HttpApiGroup.make("logs")
       .addError(BadRequest)
       .addError(NotFound)
       .addError(Conflict)
+      .annotate(OpenApi.Summary, "List or read log files")
+      .annotate(
+        OpenApi.Description,
+        "Without `file`: the server's RPT, ADM and other log files, newest first. With `file`: a byte range " +
+          "(`offset`, `length`) or the last `tail` lines, not both. Only files of the server's profiles folder are read."
+      )
   )
   .add(
     HttpApiEndpoint.get("console", "/api/servers/:id/console")
@@ -136,6 +145,12 @@ export class LogsGroup extends HttpApiGroup.make("logs")
       .addSuccess(ConsoleResponse)
       .addError(BadRequest)
       .addError(NotFound)
+      .annotate(OpenApi.Summary, "Read the server console")
+      .annotate(
+        OpenApi.Description,
+        "The newest RCON console lines kept in memory, oldest first; with `stream=1` (or `Accept: text/event-stream`) " +
+          "a live stream of server-sent events."
+      )
   )
   .add(
     HttpApiEndpoint.get("metrics", "/api/servers/:id/metrics")
@@ -144,6 +159,11 @@ export class LogsGroup extends HttpApiGroup.make("logs")
       .addSuccess(MetricsResponse)
       .addError(BadRequest)
       .addError(NotFound)
+      .annotate(OpenApi.Summary, "Player count, CPU and memory over time")
+      .annotate(
+        OpenApi.Description,
+        `Samples between \`from\` and \`to\` (default: the last 24 hours); longer ranges are averaged into at most ${MAX_METRIC_POINTS} points.`
+      )
   )
   .annotate(Access, Access.permission("server.view")) {}
 

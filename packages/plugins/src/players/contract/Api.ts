@@ -11,7 +11,7 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, Conflict, NotFound, PageWithTotal, Unavailable } from "@garrison/runtime"
+import { Access, BadRequest, BodyExample, Conflict, NotFound, PageWithTotal, Unavailable } from "@garrison/runtime"
 import { PlayerView, ServerFault, ServerPath } from "../../servers/index.js"
 
 /** RCON commands and messages are one line: a newline would smuggle in a second command. */
@@ -43,6 +43,9 @@ export class PlayersGroup extends HttpApiGroup.make("players")
       .setPayload(RconBody)
       .addSuccess(RconReply)
       .annotate(Access, Access.permission("server.rcon"))
+      .annotate(OpenApi.Summary, "Send an RCON command")
+      .annotate(OpenApi.Description, "One line, at most 1000 characters; answers the server's reply.")
+      .annotate(BodyExample, { command: "players" })
   )
   .add(
     HttpApiEndpoint.post("message", "/api/servers/:id/message")
@@ -50,13 +53,17 @@ export class PlayersGroup extends HttpApiGroup.make("players")
       .setPayload(MessageBody)
       .addSuccess(MessageReply)
       .annotate(Access, Access.permission("chat.send"))
+      .annotate(OpenApi.Summary, "Broadcast a message to every player")
       .annotate(OpenApi.Description, "Global broadcast (`say -1`); one line, at most 256 characters.")
+      .annotate(BodyExample, { message: "Server restart in 5 minutes" })
   )
   .add(
     HttpApiEndpoint.get("players", "/api/servers/:id/players")
       .setPath(ServerPath)
       .addSuccess(PlayerList)
       .annotate(Access, Access.permission("players.view"))
+      .annotate(OpenApi.Summary, "List online players")
+      .annotate(OpenApi.Description, "A fresh `players` reply from the server's RCON.")
   )
   .add(
     HttpApiEndpoint.post("kick", "/api/servers/:id/players/:playerId/kick")
@@ -64,7 +71,9 @@ export class PlayersGroup extends HttpApiGroup.make("players")
       .setPayload(KickBody)
       .addSuccess(KickReply)
       .annotate(Access, Access.permission("players.kick"))
+      .annotate(OpenApi.Summary, "Kick a player")
       .annotate(OpenApi.Description, "playerId: BattlEye player number, GUID, Steam64, DayZ ID or exact name. 404 when not online.")
+      .annotate(BodyExample, { reason: "AFK for 30 minutes" })
   )
   // 409: the server is stopped; 503: its RCON session is not up or did not answer.
   .addError(BadRequest)
