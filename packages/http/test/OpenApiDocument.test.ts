@@ -162,7 +162,7 @@ describe("the OpenAPI document", () => {
     const limit = (find("get", "/api/bans").parameters ?? []).find((p) => p.name === "limit")
     expect(limit).toMatchObject({
       in: "query",
-      description: "integer, 1 to 500, default 50",
+      description: "Items per page (integer, 1 to 500, default 50)",
       schema: { type: "integer", minimum: 1, maximum: 500, default: 50 }
     })
     const offset = (find("get", "/api/servers/{id}/logs").parameters ?? []).find((p) => p.name === "offset")
