@@ -29,21 +29,8 @@ interface Notification {
   readonly level: string
 }
 
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
-
 const fleet = makeFleet()
-const gamePids = new Set<number>()
-afterAll(async () => {
-  for (const pid of gamePids) if (isAlive(pid)) process.kill(pid, "SIGKILL")
-  await fleet.close()
-})
+afterAll(() => fleet.close())
 
 describe("server entries and the simulator", () => {
   it("side by side, one entry per folder, player ids and bans by name, crash notifications, rconStatus", { timeout: 150_000 }, async () => {
@@ -78,7 +65,7 @@ describe("server entries and the simulator", () => {
     for (const id of [idA, idB]) {
       const started = await api("POST", `/api/servers/${id}/start`)
       expect(started.status, JSON.stringify(started.body)).toBe(200)
-      gamePids.add((started.body as ServerStatus).pid!)
+      fleet.trackGameProcess((started.body as ServerStatus).pid!)
     }
     await fleet.rconConnected(idA, 20_000, "RCON of A")
     await fleet.rconConnected(idB, 20_000, "RCON of B")
@@ -118,7 +105,7 @@ describe("server entries and the simulator", () => {
       20_000,
       "the watchdog restart"
     )
-    gamePids.add(revived.pid!)
+    fleet.trackGameProcess(revived.pid!)
     const notifications = async () =>
       ((await api("GET", "/api/notifications")).body as { items: ReadonlyArray<Notification> }).items
     const afterRestart = await until(notifications, (items) => items.length >= 2, 10_000, "two notifications")
