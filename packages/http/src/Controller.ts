@@ -10,6 +10,7 @@ import * as Layer from "effect/Layer"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import {
+  Announcements,
   type AnyPlugin,
   AuditTrail,
   Authenticator,
@@ -20,6 +21,7 @@ import {
   StartupError
 } from "@garrison/runtime"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import { createServer as createNetServer } from "node:net"
 import { answerClientErrors } from "./ClientErrors.js"
 import { makeFrontDoor } from "./FrontDoor.js"
 import { type GateVerdict, makeGate } from "./Gate.js"
@@ -70,7 +72,7 @@ const serveRouter = (listen: ListenOptions) =>
         answerClientErrors(made)
         return made
       }
-      return yield* NodeHttpServer.make(server, listen).pipe(
+      const httpServer = yield* NodeHttpServer.make(server, listen).pipe(
         Effect.mapError(
           (error) =>
             new StartupError({
@@ -79,11 +81,46 @@ const serveRouter = (listen: ListenOptions) =>
             })
         )
       )
+      const address = httpServer.address
+      yield* Effect.logInfo(
+        address._tag === "TcpAddress" ? `listening on http://${formatHost(address.hostname)}:${address.port}` : "listening"
+      )
+      // Only now that it can be reached: the first admin's one-time password and other start-up notes.
+      yield* Effect.flatMap(Announcements, (announcements) => announcements.release)
+      return httpServer
     })
   )
 
+const formatHost = (hostname: string) => (hostname.includes(":") ? `[${hostname}]` : hostname)
+
+/**
+ * Whether the port can be bound, checked before the runtime writes anything
+ * (data directory, database, first admin): a start that fails on a taken
+ * port must leave a first start a first start. The real bind happens once
+ * every route is built; the moment between the two is the only window.
+ */
+const checkPortFree = (listen: ListenOptions) =>
+  listen.port === 0
+    ? Effect.void
+    : Effect.async<void, StartupError>((resume) => {
+        const probe = createNetServer()
+        probe.once("error", (error) =>
+          resume(
+            Effect.fail(
+              new StartupError({
+                reason: "port-in-use",
+                message: `cannot listen on ${listen.host}:${listen.port}: ${describeListenError(error)}`
+              })
+            )
+          )
+        )
+        probe.listen({ port: listen.port, host: listen.host, exclusive: true }, () => probe.close(() => resume(Effect.void)))
+      })
+
 const controllerLayer = (plugins: ReadonlyArray<AnyPlugin>, listen: ListenOptions) => {
-  const runtime = Runtime.layer(plugins, { hostRoutes })
+  const runtime = Layer.unwrapEffect(
+    Effect.as(checkPortFree(listen), Runtime.layer(plugins, { hostRoutes, hostReleasesAnnouncements: true }))
+  )
   const routes = Layer.unwrapEffect(
     Effect.gen(function* () {
       const registry = yield* PluginRegistry

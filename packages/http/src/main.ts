@@ -37,11 +37,8 @@ const program = Effect.gen(function* () {
   const config = yield* GarrisonConfig
   const extra = yield* loadPlugins(config.plugins)
   yield* Effect.logInfo(`starting Garrison ${config.version}; data directory ${config.dataDir}`)
-  return yield* Layer.launch(
-    Controller.layer([...defaultPlugins, ...extra]).pipe(
-      Layer.tap(() => Effect.logInfo(`listening on http://${config.host}:${config.port}`))
-    )
-  )
+  // The controller logs "listening on ..." itself once its port is open.
+  return yield* Layer.launch(Controller.layer([...defaultPlugins, ...extra]))
 }).pipe(
   Effect.provide(GarrisonConfig.layer),
   Effect.catchAllCause((cause) => {

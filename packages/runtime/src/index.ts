@@ -11,6 +11,8 @@ export type { PluginPlan, RouteEntry, HostRoute } from "./kernel/PluginPlan.js"
 export { PluginRegistry } from "./kernel/PluginRegistry.js"
 export { StartupError } from "./kernel/StartupError.js"
 export { Hooks, HookFailed, hookPoint, BeforeServerStart } from "./kernel/Hooks.js"
+export { Announcements } from "./kernel/Announcements.js"
+export type { Announcement, AnnouncementsShape } from "./kernel/Announcements.js"
 export type { HookPoint, HookHandler, ServerHookInput } from "./kernel/Hooks.js"
 
 export { Access, describeAccess } from "./access/Access.js"

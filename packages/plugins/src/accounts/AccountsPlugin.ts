@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { AuthenticatorLive } from "./authenticator/AccountsAuthenticator.js"
 import { bearerToken, sessionCookie } from "./authenticator/methods.js"
-import { AccountsConfig } from "./config.js"
+import { AccountsConfig, checkAccountsSettings } from "./config.js"
 import { AccountsApi } from "./contract/Api.js"
 import { Lockout } from "./lockout/Lockout.js"
 import { Login } from "./login/Login.js"
@@ -44,5 +44,6 @@ export const AccountsPlugin = Plugin.make({
   http: Plugin.http(AccountsApi, Layer.mergeAll(AuthRoutes, SetupRoutes, UsersRoutes, RolesRoutes, BackupRoutes)),
   authentication: [bearerToken, sessionCookie],
   jobs,
+  checkSettings: checkAccountsSettings,
   onStart: Effect.flatMap(Setup, (setup) => setup.bootstrap)
 })

@@ -7,14 +7,18 @@
  * | `SESSION_TTL` | `12 hours` | Lifetime of a session token (Effect duration), 1 minute to 30 days |
  * | `ADMIN_USERNAME`, `ADMIN_PASSWORD` | (none) | The first admin, created on the first start when both are set (empty counts as unset) |
  */
+import { StartupError } from "@garrison/runtime"
 import * as Config from "effect/Config"
 import * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import { checkPolicy } from "./passwords/Passwords.js"
+import { isValidUsername, USERNAME_RULE } from "./users/username.js"
 
 export interface AccountsSettings {
   readonly sessionTtl: Duration.Duration
@@ -44,3 +48,21 @@ export class AccountsConfig extends Context.Tag("@garrison/plugins/accounts/Acco
 >() {
   static readonly layer = Layer.effect(AccountsConfig, accountsConfig)
 }
+
+/**
+ * The plugin's settings checked before anything is written: a first admin
+ * from the environment must be one that can be created, or the start stops
+ * with one line (and the next start is still a first start).
+ */
+export const checkAccountsSettings: Effect.Effect<void, StartupError | ConfigError.ConfigError> = Effect.gen(function* () {
+  const settings = yield* accountsConfig
+  const username = Option.map(settings.adminUsername, (s) => s.trim())
+  if (Option.isNone(username) || Option.isNone(settings.adminPassword)) return
+  if (!isValidUsername(username.value)) {
+    return yield* new StartupError({ reason: "config", message: `ADMIN_USERNAME: ${USERNAME_RULE}` })
+  }
+  const policy = checkPolicy(Redacted.value(settings.adminPassword.value))
+  if (Either.isLeft(policy)) {
+    return yield* new StartupError({ reason: "config", message: `ADMIN_PASSWORD: ${policy.left.message}` })
+  }
+})

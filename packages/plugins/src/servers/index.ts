@@ -52,7 +52,23 @@ const ensureActors = Effect.gen(function* () {
   )
   if (stored.length > 0) yield* Effect.logInfo(`servers: ${stored.length} entries supervised`)
   yield* warnSharedFolders(stored)
+  yield* Effect.addFinalizer(() => sayWhatKeepsRunning)
 })
+
+/**
+ * One line at shutdown: game servers outlive the controller by design (a
+ * controller restart must not kick every player), and the next start
+ * adopts them again by process id and start token.
+ */
+const sayWhatKeepsRunning = Effect.gen(function* () {
+  const running = yield* Effect.flatMap(ProcessRecords, (records) => records.serverIds)
+  if (running.size === 0) return yield* Effect.logInfo("stopping: no game server is running")
+  const names = (yield* Effect.flatMap(ServerEntries, (entries) => entries.list))
+    .filter((entry) => running.has(entry.id))
+    .map((entry) => `"${entry.name}"`)
+  const shown = names.length > 5 ? `${names.slice(0, 5).join(", ")} and ${names.length - 5} more` : names.join(", ")
+  yield* Effect.logInfo(`stopping: ${running.size} game server(s) keep running (${shown}); the next start adopts them again`)
+}).pipe(Effect.catchAllCause(() => Effect.logInfo("stopping: game servers keep running; the next start adopts them again")))
 
 /** Entries stored before the one-entry-per-folder rule may share one: say so once at start, naming both. */
 const warnSharedFolders = (stored: ReadonlyArray<ServerEntry>) =>

@@ -11,6 +11,7 @@ import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpLayerRouter from "@effect/platform/HttpLayerRouter"
 import type * as HttpPlatform from "@effect/platform/HttpPlatform"
 import type * as Path from "@effect/platform/Path"
+import type * as ConfigError from "effect/ConfigError"
 import type * as Duration from "effect/Duration"
 import type * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -20,6 +21,7 @@ import type { Migration } from "../database/Migrations.js"
 import type { EventHandler } from "../events/EventBus.js"
 import type { AuthenticationMethod } from "../http/AuthenticationMethods.js"
 import type { HookHandler } from "./Hooks.js"
+import type { StartupError } from "./StartupError.js"
 
 /** What the host provides to every plugin's routes layer. */
 export type HttpRouteServices =
@@ -65,6 +67,12 @@ export interface Plugin<Provides = never, R = never> {
   readonly jobs: ReadonlyArray<Job<R>>
   /** Runs once after every plugin's services are built; finalizers run at shutdown. */
   readonly onStart: Effect.Effect<void, unknown, R | Scope.Scope> | undefined
+  /**
+   * Reads and checks the plugin's settings before anything is written (no
+   * data directory, database or migration yet): a bad setting stops the
+   * start with one line, and a first start stays a first start.
+   */
+  readonly checkSettings: Effect.Effect<void, StartupError | ConfigError.ConfigError> | undefined
 }
 
 /**
@@ -91,6 +99,8 @@ export interface PluginSpec<Provides, RL, RH, RE, RK, RJ, RS> {
   readonly hooks?: ReadonlyArray<HookHandler<RK>>
   readonly jobs?: ReadonlyArray<Job<RJ>>
   readonly onStart?: Effect.Effect<void, unknown, RS>
+  /** Checks the plugin's settings (read through Effect `Config`) before anything is written. */
+  readonly checkSettings?: Effect.Effect<void, StartupError | ConfigError.ConfigError>
 }
 
 export const make = <Provides = never, RL = never, RH = never, RE = never, RK = never, RJ = never, RS = never>(
@@ -107,7 +117,8 @@ export const make = <Provides = never, RL = never, RH = never, RE = never, RK = 
   events: spec.events ?? [],
   hooks: spec.hooks ?? [],
   jobs: spec.jobs ?? [],
-  onStart: spec.onStart as Effect.Effect<void, unknown, Exclude<RS, Scope.Scope> | Scope.Scope> | undefined
+  onStart: spec.onStart as Effect.Effect<void, unknown, Exclude<RS, Scope.Scope> | Scope.Scope> | undefined,
+  checkSettings: spec.checkSettings
 })
 
 /**

@@ -8,6 +8,7 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
+import * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -21,11 +22,12 @@ import { Database } from "../database/Database.js"
 import { runMigrations } from "../database/Migrations.js"
 import { EventBus } from "../events/EventBus.js"
 import { AtomicFiles } from "../files/AtomicFile.js"
+import { Announcements } from "./Announcements.js"
 import { Hooks } from "./Hooks.js"
 import type { AnyPlugin, Plugin } from "./Plugin.js"
 import { type HostRoute, planPlugins } from "./PluginPlan.js"
 import { PluginRegistry } from "./PluginRegistry.js"
-import type { StartupError } from "./StartupError.js"
+import { StartupError } from "./StartupError.js"
 
 /** Services every plugin can use. */
 export type KernelServices =
@@ -39,6 +41,7 @@ export type KernelServices =
   | Hooks
   | PermissionCatalog
   | PluginRegistry
+  | Announcements
 
 /** The services the plugins in a list provide. */
 export type ProvidedBy<P> = P extends Plugin<infer A, infer _R> ? A : never
@@ -53,6 +56,11 @@ export interface RuntimeOptions {
    * taken either way.
    */
   readonly scheduledBackups?: boolean
+  /**
+   * The host logs the plugins' announcements (`Announcements.release`) once
+   * it listens. Off by default: the runtime logs them when it has started.
+   */
+  readonly hostReleasesAnnouncements?: boolean
 }
 
 /** Signing keys generated on first start (and checked on every start), so they exist before anything needs them. */
@@ -66,6 +74,13 @@ export const layer = <const Plugins extends ReadonlyArray<AnyPlugin>>(
     Effect.gen(function* () {
       const plan = yield* planPlugins(plugins, options.hostRoutes ?? [])
       const config = yield* GarrisonConfig
+      // Settings first: a bad one must stop the start before the data directory or database is touched.
+      for (const plugin of plan.ordered) {
+        if (plugin.checkSettings === undefined) continue
+        yield* Effect.mapError(plugin.checkSettings, (error) =>
+          ConfigError.isConfigError(error) ? new StartupError({ reason: "config", message: `bad configuration: ${String(error)}` }) : error
+        )
+      }
       const startedAt = yield* Clock.currentTimeMillis
 
       const storage = Database.layer.pipe(Layer.provideMerge(DataDir.layer))
@@ -73,6 +88,7 @@ export const layer = <const Plugins extends ReadonlyArray<AnyPlugin>>(
         EventBus.layer(),
         AtomicFiles.layer,
         Hooks.layer,
+        Announcements.layer,
         Secrets.layer,
         PermissionCatalog.layer(plan.permissions),
         Layer.succeed(PluginRegistry, { plan, startedAt, version: config.version })
@@ -134,6 +150,7 @@ export const layer = <const Plugins extends ReadonlyArray<AnyPlugin>>(
           yield* Effect.logInfo(
             `runtime started in ${now - startedAt} ms with plugins: ${plan.ordered.map((p) => p.id).join(", ") || "(none)"}`
           )
+          if (options.hostReleasesAnnouncements !== true) yield* Effect.flatMap(Announcements, (a) => a.release)
         })
       )
       return wiring.pipe(Layer.provideMerge(services)) as Layer.Layer<

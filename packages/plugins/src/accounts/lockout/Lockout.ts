@@ -48,6 +48,8 @@ export interface LockoutShape {
   ) => Effect.Effect<A, E | LockedOut, R>
   /** Forgets attempts outside the window and locks past their memory. */
   readonly cleanup: Effect.Effect<void>
+  /** Lifts every lock and forgets every counted failure of a username, from every IP (a password reset). */
+  readonly releaseUser: (username: string) => Effect.Effect<void>
 }
 
 interface LockRow {
@@ -194,7 +196,20 @@ export class Lockout extends Context.Tag("@garrison/plugins/accounts/Lockout")<L
       )
     ).pipe(Effect.orDie)
 
-    return Lockout.of({ attempt, cleanup })
+    const releaseUser: LockoutShape["releaseUser"] = (username) =>
+      sql
+        .withTransaction(
+          Effect.all(
+            [
+              sql`DELETE FROM accounts_login_failures WHERE username_key = ${usernameKey(username)} AND pending = 0`,
+              sql`DELETE FROM accounts_lockouts WHERE username_key = ${usernameKey(username)}`
+            ],
+            { discard: true }
+          )
+        )
+        .pipe(Effect.orDie)
+
+    return Lockout.of({ attempt, cleanup, releaseUser })
   })
 
   static readonly layer = Layer.effect(Lockout, Lockout.make)

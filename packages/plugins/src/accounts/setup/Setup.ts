@@ -4,20 +4,23 @@
  * a random password printed once to the log and marked must-change. The
  * setup endpoints create the first admin only while no user exists.
  */
-import { AuditTrail, StartupError } from "@garrison/runtime"
+import { Announcements, AuditTrail, StartupError } from "@garrison/runtime"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
+import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { AccountsConfig } from "../config.js"
 import type { PasswordRejected, SetupClosed } from "../errors.js"
-import { checkPolicy, generatePassword } from "../passwords/Passwords.js"
-import { isValidUsername, USERNAME_RULE } from "../users/username.js"
+import { generatePassword } from "../passwords/Passwords.js"
 import { type UserRecord, Users } from "../users/Users.js"
 
 export const DEFAULT_ADMIN_USERNAME = "admin"
+
+/** How a person gets a new one-time password for an admin (README, "First start"). */
+export const RESET_ADMIN_COMMAND = "npm run reset-admin --"
 
 export interface SetupShape {
   /** Setup is open while no user exists. */
@@ -34,6 +37,7 @@ export class Setup extends Context.Tag("@garrison/plugins/accounts/Setup")<Setup
   static readonly make = Effect.gen(function* () {
     const users = yield* Users
     const config = yield* AccountsConfig
+    const announcements = yield* Announcements
 
     const createFirstAdmin: SetupShape["createFirstAdmin"] = (input, ip) =>
       Effect.tap(users.createFirstAdmin({ ...input, mustChangePassword: false }), (admin) =>
@@ -42,18 +46,14 @@ export class Setup extends Context.Tag("@garrison/plugins/accounts/Setup")<Setup
         )
       )
 
+    // ADMIN_USERNAME and ADMIN_PASSWORD were checked before anything was written (`checkAccountsSettings`).
     const fromEnvironment = (username: string, password: string) =>
       Effect.gen(function* () {
-        if (!isValidUsername(username)) {
-          return yield* new StartupError({ reason: "config", message: `ADMIN_USERNAME: ${USERNAME_RULE}` })
-        }
-        const policy = checkPolicy(password)
-        if (Either.isLeft(policy)) {
-          return yield* new StartupError({ reason: "config", message: `ADMIN_PASSWORD: ${policy.left.message}` })
-        }
         const created = yield* Effect.either(users.createFirstAdmin({ username, password, mustChangePassword: false }))
         if (Either.isRight(created)) {
           yield* Effect.logInfo(`created the first admin "${username}" from ADMIN_USERNAME and ADMIN_PASSWORD`)
+        } else if (created.left._tag === "PasswordRejected") {
+          return yield* new StartupError({ reason: "config", message: `ADMIN_PASSWORD: ${created.left.message}` })
         }
       })
 
@@ -63,16 +63,30 @@ export class Setup extends Context.Tag("@garrison/plugins/accounts/Setup")<Setup
         users.createFirstAdmin({ username: DEFAULT_ADMIN_USERNAME, password, mustChangePassword: true })
       )
       if (Either.isRight(created)) {
-        // The one time a password is logged, by design: there is no other way to hand it over.
-        yield* Effect.logWarning(
+        // The one time a password is logged, by design: there is no other way to hand it over. It is
+        // announced once the controller listens, so a start that fails first shows no password.
+        yield* announcements.announce(
+          LogLevel.Warning,
           `created the first admin "${DEFAULT_ADMIN_USERNAME}" with the one-time password ${password} ; ` +
             "sign in and change it now (it is not shown again; set ADMIN_USERNAME and ADMIN_PASSWORD to choose your own)"
         )
       }
     })
 
+    /** An admin still on a one-time password may have lost it: say how to get a new one. */
+    const remindOfReset = Effect.gen(function* () {
+      const waiting = (yield* users.list).filter((u) => u.role === "admin" && u.mustChangePassword && !u.disabled)
+      for (const admin of waiting) {
+        yield* announcements.announce(
+          LogLevel.Warning,
+          `the admin "${admin.username}" has not set its own password yet; if its one-time password is lost, ` +
+            `run \`${RESET_ADMIN_COMMAND} ${admin.username}\` for a new one`
+        )
+      }
+    })
+
     const bootstrap: SetupShape["bootstrap"] = Effect.gen(function* () {
-      if ((yield* users.count) > 0) return
+      if ((yield* users.count) > 0) return yield* remindOfReset
       const username = Option.map(config.adminUsername, (s) => s.trim())
       const password = Option.map(config.adminPassword, Redacted.value)
       if (Option.isSome(username) && Option.isSome(password)) return yield* fromEnvironment(username.value, password.value)
