@@ -20,6 +20,7 @@ import { scheduledBackups, shutdownBackup } from "../database/BackupJobs.js"
 import { Database } from "../database/Database.js"
 import { runMigrations } from "../database/Migrations.js"
 import { EventBus } from "../events/EventBus.js"
+import { SealedSecrets } from "../secrets/SealedSecrets.js"
 import { AtomicFiles } from "../files/AtomicFile.js"
 import { Hooks } from "./Hooks.js"
 import type { AnyPlugin, Plugin } from "./Plugin.js"
@@ -32,6 +33,7 @@ export type KernelServices =
   | GarrisonConfig
   | DataDir
   | Secrets
+  | SealedSecrets
   | Database
   | SqlClient.SqlClient
   | EventBus
@@ -73,7 +75,7 @@ export const layer = <const Plugins extends ReadonlyArray<AnyPlugin>>(
         EventBus.layer(),
         AtomicFiles.layer,
         Hooks.layer,
-        Secrets.layer,
+        SealedSecrets.layer.pipe(Layer.provideMerge(Secrets.layer)),
         PermissionCatalog.layer(plan.permissions),
         Layer.succeed(PluginRegistry, { plan, startedAt, version: config.version })
       ).pipe(Layer.provideMerge(storage))
