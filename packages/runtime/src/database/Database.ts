@@ -109,13 +109,15 @@ const make = Effect.gen(function*() {
       new StartupError({ reason: "data-dir", message: `Cannot create ${paths.backupsDir}: ${describeCause(cause)}` })
     )
   )
+  // Owner read/write only, whatever the umask: looser existing files are tightened before anything opens them
+  // (SQLite gives a new -wal/-shm the database file's mode), and a new file is created 0600 before SQLite opens it.
+  yield* tightenPrivateFiles(paths).pipe(
+    Effect.mapError((cause) => databaseError(`Cannot make ${paths.file} private: ${describeCause(cause)}`))
+  )
   const startup = yield* recover(paths)
   yield* removePartials(paths.backupsDir)
-  // Owner read/write only, whatever the umask: a new file is created 0600 before SQLite opens it
-  // (SQLite gives its -wal/-shm the database file's mode), and looser existing files are tightened.
   yield* attempt(() => createPrivateFile(paths.file)).pipe(
-    Effect.zipRight(tightenPrivateFiles(paths)),
-    Effect.mapError((cause) => databaseError(`Cannot make ${paths.file} private: ${describeCause(cause)}`))
+    Effect.mapError((cause) => databaseError(`Cannot create ${paths.file}: ${describeCause(cause)}`))
   )
 
   // The client constructor throws (a defect) on e.g. permission errors; turn that into a start-up failure.
