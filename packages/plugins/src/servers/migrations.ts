@@ -45,9 +45,19 @@ export const migrations: ReadonlyArray<Migration> = [
       const rows = yield* sql<{ readonly id: string; readonly entry: string }>`SELECT id, entry FROM servers`
       if (rows.length === 0) return
       const box = yield* (yield* SealedSecrets).box(SERVERS_KEY)
+      let sealedCount = 0
       for (const row of rows) {
         const sealed = sealStoredJson(box, row.id, row.entry)
-        if (sealed !== undefined) yield* sql`UPDATE servers SET entry = ${sealed} WHERE id = ${row.id}`
+        if (sealed === undefined) continue
+        yield* sql`UPDATE servers SET entry = ${sealed} WHERE id = ${row.id}`
+        sealedCount++
+      }
+      // Backups are kept for undoing an upgrade, so they are not rewritten: say what they still hold.
+      if (sealedCount > 0) {
+        yield* Effect.logWarning(
+          `Sealed ${sealedCount} RCON password(s) stored in clear; database backups taken before this start ` +
+            `(the pre-migration one included) still hold them in clear until they are pruned or deleted`
+        )
       }
     })
   }
