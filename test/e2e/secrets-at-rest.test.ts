@@ -5,7 +5,8 @@
  * appears in any file of the data directory: the database, its -wal while
  * the controller runs, the backup taken at shutdown. After a restart the
  * controller opens the sealed password and connects RCON to the still
- * running server again; the files are 0600 and the folders 0700.
+ * running server again; the files are 0600 and the folders 0700. The API
+ * (create reply, status, list, config backup) never shows the password.
  *
  * Needs the build (`npx tsc -b`) and the bundle (`node packages/http/scripts/bundle.mjs`).
  */
@@ -109,6 +110,12 @@ describe("secrets at rest", () => {
         what
       )
     await connected("RCON connected with the password from the entry")
+    // The API never hands it out: the create reply above, the status, the list and the config backup.
+    for (const path of [`/api/servers/${id}/status`, "/api/servers", "/api/backup/servers"]) {
+      const reply = await api("GET", path, undefined, token)
+      expect([path, reply.status]).toEqual([path, 200])
+      expect(JSON.stringify(reply.body)).not.toContain(RCON_PASSWORD)
+    }
 
     // While the controller runs: the database and its WAL.
     const db = NodePath.join(dataDir, "garrison.db")
