@@ -208,7 +208,7 @@ const missingKey = (name: string, file: string, spec: SecretSpec, why: string) =
     message:
       `${spec.what} ${file} is missing but ${why}: restore it from a backup of the data directory, ` +
       `or, to give them up (${spec.ifReplaced}), put a new key there: ` +
-      `head -c ${spec.bytes} /dev/urandom | basenc --base64url > ${file}`
+      `node -e "console.log(require('crypto').randomBytes(${spec.bytes}).toString('base64url'))" > ${file}`
   })
 
 export const errorMessage = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
