@@ -129,7 +129,7 @@ const login = async (controller: ControllerHandle): Promise<string> => {
 const listServers = async (controller: ControllerHandle, token: string): Promise<ReadonlyArray<ServerRow>> => {
   const response = await api(controller, "GET", "/api/servers", token)
   if (response.status !== 200) throw new Error(`GET /api/servers answered ${response.status} ${JSON.stringify(response.body)}`)
-  return (response.body as { servers: ReadonlyArray<ServerRow> }).servers
+  return (response.body as { items: ReadonlyArray<ServerRow> }).items
 }
 
 /** Runs `f` over `items` with at most `width` in flight. */
@@ -208,7 +208,7 @@ const timeStartup = async (
     if (Date.now() > deadline) throw new Error(`GET /api/servers did not list ${expected} entries within 60 s; output:\n${controller.output()}`)
     try {
       const response = await api(controller, "GET", "/api/servers", token.value)
-      if (response.status === 200 && (response.body as { servers: ReadonlyArray<unknown> }).servers.length === expected) {
+      if (response.status === 200 && (response.body as { items: ReadonlyArray<unknown> }).items.length === expected) {
         firstListMs = performance.now() - started
       } else if (response.status === 401 && !relogin) {
         relogin = true
@@ -336,7 +336,7 @@ const run = async (): Promise<BenchmarkReport> => {
     const bodyText = await bodyResponse.text()
     const bodyFile = NodePath.join(scratch, "servers.json")
     writeFileSync(bodyFile, bodyText)
-    const listed = (JSON.parse(bodyText) as { servers: ReadonlyArray<ServerRow> }).servers
+    const listed = (JSON.parse(bodyText) as { items: ReadonlyArray<ServerRow> }).items
     const runningNow = listed.filter((sv) => sv.status === "running").length
 
     const rawPort = await freePort()

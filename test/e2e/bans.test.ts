@@ -37,15 +37,15 @@ describe("global bans over a real server", () => {
     expect((await api("POST", `/api/servers/${id}/start`)).status).toBe(200)
     await connected()
     simControl(install, `join ${STEAM64} Bravo17`)
-    const online = await until(players, (p) => p.count === 1, 15_000, "the player to join")
-    const slot = online.players[0]!.slot
+    const online = await until(players, (p) => p.total === 1, 15_000, "the player to join")
+    const slot = online.items[0]!.slot
 
     // Banned while online: kicked at once, and ban.txt holds them.
     const banned = await api("POST", `/api/servers/${id}/players/${slot}/ban`, { reason: "cheating", expiration: "perm", platformId: STEAM64 })
     expect(banned.status, JSON.stringify(banned.body)).toBe(201)
     expect((banned.body as { kicked: Array<unknown> }).kicked).toHaveLength(1)
     const banId = (banned.body as { ban: { id: string } }).ban.id
-    await until(players, (p) => p.count === 0, 15_000, "the kick")
+    await until(players, (p) => p.total === 0, 15_000, "the kick")
     await until(banTxt, (t) => t.includes(STEAM64), 5_000, "ban.txt to hold the ban")
 
     // Restart: the hook rewrites ban.txt first; the player is refused.
@@ -54,13 +54,13 @@ describe("global bans over a real server", () => {
     expect(banTxt()).toContain(STEAM64)
     simControl(install, `join ${STEAM64} Bravo17`)
     await rpt(`Player "Bravo17"(steamID=${STEAM64}) kicked from server: You are banned (ban.txt)`)
-    await until(players, (p) => p.count === 0, 15_000, "the refused player to stay out")
+    await until(players, (p) => p.total === 0, 15_000, "the refused player to stay out")
 
     // Lifted: the file is cleaned and the player gets in.
     expect((await api("DELETE", `/api/bans/${banId}`)).status).toBeLessThan(300)
     await until(banTxt, (t) => !t.includes(STEAM64), 5_000, "ban.txt to drop the ban")
     simControl(install, `join ${STEAM64} Bravo17`)
-    await until(players, (p) => p.count === 1, 15_000, "the player to rejoin")
+    await until(players, (p) => p.total === 1, 15_000, "the player to rejoin")
     expect((await api("POST", `/api/servers/${id}/stop`)).status).toBe(200)
   })
 })

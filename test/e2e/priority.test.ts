@@ -43,7 +43,7 @@ describe("priority queue over a real server", () => {
     await fleet.rconConnected(id, 15_000)
 
     // Full at one player: the priority player still gets in, another does not.
-    const count = () => fleet.players(id).then((p) => p.count)
+    const count = () => fleet.players(id).then((p) => p.total)
     simControl(install, `join ${FILLER} Filler`)
     await until(count, (n) => n === 1, 15_000, "the first player")
     simControl(install, `join ${VIP} Bravo17`)

@@ -9,17 +9,8 @@
 import { readdirSync, readFileSync } from "node:fs"
 import { afterAll, describe, expect, it } from "vitest"
 import { delay } from "../support/controller.js"
-import { fleetSimArgs, makeFleet, rptContains, type ServerStatus, until } from "../support/fleet.js"
+import { fleetSimArgs, isAlive, makeFleet, rptContains, type ServerStatus, until } from "../support/fleet.js"
 import { readRpt, simControl } from "../support/sim.js"
-
-const isAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 /** Processes whose command line holds `needle` (the sim's unique `-port=`). */
 const processesWith = (needle: string): ReadonlyArray<number> =>
@@ -35,11 +26,7 @@ const processesWith = (needle: string): ReadonlyArray<number> =>
     .map(Number)
 
 const fleet = makeFleet()
-const gamePids = new Set<number>()
-afterAll(async () => {
-  for (const pid of gamePids) if (isAlive(pid)) process.kill(pid, "SIGKILL")
-  await fleet.close()
-})
+afterAll(() => fleet.close())
 
 describe("server lifecycle over real processes", () => {
   it("start, players, say, lock, kick, stop, watchdog, reattach, hung stop, delete", { timeout: 150_000 }, async () => {
@@ -60,7 +47,7 @@ describe("server lifecycle over real processes", () => {
     const started = await api("POST", `/api/servers/${id}/start`)
     expect(started.status, JSON.stringify(started.body)).toBe(200)
     const firstPid = (started.body as ServerStatus).pid!
-    gamePids.add(firstPid)
+    fleet.trackGameProcess(firstPid)
     await fleet.rconConnected(id, 15_000)
 
     // Players show in the status.
@@ -72,7 +59,9 @@ describe("server lifecycle over real processes", () => {
     expect(facts.map).toBe("chernarusplus")
     expect(facts.version).toMatch(/^\d+\.\d+\.\d+$/)
     const listed = await fleet.players(id)
-    expect(listed.count).toBe(2)
+    expect(listed.total).toBe(2)
+    expect(listed.nextCursor).toBeNull()
+    expect(listed.items.map((p) => p.name).sort()).toEqual(["Bravo17", "Charlie"])
 
     // say -1
     const said = await api("POST", `/api/servers/${id}/message`, { message: "Restart in 5 minutes" })
@@ -91,7 +80,7 @@ describe("server lifecycle over real processes", () => {
     // Kick by name.
     const kicked = await api("POST", `/api/servers/${id}/players/Bravo17/kick`, { reason: "AFK" })
     expect(kicked.status, JSON.stringify(kicked.body)).toBe(200)
-    await until(() => fleet.players(id), (p) => p.count === 1, 10_000, "the kick")
+    await until(() => fleet.players(id), (p) => p.total === 1, 10_000, "the kick")
     expect((await api("POST", `/api/servers/${id}/players/Nobody/kick`, {})).status).toBe(404)
 
     // Graceful stop (RCON #shutdown): the RPT ends cleanly.
@@ -105,7 +94,7 @@ describe("server lifecycle over real processes", () => {
     const again = await api("POST", `/api/servers/${id}/start`)
     expect(again.status).toBe(200)
     const secondPid = (again.body as ServerStatus).pid!
-    gamePids.add(secondPid)
+    fleet.trackGameProcess(secondPid)
     expect(secondPid).not.toBe(firstPid)
     process.kill(secondPid, "SIGKILL")
     const revived = await until(
@@ -115,7 +104,7 @@ describe("server lifecycle over real processes", () => {
       "the watchdog restart"
     )
     const thirdPid = revived.pid!
-    gamePids.add(thirdPid)
+    fleet.trackGameProcess(thirdPid)
     expect(revived.consecutiveCrashes).toBeGreaterThanOrEqual(1)
     await fleet.rconConnected(id, 15_000, "RCON after the watchdog")
 
@@ -139,7 +128,7 @@ describe("server lifecycle over real processes", () => {
     expect(isAlive(thirdPid)).toBe(false)
     const hung = await api("POST", `/api/servers/${id}/start`)
     const hungPid = (hung.body as ServerStatus).pid!
-    gamePids.add(hungPid)
+    fleet.trackGameProcess(hungPid)
     await fleet.rconConnected(id, 15_000, "RCON on the hung server")
     const stopStarted = Date.now()
     const hungStop = await api("POST", `/api/servers/${id}/stop`)

@@ -8,7 +8,7 @@
  *   POST /api/test/writes        { seq, payload } -> 201 { seq }   (409 when seq exists)
  *   GET  /api/test/writes/count  -> 200 { count, maxSeq }
  */
-import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { Access, Conflict, Plugin } from "@garrison/runtime"
 import { Effect, Schema } from "effect"
@@ -37,11 +37,13 @@ export class DurabilityGroup extends HttpApiGroup.make("durability")
       .addSuccess(WriteAck, { status: 201 })
       .addError(Conflict)
       .annotate(Access, Access.permission(WRITE_PERMISSION))
+      .annotate(OpenApi.Summary, "Write one acknowledged row")
   )
   .add(
     HttpApiEndpoint.get("count", "/api/test/writes/count")
       .addSuccess(WriteCount)
       .annotate(Access, Access.permission(WRITE_PERMISSION))
+      .annotate(OpenApi.Summary, "Count the rows written")
   ) {}
 
 export class DurabilityApi extends HttpApi.make("durability-test").add(DurabilityGroup) {}

@@ -65,10 +65,11 @@ export interface ServerStatus {
   readonly version: string | null
 }
 
-/** `GET /api/servers/:id/players`. */
+/** `GET /api/servers/:id/players`: a live snapshot, so one page (`nextCursor` null) and `total` the players online. */
 export interface PlayerList {
-  readonly count: number
-  readonly players: ReadonlyArray<{ readonly slot: number; readonly name: string }>
+  readonly items: ReadonlyArray<{ readonly slot: number; readonly name: string }>
+  readonly nextCursor: null
+  readonly total: number
 }
 
 /** Polls `probe` every 100 ms until `done` holds; fails naming `what` and the last value after `timeoutMs`. */
@@ -102,13 +103,26 @@ export interface Fleet {
   readonly players: (id: string) => Promise<PlayerList>
   /** Polls the status until the server's RCON session is connected. */
   readonly rconConnected: (id: string, timeoutMs: number, what?: string) => Promise<ServerStatus>
-  /** Stops the controller and removes its data directory and the installs. */
+  /** A game server process `close` must end (they outlive the controller by design). */
+  readonly trackGameProcess: (pid: number) => void
+  /** Ends the tracked game processes, stops the controller and removes its data directory and the installs. */
   readonly close: () => Promise<void>
+}
+
+/** Whether a process with this id still runs (signal 0 only checks). */
+export const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
 }
 
 /** A fleet with nothing running yet; call `close` in `afterAll`. */
 export const makeFleet = (): Fleet => {
   const cleanups: Array<() => unknown> = []
+  const gamePids = new Set<number>()
   let dataDir: string | undefined
   let controller: ControllerHandle | undefined
 
@@ -150,7 +164,11 @@ export const makeFleet = (): Fleet => {
     status,
     players: async (id) => (await api("GET", `/api/servers/${id}/players`)).body as PlayerList,
     rconConnected: (id, timeoutMs, what = "the RCON session") => until(() => status(id), (s) => s.rconStatus === "connected", timeoutMs, what),
+    trackGameProcess: (pid) => {
+      gamePids.add(pid)
+    },
     close: async () => {
+      for (const pid of gamePids) if (isAlive(pid)) process.kill(pid, "SIGKILL")
       for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
     }
   }

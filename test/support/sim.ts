@@ -10,7 +10,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import * as Dgram from "node:dgram"
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs"
-import type { AddressInfo } from "node:net"
+import { type AddressInfo, createServer } from "node:net"
 import * as NodePath from "node:path"
 import { delay, type ExitInfo, freePort, HOST, makeTempDir, removeDir, repoRoot } from "./controller.js"
 
@@ -42,6 +42,8 @@ export const freeRconPort = async (): Promise<number> => {
 }
 
 export interface SimInstall {
+  /** What the installer printed (ports, start line, how to add it to Garrison). */
+  readonly report: string
   readonly dir: string
   readonly executable: string
   readonly gamePort: number
@@ -57,21 +59,58 @@ export interface InstallSimOptions {
   readonly rconPassword?: string
   /** Install into this folder instead of a new temporary one. */
   readonly dir?: string
+  /**
+   * Give the installer only `--port` and let it derive the RCon port (game
+   * port + 4), as a person would; by default both ports are given.
+   */
+  readonly deriveRconPort?: boolean
 }
 
-/** Runs `install.js` into a fresh temporary folder with free ports. */
+/** A game port whose RCon port (game port + 4, the installer's default) is free too. */
+const freePortPair = async (): Promise<{ readonly gamePort: number; readonly rconPort: number }> => {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const gamePort = await freeUdpPort()
+    if (gamePort + 4 > 65535) continue
+    if ((await isFreeForUdp(gamePort + 4)) && (await isFreeForTcp(gamePort + 4))) return { gamePort, rconPort: gamePort + 4 }
+  }
+  throw new Error("no game port with a free RCon port 4 above it")
+}
+
+const isFreeForUdp = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const socket = Dgram.createSocket("udp4")
+    socket.once("error", () => resolve(false))
+    socket.bind(port, HOST, () => socket.close(() => resolve(true)))
+  })
+
+const isFreeForTcp = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const server = createServer()
+    server.once("error", () => resolve(false))
+    server.listen(port, HOST, () => server.close(() => resolve(true)))
+  })
+
+/** Runs `install.js` into a fresh temporary folder with free ports; the installer's report is kept in `report`. */
 export const installSim = async (options: InstallSimOptions = {}): Promise<SimInstall> => {
   if (!existsSync(simInstaller)) throw new Error(`${simInstaller} does not exist; run \`npx tsc -b\` from the repository root first`)
   const dir = options.dir ?? makeTempDir("garrison-sim-")
-  const rconPort = await freeRconPort()
-  const gamePort = await freeUdpPort()
+  const { gamePort, rconPort } = options.deriveRconPort === true ? await freePortPair() : { rconPort: await freeRconPort(), gamePort: await freeUdpPort() }
   const rconPassword = options.rconPassword ?? `pw-${randomBytes(6).toString("hex")}`
-  execFileSync(
+  const report = execFileSync(
     process.execPath,
-    [simInstaller, dir, `--rcon-port=${rconPort}`, `--rcon-password=${rconPassword}`, `--max-players=${options.maxPlayers ?? 60}`, "--force"],
-    { stdio: "pipe" }
+    [
+      simInstaller,
+      dir,
+      `--port=${gamePort}`,
+      ...(options.deriveRconPort === true ? [] : [`--rcon-port=${rconPort}`]),
+      `--rcon-password=${rconPassword}`,
+      `--max-players=${options.maxPlayers ?? 60}`,
+      "--force"
+    ],
+    { stdio: "pipe", encoding: "utf8" }
   )
   return {
+    report,
     dir,
     executable: NodePath.join(dir, "DayZServer"),
     gamePort,

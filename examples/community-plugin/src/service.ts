@@ -23,9 +23,17 @@ export class MotdStorageError extends Schema.TaggedError<MotdStorageError>()("Mo
   message: Schema.String
 }) {}
 
+/** Where a message stands in the list: newest first, by `postedAt` then `id`. */
+export interface MotdPosition {
+  readonly postedAt: string
+  readonly id: string
+}
+
 export interface MotdShape {
   /** Newest first. */
   readonly list: Effect.Effect<ReadonlyArray<MotdMessage>, MotdStorageError>
+  /** Up to `limit` messages after `after` in the list's order (from the newest when undefined). */
+  readonly listAfter: (after: MotdPosition | undefined, limit: number) => Effect.Effect<ReadonlyArray<MotdMessage>, MotdStorageError>
   /** Stores a message (text as given: validation belongs to the caller's schema) and publishes `MotdPosted`. */
   readonly post: (input: { readonly text: string; readonly author: string }) => Effect.Effect<MotdMessage, MotdStorageError>
   readonly remove: (id: string) => Effect.Effect<void, MotdNotFound | MotdStorageError>
@@ -55,6 +63,17 @@ export class Motd extends Context.Tag("@garrison/example-community-plugin/Motd")
 
     const list: MotdShape["list"] = findAll(undefined).pipe(Effect.mapError(storageError))
 
+    // Keyset: the next page starts strictly after the last message shown, so none is skipped or repeated.
+    const findAfter = SqlSchema.findAll({
+      Request: Schema.Struct({ after: Schema.UndefinedOr(Schema.Struct({ postedAt: Schema.String, id: Schema.String })), limit: Schema.Int }),
+      Result: MotdMessage,
+      execute: ({ after, limit }) =>
+        sql`SELECT id, text, author, posted_at AS "postedAt" FROM motd_messages
+          WHERE ${after === undefined ? sql`1 = 1` : sql`(posted_at < ${after.postedAt} OR (posted_at = ${after.postedAt} AND id < ${after.id}))`}
+          ORDER BY posted_at DESC, id DESC LIMIT ${limit}`
+    })
+    const listAfter: MotdShape["listAfter"] = (after, limit) => findAfter({ after, limit }).pipe(Effect.mapError(storageError))
+
     const post: MotdShape["post"] = ({ text, author }) =>
       Effect.gen(function* () {
         const id = randomUUID()
@@ -80,7 +99,7 @@ export class Motd extends Context.Tag("@garrison/example-community-plugin/Motd")
       Effect.mapError(storageError)
     )
 
-    return Motd.of({ list, post, remove, stats })
+    return Motd.of({ list, listAfter, post, remove, stats })
   })
 
   /** Needs the kernel's `SqlClient` and `EventBus`; the runtime provides both. */

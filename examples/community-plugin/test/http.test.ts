@@ -4,8 +4,9 @@
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it, layer } from "@effect/vitest"
-import { GarrisonConfig, Runtime } from "@garrison/runtime"
+import { GarrisonConfig, Runtime, undocumentedEndpoints } from "@garrison/runtime"
 import { Effect, Layer, Logger, LogLevel } from "effect"
+import { MotdApi } from "../src/contract/Api.js"
 import MotdPlugin from "../src/index.js"
 import { call, ControllerProcess, controllerLayer, eventually, startController, tempDataDir } from "./support.js"
 
@@ -32,7 +33,12 @@ const runtimeLayer = (dataDir: string, warnings: Array<string>) =>
     )
   )
 
-const messageIds = (body: unknown) => (body as ReadonlyArray<{ readonly id: string }>).map((m) => m.id)
+interface MotdPage {
+  readonly items: ReadonlyArray<{ readonly id: string; readonly text: string }>
+  readonly nextCursor: string | null
+}
+
+const messageIds = (body: unknown) => (body as MotdPage).items.map((m) => m.id)
 
 layer(controllerLayer(tempDataDir()), { excludeTestServices: true, timeout: "30 seconds" })("motd over HTTP", (it) => {
   describe("permission", () => {
@@ -48,6 +54,17 @@ layer(controllerLayer(tempDataDir()), { excludeTestServices: true, timeout: "30 
         expect(access("/api/motd/stats", "get")).toEqual({ access: "Any auth", plugin: "motd" })
         expect(access("/api/motd", "post")).toEqual({ access: "motd.manage", plugin: "motd" })
         expect(access("/api/motd/{id}", "delete")).toEqual({ access: "motd.manage", plugin: "motd" })
+      }))
+
+    it.effect("every endpoint is documented: a summary, its permission in words, an example body", () =>
+      Effect.gen(function* () {
+        // The check a plugin's own tests can run; the controller also warns at start-up.
+        expect(undocumentedEndpoints(MotdApi)).toEqual([])
+        const { body } = yield* api("GET", "/api/openapi.json")
+        const post = (body as { paths: Record<string, Record<string, Record<string, unknown>>> }).paths["/api/motd"]?.["post"]
+        expect(post?.["summary"]).toBe("Post a message of the day")
+        expect(String(post?.["description"])).toMatch(/Needs the `motd\.manage` permission \(.+\)\. Admins may call every operation\.$/)
+        expect(post?.["requestBody"]).toMatchObject({ content: { "application/json": { example: { text: expect.any(String) } } } })
       }))
 
     it.effect("reading needs a signed-in caller, but no permission", () =>
@@ -77,7 +94,7 @@ layer(controllerLayer(tempDataDir()), { excludeTestServices: true, timeout: "30 
 
         const list = yield* api("GET", "/api/motd", { as: READER })
         expect(messageIds(list.body)).toContain(id)
-        expect((list.body as ReadonlyArray<{ text: string }>).map((m) => m.text)).not.toContain("not allowed")
+        expect((list.body as MotdPage).items.map((m) => m.text)).not.toContain("not allowed")
       }))
 
     it.effect("admin implies motd.manage", () =>
@@ -97,7 +114,7 @@ layer(controllerLayer(tempDataDir()), { excludeTestServices: true, timeout: "30 
         expect(Number.isNaN(Date.parse(postedAt))).toBe(false)
 
         const listed = yield* api("GET", "/api/motd", { as: READER })
-        expect(listed.body).toContainEqual(first.body)
+        expect((listed.body as MotdPage).items).toContainEqual(first.body)
 
         const deleted = yield* api("DELETE", `/api/motd/${id}`, { as: MANAGER })
         expect(deleted).toEqual({ status: 204, body: undefined })
@@ -117,6 +134,10 @@ layer(controllerLayer(tempDataDir()), { excludeTestServices: true, timeout: "30 
           expect(response.status, JSON.stringify(json)).toBe(400)
           expect(response.body).toMatchObject({ error: "invalid-request", details: [{ path: "text" }] })
         }
+        // The host's rule for every plugin: a field the body does not have is refused, not dropped.
+        const unknown = yield* api("POST", "/api/motd", { as: MANAGER, json: { text: "hi", pinned: true } })
+        expect(unknown.status).toBe(400)
+        expect(unknown.body).toMatchObject({ error: "invalid-request", details: [{ path: "pinned" }] })
         const notJson = yield* api("POST", "/api/motd", {
           as: MANAGER,
           text: { body: "{text:", contentType: "application/json" }
@@ -125,6 +146,27 @@ layer(controllerLayer(tempDataDir()), { excludeTestServices: true, timeout: "30 
         expect(notJson.body).toMatchObject({ error: "invalid-json" })
         const after = yield* api("GET", "/api/motd", { as: READER })
         expect(after.body).toEqual(before.body)
+      }))
+  })
+
+  describe("list", () => {
+    it.effect("answers {items, nextCursor} in pages: limit, then nextCursor until null, newest first", () =>
+      Effect.gen(function* () {
+        for (const text of ["page a", "page b", "page c"]) yield* api("POST", "/api/motd", { as: MANAGER, json: { text } })
+        const all = (yield* api("GET", "/api/motd?limit=200", { as: READER })).body as MotdPage
+        expect(all.items.length).toBeGreaterThanOrEqual(3)
+        expect(all.items.slice(0, 3).map((m) => m.text)).toEqual(["page c", "page b", "page a"])
+        const walked: Array<string> = []
+        for (let cursor: string | null | undefined; cursor !== null; ) {
+          const page = (yield* api("GET", `/api/motd?limit=2${cursor === undefined ? "" : `&cursor=${cursor}`}`, { as: READER })).body as MotdPage
+          expect(page.items.length).toBeLessThanOrEqual(2)
+          walked.push(...page.items.map((m) => m.id))
+          cursor = page.nextCursor
+        }
+        expect(walked).toEqual(all.items.map((m) => m.id))
+        const forged = yield* api("GET", "/api/motd?cursor=bm90LWEtY3Vyc29y", { as: READER })
+        expect(forged.status).toBe(400)
+        expect(forged.body).toMatchObject({ error: "invalid-request", details: [{ path: "cursor" }] })
       }))
   })
 
@@ -176,7 +218,7 @@ describe("migrations over a restart", () => {
         // Loaded through PLUGINS, after the default plugins.
         expect(second.output()).toMatch(/runtime started in \d+ ms with plugins: .*\bmotd, test-auth\b/)
         expect(second.output()).not.toContain("Applied migration")
-        expect(second.result.body).toEqual([first.result.body])
+        expect(second.result.body).toEqual({ items: [first.result.body], nextCursor: null })
 
         // The bookkeeping in the database the processes used, read in-process with the motd plugin alone.
         const warnings: Array<string> = []

@@ -6,6 +6,7 @@
  */
 export { install } from "./install.js"
 export type { InstallOptions, InstallResult } from "./install.js"
+export { installReport, rconPortFor } from "./install.js"
 export { parseArguments } from "./options.js"
 export type { LaunchParameters, SimOptions } from "./options.js"
 export { actionNames, resolveAction } from "./actions.js"

@@ -1,9 +1,13 @@
 /** The simulator's own parsers and tables (its process behaviour is covered end to end in test/e2e/sim-*.test.ts). */
-import { describe, expect, it } from "vitest"
+import { afterAll, describe, expect, it } from "vitest"
+import * as Fs from "node:fs"
+import { tmpdir } from "node:os"
+import * as NodePath from "node:path"
 import { actionNames, resolveAction } from "../src/actions.js"
 import { ConfigError, idListHas, parseCfg, parseIdList, parsePriority } from "../src/configFiles.js"
 import { dayzId } from "../src/ids.js"
 import { beServerCfg, serverDZCfg, TYPES, typesXml } from "../src/layout.js"
+import { install, installReport, rconPortFor } from "../src/install.js"
 import { parseArguments } from "../src/options.js"
 import { parseScript } from "../src/script.js"
 
@@ -101,5 +105,43 @@ describe("companion mod actions", () => {
     expect(resolveAction("priority-queue.post")).toBe("priorityqueue.add")
     expect(resolveAction("nope.nothing")).toBeUndefined()
     expect(actionNames().length).toBeGreaterThan(100)
+  })
+})
+
+describe("installer ports", () => {
+  const folders: Array<string> = []
+  afterAll(() => {
+    for (const folder of folders) Fs.rmSync(folder, { recursive: true, force: true })
+  })
+  const fresh = () => {
+    const dir = Fs.mkdtempSync(NodePath.join(tmpdir(), "garrison-sim-install-"))
+    folders.push(dir)
+    return dir
+  }
+  const rconPortIn = (dir: string) => Fs.readFileSync(NodePath.join(dir, "battleye/beserver_x64.cfg"), "utf8").match(/^RConPort (\d+)$/m)?.[1]
+
+  it("derives the RCon port from the game port (+4, DayZ's layout) unless --rcon-port is given", () => {
+    expect(rconPortFor(2302)).toBe(2306)
+    const plain = install(fresh())
+    expect([plain.gamePort, plain.rconPort]).toEqual([2302, 2306])
+    const second = install(fresh(), { port: 2402 })
+    expect([second.gamePort, second.rconPort, rconPortIn(second.dir)]).toEqual([2402, 2406, "2406"])
+    const explicit = install(fresh(), { port: 2402, rconPort: 2410 })
+    expect([explicit.rconPort, rconPortIn(explicit.dir)]).toEqual([2410, "2410"])
+    expect(() => install(fresh(), { port: 65533 })).toThrow(/give --rcon-port/)
+    expect(() => install(fresh(), { port: 2402, rconPort: 2402 })).toThrow(/must differ/)
+  })
+
+  it("prints both ports, the start line with -port and the entry to create", () => {
+    const result = install(fresh(), { port: 2402 })
+    const report = installReport(result, { port: 2402 })
+    expect(report).toContain("Game port: udp 2402; RCon: udp 127.0.0.1:2406 (game port + 4)")
+    expect(report).toContain(`Start: cd ${result.dir} && ./DayZServer -config=serverDZ.cfg -port=2402 -profiles=profiles`)
+    expect(report).toContain(`POST /api/servers {"name":"${NodePath.basename(result.dir)}","installDir":"${result.dir}","gamePort":2402}`)
+    // An existing BattlEye config is kept without --force, and the report says so.
+    const again = install(result.dir, { port: 2502 })
+    expect(installReport(again, { port: 2502 })).toContain(
+      "RCon: udp 127.0.0.1:2406 (kept from the existing battleye/beserver_x64.cfg; --force rewrites it as 2506)"
+    )
   })
 })

@@ -10,11 +10,11 @@ import * as Layer from "effect/Layer"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import {
-  Access,
   type AnyPlugin,
   AuditTrail,
   Authenticator,
   GarrisonConfig,
+  type HostRoute,
   PluginRegistry,
   Runtime,
   StartupError
@@ -23,12 +23,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { answerClientErrors } from "./ClientErrors.js"
 import { makeFrontDoor } from "./FrontDoor.js"
 import { type GateVerdict, makeGate } from "./Gate.js"
-import { combinedApi, DOCS_PATH, docsRoutes, OPENAPI_PATH } from "./OpenApiDocs.js"
+import { docsHostRoutes, docsRoutes } from "./OpenApiDocs.js"
 
-export const hostRoutes = [
-  { method: "GET", path: OPENAPI_PATH, access: Access.none },
-  { method: "GET", path: DOCS_PATH, access: Access.none }
-] as const
+export const hostRoutes: ReadonlyArray<HostRoute> = docsHostRoutes
 
 export interface ListenOptions {
   readonly port: number
@@ -90,9 +87,8 @@ const controllerLayer = (plugins: ReadonlyArray<AnyPlugin>, listen: ListenOption
   const routes = Layer.unwrapEffect(
     Effect.gen(function* () {
       const registry = yield* PluginRegistry
-      const api = combinedApi(registry.plan.ordered, registry.plan.routes, registry.version)
       const pluginRoutes = registry.plan.ordered.flatMap((p) => (p.http ? [p.http.routes] : []))
-      return Layer.mergeAll(docsRoutes(api), ...pluginRoutes) as Layer.Layer<never, unknown, HttpLayerRouter.HttpRouter>
+      return Layer.mergeAll(docsRoutes(registry.plan, registry.version), ...pluginRoutes) as Layer.Layer<never, unknown, HttpLayerRouter.HttpRouter>
     })
   ).pipe(Layer.provideMerge(HttpLayerRouter.layer))
   return serveRouter(listen).pipe(

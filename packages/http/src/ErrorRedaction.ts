@@ -1,12 +1,14 @@
 /**
  * What an error body may say about the input that caused it. Schema issues
- * quote the value they refused (`..., actual "hunter2"`): for a field whose
- * path names a secret the quote is dropped and only the rule remains; any
- * other quoted string is cut to its start and its length, and an object or
- * array is never quoted (it may hold a secret under any name). Messages,
- * paths and the list of issues are bounded, so an error body stays a few
- * kilobytes whatever was sent.
+ * (put in words by `IssueMessages`) keep the value they refused apart from
+ * the rule: for a field whose path names a secret the value is dropped and
+ * only the rule remains (`(value not shown)`); any other quoted string is
+ * cut to its start and its length (`(got "abc…" (900 characters))`), and
+ * an object or array is never quoted (it may hold a secret under any name).
+ * Messages, paths and the list of issues are bounded, so an error body
+ * stays a few kilobytes whatever was sent.
  */
+import { type PlainIssue, plainIssues } from "./IssueMessages.js"
 import { sliceWhole, truncateText } from "./text/truncate.js"
 
 /** Longest quoted value, in UTF-16 units. */
@@ -59,24 +61,21 @@ export interface SafeIssue {
   readonly message: string
 }
 
-/** One decode issue, from its raw path segments and the formatter's message. */
-export const safeIssue = (segments: ReadonlyArray<string>, message: string): SafeIssue => ({
-  path: renderPath(segments),
-  message: safeIssueMessage(message, isSecretPath(segments))
+/** One issue in words, made safe to show. */
+export const safeIssue = (issue: PlainIssue): SafeIssue => ({
+  path: renderPath(issue.segments),
+  message: safeIssueMessage(issue, isSecretPath(issue.segments))
 })
 
 const renderPath = (segments: ReadonlyArray<string>): string =>
   truncateText(segments.map((s) => (s.length > MAX_SEGMENT ? `${sliceWhole(s, MAX_SEGMENT)}…` : s)).join("."), MAX_PATH)
 
-/** Effect's default issue text is `Expected <rule>, actual <value>`; the rule comes from the schema, the value from the caller. */
-const ACTUAL = ", actual "
-
-const safeIssueMessage = (message: string, secret: boolean): string => {
-  const at = message.indexOf(ACTUAL)
+/** The rule comes from the schema, the value from the caller: a secret's value is never shown, others are cut. */
+const safeIssueMessage = ({ rule, actual }: PlainIssue, secret: boolean): string => {
+  const shownRule = truncateText(rule, MAX_RULE)
   // A schema's own message (`passwords are 8 to 128 characters long`) quotes nothing by convention.
-  if (at === -1) return truncateText(message, MAX_RULE)
-  const rule = truncateText(message.slice(0, at), MAX_RULE)
-  return secret ? `${rule} (value not shown)` : `${rule}${ACTUAL}${describeActual(message.slice(at + ACTUAL.length))}`
+  if (actual === undefined) return shownRule
+  return secret ? `${shownRule} (value not shown)` : `${shownRule} (got ${describeActual(actual)})`
 }
 
 /** A formatted value (`formatUnknown`'s output): strings cut, containers named only. */
@@ -103,20 +102,31 @@ const parseJsonString = (text: string): string | undefined => {
   }
 }
 
-/** The platform's issues (`{path: [...], message}`), bounded in number and each made safe. */
-export const safeIssues = (issues: ReadonlyArray<unknown>): ReadonlyArray<SafeIssue> =>
-  issues.slice(0, MAX_LISTED_ISSUES).map((issue) => {
-    const { path, message } = (issue ?? {}) as { path?: unknown; message?: unknown }
-    const segments = Array.isArray(path) ? path.map(String) : typeof path === "string" && path.length > 0 ? path.split(".") : []
-    return safeIssue(segments, typeof message === "string" ? message : "invalid")
-  })
+/** The platform's issues (`{path: [...], message}`) in words, bounded in number and each made safe; `count` is how many there were. */
+export const safeIssueList = (issues: ReadonlyArray<unknown>): { readonly listed: ReadonlyArray<SafeIssue>; readonly count: number } => {
+  const plain = plainIssues(
+    issues.map((issue) => {
+      const { path, message } = (issue ?? {}) as { path?: unknown; message?: unknown }
+      const segments = Array.isArray(path) ? path.map(String) : typeof path === "string" && path.length > 0 ? path.split(".") : []
+      return { segments, message: typeof message === "string" ? message : "invalid" }
+    })
+  )
+  return { listed: plain.slice(0, MAX_LISTED_ISSUES).map(safeIssue), count: plain.length }
+}
+
+export const safeIssues = (issues: ReadonlyArray<unknown>): ReadonlyArray<SafeIssue> => safeIssueList(issues).listed
 
 /** A top-level message: any error's, the controller's own included. */
 export const safeMessage = (message: string): string => truncateText(message, MAX_MESSAGE)
 
-/** `first issue (and N more)` for a list cut to `MAX_LISTED_ISSUES`. */
+/**
+ * `first issue (and N more)` for a list cut to `MAX_LISTED_ISSUES`. A rule
+ * in words follows its field (`role must be one of VIP, Supporter`);
+ * a schema's own message comes after a colon.
+ */
 export const summarizeIssues = (first: SafeIssue, count: number): string => {
-  const head = first.path.length > 0 ? `${first.path}: ${first.message}` : first.message
+  const head =
+    first.path.length === 0 ? first.message : /^(must|is) /.test(first.message) ? `${first.path} ${first.message}` : `${first.path}: ${first.message}`
   return count > 1 ? `${head} (and ${count - 1} more ${count === 2 ? "issue" : "issues"})` : head
 }
 

@@ -6,7 +6,7 @@
  */
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import { codeForTag, type ErrorBody, type ErrorCode, errorStatus } from "@garrison/runtime"
-import { safeDetails, safeIssues, safeMessage, summarizeIssues } from "./ErrorRedaction.js"
+import { safeDetails, safeIssueList, safeMessage, summarizeIssues } from "./ErrorRedaction.js"
 
 /**
  * An error response. `code` is one of the table's codes, or an
@@ -69,9 +69,9 @@ const normalizedBody = (response: HttpServerResponse.HttpServerResponse): HttpSe
   let extra: unknown
   if (Array.isArray(issues)) {
     // The platform's own message is a tree of the same issues, values and all: never passed on.
-    const listed = safeIssues(issues)
+    const { listed, count } = safeIssueList(issues)
     extra = listed
-    text = listed[0] !== undefined ? summarizeIssues(listed[0], issues.length) : "the request did not match the expected schema"
+    text = listed[0] !== undefined ? summarizeIssues(listed[0], count) : "the request did not match the expected schema"
   } else if (details !== undefined) extra = safeDetails(details)
   else if (Object.keys(rest).length > 0) extra = safeDetails(rest)
   return HttpServerResponse.unsafeJson(

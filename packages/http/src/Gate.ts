@@ -1,9 +1,10 @@
 /**
  * The first stage of every request, in plain functions over Node's request
  * and response: request id, security headers, one canonical request target
- * (refused with 400 when it has none), route lookup, the rate limit of the
- * matched route, the declared size of the body, and constant responses
- * (liveness pings). It runs before any fiber exists, so a flood of rejected
+ * (refused with 400 when it has none), route lookup (404 for a path no
+ * route has, 405 with `Allow` for a path that has routes for other
+ * methods), the rate limit of the matched route, the declared size of the
+ * body, and constant responses (liveness pings). It runs before any fiber exists, so a flood of rejected
  * or trivial requests costs little. What passes goes on to the Effect stage
  * (`FrontDoor`) with `request.url` canonical and its verdict attached.
  */
@@ -53,6 +54,22 @@ export const makeGate = (options: GateOptions) => {
     table.on(route.method, route.path as FindMyWay.PathInput, gateRoute)
   }
   const limiter = options.limiter ?? new SlidingWindowLimiter()
+  const methods = [...new Set(options.routes.map((route) => route.method.toUpperCase()))]
+
+  /** For a path without a route for `method`: the methods it has (HEAD wherever GET is), and one of their routes. */
+  const otherMethods = (method: string, url: string) => {
+    let route: GateRoute | undefined
+    const allow: Array<string> = []
+    for (const candidate of methods) {
+      if (candidate === method) continue
+      const found = table.find(candidate, url)
+      if (found === undefined) continue
+      route ??= found.handler
+      allow.push(candidate)
+      if (candidate === "GET" && method !== "HEAD") allow.push("HEAD")
+    }
+    return route === undefined ? undefined : { route, allow: allow.sort() }
+  }
 
   return (request: IncomingMessage, response: ServerResponse): GateVerdict | undefined => {
     const incomingId = request.headers["x-request-id"]
@@ -71,18 +88,26 @@ export const makeGate = (options: GateOptions) => {
     const ip = socketClientIp(request.socket.remoteAddress, request.headers["x-forwarded-for"], options.trustProxyHops)
 
     const found = table.find(method, url) ?? (method === "HEAD" ? table.find("GET", url) : undefined)
-    // The scope is the matched route's; a request no route matches counts by its path.
-    const rule = found !== undefined ? found.handler.rule : unroutedRuleFor(path)
+    const other = found === undefined ? otherMethods(method, url) : undefined
+    // The scope is the matched route's (a 405's: the path's other route); a request no route matches counts by its path.
+    const rule = found !== undefined ? found.handler.rule : other !== undefined ? other.route.rule : unroutedRuleFor(path)
     if (rule) {
       const decision = limiter.hit(rule, ip, options.now())
       if (!decision.allowed) {
-        writeError(response, requestId, "rate-limited", `too many requests; retry in ${decision.retryAfterSeconds} s`, decision.retryAfterSeconds)
+        writeError(response, requestId, "rate-limited", `too many requests; retry in ${decision.retryAfterSeconds} s`, {
+          "retry-after": String(decision.retryAfterSeconds)
+        })
         return undefined
       }
     }
 
     if (found === undefined) {
-      writeError(response, requestId, "not-found", `no route for ${method} ${shown(path)}`)
+      if (other !== undefined) {
+        const allow = other.allow.join(", ")
+        writeError(response, requestId, "method-not-allowed", `${method} is not allowed on ${shown(path)}; it takes ${allow}`, { allow })
+      } else {
+        writeError(response, requestId, "not-found", `no route for ${method} ${shown(path)}`)
+      }
       return undefined
     }
     const { route, noStore } = found.handler
@@ -110,15 +135,15 @@ export const makeGate = (options: GateOptions) => {
  * `writeHead` (Node validates headers passed there once; `setHeader`
  * first would validate them twice).
  */
-const writeJson = (response: ServerResponse, requestId: string, status: number, json: string, retryAfter?: number) => {
+const writeJson = (response: ServerResponse, requestId: string, status: number, json: string, extra?: Record<string, string>) => {
   const headers = gateAnswerHeaders(requestId, Buffer.byteLength(json))
-  if (retryAfter !== undefined) headers["retry-after"] = String(retryAfter)
+  if (extra !== undefined) Object.assign(headers, extra)
   response.writeHead(status, headers)
   response.end(json)
 }
 
-const writeError = (response: ServerResponse, requestId: string, code: ErrorCode, message: string, retryAfter?: number) =>
-  writeJson(response, requestId, errorStatus[code], JSON.stringify({ error: code, message }), retryAfter)
+const writeError = (response: ServerResponse, requestId: string, code: ErrorCode, message: string, extra?: Record<string, string>) =>
+  writeJson(response, requestId, errorStatus[code], JSON.stringify({ error: code, message }), extra)
 
 /** A path as an error message quotes it: at most 200 characters, so a 16 KiB probe is not echoed back. */
 const shown = (path: string) => (path.length <= 200 ? path : `${path.slice(0, 200)}… (${path.length} characters)`)

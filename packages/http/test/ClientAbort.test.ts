@@ -53,10 +53,12 @@ const eventually = (check: () => boolean) =>
 const abortLine = (logs: ReadonlyArray<LogLine>, path: string) =>
   logs.filter((line) => line.message.includes(`POST ${path} aborted by the client after`))
 
+// The echo fixture leaves its endpoints without summaries on purpose (DocsScript asserts that start-up warning).
 const troubles = (logs: ReadonlyArray<LogLine>) =>
   logs.filter(
     (line) =>
-      LogLevel.greaterThanEqual(line.level, LogLevel.Warning) || / 500 |499|request failed|internal error/.test(line.message)
+      (LogLevel.greaterThanEqual(line.level, LogLevel.Warning) && !line.message.includes("without an OpenAPI summary")) ||
+      / 500 |499|request failed|internal error/.test(line.message)
   )
 
 /** A controller of its own, with its log lines and audit rows. */

@@ -48,6 +48,7 @@ export * from "./database/index.js"
 
 export { daysInMonth, IsoDateOrDateTime, IsoDateTime, isLeapYear, readIsoDateTime } from "./time/IsoDateTime.js"
 export type { IsoReadOptions } from "./time/IsoDateTime.js"
+export { DURATION_EXAMPLES, readUserDuration } from "./time/UserDuration.js"
 
 export {
   BadRequest,
@@ -61,7 +62,26 @@ export {
 } from "./http/ApiErrors.js"
 export type { ErrorBody, ErrorCode } from "./http/ApiErrors.js"
 export { ConstantResponse } from "./http/ConstantResponse.js"
+export {
+  cursorCodec,
+  effectiveLimit,
+  invalidCursor,
+  MAX_CURSOR_LENGTH,
+  PageCursor,
+  pageFields,
+  PageLimit,
+  pageOfRows,
+  pageParams,
+  PageWithTotal,
+  totalField
+} from "./http/Page.js"
+export type { CursorCodec, PageLimits, PageOf } from "./http/Page.js"
+export { knownFieldsOnly, requireKnownFields } from "./http/KnownFields.js"
 export type { ConstantResponseValue } from "./http/ConstantResponse.js"
+export type { AuthenticationMethod, OperationFacts } from "./http/AuthenticationMethods.js"
+export { BodyExample, undocumentedEndpoints } from "./http/EndpointDocs.js"
+export { describeQueryInteger, QueryInteger } from "./http/QueryInteger.js"
+export type { QueryIntegerOptions } from "./http/QueryInteger.js"
 export { AuditTrail } from "./access/AuditTrail.js"
 export type { AuditEntry, AuditTrailShape } from "./access/AuditTrail.js"
 

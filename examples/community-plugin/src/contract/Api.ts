@@ -6,8 +6,9 @@
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, NotFound, Unauthenticated } from "@garrison/runtime"
+import { Access, BadRequest, BodyExample, NotFound, pageFields, pageParams, Unauthenticated } from "@garrison/runtime"
 
 /** The permission this plugin adds to the catalog. */
 export const MANAGE = "motd.manage"
@@ -44,16 +45,28 @@ export class MotdStats extends Schema.Class<MotdStats>("MotdStats")({
 
 export const MotdId = Schema.Struct({ id: Schema.String })
 
+/** `limit` and `cursor` of the list, the runtime's list conventions: `{items, nextCursor}`, keyset pages. */
+export const MOTD_PAGE = { defaultLimit: 50, maxLimit: 200 } as const
+export const MotdListParams = Schema.Struct(pageParams(MOTD_PAGE))
+
+/** Newest first; `nextCursor` leads to older messages. */
+export class MotdPage extends Schema.Class<MotdPage>("MotdPage")(pageFields(MotdMessage)) {}
+
 export class MotdGroup extends HttpApiGroup.make("motd")
   .add(
     HttpApiEndpoint.get("list", "/api/motd")
-      .addSuccess(Schema.Array(MotdMessage))
+      .setUrlParams(MotdListParams)
+      .addSuccess(MotdPage)
+      .addError(BadRequest)
       .annotate(Access, Access.anyAuth)
+      .annotate(OpenApi.Summary, "List messages of the day")
   )
   .add(
     HttpApiEndpoint.get("stats", "/api/motd/stats")
       .addSuccess(MotdStats)
       .annotate(Access, Access.anyAuth)
+      .annotate(OpenApi.Summary, "Who posted how many messages")
+      .annotate(OpenApi.Description, "Counts every message ever posted, deleted ones too.")
   )
   .add(
     HttpApiEndpoint.post("post", "/api/motd")
@@ -61,12 +74,16 @@ export class MotdGroup extends HttpApiGroup.make("motd")
       .addSuccess(MotdMessage, { status: 201 })
       .addError(Unauthenticated)
       .annotate(Access, Access.permission(MANAGE))
+      .annotate(OpenApi.Summary, "Post a message of the day")
+      .annotate(OpenApi.Description, `Surrounding whitespace is trimmed; 1 to ${MAX_TEXT_LENGTH} characters remain.`)
+      .annotate(BodyExample, { text: "Welcome! The server restarts every day at 06:00 UTC." })
   )
   .add(
     HttpApiEndpoint.del("remove", "/api/motd/:id")
       .setPath(MotdId)
       .addError(NotFound)
       .annotate(Access, Access.permission(MANAGE))
+      .annotate(OpenApi.Summary, "Delete a message of the day")
   ) {}
 
 export class MotdApi extends HttpApi.make("motd").add(MotdGroup) {}

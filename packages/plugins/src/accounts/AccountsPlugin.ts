@@ -8,6 +8,7 @@ import { type Job, Plugin } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { AuthenticatorLive } from "./authenticator/AccountsAuthenticator.js"
+import { bearerToken, sessionCookie } from "./authenticator/methods.js"
 import { AccountsConfig } from "./config.js"
 import { AccountsApi } from "./contract/Api.js"
 import { Lockout } from "./lockout/Lockout.js"
@@ -41,6 +42,7 @@ export const AccountsPlugin = Plugin.make({
   migrations,
   layer: services,
   http: Plugin.http(AccountsApi, Layer.mergeAll(AuthRoutes, SetupRoutes, UsersRoutes, RolesRoutes, BackupRoutes)),
+  authentication: [bearerToken, sessionCookie],
   jobs,
   onStart: Effect.flatMap(Setup, (setup) => setup.bootstrap)
 })

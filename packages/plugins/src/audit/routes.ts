@@ -1,7 +1,7 @@
 /** The handlers behind `AuditApi`; the host has already checked `admin`. */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
-import { BadRequest } from "@garrison/runtime"
+import { BadRequest, invalidCursor } from "@garrison/runtime"
 import { AuditLog } from "./AuditLog.js"
 import { AuditApi } from "./contract/Api.js"
 
@@ -15,13 +15,7 @@ export const AuditRoutes = HttpApiBuilder.group(AuditApi, "audit", (handlers) =>
           ? Effect.fail(new BadRequest({ message: "from must not be after to", details: [{ path: "from", message: "after to" }] }))
           : log.query(urlParams).pipe(
               Effect.catchTags({
-                InvalidAuditCursor: () =>
-                  Effect.fail(
-                    new BadRequest({
-                      message: "cursor: not a cursor this endpoint issued",
-                      details: [{ path: "cursor", message: "not a cursor this endpoint issued" }]
-                    })
-                  ),
+                InvalidAuditCursor: () => Effect.fail(invalidCursor()),
                 AuditStoreError: Effect.die
               })
             )

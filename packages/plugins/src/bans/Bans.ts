@@ -14,22 +14,22 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
-import { AuditTrail, BULK_WRITE_BACKUP_ROWS, Database, EventBus, parsePlatformId } from "@garrison/runtime"
+import { AuditTrail, BULK_WRITE_BACKUP_ROWS, Database, effectiveLimit, EventBus, pageOfRows, parsePlatformId } from "@garrison/runtime"
 import { randomUUID } from "node:crypto"
-import { Ban, BanPage, type BanListParams, DEFAULT_PAGE_SIZE, ImportResult } from "./contract/Api.js"
+import { Ban, BanPage, type BanListParams, DEFAULT_PAGE_SIZE, ImportResult, MAX_PAGE_SIZE } from "./contract/Api.js"
 import { BanExists, BanNotFound, type BanStoreError, InvalidBan, storeError } from "./errors.js"
 import { BanAdded, BanRemoved, BansImported } from "./events.js"
-import { decodeCursor, encodeCursor } from "./internal/cursor.js"
+import { banCursor } from "./internal/cursor.js"
 import { IMPORT_COLUMNS, IMPORT_WIDTH, planImport } from "./internal/importer.js"
 import { decodeBans, SELECT_COLUMNS } from "./internal/rows.js"
-import { iso, parseIso, readIso } from "./internal/time.js"
+import { iso, parseIso, readExpiry } from "./internal/time.js"
 
 /** What a new ban needs; `platformId` is already Steam64. */
 export interface NewBan {
   readonly platformId: string
   readonly playerName: string
   readonly reason: string
-  /** ISO-8601 in the future; null or absent: permanent. */
+  /** ISO-8601 in the future, or a duration from now (`7d`, `12h`); null or absent: permanent. */
   readonly expiresAt?: string | null | undefined
   readonly source?: string
 }
@@ -123,18 +123,16 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
           clauses.push(sql`(LOWER(player_name) LIKE ${pattern} ESCAPE ${"\\"} OR LOWER(reason) LIKE ${pattern} ESCAPE ${"\\"})`)
         }
         if (params.cursor !== undefined) {
-          const position = decodeCursor(params.cursor)
+          const position = banCursor.decode(params.cursor)
           if (Option.isNone(position)) return yield* new InvalidBan({ field: "cursor", message: "cursor: not a cursor from this list" })
           const { bannedAt, id } = position.value
           clauses.push(sql`(banned_at < ${bannedAt} OR (banned_at = ${bannedAt} AND id < ${id}))`)
         }
-        const limit = params.limit ?? DEFAULT_PAGE_SIZE
+        const limit = effectiveLimit(params.limit, { defaultLimit: DEFAULT_PAGE_SIZE, maxLimit: MAX_PAGE_SIZE })
         const rows = yield* read(
           sql`SELECT ${columns} FROM bans WHERE ${sql.and(clauses)} ORDER BY banned_at DESC, id DESC LIMIT ${limit + 1}`
         )
-        const items = rows.slice(0, limit)
-        const last = items[items.length - 1]
-        return new BanPage({ items, nextCursor: rows.length > limit && last !== undefined ? encodeCursor(last) : null })
+        return new BanPage(pageOfRows(rows, limit, (last) => banCursor.encode({ bannedAt: last.bannedAt, id: last.id })))
       })
 
     const add: BansShape["add"] = (input, bannedBy) =>
@@ -142,7 +140,7 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
         const now = yield* Clock.currentTimeMillis
         let expiresAt: string | null = null
         if (input.expiresAt !== undefined && input.expiresAt !== null) {
-          const ms = readIso(input.expiresAt)
+          const ms = readExpiry(input.expiresAt, now)
           if (Either.isLeft(ms)) return yield* new InvalidBan({ field: "expiresAt", message: `expiresAt: ${ms.left}` })
           if (ms.right <= now) return yield* new InvalidBan({ field: "expiresAt", message: "expiresAt: must be in the future" })
           expiresAt = iso(ms.right)

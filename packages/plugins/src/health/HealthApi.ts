@@ -1,6 +1,7 @@
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import { Access, ConstantResponse } from "@garrison/runtime"
 
@@ -37,11 +38,19 @@ export class HealthGroup extends HttpApiGroup.make("health")
     HttpApiEndpoint.get("health", "/api/health")
       .addSuccess(HealthReport)
       .annotate(Access, Access.none)
+      .annotate(OpenApi.Summary, "Health report")
+      .annotate(
+        OpenApi.Description,
+        "Version, uptime, the loaded plugins and the database: whether it answers, how fast, and how it was opened at " +
+          "start-up (with the backup it was restored from, if any). `status` is `degraded` while the database does not answer."
+      )
   )
   .add(
     HttpApiEndpoint.get("ping", "/api/health/ping")
       .addSuccess(Ping)
       .annotate(Access, Access.none)
+      .annotate(OpenApi.Summary, "Liveness ping")
+      .annotate(OpenApi.Description, "Always `{\"status\":\"ok\"}` while the controller listens; cheap enough for a load balancer's health check.")
       // Touches nothing, so the host answers it from the front door.
       .annotate(ConstantResponse, { status: 200, body: { status: "ok" } })
   ) {}

@@ -47,7 +47,7 @@ export const LogsPlugin = Plugin.make({
 })
 
 export { ConsoleBuffer, makeConsoleBuffer } from "./ConsoleBuffer.js"
-export type { ConsoleBufferShape } from "./ConsoleBuffer.js"
+export type { ConsoleBufferShape, ConsolePage } from "./ConsoleBuffer.js"
 export { Metrics, metricsConfig } from "./Metrics.js"
 export type { MetricsOptions, MetricsShape } from "./Metrics.js"
 export {

@@ -3,15 +3,34 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import { BadRequest, Conflict, NotFound, profilesPath } from "@garrison/runtime"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import { BadRequest, Conflict, cursorCodec, invalidCursor, NotFound, pageOfRows, profilesPath } from "@garrison/runtime"
 import { ConsoleBuffer } from "./ConsoleBuffer.js"
-import { LogsApi } from "./contract/Api.js"
+import { CONSOLE_PAGE, LOG_FILE_PAGE, type LogFileInfo, LogsApi } from "./contract/Api.js"
 import { decodeText, listLogFiles, openLogFile, readRange, readTail } from "./internal/logFiles.js"
 import { findActor } from "./internal/servers.js"
 import { consoleResponse, wantsStream } from "./internal/sse.js"
 import { Metrics } from "./Metrics.js"
 
 const DEFAULT_METRICS_RANGE_MS = 24 * 60 * 60 * 1000
+
+/** The file list's order is `modified` (newest first), then name; a cursor holds that key of a page's last file. */
+const fileCursor = cursorCodec("logs", Schema.Tuple(Schema.String, Schema.String))
+const fileKey = (file: LogFileInfo) => [file.modified ?? "", file.name] as const
+const isAfter = (file: LogFileInfo, [modified, name]: readonly [string, string]) => {
+  const own = file.modified ?? ""
+  return own < modified || (own === modified && file.name > name)
+}
+
+/** The console's cursor: the number of the oldest line a page showed; the next page ends before it. */
+const consoleCursor = cursorCodec("console", Schema.Int.pipe(Schema.positive()))
+
+/** The decoded `cursor` (undefined for the first page), or the 400 for one the list did not issue. */
+const positionOf = <A>(codec: { readonly decode: (cursor: string) => Option.Option<A> }, cursor: string | undefined) =>
+  cursor === undefined
+    ? Effect.succeed(undefined)
+    : Option.match(codec.decode(cursor), { onNone: () => Effect.fail(invalidCursor()), onSome: Effect.succeed })
 
 export const LogsRoutes = HttpApiBuilder.group(LogsApi, "logs", (handlers) =>
   Effect.gen(function* () {
@@ -23,7 +42,17 @@ export const LogsRoutes = HttpApiBuilder.group(LogsApi, "logs", (handlers) =>
           const actor = yield* findActor(path.id)
           const folder = profilesPath(yield* actor.entry)
           if (urlParams.file === undefined) {
-            return { serverId: path.id, files: yield* listLogFiles(folder) }
+            const after = yield* positionOf(fileCursor, urlParams.cursor)
+            const files = yield* listLogFiles(folder)
+            const limit = urlParams.limit ?? LOG_FILE_PAGE.defaultLimit
+            const rest = after === undefined ? files : files.filter((file) => isAfter(file, after))
+            return { ...pageOfRows(rest.slice(0, limit + 1), limit, (last) => fileCursor.encode(fileKey(last))), total: files.length }
+          }
+          if (urlParams.limit !== undefined || urlParams.cursor !== undefined) {
+            return yield* new BadRequest({
+              message: "limit and cursor page the file list: leave them out when reading a file (use offset/length or tail)",
+              details: [{ path: urlParams.limit !== undefined ? "limit" : "cursor", message: "is for the file list only" }]
+            })
           }
           if (urlParams.tail !== undefined && (urlParams.offset !== undefined || urlParams.length !== undefined)) {
             return yield* new BadRequest({
@@ -58,10 +87,12 @@ export const LogsRoutes = HttpApiBuilder.group(LogsApi, "logs", (handlers) =>
           yield* findActor(path.id)
           const request = yield* HttpServerRequest.HttpServerRequest
           if (wantsStream(request.headers["accept"], urlParams.stream)) return yield* consoleResponse(path.id)
-          const lines = yield* consoleBuffer.recent(path.id, urlParams.limit)
+          const before = yield* positionOf(consoleCursor, urlParams.cursor)
+          const page = yield* consoleBuffer.page(path.id, urlParams.limit ?? CONSOLE_PAGE.defaultLimit, before)
           return {
-            serverId: path.id,
-            lines: lines.map((line) => ({ at: new Date(line.at).toISOString(), text: line.text }))
+            items: page.lines.map((line) => ({ at: new Date(line.at).toISOString(), text: line.text })),
+            nextCursor: page.more ? consoleCursor.encode(page.first) : null,
+            total: page.kept
           }
         })
       )

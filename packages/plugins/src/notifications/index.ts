@@ -1,10 +1,12 @@
 /**
  * Notifications: a service other plugins publish into, addressed to a user,
  * to holders of a permission or to everyone, and the spec's three endpoints
- * for the caller's own list. See README.md.
+ * for the caller's own list. It publishes server crashes, watchdog restarts
+ * and give-ups itself. See README.md.
  */
 import * as Effect from "effect/Effect"
 import { Plugin } from "@garrison/runtime"
+import { serverAlertHandlers } from "./internal/serverAlerts.js"
 import { NotificationsApi } from "./contract/Api.js"
 import { migrations } from "./migrations.js"
 import { Notifications } from "./Notifications.js"
@@ -16,6 +18,8 @@ export const NotificationsPlugin = Plugin.make({
   migrations,
   layer: Notifications.layer,
   http: Plugin.http(NotificationsApi, NotificationsRoutes),
+  // Crashes, watchdog restarts and give-ups, for whoever may view the server.
+  events: serverAlertHandlers,
   jobs: [
     {
       name: "retention",
@@ -46,4 +50,5 @@ export {
 } from "./contract/Api.js"
 export type { NotificationInput } from "./contract/Api.js"
 export { InvalidNotification, InvalidNotificationCursor, NotificationStoreError } from "./errors.js"
+export { serverAudience } from "./internal/serverAlerts.js"
 export { NotificationPublished } from "./events.js"

@@ -1,7 +1,7 @@
 /** The handlers behind `NotificationsApi`: each acts for the caller only. */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
-import { BadRequest, CurrentPrincipal } from "@garrison/runtime"
+import { CurrentPrincipal, invalidCursor } from "@garrison/runtime"
 import { NotificationsApi } from "./contract/Api.js"
 import { Notifications } from "./Notifications.js"
 
@@ -13,13 +13,7 @@ export const NotificationsRoutes = HttpApiBuilder.group(NotificationsApi, "notif
       .handle("list", ({ urlParams }) =>
         Effect.flatMap(CurrentPrincipal, (caller) => notifications.list(caller, urlParams)).pipe(
           Effect.catchTags({
-            InvalidNotificationCursor: () =>
-              Effect.fail(
-                new BadRequest({
-                  message: "cursor: not a cursor this endpoint issued",
-                  details: [{ path: "cursor", message: "not a cursor this endpoint issued" }]
-                })
-              ),
+            InvalidNotificationCursor: () => Effect.fail(invalidCursor()),
             NotificationStoreError: Effect.die
           })
         )

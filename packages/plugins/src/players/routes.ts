@@ -1,7 +1,7 @@
 /** The handlers behind `PlayersApi`: each is one RCON round trip through the server's actor. */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
-import { NotFound, parsePlayers, type ServerActor, Supervisor } from "@garrison/runtime"
+import { NotFound, type ServerActor, Supervisor } from "@garrison/runtime"
 import { actorErrorToHttp, actorOf, playerView, ServerEntries } from "../servers/index.js"
 import { PlayersApi } from "./contract/Api.js"
 import { findPlayer } from "./internal/resolve.js"
@@ -15,7 +15,7 @@ export const PlayersRoutes = HttpApiBuilder.group(PlayersApi, "players", (handle
     const find = (id: string) =>
       actorOf(id).pipe(Effect.provideService(ServerEntries, entries), Effect.provideService(Supervisor, supervisor))
     const rcon = (actor: ServerActor.ServerActor, command: string) => actor.rcon(command).pipe(Effect.mapError(actorErrorToHttp))
-    const onlinePlayers = (actor: ServerActor.ServerActor) => Effect.map(rcon(actor, "players"), parsePlayers)
+    const onlinePlayers = (actor: ServerActor.ServerActor) => actor.players.pipe(Effect.mapError(actorErrorToHttp))
 
     return handlers
       .handle("rcon", ({ path, payload }) =>
@@ -33,7 +33,7 @@ export const PlayersRoutes = HttpApiBuilder.group(PlayersApi, "players", (handle
       .handle("players", ({ path }) =>
         find(path.id).pipe(
           Effect.flatMap(onlinePlayers),
-          Effect.map((players) => ({ count: players.length, players: players.map(playerView) }))
+          Effect.map((players) => ({ items: players.map(playerView), nextCursor: null, total: players.length }))
         )
       )
       .handle("kick", ({ path, payload }) =>

@@ -11,7 +11,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { AtomicFiles, type AtomicWriteError, BULK_WRITE_BACKUP_ROWS, Database, EventBus } from "@garrison/runtime"
+import { AtomicFiles, type AtomicWriteError, BULK_WRITE_BACKUP_ROWS, Database, effectiveLimit, EventBus, pageOfRows } from "@garrison/runtime"
 import { randomUUID } from "node:crypto"
 import {
   PriorityCleanupResult,
@@ -21,7 +21,8 @@ import {
   PriorityImportResult,
   type PriorityListParams,
   PriorityPage,
-  DEFAULT_PAGE_SIZE
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE
 } from "./contract/Api.js"
 import {
   InvalidPriorityCursor,
@@ -33,7 +34,7 @@ import {
 } from "./errors.js"
 import { type PriorityChangeAction, PriorityChanged } from "./events.js"
 import { planImport } from "./internal/importing.js"
-import { decodeCursor, encodeCursor, type EntryRow, iso, isActive, toView } from "./internal/rows.js"
+import { type EntryRow, iso, isActive, priorityCursor, toView } from "./internal/rows.js"
 import { makeStore } from "./internal/store.js"
 import { writePriorityFile } from "./internal/sync.js"
 import { oneEntryPerInstall, ServerEntries } from "../servers/index.js"
@@ -132,8 +133,8 @@ export class PriorityQueue extends Context.Tag("@garrison/plugins/PriorityQueue"
 
     const list: PriorityQueueShape["list"] = (params) =>
       Effect.gen(function* () {
-        const limit = params.limit ?? DEFAULT_PAGE_SIZE
-        const after = params.cursor === undefined ? Option.none() : decodeCursor(params.cursor)
+        const limit = effectiveLimit(params.limit, { defaultLimit: DEFAULT_PAGE_SIZE, maxLimit: MAX_PAGE_SIZE })
+        const after = params.cursor === undefined ? Option.none() : priorityCursor.decode(params.cursor)
         if (params.cursor !== undefined && Option.isNone(after)) {
           return yield* new InvalidPriorityCursor({ cursor: params.cursor })
         }
@@ -145,12 +146,8 @@ export class PriorityQueue extends Context.Tag("@garrison/plugins/PriorityQueue"
           limit: limit + 1,
           nowIso: yield* nowIso
         })
-        const items = rows.slice(0, limit)
-        const last = items[items.length - 1]
-        return new PriorityPage({
-          items: items.map(toView),
-          nextCursor: rows.length > limit && last !== undefined ? encodeCursor(last) : null
-        })
+        const page = pageOfRows(rows, limit, (last) => priorityCursor.encode(last.seq))
+        return new PriorityPage({ items: page.items.map(toView), nextCursor: page.nextCursor })
       })
 
     const add: PriorityQueueShape["add"] = (input, addedBy) =>

@@ -3,7 +3,7 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import { BadRequest, Conflict, CurrentPrincipal, NotFound } from "@garrison/runtime"
+import { BadRequest, Conflict, CurrentPrincipal, invalidCursor, NotFound } from "@garrison/runtime"
 import { PriorityApi } from "./contract/Api.js"
 import type { InvalidPriorityCursor, InvalidPriorityEntry, PriorityEntryExists, PriorityEntryNotFound } from "./errors.js"
 import { PriorityQueue } from "./PriorityQueue.js"
@@ -11,8 +11,7 @@ import { PriorityQueue } from "./PriorityQueue.js"
 const notFound = (error: PriorityEntryNotFound) => Effect.fail(new NotFound({ message: `no priority entry with id "${error.id}"` }))
 const invalid = (error: InvalidPriorityEntry) =>
   Effect.fail(new BadRequest({ message: error.message, details: [{ path: error.field, message: error.message }] }))
-const badCursor = (_: InvalidPriorityCursor) =>
-  Effect.fail(new BadRequest({ message: "cursor: not a cursor this list returned", details: [{ path: "cursor", message: "invalid" }] }))
+const badCursor = (_: InvalidPriorityCursor) => Effect.fail(invalidCursor())
 const exists = (error: PriorityEntryExists) =>
   Effect.fail(new Conflict({ message: `player ${error.platformId} already has a priority entry`, details: { id: error.id } }))
 

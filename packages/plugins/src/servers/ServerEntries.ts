@@ -2,7 +2,10 @@
  * The stored server entries: the one place other plugins (scheduler, logs,
  * bans, priority) list them. Entries are handed out whole, RCON password
  * included (the actors connect with it; only HTTP views mask it); in the
- * database the password is sealed (sealing.ts).
+ * database the password is sealed (sealing.ts). One entry per install
+ * folder: a write that would give a folder a second entry fails with
+ * `InstallDirInUse` naming the first (writes are serialised, so two racing
+ * creates cannot both pass the check).
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Clock from "effect/Clock"
@@ -12,19 +15,21 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { SEALED_PREFIX, SealedSecrets, ServerEntry, type StartupError } from "@garrison/runtime"
-import { ServerNotFound, type ServerStoreError, storeError } from "./errors.js"
+import { InstallDirInUse, ServerNotFound, type ServerStoreError, storeError } from "./errors.js"
+import { installKey } from "./internal/installFolder.js"
 import { describeOpenFailure, openEntry, sealEntry, SERVERS_KEY } from "./sealing.js"
 
 export interface ServerEntriesShape {
-  /** Every entry, oldest first. */
   /** Every entry, in creation order. The same array until an entry changes (compare by identity to detect changes). */
   readonly list: Effect.Effect<ReadonlyArray<ServerEntry>, ServerStoreError>
   readonly get: (serverId: string) => Effect.Effect<ServerEntry, ServerNotFound | ServerStoreError>
-  readonly insert: (entry: ServerEntry) => Effect.Effect<void, ServerStoreError>
-  readonly update: (entry: ServerEntry) => Effect.Effect<void, ServerNotFound | ServerStoreError>
+  /** Fails with `InstallDirInUse` when another entry has the same install folder. */
+  readonly insert: (entry: ServerEntry) => Effect.Effect<void, ServerStoreError | InstallDirInUse>
+  /** Fails with `InstallDirInUse` when the entry moves to a folder another entry has. */
+  readonly update: (entry: ServerEntry) => Effect.Effect<void, ServerNotFound | ServerStoreError | InstallDirInUse>
   readonly remove: (serverId: string) => Effect.Effect<void, ServerNotFound | ServerStoreError>
-  /** Inserts or replaces each entry, all in one transaction. */
-  readonly upsertAll: (entries: ReadonlyArray<ServerEntry>) => Effect.Effect<void, ServerStoreError>
+  /** Inserts or replaces each entry, all in one transaction; nothing when one would share a folder (`InstallDirInUse`). */
+  readonly upsertAll: (entries: ReadonlyArray<ServerEntry>) => Effect.Effect<void, ServerStoreError | InstallDirInUse>
 }
 
 interface Row {
@@ -37,9 +42,9 @@ const encodeJson = Schema.encodeSync(EntryJson)
 const decode = Schema.decodeUnknown(EntryJson)
 
 /**
- * The first entry of each install folder. Entries may share an install, and
- * files that live in it (`ban.txt`, `priority.txt`) are one file for all of
- * them: write each once.
+ * The first entry of each install folder. New entries never share one, but
+ * entries stored before that rule may, and files that live in it
+ * (`ban.txt`, `priority.txt`) are one file for all of them: write each once.
  */
 export const oneEntryPerInstall = (entries: ReadonlyArray<ServerEntry>): ReadonlyArray<ServerEntry> => [
   ...new Map(entries.map((entry) => [entry.installDir, entry] as const)).values()
@@ -91,6 +96,34 @@ export class ServerEntries extends Context.Tag("@garrison/plugins/ServerEntries"
           }
         })
 
+      const inUse = (refused: ServerEntry, first: ServerEntry) =>
+        new InstallDirInUse({ installDir: refused.installDir, serverId: first.id, name: first.name })
+
+      /** After writing `incoming`, would a folder have two entries, one of them from `incoming`? */
+      const folderConflict = (incoming: ReadonlyArray<ServerEntry>): InstallDirInUse | undefined => {
+        const incomingIds = new Set(incoming.map((entry) => entry.id))
+        // Stored entries keep their place (an update replaces in place); new ones come after.
+        const after = new Map(cache)
+        for (const entry of incoming) after.set(entry.id, entry)
+        const firstByFolder = new Map<string, ServerEntry>()
+        for (const entry of after.values()) {
+          const key = installKey(entry.installDir)
+          const earlier = firstByFolder.get(key)
+          if (earlier === undefined) firstByFolder.set(key, entry)
+          else if (incomingIds.has(entry.id)) return inUse(entry, earlier)
+          else if (incomingIds.has(earlier.id)) return inUse(earlier, entry)
+          // Two stored entries on one folder (from before this rule) are not this write's doing.
+        }
+        return undefined
+      }
+
+      const writes = yield* Effect.makeSemaphore(1)
+      const checkFolders = (incoming: ReadonlyArray<ServerEntry>) =>
+        Effect.suspend(() => {
+          const conflict = folderConflict(incoming)
+          return conflict === undefined ? Effect.void : Effect.fail(conflict)
+        })
+
       const requireEntry = (id: string) =>
         exists(id).pipe(
           Effect.mapError(storeError("read server")),
@@ -125,11 +158,25 @@ export class ServerEntries extends Context.Tag("@garrison/plugins/ServerEntries"
             return entry === undefined ? Effect.fail(new ServerNotFound({ serverId: id })) : Effect.succeed(entry)
           }),
         insert: (entry) =>
-          write(entry).pipe(sql.withTransaction, Effect.mapError(storeError("create server")), Effect.zipRight(remember(entry))),
+          checkFolders([entry]).pipe(
+            Effect.zipRight(write(entry).pipe(sql.withTransaction, Effect.mapError(storeError("create server")))),
+            Effect.zipRight(remember(entry)),
+            writes.withPermits(1)
+          ),
         update: (entry) =>
           requireEntry(entry.id).pipe(
+            // Only a move is checked: an entry stored before the rule beside another stays editable.
+            Effect.zipRight(
+              Effect.suspend(() => {
+                const before = cache.get(entry.id)
+                return before !== undefined && installKey(before.installDir) === installKey(entry.installDir)
+                  ? Effect.void
+                  : checkFolders([entry])
+              })
+            ),
             Effect.zipRight(write(entry).pipe(sql.withTransaction, Effect.mapError(storeError("update server")))),
-            Effect.zipRight(remember(entry))
+            Effect.zipRight(remember(entry)),
+            writes.withPermits(1)
           ),
         // One statement decides who deleted the row, so two racing deletes cannot both succeed.
         remove: (id) =>
@@ -147,10 +194,12 @@ export class ServerEntries extends Context.Tag("@garrison/plugins/ServerEntries"
             )
           ),
         upsertAll: (entries) =>
-          Effect.forEach(entries, write, { discard: true }).pipe(
-            sql.withTransaction,
-            Effect.mapError(storeError("restore servers")),
-            Effect.zipRight(Effect.forEach(entries, remember, { discard: true }))
+          checkFolders(entries).pipe(
+            Effect.zipRight(
+              Effect.forEach(entries, write, { discard: true }).pipe(sql.withTransaction, Effect.mapError(storeError("restore servers")))
+            ),
+            Effect.zipRight(Effect.forEach(entries, remember, { discard: true })),
+            writes.withPermits(1)
           )
       })
     })

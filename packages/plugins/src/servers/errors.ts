@@ -16,6 +16,14 @@ export class InvalidServerEntry extends Schema.TaggedError<InvalidServerEntry>()
   message: Schema.String
 }) {}
 
+/** Another entry already uses this install folder (compared as the file system resolves it). */
+export class InstallDirInUse extends Schema.TaggedError<InstallDirInUse>()("InstallDirInUse", {
+  installDir: Schema.String,
+  /** The entry that has the folder. */
+  serverId: Schema.String,
+  name: Schema.String
+}) {}
+
 export const storeError = (operation: string) => (error: { readonly message: string; readonly cause?: unknown }) =>
   new ServerStoreError({
     message: `${operation}: ${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ""}`

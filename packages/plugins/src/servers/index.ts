@@ -7,9 +7,10 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { type EventBus, type Hooks, Plugin, ProcessLauncher, ProcessRecords, Supervisor } from "@garrison/runtime"
+import { type EventBus, type Hooks, Plugin, ProcessLauncher, ProcessRecords, type ServerEntry, Supervisor } from "@garrison/runtime"
 import { actorOptionsConfig } from "./config.js"
 import { ServersApi } from "./contract/Api.js"
+import { installKey } from "./internal/installFolder.js"
 import { migrations } from "./migrations.js"
 import { ServersBackupRoutes } from "./routes/backup.js"
 import { ServersRoutes } from "./routes/servers.js"
@@ -50,7 +51,27 @@ const ensureActors = Effect.gen(function* () {
     { discard: true }
   )
   if (stored.length > 0) yield* Effect.logInfo(`servers: ${stored.length} entries supervised`)
+  yield* warnSharedFolders(stored)
 })
+
+/** Entries stored before the one-entry-per-folder rule may share one: say so once at start, naming both. */
+const warnSharedFolders = (stored: ReadonlyArray<ServerEntry>) =>
+  Effect.suspend(() => {
+    const firstByFolder = new Map<string, ServerEntry>()
+    const warnings: Array<string> = []
+    for (const entry of stored) {
+      const key = installKey(entry.installDir)
+      const first = firstByFolder.get(key)
+      if (first === undefined) firstByFolder.set(key, entry)
+      else {
+        warnings.push(
+          `servers: "${entry.name}" (${entry.id}) and "${first.name}" (${first.id}) share the install folder ${entry.installDir}; ` +
+            "they will fight over its files: move one (PATCH installDir) or delete it"
+        )
+      }
+    }
+    return Effect.forEach(warnings, (warning) => Effect.logWarning(warning), { discard: true })
+  })
 
 export const makeServersPlugin = (options: ServersPluginOptions = {}) =>
   Plugin.make({
@@ -68,7 +89,7 @@ export { actorOptionsConfig } from "./config.js"
 export { oneEntryPerInstall, ServerEntries } from "./ServerEntries.js"
 export type { ServerEntriesShape } from "./ServerEntries.js"
 export { SqlProcessRecords } from "./SqlProcessRecords.js"
-export { InvalidServerEntry, ServerNotFound, ServerStoreError } from "./errors.js"
+export { InstallDirInUse, InvalidServerEntry, ServerNotFound, ServerStoreError } from "./errors.js"
 export { ServersApi, ServersBackup, ServersBackupGroup, ServersGroup, ServersRestored } from "./contract/Api.js"
 export {
   PASSWORD_MASK,
@@ -79,7 +100,8 @@ export {
   ServerSummaryView,
   ServerView
 } from "./contract/fields.js"
-export { actorErrorToHttp, httpStatusOf } from "./internal/httpErrors.js"
+export { actorErrorToHttp, httpStatusOf, installDirInUse } from "./internal/httpErrors.js"
+export { installKey } from "./internal/installFolder.js"
 export type { ActorHttpError } from "./internal/httpErrors.js"
 export { actorOf, currentStatus } from "./internal/lookup.js"
 export { playerView } from "./internal/view.js"

@@ -113,7 +113,7 @@ describe("config backups", () => {
       const restored = yield* call("POST", "/api/restore/roles", { json: edited, headers: admin.bearer })
       expect(restored.status).toBe(200)
       expect(restored.body).toMatchObject({ created: ["auditors"] })
-      const roles = (yield* call("GET", "/api/roles", { headers: admin.bearer })).body as Array<{ name: string; permissions: Array<string> }>
+      const roles = ((yield* call("GET", "/api/roles", { headers: admin.bearer })).body as { items: Array<{ name: string; permissions: Array<string> }> }).items
       expect(roles.find((r) => r.name === "admin")?.permissions).toEqual(["admin"])
       expect(roles.find((r) => r.name === "ops")?.permissions).toEqual(["server.start"])
       expect(roles.find((r) => r.name === "auditors")?.permissions).toEqual(["server.view", "players.view"])

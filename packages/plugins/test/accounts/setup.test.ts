@@ -26,8 +26,12 @@ describe("first run", () => {
   it.scoped("creates the first admin from ADMIN_USERNAME and ADMIN_PASSWORD; setup is then closed (409)", () =>
     Effect.gen(function* () {
       const admin = yield* signInAdmin
-      const users = (yield* call("GET", "/api/users", { headers: admin.bearer })).body as Array<Record<string, unknown>>
-      expect(users).toEqual([expect.objectContaining({ username: ADMIN.username, role: "admin", mustChangePassword: false })])
+      const users = (yield* call("GET", "/api/users", { headers: admin.bearer })).body
+      expect(users).toEqual({
+        items: [expect.objectContaining({ username: ADMIN.username, role: "admin", mustChangePassword: false })],
+        nextCursor: null,
+        total: 1
+      })
 
       const status = yield* call("GET", "/api/setup/status")
       expect(status).toMatchObject({ status: 200, body: { open: false } })

@@ -8,6 +8,12 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { accountsController, auditRecorder, call, createUser, login, signIn, signInAdmin } from "./support.js"
 
+interface Page<A> {
+  readonly items: ReadonlyArray<A>
+  readonly nextCursor: string | null
+  readonly total: number
+}
+
 interface RoleBody {
   readonly id: string
   readonly name: string
@@ -19,7 +25,20 @@ describe("roles", () => {
   it.scoped("admin, moderator and chat-bot are built in and cannot be deleted; admin keeps exactly `admin`", () =>
     Effect.gen(function* () {
       const admin = yield* signInAdmin
-      const roles = (yield* call("GET", "/api/roles", { headers: admin.bearer })).body as Array<RoleBody>
+      // Sorts before every built-in name, yet is listed after them.
+      const custom = yield* call("POST", "/api/roles", { json: { name: "aaa-custom", permissions: ["server.view"] }, headers: admin.bearer })
+      expect(custom.status).toBe(201)
+      const roles = ((yield* call("GET", "/api/roles", { headers: admin.bearer })).body as { items: Array<RoleBody> }).items
+      expect(roles.map((r) => r.name)).toEqual(["admin", "chat-bot", "moderator", "aaa-custom"])
+      // Built-in roles first, then by name, one page or many.
+      const paged: Array<string> = []
+      for (let cursor: string | null | undefined; cursor !== null; ) {
+        const page = (yield* call("GET", `/api/roles?limit=1${cursor === undefined ? "" : `&cursor=${cursor}`}`, { headers: admin.bearer }))
+          .body as Page<RoleBody>
+        paged.push(...page.items.map((r) => r.name))
+        cursor = page.nextCursor
+      }
+      expect(paged).toEqual(roles.map((r) => r.name))
       const builtIn = roles.filter((r) => r.builtIn)
       expect(builtIn.map((r) => r.name).sort()).toEqual(["admin", "chat-bot", "moderator"])
       expect(builtIn.find((r) => r.name === "admin")?.permissions).toEqual(["admin"])
@@ -117,8 +136,15 @@ describe("users", () => {
       expect((yield* login("mia2", "mias-password")).status).toBe(200)
       expect((yield* call("PATCH", "/api/users/nope", { json: {}, headers: admin.bearer })).status).toBe(404)
 
-      const list = (yield* call("GET", "/api/users", { headers: admin.bearer })).body as Array<{ username: string }>
+      const list = ((yield* call("GET", "/api/users", { headers: admin.bearer })).body as { items: Array<{ username: string }> }).items
       expect(list.map((u) => u.username)).toEqual(["mia2", "ned", "root"])
+      // Pages in the same order: limit, then nextCursor until it is null; the total on each page.
+      const first = (yield* call("GET", "/api/users?limit=2", { headers: admin.bearer })).body as Page<{ username: string }>
+      expect([first.items.map((u) => u.username), first.total]).toEqual([["mia2", "ned"], 3])
+      const second = (yield* call("GET", `/api/users?limit=2&cursor=${first.nextCursor}`, { headers: admin.bearer })).body as Page<{ username: string }>
+      expect([second.items.map((u) => u.username), second.nextCursor]).toEqual([["root"], null])
+      const forged = yield* call("GET", "/api/users?cursor=bm90LWEtY3Vyc29y", { headers: admin.bearer })
+      expect([forged.status, (forged.body as { details: unknown }).details]).toEqual([400, [{ path: "cursor", message: "is not one this list returned" }]])
       expect((yield* call("DELETE", `/api/users/${mia.id}`, { headers: admin.bearer })).status).toBe(204)
       expect((yield* call("DELETE", `/api/users/${mia.id}`, { headers: admin.bearer })).status).toBe(404)
 

@@ -3,7 +3,7 @@
  * plugin, the header authenticator and a small probe plugin with mutating
  * routes, proxies trusted (one hop).
  */
-import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Access, Conflict, Plugin } from "@garrison/runtime"
 import { Effect, Schema } from "effect"
 import { type AuditLog, AuditPlugin } from "../../src/audit/index.js"
@@ -21,6 +21,7 @@ const ProbeApi = HttpApi.make("probe").add(
         .addSuccess(Schema.Struct({ poked: Schema.String }))
         .addError(Conflict)
         .annotate(Access, Access.permission("probe.use"))
+        .annotate(OpenApi.Summary, "Poke the probe")
     )
 )
 

@@ -24,6 +24,9 @@ const fleetWithPlayer = () => {
   return fleet
 }
 
+/** What a server's RPT says when Bravo17 connects. */
+const CONNECTED = `12:00:01.000 Player "Bravo17"(steamID=${STEAM64}) is connected`
+
 describe("player ban route", () => {
   it.scopedLive("bans a player online by slot and kicks them from every running server", () => {
     const fleet = fleetWithPlayer()
@@ -72,8 +75,15 @@ describe("player ban route", () => {
         json: { reason: "r", expiration: "perm" }
       })
       expect(byPath.status).toBe(201)
-      expect(byPath.body.ban).toMatchObject({ platformId: STEAM64, expiresAt: null })
+      // Online elsewhere: the ban keeps the name the server shows, not the Steam64.
+      expect(byPath.body.ban).toMatchObject({ platformId: STEAM64, playerName: "Bravo17", expiresAt: null })
       expect((byPath.body.kicked as Array<unknown>).length).toBe(2)
+
+      // Online nowhere and no name given: the Steam64 is all there is to call them.
+      const offline = yield* call("POST", "/api/servers/charlie/players/76561198000000077/ban", { as: BAN, json: { reason: "r" } })
+      expect(offline.status).toBe(201)
+      expect(offline.body.ban).toMatchObject({ platformId: "76561198000000077", playerName: "76561198000000077" })
+      expect(offline.body.kicked).toEqual([])
     }).pipe(Effect.provide(bansController(fleet)))
   })
 
@@ -93,6 +103,45 @@ describe("player ban route", () => {
       expect(iso.status).toBe(201)
       expect((iso.body.ban as { expiresAt: string }).expiresAt).toBe("2999-06-01T00:00:00.000Z")
       expect((yield* call("POST", "/api/servers/alpha/players/3/ban", { as: "x:bans.manage", json: body })).status).toBe(403)
+    }).pipe(Effect.provide(bansController(fleet)))
+  })
+
+  it.scopedLive("an online player the logs name is banned by slot or name without platformId, under their name", () => {
+    const fleet = fleetWithPlayer()
+    server(fleet, "alpha").logLines = [CONNECTED]
+    return Effect.gen(function* () {
+      const byName = yield* call("POST", "/api/servers/alpha/players/BRAVO17/ban", { as: BAN, json: { reason: "aimbot" } })
+      expect(byName.status, JSON.stringify(byName.body)).toBe(201)
+      expect(byName.body.ban).toMatchObject({ platformId: STEAM64, playerName: "Bravo17", reason: "aimbot" })
+      const kicked = byName.body.kicked as Array<{ serverId: string; player: { slot: number; steam64: string | null; dayzId: string | null } }>
+      // Kicked wherever online; bravo's logs say nothing, so its listing shows no ids, but the GUID matches.
+      expect(kicked.map((k) => [k.serverId, k.player.slot, k.player.steam64]).sort()).toEqual([
+        ["alpha", 3, STEAM64],
+        ["bravo", 7, null]
+      ])
+      expect(kicked.find((k) => k.serverId === "alpha")?.player.dayzId).toBe(PlayerIds.toDayzId(STEAM64))
+      expect(server(fleet, "alpha").commands).toEqual(["kick 3 Banned: aimbot"])
+    }).pipe(Effect.provide(bansController(fleet)))
+  })
+
+  it.scopedLive("by slot, the logs' Steam64 is used; a platformId that contradicts it is 400", () => {
+    const fleet = fleetWithPlayer()
+    server(fleet, "alpha").logLines = [CONNECTED]
+    return Effect.gen(function* () {
+      const contradicts = yield* call("POST", "/api/servers/alpha/players/3/ban", {
+        as: BAN,
+        json: { reason: "r", platformId: "76561198000000002" }
+      })
+      expect(contradicts.status).toBe(400)
+      expect(String(contradicts.body.message)).toContain("logs show for Bravo17")
+      // The one without ids in the logs still needs platformId.
+      const unknown = yield* call("POST", "/api/servers/alpha/players/0/ban", { as: BAN, json: { reason: "r" } })
+      expect(unknown.status).toBe(400)
+      expect(String(unknown.body.message)).toContain("platformId: required: the server's logs do not name Someone's Steam64 yet")
+
+      const bySlot = yield* call("POST", "/api/servers/alpha/players/3/ban", { as: BAN, json: { reason: "r", playerName: "Bravo (main)" } })
+      expect(bySlot.status).toBe(201)
+      expect(bySlot.body.ban).toMatchObject({ platformId: STEAM64, playerName: "Bravo (main)" })
     }).pipe(Effect.provide(bansController(fleet)))
   })
 })

@@ -11,7 +11,7 @@ import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import { makeBansPlugin } from "../../src/bans/index.js"
 import { type CallOptions, jsonBody, realSleep, request, startKernel, testController } from "../support/controller.js"
-import { fakeActor, NO_PLAYERS, stubServersPlugin } from "../support/fakeServers.js"
+import { fakeActor, identifiedPlayers, NO_PLAYERS, stubServersPlugin } from "../support/fakeServers.js"
 import { tempDir } from "../support/tempDir.js"
 
 export { NO_PLAYERS, playersReply } from "../support/fakeServers.js"
@@ -23,6 +23,8 @@ export interface FakeServer {
   status: ServerStatus
   /** What `players` answers. */
   playersReply: string
+  /** What the server's RPT and ADM logs say, for the ids of its players (none by default). */
+  logLines: ReadonlyArray<string>
   /** Every RCON command but `players`, in order. */
   readonly commands: Array<string>
 }
@@ -30,8 +32,14 @@ export interface FakeServer {
 const entryOf = (server: FakeServer) =>
   makeServerEntry({ id: server.id, name: server.id, installDir: server.installDir, watchdog: false })
 
+const notRunning = (server: FakeServer) =>
+  Effect.fail(new ActorError({ serverId: server.id, reason: "not-running", message: "the server is not running" }))
+
 const actorOf = (server: FakeServer) =>
   fakeActor(server.id, {
+    players: Effect.suspend(() =>
+      server.status !== "running" ? notRunning(server) : Effect.sync(() => identifiedPlayers(server.playersReply, server.logLines))
+    ),
     entry: Effect.sync(() => entryOf(server)),
     state: Effect.sync(() => ({ ...initialState(server.id), status: server.status })),
     start: Effect.sync(() => void (server.status = "running")),
@@ -41,7 +49,7 @@ const actorOf = (server: FakeServer) =>
     update: () => Effect.void,
     rcon: (command) =>
       server.status !== "running"
-        ? Effect.fail(new ActorError({ serverId: server.id, reason: "not-running", message: "the server is not running" }))
+        ? notRunning(server)
         : command === "players"
         ? Effect.succeed(server.playersReply)
         : Effect.sync(() => {
@@ -59,7 +67,7 @@ export interface Fleet {
 export const makeFleet = (statuses: Readonly<Record<string, ServerStatus>>): Fleet => {
   const servers = new Map<string, FakeServer>()
   for (const [id, status] of Object.entries(statuses)) {
-    servers.set(id, { id, installDir: tempDir(`garrison-bans-${id}-`), status, playersReply: NO_PLAYERS, commands: [] })
+    servers.set(id, { id, installDir: tempDir(`garrison-bans-${id}-`), status, playersReply: NO_PLAYERS, logLines: [], commands: [] })
   }
   const actors = new Map([...servers.values()].map((s) => [s.id, actorOf(s)]))
   return { servers, plugin: stubServersPlugin(actors) }

@@ -11,8 +11,9 @@ import { makeConsoleBuffer } from "../../src/logs/index.js"
 import { eventually, FakeServers, get, logsController, VIEWER } from "./support.js"
 
 interface ConsoleBody {
-  readonly serverId: string
-  readonly lines: ReadonlyArray<{ at: string; text: string }>
+  readonly items: ReadonlyArray<{ at: string; text: string }>
+  readonly nextCursor: string | null
+  readonly total: number
 }
 
 const publish = (serverId: string, text: string, at = 0) =>
@@ -71,6 +72,14 @@ describe("console", () => {
     expect(Effect.runSync(buffer.recent("a", 2)).map((l) => l.text)).toEqual(["a4", "a5"])
     expect(Effect.runSync(buffer.recent("b")).map((l) => l.text)).toEqual(["b1"])
     expect(Effect.runSync(buffer.recent("c"))).toEqual([])
+    // Numbered as they arrive (a1 is 1): pages of the newest lines before a number, down to the oldest kept.
+    const page = (limit: number, before?: number) => {
+      const { lines, ...rest } = Effect.runSync(buffer.page("a", limit, before))
+      return { texts: lines.map((l) => l.text), ...rest }
+    }
+    expect(page(2)).toEqual({ texts: ["a4", "a5"], first: 4, more: true, kept: 3 })
+    expect(page(2, 4)).toEqual({ texts: ["a3"], first: 3, more: false, kept: 3 })
+    expect(page(2, 2)).toEqual({ texts: [], first: 3, more: false, kept: 3 })
 
     expect(Effect.runSync(buffer.forget("a"))).toBe(true)
     expect(Effect.runSync(buffer.forget("a"))).toBe(false)
@@ -85,13 +94,13 @@ describe("console", () => {
     return Effect.gen(function* () {
       yield* publish("s1", "one", 1000)
       yield* publish("s2", "two", 2000)
-      yield* eventually(consoleOf("", "s2"), (b) => b.lines.length === 1)
-      yield* eventually(consoleOf(), (b) => b.lines.length === 1)
+      yield* eventually(consoleOf("", "s2"), (b) => b.items.length === 1)
+      yield* eventually(consoleOf(), (b) => b.items.length === 1)
 
       const bus = yield* EventBus
       yield* bus.publish(new ServerDeleted({ serverId: "s1", name: "Server s1" }))
-      yield* eventually(consoleOf(), (b) => b.lines.length === 0)
-      expect((yield* consoleOf("", "s2")).lines).toEqual([{ at: new Date(2000).toISOString(), text: "two" }])
+      yield* eventually(consoleOf(), (b) => b.items.length === 0)
+      expect((yield* consoleOf("", "s2")).items).toEqual([{ at: new Date(2000).toISOString(), text: "two" }])
     }).pipe(Effect.provide(logsController(servers)))
   })
 
@@ -135,25 +144,36 @@ describe("console", () => {
     servers.add("s1")
     servers.add("s2")
     return Effect.gen(function* () {
-      expect(yield* consoleOf()).toEqual({ serverId: "s1", lines: [] })
+      expect(yield* consoleOf()).toEqual({ items: [], nextCursor: null, total: 0 })
       yield* publish("s1", "Player #0 Survivor (127.0.0.1:2304) connected", 1000)
       yield* publish("s2", "elsewhere", 1500)
       yield* publish("s1", "(Global) Survivor: hello", 2000)
-      const body = yield* eventually(consoleOf(), (b) => b.lines.length === 2)
-      expect(body.lines).toEqual([
+      const body = yield* eventually(consoleOf(), (b) => b.items.length === 2)
+      expect(body.items).toEqual([
         { at: new Date(1000).toISOString(), text: "Player #0 Survivor (127.0.0.1:2304) connected" },
         { at: new Date(2000).toISOString(), text: "(Global) Survivor: hello" }
       ])
-      expect((yield* consoleOf("?limit=1")).lines.map((l) => l.text)).toEqual(["(Global) Survivor: hello"])
+      expect((yield* consoleOf("?limit=1")).items.map((l) => l.text)).toEqual(["(Global) Survivor: hello"])
 
       // In batches: the bus drops the oldest events queued for a handler that is far behind.
       for (let i = 0; i < 1100; i++) {
         yield* publish("s1", `line ${i}`, 3000 + i)
-        if (i % 100 === 99) yield* eventually(consoleOf("?limit=1"), (b) => b.lines[0]?.text === `line ${i}`)
+        if (i % 100 === 99) yield* eventually(consoleOf("?limit=1"), (b) => b.items[0]?.text === `line ${i}`)
       }
       const full = yield* consoleOf()
-      expect(full.lines).toHaveLength(1000)
-      expect(full.lines[0]?.text).toBe("line 100")
+      expect(full.items).toHaveLength(1000)
+      expect(full.items[0]?.text).toBe("line 100")
+      expect([full.nextCursor, full.total]).toEqual([null, 1000])
+
+      // Paging back: each page the newest lines before the previous one, oldest first, until the ring's oldest.
+      const newest = yield* consoleOf("?limit=400")
+      expect([newest.items[0]?.text, newest.items[399]?.text, newest.total]).toEqual(["line 700", "line 1099", 1000])
+      const older = yield* consoleOf(`?limit=400&cursor=${newest.nextCursor}`)
+      expect([older.items[0]?.text, older.items[399]?.text]).toEqual(["line 300", "line 699"])
+      const oldest = yield* consoleOf(`?limit=400&cursor=${older.nextCursor}`)
+      expect([oldest.items.length, oldest.items[0]?.text, oldest.nextCursor]).toEqual([200, "line 100", null])
+      expect((yield* get("/api/servers/s1/console?limit=1001")).status).toBe(400)
+      expect((yield* get("/api/servers/s1/console?cursor=bm90LWEtY3Vyc29y")).status).toBe(400)
     }).pipe(Effect.provide(logsController(servers)))
   })
 

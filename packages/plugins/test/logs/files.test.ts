@@ -45,14 +45,25 @@ describe("log files", () => {
     return Effect.gen(function* () {
       const reply = yield* get("/api/servers/s1/logs")
       expect(reply.status).toBe(200)
-      const body = reply.body as { serverId: string; files: ReadonlyArray<{ name: string; kind: string; size: number; modified: string }> }
-      expect(body.serverId).toBe("s1")
-      const byName = Object.fromEntries(body.files.map((f) => [f.name, f]))
+      const body = reply.body as { items: ReadonlyArray<{ name: string; kind: string; size: number; modified: string }>; nextCursor: string | null; total: number }
+      expect([body.nextCursor, body.total]).toEqual([null, 3])
+      const byName = Object.fromEntries(body.items.map((f) => [f.name, f]))
       expect(Object.keys(byName).sort()).toEqual([ADM, RPT, "script_2026-11-21_18-00-00.log"])
       expect(byName[RPT]).toMatchObject({ kind: "rpt", size: Buffer.byteLength(rptText) })
       expect(byName[ADM]?.kind).toBe("adm")
       expect(byName["script_2026-11-21_18-00-00.log"]?.kind).toBe("log")
       expect(Number.isNaN(Date.parse(byName[RPT]?.modified ?? ""))).toBe(false)
+
+      // Newest first, one file a page, then the end; limit and cursor are for the list only.
+      const walked: Array<string> = []
+      for (let cursor: string | null | undefined; cursor !== null; ) {
+        const page = (yield* get(`/api/servers/s1/logs?limit=1${cursor === undefined ? "" : `&cursor=${cursor}`}`)).body as typeof body
+        walked.push(...page.items.map((f) => f.name))
+        cursor = page.nextCursor
+      }
+      expect(walked).toEqual(body.items.map((f) => f.name))
+      const mixed = yield* get(`/api/servers/s1/logs?file=${RPT}&limit=5`)
+      expect([mixed.status, (mixed.body as { details: unknown }).details]).toEqual([400, [{ path: "limit", message: "is for the file list only" }]])
     }).pipe(Effect.provide(logsController(servers)))
   })
 
@@ -143,7 +154,7 @@ describe("log files", () => {
       })
       // Only regular files with one link are listed.
       const list = yield* get("/api/servers/s1/logs")
-      const names = (list.body as { files: ReadonlyArray<{ name: string }> }).files.map((f) => f.name).sort()
+      const names = (list.body as { items: ReadonlyArray<{ name: string }> }).items.map((f) => f.name).sort()
       expect(names).toEqual([ADM, RPT, "script_2026-11-21_18-00-00.log"])
 
       const missing = yield* get("/api/servers/s1/logs?file=DayZServer_x64_2000-01-01_00-00-00.RPT")
@@ -162,7 +173,7 @@ describe("log files", () => {
         expect((yield* get(`/api/servers/s1/${route}`, null)).status).toBe(401)
         expect((yield* get(`/api/servers/s1/${route}`, "root:admin")).status).toBe(200)
       }
-      expect((yield* get("/api/servers/s2/logs")).body).toEqual({ serverId: "s2", files: [] })
+      expect((yield* get("/api/servers/s2/logs")).body).toEqual({ items: [], nextCursor: null, total: 0 })
     }).pipe(Effect.provide(logsController(servers)))
   })
 })

@@ -4,7 +4,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { EventBus, RconPlayer, ServerDeleted } from "@garrison/runtime"
+import { EventBus, OnlinePlayer, ServerDeleted } from "@garrison/runtime"
 import { ConfigProvider, Duration, Effect, TestClock } from "effect"
 import { Metrics } from "../../src/logs/index.js"
 import { eventually, FakeServers, get, logsController } from "./support.js"
@@ -30,7 +30,7 @@ const withSettings = (settings: Record<string, string>) =>
   Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(settings))))
 
 const player = (name: string) =>
-  new RconPlayer({ slot: 0, name, ip: "127.0.0.1", port: 2304, ping: 30, guid: "", verified: true, inLobby: false })
+  new OnlinePlayer({ slot: 0, name, ip: "127.0.0.1", port: 2304, ping: 30, guid: "", verified: true, inLobby: false, steam64: null, dayzId: null })
 
 describe("metrics", () => {
   it.scoped("samples running servers every 30 s by default; stopped ones are not sampled", () => {

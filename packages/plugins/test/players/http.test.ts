@@ -4,7 +4,7 @@
  * Real RCON round trips are in test/e2e/servers-lifecycle.test.ts.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { RconPlayer } from "@garrison/runtime"
+import { OnlinePlayer, PlayerIds, RconPlayer } from "@garrison/runtime"
 import { Effect } from "effect"
 import { findPlayer } from "../../src/players/internal/resolve.js"
 import { call, fakeInstall, serversController } from "../servers/support.js"
@@ -54,5 +54,19 @@ describe("findPlayer", () => {
     expect(findPlayer(players, "bravo17")?.slot).toBe(0)
     expect(findPlayer(players, "7")).toBeUndefined()
     expect(findPlayer(players, "Nobody")).toBeUndefined()
+  })
+
+  it("matches a Steam64 by the ids the logs prove or by the GUID it hashes to, and a DayZ ID", () => {
+    const steam64 = "76561198012345678" as PlayerIds.Steam64
+    const dayzId = PlayerIds.toDayzId(steam64)
+    const known = new OnlinePlayer({ ...player(4, "Known", "0123456789abcdef0123456789abcdef"), steam64, dayzId })
+    const byGuid = new OnlinePlayer({ ...player(5, "ByGuid", PlayerIds.toBattlEyeGuid("76561198000000002" as PlayerIds.Steam64)), steam64: null, dayzId: null })
+    const listed = [known, byGuid]
+    expect(findPlayer(listed, steam64)?.slot).toBe(4)
+    expect(findPlayer(listed, "76561198000000002")?.slot).toBe(5)
+    expect(findPlayer(listed, "76561198000000003")).toBeUndefined()
+    expect(findPlayer(listed, dayzId)?.slot).toBe(4)
+    // A slot number is never read as a Steam64, and a plain number stays a slot.
+    expect(findPlayer(listed, "5")?.name).toBe("ByGuid")
   })
 })

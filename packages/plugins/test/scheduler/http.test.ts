@@ -28,6 +28,15 @@ interface JobBody {
   readonly kind: string
 }
 const job = (reply: Reply) => reply.body as JobBody
+
+interface JobPage {
+  readonly items: ReadonlyArray<JobBody>
+  readonly nextCursor: string | null
+  readonly total: number
+}
+
+/** The list of a server without jobs. */
+const EMPTY = { items: [], nextCursor: null, total: 0 }
 const fieldsOf = (reply: Reply) => ((reply.body as { details?: ReadonlyArray<{ path: unknown }> }).details ?? []).map((d) => String(d.path))
 
 describe("scheduler over HTTP", () => {
@@ -35,11 +44,11 @@ describe("scheduler over HTTP", () => {
     withController(
       Effect.gen(function* () {
         expect((yield* call("GET", BASE)).status).toBe(401)
-        expect(yield* call("GET", BASE, { as: VIEWER })).toEqual({ status: 200, body: [] })
+        expect(yield* call("GET", BASE, { as: VIEWER })).toEqual({ status: 200, body: EMPTY })
 
         const denied = yield* call("POST", BASE, { as: VIEWER, json: restart })
         expect(denied.status).toBe(403)
-        expect((yield* call("GET", BASE, { as: VIEWER })).body).toEqual([])
+        expect((yield* call("GET", BASE, { as: VIEWER })).body).toEqual(EMPTY)
 
         const created = yield* call("POST", BASE, { as: OPERATOR, json: restart })
         expect(created.status).toBe(201)
@@ -76,7 +85,18 @@ describe("scheduler over HTTP", () => {
         const id = job(created).id
 
         const listed = yield* call("GET", BASE, { as: VIEWER })
-        expect((listed.body as ReadonlyArray<JobBody>).map((j) => j.id)).toEqual([id])
+        expect((listed.body as JobPage).items.map((j) => j.id)).toEqual([id])
+        expect((listed.body as JobPage).total).toBe(1)
+
+        // Pages in creation order with limit and cursor.
+        for (const cron of ["0 5 * * *", "0 6 * * *"]) yield* call("POST", BASE, { as: OPERATOR, json: { ...restart, cron } })
+        const all = ((yield* call("GET", BASE, { as: VIEWER })).body as JobPage).items.map((j) => j.id)
+        expect(all).toHaveLength(3)
+        const first = (yield* call("GET", `${BASE}?limit=2`, { as: VIEWER })).body as JobPage
+        const rest = (yield* call("GET", `${BASE}?limit=2&cursor=${first.nextCursor}`, { as: VIEWER })).body as JobPage
+        expect([...first.items, ...rest.items].map((j) => j.id)).toEqual(all)
+        expect([first.total, rest.nextCursor]).toEqual([3, null])
+        for (const other of all.filter((j) => j !== id)) yield* call("DELETE", `${BASE}/${other}`, { as: OPERATOR })
 
         const replaced = yield* call("PUT", `${BASE}/${id}`, { as: OPERATOR, json: { kind: "message", cron: "*/15 * * * *", message: "hi" } })
         expect(replaced.status).toBe(200)
@@ -89,7 +109,7 @@ describe("scheduler over HTTP", () => {
 
         expect((yield* call("DELETE", `${BASE}/${id}`, { as: OPERATOR })).status).toBe(204)
         expect((yield* call("DELETE", `${BASE}/${id}`, { as: OPERATOR })).status).toBe(404)
-        expect((yield* call("GET", BASE, { as: VIEWER })).body).toEqual([])
+        expect((yield* call("GET", BASE, { as: VIEWER })).body).toEqual(EMPTY)
       })
     ))
 
@@ -114,7 +134,7 @@ describe("scheduler over HTTP", () => {
         expect(JSON.stringify(badKind.body)).toContain("kind")
         expect((yield* post({ ...restart, warnings: [0] })).status).toBe(400)
         expect((yield* post({ kind: "message", cron: "0 * * * *", message: "two\nlines" })).status).toBe(400)
-        expect((yield* call("GET", BASE, { as: VIEWER })).body).toEqual([])
+        expect((yield* call("GET", BASE, { as: VIEWER })).body).toEqual(EMPTY)
       })
     ))
 

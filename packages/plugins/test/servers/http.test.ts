@@ -73,8 +73,9 @@ describe("creating entries", () => {
 
       const list = yield* call("GET", "/api/servers", { as: "v:" })
       expect(list.status).toBe(200)
-      const servers = list.body.servers as ReadonlyArray<Record<string, unknown>>
+      const servers = list.body.items as ReadonlyArray<Record<string, unknown>>
       expect(servers.map((s) => s.name)).toEqual(["Plain", "Active"])
+      expect(list.body).toMatchObject({ nextCursor: null, total: 2 })
       expect(JSON.stringify(list.body)).not.toContain("filepw")
       expect(JSON.stringify(list.body)).not.toContain("activepw")
     }).pipe(Effect.provide(controller()))
@@ -95,8 +96,35 @@ describe("creating entries", () => {
         },
         found: { executable: true, configFile: true, battleyeConfig: NodePath.join(dir, "battleye", "beserver_x64.cfg") }
       })
-      expect(((yield* call("GET", "/api/servers", { as: "v:" })).body.servers as Array<unknown>).length).toBe(0)
+      expect(((yield* call("GET", "/api/servers", { as: "v:" })).body.items as Array<unknown>).length).toBe(0)
       expect((yield* call("POST", "/api/servers/detect", { as: DEPLOY, json: { installDir: "relative" } })).status).toBe(400)
+    }).pipe(Effect.provide(controller()))
+  )
+})
+
+describe("listing", () => {
+  it.scopedLive("GET /api/servers pages with limit and cursor; a bad limit or cursor is a 400 naming it", () =>
+    Effect.gen(function* () {
+      const ids = [
+        yield* createdId({ name: "One", installDir: fakeInstall() }),
+        yield* createdId({ name: "Two", installDir: fakeInstall() }),
+        yield* createdId({ name: "Three", installDir: fakeInstall() })
+      ]
+      const first = yield* call("GET", "/api/servers?limit=2", { as: "v:" })
+      expect(first.status).toBe(200)
+      expect((first.body.items as ReadonlyArray<{ id: string }>).map((row) => row.id)).toEqual(ids.slice(0, 2))
+      expect(first.body.total).toBe(3)
+      expect(typeof first.body.nextCursor).toBe("string")
+      const rest = yield* call("GET", `/api/servers?limit=2&cursor=${String(first.body.nextCursor)}`, { as: "v:" })
+      expect((rest.body.items as ReadonlyArray<{ id: string }>).map((row) => row.id)).toEqual(ids.slice(2))
+      expect(rest.body.nextCursor).toBeNull()
+
+      const tooMany = yield* call("GET", "/api/servers?limit=10001", { as: "v:" })
+      expect(tooMany.status).toBe(400)
+      expect(tooMany.body.message).toBe("limit must be an integer from 1 to 10000 (got 10001)")
+      const forged = yield* call("GET", "/api/servers?cursor=bm90LWEtY3Vyc29y", { as: "v:" })
+      expect(forged.status).toBe(400)
+      expect(forged.body.details).toEqual([{ path: "cursor", message: "is not one this list returned" }])
     }).pipe(Effect.provide(controller()))
   )
 })
@@ -128,7 +156,7 @@ describe("server lifecycle over HTTP", () => {
 
       // The list shows one summary row per entry with the live state; settings stay in GET /:id.
       const idle = yield* createdId({ name: "Idle", installDir: fakeInstall(), gamePort: 2402 })
-      const rows = (yield* call("GET", "/api/servers", { as: "v:" })).body.servers as ReadonlyArray<Record<string, unknown>>
+      const rows = (yield* call("GET", "/api/servers", { as: "v:" })).body.items as ReadonlyArray<Record<string, unknown>>
       expect(Object.keys(rows[0]!).sort()).toEqual(
         [
           "id", "name", "gamePort", "status", "pid", "playerCount", "uptime", "cpu", "ram", "map", "version", "locked",
@@ -138,7 +166,7 @@ describe("server lifecycle over HTTP", () => {
       expect(rows.find((row) => row.id === id)).toMatchObject({ name: "Life", status: "running", pid: started.body.pid })
       expect(rows.find((row) => row.id === idle)).toMatchObject({ name: "Idle", gamePort: 2402, status: "stopped", pid: null })
       yield* call("PATCH", `/api/servers/${idle}`, { as: DEPLOY, json: { name: "Idle renamed" } })
-      const renamed = (yield* call("GET", "/api/servers", { as: "v:" })).body.servers as ReadonlyArray<Record<string, unknown>>
+      const renamed = (yield* call("GET", "/api/servers", { as: "v:" })).body.items as ReadonlyArray<Record<string, unknown>>
       expect(renamed.find((row) => row.id === idle)?.name).toBe("Idle renamed")
 
       const again = yield* call("POST", `/api/servers/${id}/start`, { as: DEPLOY })
@@ -236,7 +264,7 @@ describe("servers config backup", () => {
       expect(JSON.stringify(backup.body)).not.toContain("secret-one")
 
       const servers = backup.body.servers as Array<Record<string, unknown>>
-      const copy = { ...servers[0]!, id: "restored-1", name: "Copy" }
+      const copy = { ...servers[0]!, id: "restored-1", name: "Copy", installDir: fakeInstall() }
       const restore = yield* call("POST", "/api/restore/servers", {
         as: ADMIN,
         json: { ...backup.body, servers: [{ ...servers[0]!, name: "Kept 2" }, copy] }

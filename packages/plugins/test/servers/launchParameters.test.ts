@@ -46,7 +46,7 @@ describe("launch parameters", () => {
         expectRefused(yield* call("POST", "/api/servers", { as: DEPLOY, json: { name: "x", installDir, [field]: value } }), path)
       }
       expectRefused(yield* call("POST", "/api/servers", { as: DEPLOY, json: { name: "x", installDir: `${installDir}\0` } }), "installDir")
-      expect((yield* call("GET", "/api/servers", { as: DEPLOY })).body.servers).toEqual([])
+      expect((yield* call("GET", "/api/servers", { as: DEPLOY })).body.items).toEqual([])
 
       const fine = yield* call("POST", "/api/servers", {
         as: DEPLOY,
@@ -90,12 +90,12 @@ describe("launch parameters", () => {
   it.scopedLive("an entry stored before these rules starts with a 409 naming the field, with the real launcher, spawning nothing", () =>
     Effect.gen(function* () {
       const entries = yield* ServerEntries
-      const installDir = fakeInstall()
+      // One install each: a folder has one entry.
       const stored = [
-        makeServerEntry({ id: "nul-config", name: "Old 1", installDir, configFile: "serverDZ.cfg\0" }),
-        makeServerEntry({ id: "nul-args", name: "Old 2", installDir, extraArgs: ["-cpuCount=4", "-x\0"] }),
-        makeServerEntry({ id: "nul-dir", name: "Old 3", installDir: `${installDir}\0` }),
-        makeServerEntry({ id: "bare-arg", name: "Old 4", installDir, extraArgs: ["whatever"] })
+        makeServerEntry({ id: "nul-config", name: "Old 1", installDir: fakeInstall(), configFile: "serverDZ.cfg\0" }),
+        makeServerEntry({ id: "nul-args", name: "Old 2", installDir: fakeInstall(), extraArgs: ["-cpuCount=4", "-x\0"] }),
+        makeServerEntry({ id: "nul-dir", name: "Old 3", installDir: `${fakeInstall()}\0` }),
+        makeServerEntry({ id: "bare-arg", name: "Old 4", installDir: fakeInstall(), extraArgs: ["whatever"] })
       ]
       for (const entry of stored) yield* entries.insert(entry)
       const expected: Record<string, string> = {

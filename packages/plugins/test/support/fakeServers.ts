@@ -7,6 +7,10 @@
  */
 import {
   type EventHandler,
+  makePlayerDirectory,
+  type OnlinePlayer,
+  parsePlayerLogLine,
+  parsePlayers,
   Plugin,
   type ProcessExit,
   type ProcessHandle,
@@ -80,24 +84,39 @@ export const playersReply = (rows: ReadonlyArray<readonly [number, string, strin
 
 const unused = Effect.dieMessage("not used by these tests")
 
+/** Players as the real actor answers them, from the `players` reply and what the logs say (`PlayerLog` lines). */
+export const identifiedPlayers = (reply: string, logLines: ReadonlyArray<string> = []): ReadonlyArray<OnlinePlayer> => {
+  const directory = makePlayerDirectory()
+  for (const line of logLines) {
+    const seen = parsePlayerLogLine(line)
+    if (seen !== undefined) directory.learn(seen)
+  }
+  return parsePlayers(reply).map((player) => directory.identify(player))
+}
+
 /**
  * An actor for `serverId` doing what `ops` say; its `changes` stream is
  * empty and every operation not in `ops` dies (the tests do not use it).
+ * `players` defaults to the `rcon("players")` reply with no ids known.
  */
-export const fakeActor = (serverId: string, ops: Partial<Omit<ServerActor.ServerActor, "serverId">>): ServerActor.ServerActor => ({
-  serverId,
-  entry: unused,
-  state: unused,
-  changes: Stream.empty,
-  start: unused,
-  stop: unused,
-  restart: () => unused,
-  setLocked: () => unused,
-  update: () => unused,
-  rcon: () => unused,
-  retire: unused,
-  ...ops
-})
+export const fakeActor = (serverId: string, ops: Partial<Omit<ServerActor.ServerActor, "serverId">>): ServerActor.ServerActor => {
+  const rcon = ops.rcon ?? (() => unused)
+  return {
+    serverId,
+    entry: unused,
+    state: unused,
+    changes: Stream.empty,
+    start: unused,
+    stop: unused,
+    restart: () => unused,
+    setLocked: () => unused,
+    update: () => unused,
+    rcon,
+    players: Effect.suspend(() => Effect.map(rcon("players"), (reply) => identifiedPlayers(reply))),
+    retire: unused,
+    ...ops
+  }
+}
 
 /**
  * Stands in for the servers plugin (same id): `Supervisor` finds the actors

@@ -32,6 +32,18 @@ export class RconPlayer extends Schema.Class<RconPlayer>("RconPlayer")({
 const PLAYER_LINE = /^(\d+)\s+(\S+):(\d+)\s+(-?\d+)\s+([0-9a-fA-F]{32}|-)?\((OK|\?)\)\s+(.*)$/
 const LOBBY = " (Lobby)"
 
+/**
+ * A player the server lists, with the ids Garrison could prove from the
+ * server's logs (see `PlayerDirectory`): `steam64` when a Steam64 seen in
+ * the RPT hashes to the player's BattlEye GUID, `dayzId` (the 44-character
+ * id of the admin log) derived from it, or read from the ADM log by name
+ * when the Steam64 is not known. `null` while unknown.
+ */
+export class OnlinePlayer extends RconPlayer.extend<OnlinePlayer>("OnlinePlayer")({
+  steam64: Schema.NullOr(Schema.String),
+  dayzId: Schema.NullOr(Schema.String)
+}) {}
+
 /** One player line, or undefined when the line is not one. */
 export const parsePlayerLine = (line: string): RconPlayer | undefined => {
   const match = PLAYER_LINE.exec(line.trim())

@@ -1,10 +1,15 @@
 /**
- * Game formats and ids: player id conversions and parsers of what a DayZ
- * server says over RCon (`players`, `bans`, server messages).
+ * Game formats and ids: player id conversions, parsers of what a DayZ
+ * server says over RCon (`players`, `bans`, server messages) and of its
+ * logs (map, version, who each player is).
  */
 export * as PlayerIds from "./PlayerIds.js"
 export { InvalidPlayerId, PlatformId, Steam64, parsePlatformId } from "./PlayerIds.js"
-export { parsePlayerLine, parsePlayers, parsePlayerTotal, RconPlayer } from "./Players.js"
+export { OnlinePlayer, parsePlayerLine, parsePlayers, parsePlayerTotal, RconPlayer } from "./Players.js"
+export { makePlayerDirectory, parsePlayerLogLine } from "./PlayerLog.js"
+export type { LoggedPlayer, PlayerDirectory } from "./PlayerLog.js"
+export { followLogs } from "./LogFollower.js"
+export type { LogFollower, LogFollowerOptions } from "./LogFollower.js"
 export { parseBans, RconBan } from "./Bans.js"
 export type { RconBanList } from "./Bans.js"
 export {

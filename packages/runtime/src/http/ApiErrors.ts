@@ -17,6 +17,7 @@ export const errorStatus = {
   "csrf-mismatch": 403,
   "password-change-required": 403,
   "not-found": 404,
+  "method-not-allowed": 405,
   "request-timeout": 408,
   conflict: 409,
   "payload-too-large": 413,

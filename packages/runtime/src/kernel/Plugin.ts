@@ -18,6 +18,7 @@ import type * as Scope from "effect/Scope"
 import type { PermissionDefinition } from "../access/Permissions.js"
 import type { Migration } from "../database/Migrations.js"
 import type { EventHandler } from "../events/EventBus.js"
+import type { AuthenticationMethod } from "../http/AuthenticationMethods.js"
 import type { HookHandler } from "./Hooks.js"
 
 /** What the host provides to every plugin's routes layer. */
@@ -29,7 +30,11 @@ export type HttpRouteServices =
   | Path.Path
 
 export interface PluginHttp<R> {
-  /** The plugin's API; every endpoint carries an `Access` annotation. */
+  /**
+   * The plugin's API; every endpoint carries an `Access` annotation. Its
+   * request bodies refuse fields their schema does not name (400 naming
+   * the field), unless a payload schema says otherwise (see `KnownFields`).
+   */
   readonly api: HttpApi.HttpApi.Any
   /** The routes, implemented: built by `Plugin.http`. */
   readonly routes: Layer.Layer<never, unknown, R | HttpRouteServices>
@@ -53,6 +58,8 @@ export interface Plugin<Provides = never, R = never> {
   /** Services the plugin exports to later plugins and to embedders. */
   readonly layer: Layer.Layer<Provides, unknown, R>
   readonly http: PluginHttp<R> | undefined
+  /** How callers sign in to the authenticator this plugin provides, for the OpenAPI document. */
+  readonly authentication: ReadonlyArray<AuthenticationMethod>
   readonly events: ReadonlyArray<EventHandler<R>>
   readonly hooks: ReadonlyArray<HookHandler<R>>
   readonly jobs: ReadonlyArray<Job<R>>
@@ -79,6 +86,7 @@ export interface PluginSpec<Provides, RL, RH, RE, RK, RJ, RS> {
   readonly migrations?: ReadonlyArray<Migration>
   readonly layer?: Layer.Layer<Provides, unknown, RL>
   readonly http?: PluginHttp<RH>
+  readonly authentication?: ReadonlyArray<AuthenticationMethod>
   readonly events?: ReadonlyArray<EventHandler<RE>>
   readonly hooks?: ReadonlyArray<HookHandler<RK>>
   readonly jobs?: ReadonlyArray<Job<RJ>>
@@ -95,6 +103,7 @@ export const make = <Provides = never, RL = never, RH = never, RE = never, RK = 
   migrations: spec.migrations ?? [],
   layer: spec.layer ?? (Layer.empty as unknown as Layer.Layer<Provides, unknown, RL>),
   http: spec.http,
+  authentication: spec.authentication ?? [],
   events: spec.events ?? [],
   hooks: spec.hooks ?? [],
   jobs: spec.jobs ?? [],

@@ -1,13 +1,16 @@
 /**
  * Validation of a plugin list, before anything starts: ids, dependencies,
- * permissions, access annotations and routes. Pure, so every start-up error
- * is a unit test. Each message names both sides of a conflict.
+ * permissions, access annotations and routes. Every start-up error is a
+ * unit test. Each message names both sides of a conflict. Its one effect:
+ * every plugin's request bodies are made to refuse unknown fields
+ * (`requireKnownFields`), before any route is built.
  */
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as Context from "effect/Context"
 import * as Either from "effect/Either"
 import { Access, type AccessRule } from "../access/Access.js"
 import { ConstantResponse, type ConstantResponseValue } from "../http/ConstantResponse.js"
+import { requireKnownFields } from "../http/KnownFields.js"
 import { builtInPermissions, type PermissionDefinition } from "../access/Permissions.js"
 import type { AnyPlugin } from "./Plugin.js"
 import { StartupError } from "./StartupError.js"
@@ -114,6 +117,8 @@ export const planPlugins = (
   }
   for (const plugin of ordered.right) {
     if (plugin.http === undefined) continue
+    // One rule for every plugin, community ones included, rather than one per route.
+    requireKnownFields(plugin.http.api)
     const quiet = new Set(plugin.http.quietPaths ?? [])
     const endpoints = listEndpoints(plugin.http.api)
     for (const endpoint of endpoints) {

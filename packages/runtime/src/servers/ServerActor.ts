@@ -25,7 +25,9 @@ import * as Schedule from "effect/Schedule"
 import * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as SubscriptionRef from "effect/SubscriptionRef"
-import { parsePlayers } from "../game/Players.js"
+import { followLogs, type LogFollower } from "../game/LogFollower.js"
+import { makePlayerDirectory, parsePlayerLogLine } from "../game/PlayerLog.js"
+import { type OnlinePlayer, parsePlayers, type RconPlayer } from "../game/Players.js"
 import { readRptFacts } from "../game/Rpt.js"
 import { parseServerMessage } from "../game/ServerMessages.js"
 import type { EventBusShape } from "../events/EventBus.js"
@@ -44,7 +46,8 @@ import {
   ServerStarted,
   ServerStarting,
   ServerStopped,
-  ServerUnlocked
+  ServerUnlocked,
+  type WatchdogAction
 } from "./events.js"
 import type { ProcessExit, ProcessHandle, ProcessLauncherShape } from "./ProcessLauncher.js"
 import type { ProcessRecordsShape } from "./ProcessRecords.js"
@@ -108,6 +111,11 @@ export interface ServerActor {
   readonly update: (entry: ServerEntry) => Effect.Effect<void, ActorError>
   /** Sends a command over the live RCON session (not through the mailbox: any number at once). */
   readonly rcon: (command: string) => Effect.Effect<string, ActorError>
+  /**
+   * The players online now (RCON `players`), each with the Steam64 and DayZ
+   * ID the server's logs prove, null where they do not (see `PlayerLog`).
+   */
+  readonly players: Effect.Effect<ReadonlyArray<OnlinePlayer>, ActorError>
   /** Refuses while the server runs; afterwards the actor takes no more commands. */
   readonly retire: Effect.Effect<void, ActorError>
 }
@@ -128,6 +136,8 @@ interface Run {
   readonly generation: number
   readonly handle: ProcessHandle
   readonly scope: Scope.CloseableScope
+  /** This run's RPT and ADM logs, read for who the players are. */
+  readonly logs: LogFollower
 }
 
 const describeExit = (exit: ProcessExit) =>
@@ -150,12 +160,18 @@ export const make = (
     let generation = 0
     let watchdog: Fiber.RuntimeFiber<void> | undefined
     let retired = false
+    /** Why the server last crashed, for the watchdog's restart message. */
+    let lastCrash: string | undefined
+    // What the logs taught about players outlives a run: a Steam64 hashes to the same GUID forever.
+    const directory = makePlayerDirectory()
+    const logReads = yield* Effect.makeSemaphore(1)
 
     const fail = (reason: ActorError["reason"], message: string) => new ActorError({ serverId, reason, message })
     const patch = (f: Partial<ServerState> | ((s: ServerState) => Partial<ServerState>)) =>
       SubscriptionRef.update(state, (s) => ({ ...s, ...(typeof f === "function" ? f(s) : f) }))
     const publish = (event: Parameters<EventBusShape["publish"]>[0]) => env.bus.publish(event)
     const names = () => ({ serverId, name: entry.name })
+    const warn = (message: string) => Effect.logWarning(message).pipe(Effect.annotateLogs({ serverId }))
 
     const cancelWatchdog = Effect.suspend(() => {
       const fiber = watchdog
@@ -165,11 +181,31 @@ export const make = (
 
     // ---- children of a run -------------------------------------------------
 
+    /** Reads what the run's logs wrote since the last read (one reader at a time: each line once). */
+    const learnFromLogs = logReads.withPermits(1)(
+      Effect.suspend(() => {
+        const logs = run?.logs
+        if (logs === undefined) return Effect.void
+        return Effect.tryPromise(() => logs.poll()).pipe(
+          Effect.orElseSucceed((): ReadonlyArray<string> => []),
+          Effect.map((lines) => {
+            for (const line of lines) {
+              const seen = parsePlayerLogLine(line)
+              if (seen !== undefined) directory.learn(seen)
+            }
+          })
+        )
+      })
+    )
+
+    const identify = (players: ReadonlyArray<RconPlayer>) =>
+      Effect.map(learnFromLogs, () => players.map((player) => directory.identify(player)))
+
     const refreshPlayers = Effect.gen(function* () {
       const client = yield* Ref.get(rconClient)
       if (Option.isNone(client)) return
       const reply = yield* client.value.command("players", { timeout: options.rconTimeout })
-      yield* patch({ players: parsePlayers(reply) })
+      yield* patch({ players: yield* identify(parsePlayers(reply)) })
     }).pipe(Effect.ignore)
 
     const onServerMessage = (text: string) =>
@@ -240,7 +276,7 @@ export const make = (
         generation += 1
         const current = generation
         const scope = yield* Scope.fork(actorScope, ExecutionStrategy.sequential)
-        run = { generation: current, handle, scope }
+        run = { generation: current, handle, scope, logs: followLogs(profilesPath(entry), startedAt) }
         yield* Effect.forkIn(
           Effect.flatMap(handle.exited, (exit) => mailbox.offer({ _tag: "Exited", generation: current, exit })),
           scope
@@ -260,7 +296,7 @@ export const make = (
         yield* publish(new ServerStarted({ ...names(), pid: handle.pid, reattached }))
       })
 
-    /** Ends the current run's children; the process itself is already gone. */
+    /** Ends the current run's children (the RCON session shows `closed`); the process itself is already gone. */
     const endRun = Effect.suspend(() => {
       const ending = run
       run = undefined
@@ -268,8 +304,26 @@ export const make = (
         ? Effect.void
         : Scope.close(ending.scope, Exit.void).pipe(
             Effect.zipRight(env.records.clear(serverId)),
-            Effect.zipRight(Ref.set(rconClient, Option.none()))
+            Effect.zipRight(Ref.set(rconClient, Option.none())),
+            Effect.zipRight(closeRconState)
           )
+    })
+
+    /** The session ended with the run: say so, rather than leave its last state (`connected`) showing. */
+    const closeRconState = Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      yield* patch((s) =>
+        s.rcon === undefined && entry.rcon === undefined
+          ? {}
+          : {
+              rcon: {
+                status: "closed" as const,
+                since: s.rcon?.status === "closed" ? s.rcon.since : now,
+                reconnects: s.rcon?.reconnects ?? 0,
+                lastError: s.rcon?.lastError
+              }
+            }
+      )
     })
 
     // ---- lifecycle ---------------------------------------------------------
@@ -356,8 +410,8 @@ export const make = (
         )
       })
 
-    /** The process ended while nobody was stopping it. */
-    const onCrash = (exit: ProcessExit) =>
+    /** The process ended while nobody was stopping it; `reason` says why, as a person reads it. */
+    const onCrash = (exit: ProcessExit, reason: string = describeExit(exit)) =>
       Effect.gen(function* () {
         const before = yield* SubscriptionRef.get(state)
         const now = yield* Clock.currentTimeMillis
@@ -372,6 +426,9 @@ export const make = (
                 Duration.toMillis(options.watchdogMaxDelay)
               )
             : null
+        const action: WatchdogAction = delay !== null ? "restarting" : entry.watchdog ? "gave-up" : "off"
+        const gaveUp = `the watchdog gave up after ${crashes} crashes in a row`
+        lastCrash = reason
         yield* patch({
           status: "crashed",
           pid: undefined,
@@ -379,12 +436,27 @@ export const make = (
           players: [],
           locked: false,
           consecutiveCrashes: crashes,
-          lastError:
-            delay === null && entry.watchdog
-              ? `${describeExit(exit)}; the watchdog gave up after ${crashes} crashes in a row`
-              : describeExit(exit)
+          lastError: action === "gave-up" ? `${reason}; ${gaveUp}` : reason
         })
-        yield* publish(new ServerCrashed({ ...names(), exitCode: exit.code, signal: exit.signal, restartInMs: delay }))
+        yield* warn(
+          `server ${entry.name} crashed: ${reason}; ` +
+            (action === "restarting"
+              ? `the watchdog restarts it in ${Duration.format(Duration.millis(delay!))} (crash ${crashes} in a row)`
+              : action === "gave-up"
+                ? `${gaveUp}; start it by hand`
+                : "the watchdog is off for this server")
+        )
+        yield* publish(
+          new ServerCrashed({
+            ...names(),
+            exitCode: exit.code,
+            signal: exit.signal,
+            reason,
+            consecutiveCrashes: crashes,
+            watchdog: action,
+            restartInMs: delay
+          })
+        )
         if (delay !== null) {
           watchdog = yield* Effect.forkIn(
             Effect.sleep(Duration.millis(delay)).pipe(Effect.zipRight(mailbox.offer({ _tag: "WatchdogFired" })), Effect.asVoid),
@@ -396,13 +468,18 @@ export const make = (
     const onWatchdog = Effect.gen(function* () {
       watchdog = undefined
       if (run !== undefined) return
+      const crash = lastCrash ?? "it crashed"
       const started = yield* Effect.either(startProcess)
       if (started._tag === "Right") {
-        return yield* publish(new ServerRestarted({ ...names(), ok: true, attempts: 1, reason: "watchdog" }))
+        yield* warn(`server ${entry.name} was restarted by the watchdog after: ${crash}`)
+        return yield* publish(new ServerRestarted({ ...names(), ok: true, attempts: 1, reason: "watchdog", crash }))
       }
-      yield* publish(new ServerRestarted({ ...names(), ok: false, attempts: 1, reason: "watchdog", error: started.left.message }))
+      yield* warn(`server ${entry.name}: the watchdog could not restart it: ${started.left.message}`)
+      yield* publish(
+        new ServerRestarted({ ...names(), ok: false, attempts: 1, reason: "watchdog", error: started.left.message, crash })
+      )
       // A failed restart counts as another crash, so the backoff grows.
-      yield* onCrash({ code: null, signal: null }).pipe(Effect.zipRight(patch({ lastError: started.left.message })))
+      yield* onCrash({ code: null, signal: null }, `the watchdog could not restart it: ${started.left.message}`)
     })
 
     const setLocked = (locked: boolean) =>
@@ -485,11 +562,23 @@ export const make = (
         // It was running when the controller went away and is gone now: that is a crash.
         yield* env.records.clear(serverId)
         yield* patch({ startedAt: recorded.value.startedAt })
-        yield* onCrash({ code: null, signal: null }).pipe(
-          Effect.zipRight(patch({ lastError: "the server stopped while the controller was away" }))
-        )
+        yield* onCrash({ code: null, signal: null }, "the server stopped while the controller was away")
       }
     }
+
+    /** One command over the live RCON session (not through the mailbox: any number at once). */
+    const rconCommand = (command: string) =>
+      Effect.gen(function* () {
+        const client = yield* Ref.get(rconClient)
+        if (Option.isNone(client)) {
+          return yield* Effect.fail(
+            fail(run === undefined ? "not-running" : "rcon-unavailable", `${entry.name} has no RCON session`)
+          )
+        }
+        return yield* client.value
+          .command(command, { timeout: options.rconTimeout })
+          .pipe(Effect.mapError((e) => fail("rcon-failed", `RCON command failed: ${e._tag}`)))
+      })
 
     const ask = (make: (reply: Reply) => Message) =>
       Effect.flatMap(Deferred.make<void, ActorError>(), (reply) =>
@@ -507,17 +596,7 @@ export const make = (
       setLocked: (locked) => ask((reply) => ({ _tag: "SetLocked", locked, reply })),
       update: (next) => ask((reply) => ({ _tag: "Update", entry: next, reply })),
       retire: ask((reply) => ({ _tag: "Retire", reply })),
-      rcon: (command) =>
-        Effect.gen(function* () {
-          const client = yield* Ref.get(rconClient)
-          if (Option.isNone(client)) {
-            return yield* Effect.fail(
-              fail(run === undefined ? "not-running" : "rcon-unavailable", `${entry.name} has no RCON session`)
-            )
-          }
-          return yield* client.value
-            .command(command, { timeout: options.rconTimeout })
-            .pipe(Effect.mapError((e) => fail("rcon-failed", `RCON command failed: ${e._tag}`)))
-        })
+      players: Effect.flatMap(rconCommand("players"), (reply) => identify(parsePlayers(reply))),
+      rcon: (command) => rconCommand(command)
     }
   })

@@ -3,7 +3,7 @@
  * status plus the live facts the status endpoints show.
  */
 import type { RconConnectionState } from "../rcon/RconClient.js"
-import type { RconPlayer } from "../game/Players.js"
+import type { OnlinePlayer } from "../game/Players.js"
 
 export type ServerStatus = "stopped" | "starting" | "running" | "stopping" | "crashed" | "updating"
 
@@ -13,7 +13,8 @@ export interface ServerState {
   readonly pid: number | undefined
   /** `Clock` milliseconds when the current process started. */
   readonly startedAt: number | undefined
-  readonly players: ReadonlyArray<RconPlayer>
+  /** From the last `players` reply, with the ids the logs prove. */
+  readonly players: ReadonlyArray<OnlinePlayer>
   /** Percent of one core, from the last sample. */
   readonly cpu: number | undefined
   /** Resident memory in bytes, from the last sample. */
@@ -21,6 +22,7 @@ export interface ServerState {
   readonly map: string | undefined
   readonly version: string | undefined
   readonly locked: boolean
+  /** The RCON session; `closed` once the server stopped or crashed; undefined for an entry without RCON that never had a session. */
   readonly rcon: RconConnectionState | undefined
   /** Why the last start, stop, RCON session or sample failed. */
   readonly lastError: string | undefined

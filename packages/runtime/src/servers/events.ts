@@ -18,10 +18,23 @@ export class ServerStopped extends Schema.TaggedClass<ServerStopped>()("ServerSt
   /** How the process ended: `rcon` (#shutdown), `sigterm`, `sigkill`, or `exited` on its own. */
   how: Schema.Literal("rcon", "sigterm", "sigkill", "exited")
 }) {}
+/**
+ * What the watchdog does about a crash: `restarting` (after `restartInMs`),
+ * `off` (the entry's watchdog is off) or `gave-up` (too many crashes in a
+ * row: the server stays down until someone starts it).
+ */
+export const WatchdogAction = Schema.Literal("restarting", "off", "gave-up")
+export type WatchdogAction = typeof WatchdogAction.Type
+
 export class ServerCrashed extends Schema.TaggedClass<ServerCrashed>()("ServerCrashed", {
   ...server,
   exitCode: Schema.NullOr(Schema.Int),
   signal: Schema.NullOr(Schema.String),
+  /** Why it is down, as a person reads it: `exited with code 1`, `killed by SIGKILL`, a failed restart's error. */
+  reason: Schema.String,
+  /** Crashes in a row, this one included. */
+  consecutiveCrashes: Schema.Int,
+  watchdog: WatchdogAction,
   /** When the watchdog will try again, or null when it will not. */
   restartInMs: Schema.NullOr(Schema.Int)
 }) {}
@@ -30,7 +43,9 @@ export class ServerRestarted extends Schema.TaggedClass<ServerRestarted>()("Serv
   ok: Schema.Boolean,
   attempts: Schema.Int,
   reason: Schema.Literal("manual", "watchdog", "schedule"),
-  error: Schema.optional(Schema.String)
+  error: Schema.optional(Schema.String),
+  /** Watchdog restarts: why the server had gone down. */
+  crash: Schema.optional(Schema.String)
 }) {}
 /**
  * A server entry was deleted (`DELETE /api/servers/:id`), after its row is

@@ -97,7 +97,13 @@ export const readIsoDateTime = (text: string, options: IsoReadOptions): Either.E
 
 const isoSchema = (
   options: IsoReadOptions,
-  annotations: { readonly identifier: string; readonly description: string; readonly format?: "date-time" }
+  annotations: {
+    readonly identifier: string
+    readonly description: string
+    readonly format?: "date-time"
+    /** Shown in the OpenAPI document: values a person would type. */
+    readonly examples: ReadonlyArray<string>
+  }
 ) =>
   Schema.transformOrFail(Schema.String, Schema.DateFromSelf, {
     strict: true,
@@ -116,7 +122,8 @@ const isoSchema = (
     jsonSchema: {
       type: "string",
       ...(annotations.format === undefined ? {} : { format: annotations.format }),
-      description: annotations.description
+      description: annotations.description,
+      examples: [...annotations.examples]
     }
   })
 
@@ -125,8 +132,11 @@ export const IsoDateTime = isoSchema(
   { dateOnly: false, zoneRequired: true },
   {
     identifier: "IsoDateTime",
-    description: "ISO-8601 date-time with a zone (Z or ±hh:mm), e.g. 2025-01-31T12:00:00Z; impossible dates are refused",
-    format: "date-time"
+    description:
+      "ISO-8601 date-time with a zone (Z or ±hh:mm), e.g. 2026-01-31T12:00:00Z or 2026-01-31T14:00:00+02:00; " +
+      "impossible dates such as 2026-02-30 are refused",
+    format: "date-time",
+    examples: ["2026-01-31T12:00:00Z"]
   }
 )
 
@@ -139,6 +149,8 @@ export const IsoDateOrDateTime = isoSchema(
   {
     identifier: "IsoDateOrDateTime",
     description:
-      "ISO-8601 date (2025-01-31, midnight UTC) or date-time (2025-01-31T12:00:00Z; UTC when the zone is left out); impossible dates are refused"
+      "ISO-8601 date, e.g. 2026-01-31 (midnight UTC), or date-time, e.g. 2026-01-31T12:00:00Z (UTC when the zone is " +
+      "left out); impossible dates such as 2026-02-30 are refused",
+    examples: ["2026-01-31", "2026-01-31T12:00:00Z"]
   }
 )

@@ -1,8 +1,12 @@
-import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Fiber, Option, Stream, TestClock } from "effect"
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import { Deferred, Effect, Fiber, HashMap, Logger, LogLevel, Option, Stream, TestClock } from "effect"
+import * as Fs from "node:fs"
+import { tmpdir } from "node:os"
+import * as NodePath from "node:path"
+import { toBattlEyeGuid, type Steam64 } from "../../src/game/PlayerIds.js"
 import type { AnyEvent, EventBusShape } from "../../src/events/EventBus.js"
 import { Hooks, BeforeServerStart } from "../../src/kernel/Hooks.js"
-import { RconUnreachable } from "../../src/rcon/RconClient.js"
+import { type RconClient, type RconConnectionState, RconUnreachable } from "../../src/rcon/RconClient.js"
 import type { ProcessExit, ProcessHandle, ProcessLauncherShape } from "../../src/servers/ProcessLauncher.js"
 import { SpawnFailed } from "../../src/servers/ProcessLauncher.js"
 import type { ProcessRecord, ProcessRecordsShape } from "../../src/servers/ProcessRecords.js"
@@ -86,19 +90,23 @@ const recordingBus = () => {
 const entry = (overrides: Partial<ServerEntry> = {}) =>
   makeServerEntry({ id: "s1", name: "Chernarus #1", installDir: "/srv/dayz", ...overrides })
 
-const setup = (overrides: Partial<ServerEntry> = {}) =>
+const noRcon: ServerActor.ActorEnvironment["connectRcon"] = () =>
+  Effect.fail(new RconUnreachable({ host: "127.0.0.1", port: 2306, message: "no rcon in this test" }))
+
+const setup = (
+  overrides: Partial<ServerEntry> = {},
+  more: { readonly connectRcon?: ServerActor.ActorEnvironment["connectRcon"]; readonly options?: Partial<ServerActor.ActorOptions> } = {}
+) =>
   Effect.gen(function* () {
     const launcher = fakeLauncher()
     const { records, map } = memoryRecords()
     const bus = recordingBus()
     const hooks = Hooks.make()
-    const actor = yield* ServerActor.make(entry(overrides), {
-      launcher: launcher.launcher,
-      records,
-      bus: bus.bus,
-      hooks,
-      connectRcon: () => Effect.fail(new RconUnreachable({ host: "127.0.0.1", port: 2306, message: "no rcon in this test" }))
-    })
+    const actor = yield* ServerActor.make(
+      entry(overrides),
+      { launcher: launcher.launcher, records, bus: bus.bus, hooks, connectRcon: more.connectRcon ?? noRcon },
+      { ...ServerActor.defaultActorOptions, ...more.options }
+    )
     return { actor, launcher, records, recordsMap: map, bus, hooks }
   })
 
@@ -302,4 +310,230 @@ describe("ServerActor", () => {
       expect((yield* actor.state).status).toBe("running")
     })
   )
+})
+
+/** An RCON session that is up at once and answers `players` with what the test sets. */
+const fakeRcon = (reply: () => string): ServerActor.ActorEnvironment["connectRcon"] => () => {
+  const connected: RconConnectionState = { status: "connected", since: 0, reconnects: 0, lastError: undefined }
+  const client: RconClient = {
+    protocol: "battleye",
+    command: (text) => Effect.sync(() => (text === "players" ? reply() : "")),
+    messages: Stream.never,
+    subscribe: Effect.succeed(Stream.never),
+    state: Effect.succeed(connected),
+    stateChanges: Stream.empty,
+    close: Effect.void
+  }
+  return Effect.succeed(client)
+}
+
+const rconSettings = { protocol: "battleye" as const, host: "127.0.0.1", port: 2306, password: "pw" }
+
+const playersReply = (rows: ReadonlyArray<readonly [number, string, string]>) =>
+  [
+    "Players on server:",
+    "[#] [IP Address]:[Port] [Ping] [GUID] [Name]",
+    "--------------------------------------------------",
+    ...rows.map(([slot, guid, name]) => `${slot}   10.0.0.${slot + 1}:2304     40   ${guid}(OK) ${name}`),
+    `(${rows.length} players in total)`
+  ].join("\n")
+
+const tempFolders: Array<string> = []
+afterAll(() => {
+  for (const folder of tempFolders) Fs.rmSync(folder, { recursive: true, force: true })
+})
+
+/** An install folder whose profiles folder holds one RPT and one ADM with these lines. */
+const installWithLogs = (rpt: ReadonlyArray<string>, adm: ReadonlyArray<string>) => {
+  const dir = Fs.mkdtempSync(NodePath.join(tmpdir(), "garrison-actor-"))
+  tempFolders.push(dir)
+  Fs.mkdirSync(NodePath.join(dir, "profiles"))
+  Fs.writeFileSync(NodePath.join(dir, "profiles", "DayZServer_x64_2026-01-01_12-00-00.RPT"), rpt.map((l) => `${l}\n`).join(""))
+  Fs.writeFileSync(NodePath.join(dir, "profiles", "DayZServer_x64_2026-01-01_12-00-00.ADM"), adm.map((l) => `${l}\n`).join(""))
+  return dir
+}
+
+/** Every log line the effect writes, with its level. */
+const capturingLogs = () => {
+  const lines: Array<{ readonly level: string; readonly message: string; readonly serverId: unknown }> = []
+  const logger = Logger.make(({ annotations, logLevel, message }) => {
+    lines.push({
+      level: logLevel.label,
+      message: (Array.isArray(message) ? message : [message]).map(String).join(" "),
+      serverId: Option.getOrUndefined(HashMap.get(annotations, "serverId"))
+    })
+  })
+  return { lines, layer: Logger.replace(Logger.defaultLogger, logger), warnings: () => lines.filter((l) => l.level === "WARN") }
+}
+
+describe("ServerActor: who the players are", () => {
+  const BRAVO = "76561198012345678" as Steam64
+  const CHARLIE = "76561198000000002" as Steam64
+  const UNLOGGED = "76561198000000099" as Steam64
+
+  it.scoped("players carry the Steam64 the RPT proves (GUID match) and the DayZ ID; unknown ones are null", () =>
+    Effect.gen(function* () {
+      const installDir = installWithLogs(
+        [`12:00:01.000 Player "Bravo17"(steamID=${BRAVO}) is connected`],
+        [`12:00:01 | Player "Bravo17" is connected (id=yZH5x_N7Etez3t3rYHqzOK-I9MvSUxccAszjtPnnRlc=)`]
+      )
+      let rows: ReadonlyArray<readonly [number, string, string]> = [
+        [0, toBattlEyeGuid(BRAVO), "Bravo17"],
+        [1, toBattlEyeGuid(UNLOGGED), "Quiet"]
+      ]
+      const { actor } = yield* setup({ installDir, rcon: rconSettings }, { connectRcon: fakeRcon(() => playersReply(rows)) })
+      yield* actor.start
+      yield* settle
+      const players = yield* actor.players
+      expect(players.map((p) => [p.slot, p.name, p.steam64, p.dayzId])).toEqual([
+        [0, "Bravo17", BRAVO, "yZH5x_N7Etez3t3rYHqzOK-I9MvSUxccAszjtPnnRlc="],
+        [1, "Quiet", null, null]
+      ])
+      // The status shows the same (the session refreshed it when it opened).
+      expect((yield* actor.state).players.map((p) => p.steam64)).toEqual([BRAVO, null])
+
+      // A player who joins later is learnt from the lines the log gains meanwhile.
+      Fs.appendFileSync(
+        NodePath.join(installDir, "profiles", "DayZServer_x64_2026-01-01_12-00-00.RPT"),
+        `12:00:05.000 Player "Charlie"(steamID=${CHARLIE}) is connected\n`
+      )
+      rows = [...rows, [2, toBattlEyeGuid(CHARLIE), "Charlie"]]
+      expect((yield* actor.players).find((p) => p.slot === 2)?.steam64).toBe(CHARLIE)
+      yield* TestClock.adjust("10 seconds")
+      yield* settle
+      expect((yield* actor.state).players.map((p) => p.steam64)).toEqual([BRAVO, null, CHARLIE])
+    })
+  )
+
+  it.scoped("players need a running server with an RCON session", () =>
+    Effect.gen(function* () {
+      const { actor } = yield* setup()
+      expect((yield* Effect.flip(actor.players)).reason).toBe("not-running")
+      yield* actor.start
+      expect((yield* Effect.flip(actor.players)).reason).toBe("rcon-unavailable")
+    })
+  )
+})
+
+describe("ServerActor: rconStatus", () => {
+  it.scoped("is connected while the session is up and closed once the server stopped or crashed", () =>
+    Effect.gen(function* () {
+      const { actor, launcher } = yield* setup({ rcon: rconSettings }, { connectRcon: fakeRcon(() => playersReply([])) })
+      const rconStatus = Effect.map(actor.state, (s) => s.rcon?.status)
+      expect(yield* rconStatus).toBeUndefined()
+      yield* actor.start
+      yield* settle
+      expect(yield* rconStatus).toBe("connected")
+      // #shutdown is answered but the fake process ignores it: SIGTERM after the entry's wait.
+      const stopping = yield* Effect.fork(actor.stop)
+      yield* settle
+      yield* TestClock.adjust("30 seconds")
+      yield* Fiber.join(stopping)
+      expect((yield* actor.state).status).toBe("stopped")
+      expect(yield* rconStatus).toBe("closed")
+
+      yield* actor.start
+      yield* settle
+      expect(yield* rconStatus).toBe("connected")
+      yield* launcher.crash(1)
+      yield* settle
+      expect((yield* actor.state).status).toBe("crashed")
+      expect(yield* rconStatus).toBe("closed")
+    })
+  )
+
+  it.scoped("an entry with RCON whose session never opened shows closed after a crash; one without RCON shows none", () =>
+    Effect.gen(function* () {
+      const withRcon = yield* setup({ rcon: rconSettings })
+      yield* withRcon.actor.start
+      yield* withRcon.launcher.crash(1)
+      yield* settle
+      expect((yield* withRcon.actor.state).rcon?.status).toBe("closed")
+
+      const without = yield* setup()
+      yield* without.actor.start
+      yield* without.launcher.crash(1)
+      yield* settle
+      expect((yield* without.actor.state).rcon).toBeUndefined()
+    })
+  )
+})
+
+describe("ServerActor: crashes, watchdog restarts and give-ups", () => {
+  it.scoped("each is logged at Warning with the reason, and published with what the watchdog does", () => {
+    const logs = capturingLogs()
+    return Effect.gen(function* () {
+      const { actor, launcher, bus } = yield* setup({}, { options: { watchdogMaxCrashes: 2 } })
+      yield* actor.start
+
+      yield* launcher.crash(3)
+      yield* settle
+      expect(logs.warnings().map((l) => [l.message, l.serverId])).toEqual([
+        ["server Chernarus #1 crashed: exited with code 3; the watchdog restarts it in 5s (crash 1 in a row)", "s1"]
+      ])
+      expect(bus.events.at(-1)).toEqual(
+        expect.objectContaining({ _tag: "ServerCrashed", reason: "exited with code 3", consecutiveCrashes: 1, watchdog: "restarting", restartInMs: 5000 })
+      )
+
+      yield* TestClock.adjust("5 seconds")
+      yield* settle
+      expect(logs.warnings().at(-1)?.message).toBe("server Chernarus #1 was restarted by the watchdog after: exited with code 3")
+      expect(bus.events.at(-1)).toEqual(
+        expect.objectContaining({ _tag: "ServerRestarted", ok: true, reason: "watchdog", crash: "exited with code 3" })
+      )
+
+      // The restart fails: logged with the spawn error, and it counts as the next crash.
+      launcher.failNextSpawns(1)
+      yield* launcher.crash(1)
+      yield* settle
+      yield* TestClock.adjust("10 seconds")
+      yield* settle
+      const failed = logs.warnings().slice(-2).map((l) => l.message)
+      expect(failed[0]).toBe("server Chernarus #1: the watchdog could not restart it: cannot start DayZServer: ENOENT")
+      expect(failed[1]).toBe(
+        "server Chernarus #1 crashed: the watchdog could not restart it: cannot start DayZServer: ENOENT; " +
+          "the watchdog gave up after 3 crashes in a row; start it by hand"
+      )
+      const state = yield* actor.state
+      expect(state).toMatchObject({ status: "crashed", consecutiveCrashes: 3 })
+      expect(state.lastError).toContain("the watchdog gave up after 3 crashes in a row")
+      expect(bus.events.slice(-2)).toEqual([
+        expect.objectContaining({ _tag: "ServerRestarted", ok: false, reason: "watchdog", crash: "exited with code 1" }),
+        expect.objectContaining({ _tag: "ServerCrashed", consecutiveCrashes: 3, watchdog: "gave-up", restartInMs: null })
+      ])
+      // Given up: nothing more happens on its own.
+      yield* TestClock.adjust("1 hour")
+      yield* settle
+      expect((yield* actor.state).status).toBe("crashed")
+      expect(launcher.processes).toHaveLength(2)
+    }).pipe(Effect.provide(logs.layer), Logger.withMinimumLogLevel(LogLevel.All))
+  })
+
+  it.scoped("a crash with the watchdog off says so, and a vanished process found at start is a crash with its reason", () => {
+    const logs = capturingLogs()
+    return Effect.gen(function* () {
+      const { actor, launcher, bus } = yield* setup({ watchdog: false })
+      yield* actor.start
+      yield* launcher.crash(1)
+      yield* settle
+      expect(logs.warnings().at(-1)?.message).toBe("server Chernarus #1 crashed: exited with code 1; the watchdog is off for this server")
+      expect(bus.events.at(-1)).toEqual(expect.objectContaining({ _tag: "ServerCrashed", watchdog: "off", restartInMs: null }))
+
+      const { records } = memoryRecords()
+      yield* records.set("s1", { pid: 999, startToken: "stale", startedAt: 0 })
+      const reattaching = recordingBus()
+      const reattached = yield* ServerActor.make(entry(), {
+        launcher: fakeLauncher().launcher,
+        records,
+        bus: reattaching.bus,
+        hooks: Hooks.make(),
+        connectRcon: noRcon
+      })
+      expect((yield* reattached.state).lastError).toBe("the server stopped while the controller was away")
+      expect(reattaching.events[0]).toEqual(
+        expect.objectContaining({ _tag: "ServerCrashed", reason: "the server stopped while the controller was away", watchdog: "restarting" })
+      )
+      expect(logs.warnings().at(-1)?.message).toContain("crashed: the server stopped while the controller was away")
+    }).pipe(Effect.provide(logs.layer))
+  })
 })

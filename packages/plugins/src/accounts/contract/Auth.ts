@@ -7,7 +7,7 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, Conflict, Forbidden, Unauthenticated } from "@garrison/runtime"
+import { Access, BadRequest, BodyExample, Conflict, Forbidden, Unauthenticated } from "@garrison/runtime"
 import { GivenPassword, NewPassword } from "./fields.js"
 
 export class LoginRequest extends Schema.Class<LoginRequest>("LoginRequest")({
@@ -71,6 +71,8 @@ export class AuthGroup extends HttpApiGroup.make("auth")
       .addSuccess(LoginResponse)
       .addError(Unauthenticated)
       .annotate(Access, Access.none)
+      .annotate(OpenApi.Summary, "Sign in")
+      .annotate(BodyExample, { username: "admin", password: "correct horse battery staple" })
       .annotate(
         OpenApi.Description,
         "Sets the auth-token (HttpOnly) and csrf-token cookies. 401 `unauthenticated` for a wrong username or password; " +
@@ -84,6 +86,7 @@ export class AuthGroup extends HttpApiGroup.make("auth")
     HttpApiEndpoint.post("logout", "/api/auth/logout")
       .addSuccess(Schema.Void, { status: 204 })
       .annotate(Access, Access.anyAuth)
+      .annotate(OpenApi.Summary, "Sign out")
       .annotate(OpenApi.Description, "Revokes the session token (refused on every route after) and clears the cookies. CSRF-exempt.")
   )
   .add(
@@ -91,6 +94,12 @@ export class AuthGroup extends HttpApiGroup.make("auth")
       .addSuccess(MfaSetupResponse)
       .addError(Conflict)
       .annotate(Access, Access.anyAuth)
+      .annotate(OpenApi.Summary, "Start setting up MFA")
+      .annotate(
+        OpenApi.Description,
+        "Returns a new TOTP secret (and its otpauth:// URI for a QR code) for the caller. MFA is on only once " +
+          "`POST /api/auth/mfa/verify` confirms a code. 409 when MFA is already on."
+      )
   )
   .add(
     HttpApiEndpoint.post("mfaVerify", "/api/auth/mfa/verify")
@@ -99,6 +108,13 @@ export class AuthGroup extends HttpApiGroup.make("auth")
       .addError(Conflict)
       .addError(Forbidden)
       .annotate(Access, Access.anyAuth)
+      .annotate(OpenApi.Summary, "Turn MFA on")
+      .annotate(
+        OpenApi.Description,
+        "Confirms the secret from `POST /api/auth/mfa/setup` with a current code and turns MFA on. The answer lists " +
+          "recovery codes, shown only this once."
+      )
+      .annotate(BodyExample, { code: "123456" })
   )
   .add(
     HttpApiEndpoint.post("mfaDisable", "/api/auth/mfa/disable")
@@ -107,9 +123,14 @@ export class AuthGroup extends HttpApiGroup.make("auth")
       .addError(Conflict)
       .addError(Forbidden)
       .annotate(Access, Access.anyAuth)
+      .annotate(OpenApi.Summary, "Turn MFA off")
+      .annotate(OpenApi.Description, "Proven with a current TOTP code or the account password.")
+      .annotate(BodyExample, { code: "123456" })
   )
   .add(
     HttpApiEndpoint.post("changePasswordForced", "/api/auth/change-password-forced")
+      .annotate(OpenApi.Summary, "Change a password that must be changed")
+      .annotate(BodyExample, { currentPassword: "the one-time password", newPassword: "a long new passphrase" })
       .annotate(
         OpenApi.Description,
         "While a user must change their password, every other endpoint but logout and health answers 403 " +

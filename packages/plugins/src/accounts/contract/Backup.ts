@@ -9,7 +9,7 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, ADMIN, BadRequest, Conflict } from "@garrison/runtime"
+import { Access, ADMIN, BadRequest, BodyExample, Conflict } from "@garrison/runtime"
 import { Description, PermissionNames, RoleName, Username } from "./fields.js"
 
 // Items are Structs, not Classes: a refined array of Classes only accepts class instances when encoding.
@@ -59,12 +59,26 @@ export class RolesRestored extends Schema.Class<RolesRestored>("RolesRestored")(
 }) {}
 
 export class BackupGroup extends HttpApiGroup.make("accountsBackup")
-  .add(HttpApiEndpoint.get("backupUsers", "/api/backup/users").addSuccess(UsersBackup))
-  .add(HttpApiEndpoint.get("backupRoles", "/api/backup/roles").addSuccess(RolesBackup))
+  .add(
+    HttpApiEndpoint.get("backupUsers", "/api/backup/users").addSuccess(UsersBackup)
+      .annotate(OpenApi.Summary, "Back up users")
+      .annotate(OpenApi.Description, "Every user with role and disabled state; never a password hash or an MFA secret.")
+  )
+  .add(
+    HttpApiEndpoint.get("backupRoles", "/api/backup/roles").addSuccess(RolesBackup)
+      .annotate(OpenApi.Summary, "Back up roles")
+  )
   .add(
     HttpApiEndpoint.post("restoreUsers", "/api/restore/users")
       .setPayload(UsersBackup)
       .addSuccess(UsersRestored)
+      .annotate(OpenApi.Summary, "Restore users")
+      .annotate(BodyExample, {
+        kind: "garrison.users",
+        version: 1,
+        exportedAt: "2026-01-31T12:00:00.000Z",
+        users: [{ username: "moderator1", role: "moderator", disabled: false }]
+      })
       .annotate(
         OpenApi.Description,
         "Users are matched by username. Existing users keep their password and MFA; their role and disabled state come " +
@@ -77,6 +91,13 @@ export class BackupGroup extends HttpApiGroup.make("accountsBackup")
     HttpApiEndpoint.post("restoreRoles", "/api/restore/roles")
       .setPayload(RolesBackup)
       .addSuccess(RolesRestored)
+      .annotate(OpenApi.Summary, "Restore roles")
+      .annotate(BodyExample, {
+        kind: "garrison.roles",
+        version: 1,
+        exportedAt: "2026-01-31T12:00:00.000Z",
+        roles: [{ name: "event-team", description: "Runs the weekend events", permissions: ["chat.send", "players.view"] }]
+      })
       .annotate(
         OpenApi.Description,
         "Roles are matched by name and created or updated; roles not in the backup are kept; the admin role keeps " +

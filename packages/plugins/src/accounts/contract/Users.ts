@@ -1,8 +1,9 @@
 /** `/api/users` and `/api/roles` (admin). */
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, ADMIN, BadRequest, Conflict, NotFound } from "@garrison/runtime"
+import { Access, ADMIN, BadRequest, BodyExample, Conflict, NotFound, pageFields, pageParams, totalField } from "@garrison/runtime"
 import { Description, IdPath, NewPassword, PermissionNames, RoleName, Username } from "./fields.js"
 
 /** A user as the API shows it: never a password hash or an MFA secret. */
@@ -59,23 +60,71 @@ export class RolePatchRequest extends Schema.Class<RolePatchRequest>("RolePatchR
   permissions: Schema.optional(PermissionNames)
 }) {}
 
+/** `limit` and `cursor` of `GET /api/users` and `GET /api/roles`. */
+export const ACCOUNTS_PAGE = { defaultLimit: 100, maxLimit: 1000 } as const
+export const AccountsListParams = Schema.Struct(pageParams(ACCOUNTS_PAGE))
+
+/** In username order (ignoring case). */
+export class UserPage extends Schema.Class<UserPage>("UserPage")({ ...pageFields(UserView), ...totalField }) {}
+
+/** Built-in roles first, then by name. */
+export class RolePage extends Schema.Class<RolePage>("RolePage")({ ...pageFields(RoleView), ...totalField }) {}
+
 const admin = Access.permission(ADMIN)
 
 export class UsersGroup extends HttpApiGroup.make("users")
-  .add(HttpApiEndpoint.get("list", "/api/users").addSuccess(Schema.Array(UserView)))
-  .add(HttpApiEndpoint.post("create", "/api/users").setPayload(NewUserRequest).addSuccess(UserView, { status: 201 }))
-  .add(HttpApiEndpoint.patch("update", "/api/users/:id").setPath(IdPath).setPayload(UserPatchRequest).addSuccess(UserView))
-  .add(HttpApiEndpoint.del("remove", "/api/users/:id").setPath(IdPath).addSuccess(Schema.Void, { status: 204 }))
+  .add(
+    HttpApiEndpoint.get("list", "/api/users").setUrlParams(AccountsListParams).addSuccess(UserPage)
+      .annotate(OpenApi.Summary, "List users")
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/api/users").setPayload(NewUserRequest).addSuccess(UserView, { status: 201 })
+      .annotate(OpenApi.Summary, "Create a user")
+      .annotate(OpenApi.Description, "400 naming an unknown role; 409 when the username is taken.")
+      .annotate(BodyExample, { username: "moderator1", password: "a long first passphrase", role: "moderator", mustChangePassword: true })
+  )
+  .add(
+    HttpApiEndpoint.patch("update", "/api/users/:id").setPath(IdPath).setPayload(UserPatchRequest).addSuccess(UserView)
+      .annotate(OpenApi.Summary, "Change a user")
+      .annotate(
+        OpenApi.Description,
+        "Only the fields sent change. Disabling a user or setting their password ends their sessions; 409 when the " +
+          "change would leave no enabled admin."
+      )
+      .annotate(BodyExample, { role: "moderator", disabled: false })
+  )
+  .add(
+    HttpApiEndpoint.del("remove", "/api/users/:id").setPath(IdPath).addSuccess(Schema.Void, { status: 204 })
+      .annotate(OpenApi.Summary, "Delete a user")
+      .annotate(OpenApi.Description, "Ends the user's sessions. 409 for the last enabled admin.")
+  )
   .addError(BadRequest)
   .addError(NotFound)
   .addError(Conflict)
   .annotate(Access, admin) {}
 
 export class RolesGroup extends HttpApiGroup.make("roles")
-  .add(HttpApiEndpoint.get("list", "/api/roles").addSuccess(Schema.Array(RoleView)))
-  .add(HttpApiEndpoint.post("create", "/api/roles").setPayload(NewRoleRequest).addSuccess(RoleView, { status: 201 }))
-  .add(HttpApiEndpoint.patch("update", "/api/roles/:id").setPath(IdPath).setPayload(RolePatchRequest).addSuccess(RoleView))
-  .add(HttpApiEndpoint.del("remove", "/api/roles/:id").setPath(IdPath).addSuccess(Schema.Void, { status: 204 }))
+  .add(
+    HttpApiEndpoint.get("list", "/api/roles").setUrlParams(AccountsListParams).addSuccess(RolePage)
+      .annotate(OpenApi.Summary, "List roles")
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/api/roles").setPayload(NewRoleRequest).addSuccess(RoleView, { status: 201 })
+      .annotate(OpenApi.Summary, "Create a role")
+      .annotate(OpenApi.Description, "400 naming any unknown permission; 409 when the name is taken.")
+      .annotate(BodyExample, { name: "event-team", description: "Runs the weekend events", permissions: ["chat.send", "players.view"] })
+  )
+  .add(
+    HttpApiEndpoint.patch("update", "/api/roles/:id").setPath(IdPath).setPayload(RolePatchRequest).addSuccess(RoleView)
+      .annotate(OpenApi.Summary, "Change a role")
+      .annotate(OpenApi.Description, "`id` is the role's name. Users of the role get the new permissions on their next request.")
+      .annotate(BodyExample, { permissions: ["chat.send", "players.view", "players.kick"] })
+  )
+  .add(
+    HttpApiEndpoint.del("remove", "/api/roles/:id").setPath(IdPath).addSuccess(Schema.Void, { status: 204 })
+      .annotate(OpenApi.Summary, "Delete a role")
+      .annotate(OpenApi.Description, "409 for a built-in role or one that users still have.")
+  )
   .addError(BadRequest)
   .addError(NotFound)
   .addError(Conflict)

@@ -36,8 +36,20 @@ export interface RolePatch {
   readonly permissions?: ReadonlyArray<string> | undefined
 }
 
+/** Where a role stands in the list's order: built-in roles first, then by name. */
+export interface RolePosition {
+  readonly builtIn: boolean
+  readonly name: string
+}
+
 export interface RolesShape {
+  /** Every role: built-in roles first, then by name. */
   readonly list: Effect.Effect<ReadonlyArray<RoleRecord>>
+  /** Up to `limit` roles in list order after `after` (from the start when undefined), and how many there are. */
+  readonly listAfter: (
+    after: RolePosition | undefined,
+    limit: number
+  ) => Effect.Effect<{ readonly roles: ReadonlyArray<RoleRecord>; readonly total: number }>
   readonly get: (name: string) => Effect.Effect<Option.Option<RoleRecord>>
   /** The permissions a role grants now; None for an unknown role. */
   readonly permissionsOf: (name: string) => Effect.Effect<Option.Option<ReadonlySet<string>>>
@@ -96,6 +108,21 @@ export class Roles extends Context.Tag("@garrison/plugins/accounts/Roles")<Roles
       Effect.map((rows) => rows.map(toRecord)),
       Effect.orDie
     )
+
+    const listAfter: RolesShape["listAfter"] = (after, limit) => {
+      // built_in DESC, name: after a built-in role come the later built-in ones, then every other role.
+      const where =
+        after === undefined
+          ? sql`1 = 1`
+          : after.builtIn
+            ? sql`(built_in = 0 OR (built_in = 1 AND name > ${after.name}))`
+            : sql`(built_in = 0 AND name > ${after.name})`
+      return Effect.all({
+        roles: sql<RoleRow>`SELECT name, description, permissions, built_in, created_at, updated_at FROM accounts_roles
+          WHERE ${where} ORDER BY built_in DESC, name LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map(toRecord))),
+        total: Effect.map(sql<{ readonly n: number }>`SELECT COUNT(*) AS n FROM accounts_roles`, (rows) => Number(rows[0]?.n ?? 0))
+      }).pipe(sql.withTransaction, Effect.orDie)
+    }
 
     const get: RolesShape["get"] = (name) => Effect.orDie(getRow(name))
 
@@ -180,6 +207,7 @@ export class Roles extends Context.Tag("@garrison/plugins/accounts/Roles")<Roles
 
     return Roles.of({
       list,
+      listAfter,
       get,
       permissionsOf: (name) => Effect.map(get(name), Option.map((r) => new Set(r.permissions))),
       create,

@@ -2,10 +2,13 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
-import { CurrentPrincipal } from "@garrison/runtime"
-import { AccountsApi } from "../contract/Api.js"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import { cursorCodec, CurrentPrincipal, invalidCursor, pageOfRows } from "@garrison/runtime"
+import { ACCOUNTS_PAGE, AccountsApi } from "../contract/Api.js"
 import { type RoleRecord, Roles } from "../roles/Roles.js"
 import { Users } from "../users/Users.js"
+import { usernameKey } from "../users/username.js"
 import { audit } from "./context.js"
 import { asHttp, roleAsBadRequest } from "./httpErrors.js"
 
@@ -19,11 +22,29 @@ const changed = (action: string, target: string, details?: Record<string, unknow
 
 const fieldsOf = (patch: object) => Object.entries(patch).filter(([, v]) => v !== undefined).map(([k]) => k)
 
+/** Keyset cursors: the last user's username key; the last role's place (built-in first, then name). */
+const userCursor = cursorCodec("users", Schema.String.pipe(Schema.minLength(1), Schema.maxLength(128)))
+const roleCursor = cursorCodec("roles", Schema.Struct({ builtIn: Schema.Boolean, name: Schema.String.pipe(Schema.maxLength(128)) }))
+
+/** The decoded `cursor` (undefined for the first page), or the 400 for one the list did not issue. */
+const positionOf = <A>(codec: { readonly decode: (cursor: string) => Option.Option<A> }, cursor: string | undefined) =>
+  cursor === undefined
+    ? Effect.succeed(undefined)
+    : Option.match(codec.decode(cursor), { onNone: () => Effect.fail(invalidCursor()), onSome: Effect.succeed })
+
 export const UsersRoutes = HttpApiBuilder.group(AccountsApi, "users", (handlers) =>
   Effect.gen(function* () {
     const users = yield* Users
     return handlers
-      .handle("list", () => users.list)
+      .handle("list", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const after = yield* positionOf(userCursor, urlParams.cursor)
+          const limit = urlParams.limit ?? ACCOUNTS_PAGE.defaultLimit
+          // One more than asked says whether another page follows.
+          const { users: rows, total } = yield* users.listAfter(after, limit + 1)
+          return { ...pageOfRows(rows, limit, (last) => userCursor.encode(usernameKey(last.username))), total }
+        })
+      )
       .handle("create", ({ payload }) =>
         users.create({ ...payload, mustChangePassword: payload.mustChangePassword ?? true }).pipe(
           roleAsBadRequest,
@@ -52,7 +73,15 @@ export const RolesRoutes = HttpApiBuilder.group(AccountsApi, "roles", (handlers)
   Effect.gen(function* () {
     const roles = yield* Roles
     return handlers
-      .handle("list", () => Effect.map(roles.list, (list) => list.map(roleView)))
+      .handle("list", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const after = yield* positionOf(roleCursor, urlParams.cursor)
+          const limit = urlParams.limit ?? ACCOUNTS_PAGE.defaultLimit
+          const { roles: rows, total } = yield* roles.listAfter(after, limit + 1)
+          const page = pageOfRows(rows, limit, (last) => roleCursor.encode({ builtIn: last.builtIn, name: last.name }))
+          return { items: page.items.map(roleView), nextCursor: page.nextCursor, total }
+        })
+      )
       .handle("create", ({ payload }) =>
         roles.create(payload).pipe(
           asHttp,

@@ -72,7 +72,16 @@ export interface RestoreReport {
 }
 
 export interface UsersShape {
+  /** Every user, in username order (ignoring case). */
   readonly list: Effect.Effect<ReadonlyArray<UserRecord>>
+  /**
+   * Up to `limit` users in username order after the one whose `usernameKey`
+   * is `afterKey` (from the start when undefined), and how many there are.
+   */
+  readonly listAfter: (
+    afterKey: string | undefined,
+    limit: number
+  ) => Effect.Effect<{ readonly users: ReadonlyArray<UserRecord>; readonly total: number }>
   readonly findById: (id: string) => Effect.Effect<Option.Option<UserRecord>>
   readonly findByUsername: (username: string) => Effect.Effect<Option.Option<UserRecord>>
   readonly count: Effect.Effect<number>
@@ -154,10 +163,21 @@ export class Users extends Context.Tag("@garrison/plugins/accounts/Users")<Users
       updatedAt: now
     })
 
+    const count = Effect.map(sql<{ readonly n: number }>`SELECT COUNT(*) AS n FROM accounts_users`, (rows) => Number(rows[0]?.n ?? 0))
+
     const list: UsersShape["list"] = sql<UserRow>`SELECT ${columns} FROM accounts_users ORDER BY username_key`.pipe(
       Effect.map((rows) => rows.map(toRecord)),
       Effect.orDie
     )
+
+    const listAfter: UsersShape["listAfter"] = (afterKey, limit) =>
+      Effect.all({
+        users: sql<UserRow>`SELECT ${columns} FROM accounts_users
+          WHERE ${afterKey === undefined ? sql`1 = 1` : sql`username_key > ${afterKey}`} ORDER BY username_key LIMIT ${limit}`.pipe(
+          Effect.map((rows) => rows.map(toRecord))
+        ),
+        total: count
+      }).pipe(sql.withTransaction, Effect.orDie)
 
     const principal: UsersShape["principal"] = (id) =>
       sql<UserRow & { readonly permissions: string }>`
@@ -325,9 +345,10 @@ export class Users extends Context.Tag("@garrison/plugins/accounts/Users")<Users
 
     return Users.of({
       list,
+      listAfter,
       findById: (id) => Effect.orDie(byId(id)),
       findByUsername: (username) => Effect.orDie(byKey(username)),
-      count: Effect.map(sql<{ readonly n: number }>`SELECT COUNT(*) AS n FROM accounts_users`, (rows) => Number(rows[0]?.n ?? 0)).pipe(Effect.orDie),
+      count: Effect.orDie(count),
       principal,
       credentials,
       create,

@@ -5,8 +5,9 @@
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, ADMIN, BadRequest, IsoDateOrDateTime } from "@garrison/runtime"
+import { Access, ADMIN, BadRequest, IsoDateOrDateTime, pageFields, pageParams } from "@garrison/runtime"
 
 export const DEFAULT_PAGE_SIZE = 50
 export const MAX_PAGE_SIZE = 500
@@ -32,12 +33,8 @@ export class AuditRow extends Schema.Class<AuditRow>("AuditRow")({
   hash: Schema.String
 }) {}
 
-export class AuditPage extends Schema.Class<AuditPage>("AuditPage")({
-  /** Newest first. */
-  items: Schema.Array(AuditRow),
-  /** Pass as `cursor` for the next (older) page; null on the last page. */
-  nextCursor: Schema.NullOr(Schema.String)
-}) {}
+/** Newest first; `nextCursor` leads to older rows. */
+export class AuditPage extends Schema.Class<AuditPage>("AuditPage")(pageFields(AuditRow)) {}
 
 export const VerifyFailure = Schema.Literal("altered-row", "broken-link", "missing-row", "truncated", "head-mismatch")
 export type VerifyFailure = typeof VerifyFailure.Type
@@ -62,8 +59,7 @@ export const AuditListParams = Schema.Struct({
   /** Rows strictly before this instant (same form as `from`). */
   to: Schema.optional(IsoDateOrDateTime),
   result: Schema.optional(AuditResult),
-  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, MAX_PAGE_SIZE))),
-  cursor: Schema.optional(Schema.String.pipe(Schema.maxLength(200)))
+  ...pageParams({ defaultLimit: DEFAULT_PAGE_SIZE, maxLimit: MAX_PAGE_SIZE })
 })
 
 export class AuditGroup extends HttpApiGroup.make("audit")
@@ -72,8 +68,21 @@ export class AuditGroup extends HttpApiGroup.make("audit")
       .setUrlParams(AuditListParams)
       .addSuccess(AuditPage)
       .addError(BadRequest)
+      .annotate(OpenApi.Summary, "List the audit trail")
+      .annotate(
+        OpenApi.Description,
+        "Newest first, filtered by actor, action (a prefix when it ends with `.` or `*`), time and result; pass " +
+          "`nextCursor` back as `cursor` for older rows."
+      )
   )
-  .add(HttpApiEndpoint.get("verify", "/api/audit/verify").addSuccess(VerifyReport))
+  .add(
+    HttpApiEndpoint.get("verify", "/api/audit/verify").addSuccess(VerifyReport)
+      .annotate(OpenApi.Summary, "Verify the audit chain")
+      .annotate(
+        OpenApi.Description,
+        "Walks the SHA-256 hash chain from the first row and reports the first row edited, deleted or reordered."
+      )
+  )
   .annotate(Access, Access.permission(ADMIN)) {}
 
 export class AuditApi extends HttpApi.make("audit").add(AuditGroup) {}

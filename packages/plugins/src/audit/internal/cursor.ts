@@ -1,18 +1,8 @@
 /**
- * Opaque page cursors: the position of the last row of a page, so the next
- * page starts strictly after it (keyset pagination: no row is skipped or
- * repeated when rows are added in between).
+ * The audit list's cursor: the position (`seq`) of the last row of a page;
+ * the next (older) page starts strictly before it (see the runtime's `Page`).
  */
-import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import { cursorCodec } from "@garrison/runtime"
 
-const PREFIX = "audit:"
-
-export const encodeCursor = (seq: number): string => Buffer.from(`${PREFIX}${seq}`, "utf8").toString("base64url")
-
-export const decodeCursor = (cursor: string): Option.Option<number> => {
-  const text = Buffer.from(cursor, "base64url").toString("utf8")
-  if (!text.startsWith(PREFIX)) return Option.none()
-  const digits = text.slice(PREFIX.length)
-  const seq = Number(digits)
-  return /^[1-9][0-9]{0,15}$/.test(digits) && Number.isSafeInteger(seq) ? Option.some(seq) : Option.none()
-}
+export const auditCursor = cursorCodec("audit", Schema.Int.pipe(Schema.positive()))

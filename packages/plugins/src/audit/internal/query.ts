@@ -3,9 +3,10 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import type * as Statement from "@effect/sql/Statement"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import { effectiveLimit, pageOfRows } from "@garrison/runtime"
 import { type AuditResult, AuditPage, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../contract/Api.js"
 import { type AuditStoreError, InvalidAuditCursor, storeError } from "../errors.js"
-import { decodeCursor, encodeCursor } from "./cursor.js"
+import { auditCursor } from "./cursor.js"
 import { wellFormed } from "./text.js"
 import { COLUMNS, type StoredRow, toAuditRow } from "./rows.js"
 
@@ -35,11 +36,11 @@ const actionCondition = (sql: SqlClient.SqlClient, action: string): Statement.Fr
 export const makeQuery = (sql: SqlClient.SqlClient) =>
   (filter: AuditFilter): Effect.Effect<AuditPage, AuditStoreError | InvalidAuditCursor> =>
     Effect.gen(function* () {
-      const limit = Math.min(Math.max(Math.trunc(filter.limit ?? DEFAULT_PAGE_SIZE), 1), MAX_PAGE_SIZE)
+      const limit = effectiveLimit(filter.limit, { defaultLimit: DEFAULT_PAGE_SIZE, maxLimit: MAX_PAGE_SIZE })
       const conditions: Array<Statement.Fragment> = []
       if (filter.cursor !== undefined) {
         const cursor = filter.cursor
-        const before = yield* Option.match(decodeCursor(cursor), {
+        const before = yield* Option.match(auditCursor.decode(cursor), {
           onNone: () => Effect.fail(new InvalidAuditCursor({ cursor })),
           onSome: Effect.succeed
         })
@@ -60,10 +61,6 @@ export const makeQuery = (sql: SqlClient.SqlClient) =>
         WHERE ${sql.and(conditions)} ORDER BY seq DESC LIMIT ${limit + 1}`.pipe(
         Effect.mapError(storeError("cannot read the audit log"))
       )
-      const page = rows.slice(0, limit)
-      const last = page[page.length - 1]
-      return new AuditPage({
-        items: page.map(toAuditRow),
-        nextCursor: rows.length > limit && last !== undefined ? encodeCursor(Number(last.seq)) : null
-      })
+      const page = pageOfRows(rows, limit, (last) => auditCursor.encode(Number(last.seq)))
+      return new AuditPage({ items: page.items.map(toAuditRow), nextCursor: page.nextCursor })
     })

@@ -8,7 +8,7 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, Conflict, NotFound, PlatformId, Unavailable } from "@garrison/runtime"
+import { Access, BadRequest, BodyExample, Conflict, NotFound, pageFields, pageParams, PlatformId, Unavailable } from "@garrison/runtime"
 import { PlayerView, ServerFault, ServerPath } from "../../servers/index.js"
 
 export const BANS_PERMISSION = "bans.manage"
@@ -49,8 +49,8 @@ export const BanInput = Schema.Struct({
   platformId: PlatformId,
   playerName: PlayerName,
   reason: Reason,
-  /** ISO-8601 date-time in the future; absent or null: permanent. */
-  expiresAt: Schema.optional(Schema.NullOr(Schema.String))
+  /** ISO-8601 date-time in the future, or a duration from now (`30m`, `12h`, `7d`, `2w`); absent or null: permanent. */
+  expiresAt: Schema.optional(Schema.NullOr(Schema.String.pipe(Schema.maxLength(64))))
 })
 export type BanInput = typeof BanInput.Type
 
@@ -64,17 +64,12 @@ export const BanListParams = Schema.Struct({
   status: Schema.optional(BanStatus),
   /** Case-insensitive substring of the player name or the reason. */
   q: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))),
-  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, MAX_PAGE_SIZE))),
-  cursor: Schema.optional(Schema.String.pipe(Schema.maxLength(300)))
+  ...pageParams({ defaultLimit: DEFAULT_PAGE_SIZE, maxLimit: MAX_PAGE_SIZE })
 })
 export type BanListParams = typeof BanListParams.Type
 
-export class BanPage extends Schema.Class<BanPage>("BanPage")({
-  /** Newest first (by `bannedAt`, then `id`). */
-  items: Schema.Array(Ban),
-  /** Pass as `cursor` for the next page; null on the last page. */
-  nextCursor: Schema.NullOr(Schema.String)
-}) {}
+/** Newest first (by `bannedAt`, then `id`). */
+export class BanPage extends Schema.Class<BanPage>("BanPage")(pageFields(Ban)) {}
 
 export class ImportError extends Schema.Class<ImportError>("BanImportError")({
   /** Position of the entry in the array, from 0. */
@@ -101,7 +96,8 @@ export const BanIdPath = Schema.Struct({ id: Schema.String.pipe(Schema.maxLength
 
 /**
  * `expiration`: minutes from now (a positive number, or a string of digits),
- * or an ISO-8601 date-time; absent, null, `0` or `"perm"`: permanent.
+ * a duration from now (`30m`, `12h`, `7d`, `2w`), or an ISO-8601 date-time;
+ * absent, null, `0` or `"perm"`: permanent.
  * `platformId` (Steam64, Steam2 or Steam3) is required when it cannot be
  * derived: BattlEye GUIDs cannot be turned back into Steam64, so it can only
  * be derived when `:playerId` itself is a platform id.
@@ -136,6 +132,8 @@ export class BansGroup extends HttpApiGroup.make("bans")
       .setUrlParams(BanListParams)
       .addSuccess(BanPage)
       .addError(BadRequest)
+      .annotate(OpenApi.Summary, "List bans")
+      .annotate(OpenApi.Description, "Newest first, filtered by player, status and a text search of names and reasons.")
   )
   .add(
     HttpApiEndpoint.post("add", "/api/bans")
@@ -143,10 +141,22 @@ export class BansGroup extends HttpApiGroup.make("bans")
       .addSuccess(Ban, { status: 201 })
       .addError(BadRequest)
       .addError(Conflict)
+      .annotate(OpenApi.Summary, "Ban a player")
+      .annotate(
+        OpenApi.Description,
+        "Adds the player to the global ban database and every server's `ban.txt`. 409 when the player already has an active ban."
+      )
+      .annotate(BodyExample, {
+        platformId: "76561198000000001",
+        playerName: "Survivor",
+        reason: "Cheating: speed hack",
+        expiresAt: "2026-03-01T00:00:00Z"
+      })
   )
   .add(
     HttpApiEndpoint.get("export", "/api/bans/export")
       .addSuccess(Schema.Array(Ban))
+      .annotate(OpenApi.Summary, "Export bans")
       .annotate(OpenApi.Description, "Attachment `service-bans-YYYY-MM-DD.json`: every ban, oldest first.")
   )
   .add(
@@ -156,13 +166,30 @@ export class BansGroup extends HttpApiGroup.make("bans")
       .setPayload(ImportFile)
       .addSuccess(ImportResult)
       .addError(BadRequest)
+      .annotate(OpenApi.Summary, "Import bans")
+      .annotate(BodyExample, [
+        {
+          platformId: "76561198000000001",
+          playerName: "Survivor",
+          reason: "Cheating: speed hack",
+          bannedBy: "admin",
+          bannedAt: "2026-01-31T12:00:00Z"
+        }
+      ])
       .annotate(
         OpenApi.Description,
         "Array of `{platformId, playerName, reason, bannedBy, bannedAt, expiresAt?}`; one transaction. Large files need BODY_LIMIT_BYTES raised."
       )
   )
-  .add(HttpApiEndpoint.get("get", "/api/bans/:id").setPath(BanIdPath).addSuccess(Ban).addError(NotFound))
-  .add(HttpApiEndpoint.del("remove", "/api/bans/:id").setPath(BanIdPath).addError(NotFound))
+  .add(
+    HttpApiEndpoint.get("get", "/api/bans/:id").setPath(BanIdPath).addSuccess(Ban).addError(NotFound)
+      .annotate(OpenApi.Summary, "Get a ban")
+  )
+  .add(
+    HttpApiEndpoint.del("remove", "/api/bans/:id").setPath(BanIdPath).addError(NotFound)
+      .annotate(OpenApi.Summary, "Lift a ban")
+      .annotate(OpenApi.Description, "Also removed from every server's `ban.txt`.")
+  )
   .annotate(Access, Access.permission(BANS_PERMISSION)) {}
 
 export class PlayerBanGroup extends HttpApiGroup.make("playerBan")
@@ -172,6 +199,8 @@ export class PlayerBanGroup extends HttpApiGroup.make("playerBan")
       .setPayload(PlayerBanBody)
       .addSuccess(PlayerBanReply, { status: 201 })
       .annotate(Access, Access.permission(PLAYER_BAN_PERMISSION))
+      .annotate(OpenApi.Summary, "Ban a player on a server")
+      .annotate(BodyExample, { reason: "Team killing", expiration: 1440 })
       .annotate(
         OpenApi.Description,
         "playerId: BattlEye player number, GUID, exact name, or a platform id. Adds a global ban and kicks the player everywhere."

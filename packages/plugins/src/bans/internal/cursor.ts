@@ -1,25 +1,14 @@
 /**
- * Opaque page cursors: `bannedAt` and `id` of the last row of a page, so the
- * next page starts strictly after it (keyset pagination: no row is skipped
- * or repeated when bans are added in between).
+ * The ban list's cursor: `bannedAt` and `id` of the last ban of a page, its
+ * sort key; the next page starts strictly after it (see the runtime's `Page`).
  */
-import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import { cursorCodec } from "@garrison/runtime"
 
-const PREFIX = "bans:"
-
-export interface Position {
-  readonly bannedAt: string
-  readonly id: string
-}
-
-export const encodeCursor = (position: Position): string =>
-  Buffer.from(`${PREFIX}${position.bannedAt}|${position.id}`, "utf8").toString("base64url")
-
-export const decodeCursor = (cursor: string): Option.Option<Position> => {
-  const text = Buffer.from(cursor, "base64url").toString("utf8")
-  if (!text.startsWith(PREFIX)) return Option.none()
-  const [bannedAt, id, ...rest] = text.slice(PREFIX.length).split("|")
-  return bannedAt !== undefined && id !== undefined && id.length > 0 && rest.length === 0 && /^\d{4}-\d{2}-\d{2}T/.test(bannedAt)
-    ? Option.some({ bannedAt, id })
-    : Option.none()
-}
+export const banCursor = cursorCodec(
+  "bans",
+  Schema.Struct({
+    bannedAt: Schema.String.pipe(Schema.pattern(/^\d{4}-\d{2}-\d{2}T/)),
+    id: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))
+  })
+)

@@ -1,11 +1,14 @@
 /**
  * The `expiration` of the in-game ban route: minutes from now (a positive
- * number or a string of digits) or an ISO-8601 date-time in the future;
- * absent, null, `0`, `"perm"` or `"permanent"`: permanent.
+ * number or a string of digits), a duration from now (`30m`, `12h`, `7d`,
+ * `2w`) or an ISO-8601 date-time in the future; absent, null, `0`, `"perm"`
+ * or `"permanent"`: permanent.
  */
 import * as Either from "effect/Either"
+import * as Option from "effect/Option"
+import { DURATION_EXAMPLES, readUserDuration } from "@garrison/runtime"
 import { InvalidBan } from "../errors.js"
-import { iso, readIso } from "./time.js"
+import { iso, looksLikeDate, readExpiry } from "./time.js"
 
 /** Ten years: longer is as good as permanent, and keeps dates in range. */
 export const MAX_MINUTES = 10 * 365 * 24 * 60
@@ -27,9 +30,20 @@ export const expirationToIso = (
     return Either.right(iso(now + Math.round(minutes * 60_000)))
   }
   const written = String(expiration)
-  return Either.match(readIso(written), {
-    // Something shaped like a date gets the reader's reason (2026-02-30 does not exist); anything else the choices.
-    onLeft: (problem) => invalid(/^\s*\d{1,4}-\d/.test(written) ? problem : "minutes from now, an ISO-8601 date-time, or \"perm\""),
-    onRight: (at) => (at > now ? Either.right(iso(at)) : invalid("must be in the future"))
+  const isDuration = Option.isSome(readUserDuration(written))
+  return Either.match(readExpiry(written, now), {
+    // A date or a duration gets the reader's reason (2026-02-30 does not exist); anything else the choices.
+    onLeft: (problem) =>
+      invalid(
+        looksLikeDate(written) || isDuration
+          ? problem
+          : `expected minutes from now (a number), ${DURATION_EXAMPLES}, an ISO-8601 date-time, or "perm"`
+      ),
+    onRight: (at) =>
+      isDuration && at - now > MAX_MINUTES * 60_000
+        ? invalid(`at most ten years (${MAX_MINUTES} minutes); use "perm" for a permanent ban`)
+        : at > now
+          ? Either.right(iso(at))
+          : invalid("must be in the future")
   })
 }

@@ -1,20 +1,28 @@
 /**
  * `POST /api/servers/:id/players/:playerId/ban`: resolves the player on that
- * server (as the kick route does), adds a global ban, and kicks the player
- * from every running server where they are online.
+ * server (as the kick route does), adds a global ban under the player's
+ * name, and kicks the player from every running server where they are
+ * online.
+ *
+ * An online player named by slot, GUID or name is banned under the Steam64
+ * the server's logs prove for them; `platformId` is needed only while the
+ * logs have not named them (and must match what they show). A platform id in
+ * the path needs no one online; the ban then takes the name a running server
+ * shows for that player, if any.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import { CurrentPrincipal, NotFound, parsePlatformId, parsePlayers, PlayerIds, Supervisor } from "@garrison/runtime"
+import * as Option from "effect/Option"
+import { CurrentPrincipal, NotFound, parsePlatformId, PlayerIds, Supervisor } from "@garrison/runtime"
 import { findPlayer } from "../../players/internal/resolve.js"
 import { actorErrorToHttp, actorOf, playerView, ServerEntries } from "../../servers/index.js"
 import { BansApi, KickedOn, type PlayerBanBody, PlayerBanReply } from "../contract/Api.js"
 import { Bans } from "../Bans.js"
 import { InvalidBan } from "../errors.js"
 import { expirationToIso } from "../internal/expiration.js"
-import { kickEverywhere } from "../internal/kick.js"
+import { findOnline, kickEverywhere } from "../internal/kick.js"
 import { exists, invalid } from "./httpErrors.js"
 
 const badPlatformId = (message: string) => new InvalidBan({ field: "platformId", message: `platformId: ${message}` })
@@ -27,7 +35,7 @@ export const PlayerBanRoutes = HttpApiBuilder.group(BansApi, "playerBan", (handl
     const withServers = <A, E>(effect: Effect.Effect<A, E, Supervisor | ServerEntries>) =>
       effect.pipe(Effect.provideService(ServerEntries, entries), Effect.provideService(Supervisor, supervisor))
 
-    /** Who `:playerId` is: Steam64, the GUID to kick by, and a name. */
+    /** Who `:playerId` is: the Steam64 to ban and kick, and the name the ban keeps. */
     const resolve = (serverId: string, playerId: string, body: PlayerBanBody) =>
       Effect.gen(function* () {
         const actor = yield* withServers(actorOf(serverId))
@@ -37,21 +45,30 @@ export const PlayerBanRoutes = HttpApiBuilder.group(BansApi, "playerBan", (handl
           if (body.platformId !== undefined && body.platformId !== fromPath.right) {
             return yield* badPlatformId("does not match the player id in the path")
           }
-          return { steam64: fromPath.right, name: body.playerName ?? fromPath.right }
+          const online = body.playerName === undefined ? yield* withServers(findOnline(fromPath.right)) : Option.none()
+          return { steam64: fromPath.right, name: body.playerName ?? Option.match(online, { onNone: () => fromPath.right, onSome: (p) => p.name }) }
         }
-        const players = parsePlayers(yield* actor.rcon("players").pipe(Effect.mapError(actorErrorToHttp)))
-        const player = findPlayer(players, playerId)
+        const player = findPlayer(yield* actor.players.pipe(Effect.mapError(actorErrorToHttp)), playerId)
         if (player === undefined) {
           return yield* new NotFound({ message: `no player "${playerId}" is online on this server` })
         }
-        // A BattlEye GUID is a hash of the Steam64: it cannot be turned back, so the caller names the account.
+        const name = body.playerName ?? player.name
         if (body.platformId === undefined) {
-          return yield* badPlatformId("required: the player's Steam64 cannot be derived from a BattlEye GUID")
+          // A BattlEye GUID cannot be turned back into a Steam64: without the logs, the caller must name the account.
+          if (player.steam64 === null) {
+            return yield* badPlatformId(
+              `required: the server's logs do not name ${player.name}'s Steam64 yet (the RPT does when they connect)`
+            )
+          }
+          return { steam64: player.steam64 as PlayerIds.Steam64, name }
+        }
+        if (player.steam64 !== null && player.steam64 !== body.platformId) {
+          return yield* badPlatformId(`does not match the Steam64 the server's logs show for ${player.name}`)
         }
         if (player.guid !== "" && PlayerIds.toBattlEyeGuid(body.platformId) !== player.guid) {
           return yield* badPlatformId(`does not match the BattlEye GUID of ${player.name}`)
         }
-        return { steam64: body.platformId, name: body.playerName ?? player.name }
+        return { steam64: body.platformId, name }
       })
 
     return handlers.handle("ban", ({ path, payload }) =>
@@ -63,9 +80,7 @@ export const PlayerBanRoutes = HttpApiBuilder.group(BansApi, "playerBan", (handl
           { platformId: who.steam64, playerName: who.name, reason: payload.reason, expiresAt, source: "manual" },
           caller.name
         )
-        const kicked = yield* kickEverywhere(PlayerIds.toBattlEyeGuid(who.steam64), ban.reason).pipe(
-          Effect.provideService(Supervisor, supervisor)
-        )
+        const kicked = yield* kickEverywhere(who.steam64, ban.reason).pipe(Effect.provideService(Supervisor, supervisor))
         return new PlayerBanReply({
           ban,
           kicked: kicked.map((k) => new KickedOn({ serverId: k.serverId, player: playerView(k.player) }))

@@ -5,8 +5,9 @@
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, Conflict, IsoDateOrDateTime, NotFound } from "@garrison/runtime"
+import { Access, BadRequest, Conflict, IsoDateOrDateTime, NotFound, pageParams, PageWithTotal, QueryInteger } from "@garrison/runtime"
 
 /** Most bytes one range read returns. */
 export const MAX_RANGE_BYTES = 1024 * 1024
@@ -20,8 +21,6 @@ export const CONSOLE_CAPACITY = 1000
 export const MAX_METRIC_POINTS = 500
 
 const ServerPath = Schema.Struct({ id: Schema.String })
-const NonNegativeInt = Schema.NumberFromString.pipe(Schema.int(), Schema.nonNegative())
-const PositiveInt = Schema.NumberFromString.pipe(Schema.int(), Schema.positive())
 
 export const LogKind = Schema.Literal("rpt", "adm", "log")
 export type LogKind = typeof LogKind.Type
@@ -34,22 +33,27 @@ export class LogFileInfo extends Schema.Class<LogFileInfo>("LogFileInfo")({
   modified: Schema.NullOr(Schema.String)
 }) {}
 
-/** Without `file`: the list. With `file`: a byte range (`offset`, `length`) or the last `tail` lines. */
+/** `limit` and `cursor` of the file list. */
+export const LOG_FILE_PAGE = { defaultLimit: 500, maxLimit: 5000 } as const
+
+/** Without `file`: the list (`limit`, `cursor`). With `file`: a byte range (`offset`, `length`) or the last `tail` lines. */
 export const LogsParams = Schema.Struct({
+  ...pageParams(LOG_FILE_PAGE),
   file: Schema.optional(Schema.String.pipe(Schema.maxLength(255))),
-  offset: Schema.optional(NonNegativeInt),
+  offset: Schema.optional(QueryInteger({ minimum: 0, default: 0, about: "Byte offset in the file to read from" })),
   /** Clamped to `MAX_RANGE_BYTES`. */
-  length: Schema.optional(PositiveInt),
+  length: Schema.optional(
+    QueryInteger({ minimum: 1, default: DEFAULT_RANGE_BYTES, about: `Bytes to read; at most ${MAX_RANGE_BYTES} are returned` })
+  ),
   /** Clamped to `MAX_TAIL_LINES`. */
-  tail: Schema.optional(PositiveInt)
+  tail: Schema.optional(
+    QueryInteger({ minimum: 1, about: `The last lines of the file instead of a range; at most ${MAX_TAIL_LINES} are returned` })
+  )
 })
 export type LogsParams = typeof LogsParams.Type
 
-export const LogFileList = Schema.Struct({
-  serverId: Schema.String,
-  /** Newest first. */
-  files: Schema.Array(LogFileInfo)
-})
+/** Newest first (by `modified`, then name); `total` counts the log files. */
+export const LogFileList = PageWithTotal(LogFileInfo).annotations({ identifier: "LogFilePage" })
 
 export const LogChunk = Schema.Struct({
   file: Schema.String,
@@ -71,8 +75,11 @@ export const LogTail = Schema.Struct({
 
 export const LogsResponse = Schema.Union(LogFileList, LogChunk, LogTail)
 
+/** `limit` and `cursor` of the console: every kept line fits one page. */
+export const CONSOLE_PAGE = { defaultLimit: CONSOLE_CAPACITY, maxLimit: CONSOLE_CAPACITY } as const
+
 export const ConsoleParams = Schema.Struct({
-  limit: Schema.optional(PositiveInt),
+  ...pageParams(CONSOLE_PAGE),
   /** `1`: a live stream of server-sent events (as does `Accept: text/event-stream`). */
   stream: Schema.optional(Schema.Literal("1", "true"))
 })
@@ -83,11 +90,11 @@ export const ConsoleEntry = Schema.Struct({
   text: Schema.String
 })
 
-export const ConsoleResponse = Schema.Struct({
-  serverId: Schema.String,
-  /** Oldest first. */
-  lines: Schema.Array(ConsoleEntry)
-})
+/**
+ * The newest lines, oldest first; `nextCursor` leads back to the lines
+ * before them (while the ring still keeps them); `total` counts the kept lines.
+ */
+export const ConsoleResponse = PageWithTotal(ConsoleEntry).annotations({ identifier: "ConsolePage" })
 
 /** `from`, `to`: an ISO-8601 date (midnight UTC) or date-time (UTC without a zone); impossible dates are 400. */
 export const MetricsParams = Schema.Struct({
@@ -124,13 +131,26 @@ export class LogsGroup extends HttpApiGroup.make("logs")
       .addError(BadRequest)
       .addError(NotFound)
       .addError(Conflict)
+      .annotate(OpenApi.Summary, "List or read log files")
+      .annotate(
+        OpenApi.Description,
+        "Without `file`: the server's RPT, ADM and other log files, newest first. With `file`: a byte range " +
+          "(`offset`, `length`) or the last `tail` lines, not both. Only files of the server's profiles folder are read."
+      )
   )
   .add(
     HttpApiEndpoint.get("console", "/api/servers/:id/console")
       .setPath(ServerPath)
       .setUrlParams(ConsoleParams)
       .addSuccess(ConsoleResponse)
+      .addError(BadRequest)
       .addError(NotFound)
+      .annotate(OpenApi.Summary, "Read the server console")
+      .annotate(
+        OpenApi.Description,
+        "The newest RCON console lines kept in memory, oldest first; with `stream=1` (or `Accept: text/event-stream`) " +
+          "a live stream of server-sent events."
+      )
   )
   .add(
     HttpApiEndpoint.get("metrics", "/api/servers/:id/metrics")
@@ -139,6 +159,11 @@ export class LogsGroup extends HttpApiGroup.make("logs")
       .addSuccess(MetricsResponse)
       .addError(BadRequest)
       .addError(NotFound)
+      .annotate(OpenApi.Summary, "Player count, CPU and memory over time")
+      .annotate(
+        OpenApi.Description,
+        `Samples between \`from\` and \`to\` (default: the last 24 hours); longer ranges are averaged into at most ${MAX_METRIC_POINTS} points.`
+      )
   )
   .annotate(Access, Access.permission("server.view")) {}
 

@@ -5,8 +5,9 @@
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest } from "@garrison/runtime"
+import { Access, BadRequest, BodyExample, pageFields, pageParams } from "@garrison/runtime"
 
 export const DEFAULT_PAGE_SIZE = 50
 export const MAX_PAGE_SIZE = 200
@@ -57,19 +58,14 @@ export class Notification extends Schema.Class<Notification>("Notification")({
   read: Schema.Boolean
 }) {}
 
+/** Newest first; `nextCursor` leads to older notifications. */
 export class NotificationPage extends Schema.Class<NotificationPage>("NotificationPage")({
-  /** Newest first. */
-  items: Schema.Array(Notification),
+  ...pageFields(Notification),
   /** Unread notifications this caller can see, over all pages. */
-  unreadCount: Schema.Number,
-  /** Pass as `cursor` for the next (older) page; null on the last page. */
-  nextCursor: Schema.NullOr(Schema.String)
+  unreadCount: Schema.Number
 }) {}
 
-export const NotificationListParams = Schema.Struct({
-  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, MAX_PAGE_SIZE))),
-  cursor: Schema.optional(Schema.String.pipe(Schema.maxLength(200)))
-})
+export const NotificationListParams = Schema.Struct(pageParams({ defaultLimit: DEFAULT_PAGE_SIZE, maxLimit: MAX_PAGE_SIZE }))
 
 export const MarkReadBody = Schema.Struct({
   /** Absent: every notification the caller can see. */
@@ -92,14 +88,23 @@ export class NotificationsGroup extends HttpApiGroup.make("notifications")
       .setUrlParams(NotificationListParams)
       .addSuccess(NotificationPage)
       .addError(BadRequest)
+      .annotate(OpenApi.Summary, "List my notifications")
+      .annotate(OpenApi.Description, "The caller's own notifications, newest first, with how many are unread.")
   )
   .add(
     HttpApiEndpoint.patch("markRead", "/api/notifications/read")
       // No body at all (decoded as null) means the same as `{}`: mark everything.
       .setPayload(Schema.NullOr(MarkReadBody))
       .addSuccess(MarkReadResult)
+      .annotate(OpenApi.Summary, "Mark notifications read")
+      .annotate(OpenApi.Description, "The ids given, or every notification the caller can see when `ids` is left out (or there is no body).")
+      .annotate(BodyExample, { ids: ["0b6f3c1e-5a7d-4f4e-9b1a-2f1e3d4c5b6a"] })
   )
-  .add(HttpApiEndpoint.del("clear", "/api/notifications").addSuccess(ClearResult))
+  .add(
+    HttpApiEndpoint.del("clear", "/api/notifications").addSuccess(ClearResult)
+      .annotate(OpenApi.Summary, "Clear my notifications")
+      .annotate(OpenApi.Description, "The caller stops seeing every notification they can see now; others still see theirs.")
+  )
   .annotate(Access, Access.anyAuth) {}
 
 export class NotificationsApi extends HttpApi.make("notifications").add(NotificationsGroup) {}

@@ -1,14 +1,9 @@
-/** Opaque page cursors: the position of the last notification of a page (keyset pagination). */
-import * as Option from "effect/Option"
+/**
+ * The notification list's cursor: the position (`seq`) of the last
+ * notification of a page; the next (older) page starts strictly before it
+ * (see the runtime's `Page`).
+ */
+import * as Schema from "effect/Schema"
+import { cursorCodec } from "@garrison/runtime"
 
-const PREFIX = "notifications:"
-
-export const encodeCursor = (seq: number): string => Buffer.from(`${PREFIX}${seq}`, "utf8").toString("base64url")
-
-export const decodeCursor = (cursor: string): Option.Option<number> => {
-  const text = Buffer.from(cursor, "base64url").toString("utf8")
-  if (!text.startsWith(PREFIX)) return Option.none()
-  const digits = text.slice(PREFIX.length)
-  const seq = Number(digits)
-  return /^[1-9][0-9]{0,15}$/.test(digits) && Number.isSafeInteger(seq) ? Option.some(seq) : Option.none()
-}
+export const notificationCursor = cursorCodec("notifications", Schema.Int.pipe(Schema.positive()))

@@ -8,10 +8,11 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import { effectiveLimit, pageOfRows } from "@garrison/runtime"
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, NotificationPage } from "../contract/Api.js"
 import { InvalidNotificationCursor, type NotificationStoreError, storeError } from "../errors.js"
 import { type Viewer, visibleTo } from "./audience.js"
-import { decodeCursor, encodeCursor } from "./cursor.js"
+import { notificationCursor } from "./cursor.js"
 import { COLUMNS, type StoredNotification, toNotification } from "./rows.js"
 
 export interface PageRequest {
@@ -67,11 +68,11 @@ export const makeInbox = (sql: SqlClient.SqlClient) => {
     page: PageRequest
   ): Effect.Effect<NotificationPage, NotificationStoreError | InvalidNotificationCursor> =>
     Effect.gen(function* () {
-      const limit = Math.min(Math.max(Math.trunc(page.limit ?? DEFAULT_PAGE_SIZE), 1), MAX_PAGE_SIZE)
+      const limit = effectiveLimit(page.limit, { defaultLimit: DEFAULT_PAGE_SIZE, maxLimit: MAX_PAGE_SIZE })
       let before: number | undefined
       if (page.cursor !== undefined) {
         const cursor = page.cursor
-        before = yield* Option.match(decodeCursor(cursor), {
+        before = yield* Option.match(notificationCursor.decode(cursor), {
           onNone: () => Effect.fail(new InvalidNotificationCursor({ cursor })),
           onSome: Effect.succeed
         })
@@ -88,12 +89,11 @@ export const makeInbox = (sql: SqlClient.SqlClient) => {
         const unreadCount = yield* countUnread(viewer, s)
         return { rows, unreadCount, read: s.read }
       }).pipe(sql.withTransaction, Effect.mapError(storeError("cannot read notifications")))
-      const items = result.rows.slice(0, limit)
-      const last = items[items.length - 1]
+      const shown = pageOfRows(result.rows, limit, (last) => notificationCursor.encode(Number(last.seq)))
       return new NotificationPage({
-        items: items.map((row) => toNotification(row, Number(row.seq) <= result.read || row.read_mark !== null)),
+        items: shown.items.map((row) => toNotification(row, Number(row.seq) <= result.read || row.read_mark !== null)),
         unreadCount: result.unreadCount,
-        nextCursor: result.rows.length > limit && last !== undefined ? encodeCursor(Number(last.seq)) : null
+        nextCursor: shown.nextCursor
       })
     })
 

@@ -5,8 +5,9 @@
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, Conflict, IsoDateTime, NotFound, PlatformId } from "@garrison/runtime"
+import { Access, BadRequest, BodyExample, Conflict, IsoDateTime, NotFound, pageFields, pageParams, PlatformId } from "@garrison/runtime"
 
 export const PRIORITY_PERMISSION = "priority.manage"
 
@@ -94,19 +95,14 @@ export class PriorityCleanupResult extends Schema.Class<PriorityCleanupResult>("
   remaining: Schema.Number
 }) {}
 
-export class PriorityPage extends Schema.Class<PriorityPage>("PriorityPage")({
-  /** Oldest first. */
-  items: Schema.Array(PriorityEntry),
-  /** Pass as `cursor` for the next page; null on the last page. */
-  nextCursor: Schema.NullOr(Schema.String)
-}) {}
+/** Oldest first. */
+export class PriorityPage extends Schema.Class<PriorityPage>("PriorityPage")(pageFields(PriorityEntry)) {}
 
 export const PriorityListParams = Schema.Struct({
   role: Schema.optional(PriorityRole),
   /** `true`: permanent or not yet expired; `false`: expired, awaiting cleanup. */
   active: Schema.optional(Schema.Literal("true", "false")),
-  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, MAX_PAGE_SIZE))),
-  cursor: Schema.optional(Schema.String.pipe(Schema.maxLength(300)))
+  ...pageParams({ defaultLimit: DEFAULT_PAGE_SIZE, maxLimit: MAX_PAGE_SIZE })
 })
 export type PriorityListParams = typeof PriorityListParams.Type
 
@@ -118,6 +114,8 @@ export class PriorityGroup extends HttpApiGroup.make("priority")
       .setUrlParams(PriorityListParams)
       .addSuccess(PriorityPage)
       .addError(BadRequest)
+      .annotate(OpenApi.Summary, "List the priority queue")
+      .annotate(OpenApi.Description, "Oldest first, filtered by role and by whether an entry is still active.")
   )
   .add(
     HttpApiEndpoint.post("add", "/api/priority-queue")
@@ -125,15 +123,39 @@ export class PriorityGroup extends HttpApiGroup.make("priority")
       .addSuccess(PriorityEntry, { status: 201 })
       .addError(BadRequest)
       .addError(Conflict)
+      .annotate(OpenApi.Summary, "Give a player queue priority")
+      .annotate(
+        OpenApi.Description,
+        "Written into every server's `priority.txt`. 409 when the player already has an entry; `expiresAt` must be in the future."
+      )
+      .annotate(BodyExample, { platformId: "76561198000000001", name: "Survivor", role: "VIP", expiresAt: "2026-12-31T23:59:59Z" })
   )
-  .add(HttpApiEndpoint.get("export", "/api/priority-queue/export").addSuccess(Schema.Array(PriorityEntry)))
+  .add(
+    HttpApiEndpoint.get("export", "/api/priority-queue/export").addSuccess(Schema.Array(PriorityEntry))
+      .annotate(OpenApi.Summary, "Export the priority queue")
+      .annotate(OpenApi.Description, "Every entry, as `POST /api/priority-queue/import` takes them.")
+  )
   .add(
     HttpApiEndpoint.post("import", "/api/priority-queue/import")
       .setPayload(Schema.Array(Schema.Unknown).pipe(Schema.maxItems(MAX_IMPORT_ENTRIES)))
       .addSuccess(PriorityImportResult)
       .addError(BadRequest)
+      .annotate(OpenApi.Summary, "Import priority entries")
+      .annotate(
+        OpenApi.Description,
+        `An array of entries (at most ${MAX_IMPORT_ENTRIES}), each checked on its own: bad ones are listed in \`errors\`, ` +
+          "players who already have an entry are skipped."
+      )
+      .annotate(BodyExample, [
+        { platformId: "76561198000000001", name: "Survivor", role: "VIP", expiresAt: "2026-12-31T23:59:59Z" },
+        { platformId: "76561198000000002", name: "Medic", role: "Supporter", expiresAt: null, addedBy: "admin" }
+      ])
   )
-  .add(HttpApiEndpoint.post("cleanup", "/api/priority-queue/cleanup").addSuccess(PriorityCleanupResult))
+  .add(
+    HttpApiEndpoint.post("cleanup", "/api/priority-queue/cleanup").addSuccess(PriorityCleanupResult)
+      .annotate(OpenApi.Summary, "Remove expired priority entries")
+      .annotate(OpenApi.Description, "Also runs by itself every 60 seconds.")
+  )
   .add(
     HttpApiEndpoint.patch("update", "/api/priority-queue/:id")
       .setPath(PriorityEntryPath)
@@ -141,8 +163,15 @@ export class PriorityGroup extends HttpApiGroup.make("priority")
       .addSuccess(PriorityEntry)
       .addError(BadRequest)
       .addError(NotFound)
+      .annotate(OpenApi.Summary, "Change a priority entry")
+      .annotate(OpenApi.Description, "Only the fields sent change; `expiresAt: null` makes the entry permanent.")
+      .annotate(BodyExample, { role: "Premium", expiresAt: "2027-01-31T00:00:00Z" })
   )
-  .add(HttpApiEndpoint.del("remove", "/api/priority-queue/:id").setPath(PriorityEntryPath).addError(NotFound))
+  .add(
+    HttpApiEndpoint.del("remove", "/api/priority-queue/:id").setPath(PriorityEntryPath).addError(NotFound)
+      .annotate(OpenApi.Summary, "Remove a priority entry")
+      .annotate(OpenApi.Description, "Also removed from every server's `priority.txt`.")
+  )
   .annotate(Access, Access.permission(PRIORITY_PERMISSION)) {}
 
 export class PriorityApi extends HttpApi.make("priority").add(PriorityGroup) {}

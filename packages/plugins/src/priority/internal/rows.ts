@@ -1,6 +1,6 @@
 /** `priority_entries` rows, their API view, and the list's page cursors. */
-import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import { cursorCodec } from "@garrison/runtime"
 import { PriorityEntry } from "../contract/Api.js"
 
 export const SELECT_COLUMNS = `id, seq, platform_id AS "platformId", name, role, expires_at AS "expiresAt",
@@ -30,15 +30,5 @@ export const iso = (ms: number): string => new Date(ms).toISOString()
 export const isActive = (row: { readonly expiresAt: string | null }, nowIso: string): boolean =>
   row.expiresAt === null || row.expiresAt > nowIso
 
-const PREFIX = "priority:"
-
 /** Keyset cursor: the `seq` of a page's last row (rows added in between are neither skipped nor repeated). */
-export const encodeCursor = (row: EntryRow): string => Buffer.from(`${PREFIX}${row.seq}`, "utf8").toString("base64url")
-
-export const decodeCursor = (cursor: string): Option.Option<number> => {
-  const text = Buffer.from(cursor, "base64url").toString("utf8")
-  if (!text.startsWith(PREFIX)) return Option.none()
-  const digits = text.slice(PREFIX.length)
-  const seq = Number(digits)
-  return /^[1-9][0-9]{0,15}$/.test(digits) && Number.isSafeInteger(seq) ? Option.some(seq) : Option.none()
-}
+export const priorityCursor = cursorCodec("priority", Schema.Int.pipe(Schema.positive()))

@@ -5,8 +5,9 @@
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, NotFound, Unauthenticated } from "@garrison/runtime"
+import { Access, BadRequest, BodyExample, NotFound, pageFields, pageParams, totalField, Unauthenticated } from "@garrison/runtime"
 
 /** The built-in permission that guards every change to a schedule. */
 export const SCHEDULE_PERMISSION = "server.restart"
@@ -84,6 +85,15 @@ export class ScheduledJob extends Schema.Class<ScheduledJob>("ScheduledJob")({
   nextWarnings: Schema.Array(JobWarning)
 }) {}
 
+/** Oldest first (by creation); `total` counts the server's jobs. */
+export class ScheduledJobPage extends Schema.Class<ScheduledJobPage>("ScheduledJobPage")({
+  ...pageFields(ScheduledJob),
+  ...totalField
+}) {}
+
+export const JOB_PAGE = { defaultLimit: 100, maxLimit: 1000 } as const
+export const JobListParams = Schema.Struct(pageParams(JOB_PAGE))
+
 export const ServerPath = Schema.Struct({ id: Schema.String })
 export const JobPath = Schema.Struct({ id: Schema.String, jobId: Schema.String })
 
@@ -91,10 +101,14 @@ export class SchedulerGroup extends HttpApiGroup.make("scheduler")
   .add(
     HttpApiEndpoint.get("list", "/api/servers/:id/scheduler")
       .setPath(ServerPath)
-      .addSuccess(Schema.Array(ScheduledJob))
+      .setUrlParams(JobListParams)
+      .addSuccess(ScheduledJobPage)
+      .addError(BadRequest)
       .addError(NotFound)
       .addError(Unauthenticated)
       .annotate(Access, Access.anyAuth)
+      .annotate(OpenApi.Summary, "List a server's scheduled jobs")
+      .annotate(OpenApi.Description, "Each job with its next run and the warnings still to come before it.")
   )
   .add(
     HttpApiEndpoint.post("create", "/api/servers/:id/scheduler")
@@ -104,6 +118,19 @@ export class SchedulerGroup extends HttpApiGroup.make("scheduler")
       .addError(BadRequest)
       .addError(NotFound)
       .annotate(Access, Access.permission(SCHEDULE_PERMISSION))
+      .annotate(OpenApi.Summary, "Schedule a job")
+      .annotate(
+        OpenApi.Description,
+        "A cron expression (minute hour day month weekday, or a nickname such as `@daily`) in `timeZone` (default UTC). " +
+          "Restart, stop and kick-all may warn players `warnings` minutes before, with `message` (`{minutes}` is replaced)."
+      )
+      .annotate(BodyExample, {
+        kind: "restart",
+        cron: "0 6 * * *",
+        timeZone: "Europe/Berlin",
+        warnings: [15, 5, 1],
+        message: "Server restart in {minutes} minutes"
+      })
   )
   .add(
     HttpApiEndpoint.put("replace", "/api/servers/:id/scheduler/:jobId")
@@ -113,6 +140,8 @@ export class SchedulerGroup extends HttpApiGroup.make("scheduler")
       .addError(BadRequest)
       .addError(NotFound)
       .annotate(Access, Access.permission(SCHEDULE_PERMISSION))
+      .annotate(OpenApi.Summary, "Replace a scheduled job")
+      .annotate(BodyExample, { kind: "message", cron: "*/30 * * * *", message: "Join our Discord: discord.gg/example", enabled: true })
   )
   .add(
     HttpApiEndpoint.patch("toggle", "/api/servers/:id/scheduler/:jobId/toggle")
@@ -120,12 +149,14 @@ export class SchedulerGroup extends HttpApiGroup.make("scheduler")
       .addSuccess(ScheduledJob)
       .addError(NotFound)
       .annotate(Access, Access.permission(SCHEDULE_PERMISSION))
+      .annotate(OpenApi.Summary, "Turn a scheduled job on or off")
   )
   .add(
     HttpApiEndpoint.del("remove", "/api/servers/:id/scheduler/:jobId")
       .setPath(JobPath)
       .addError(NotFound)
       .annotate(Access, Access.permission(SCHEDULE_PERMISSION))
+      .annotate(OpenApi.Summary, "Delete a scheduled job")
   ) {}
 
 export class SchedulerApi extends HttpApi.make("scheduler").add(SchedulerGroup) {}

@@ -12,6 +12,7 @@ import {
   Access,
   ADMIN,
   BadRequest,
+  BodyExample,
   Conflict,
   LaunchFields,
   NotFound,
@@ -26,6 +27,7 @@ import {
   EntryView,
   ServerFault,
   ServerList,
+  ServerListParams,
   ServerPath,
   ServerStatusView,
   ServerView,
@@ -40,15 +42,25 @@ const action = <const Name extends string>(name: Name, verb: string, permission:
     .annotate(OpenApi.Description, description)
 
 export class ServersGroup extends HttpApiGroup.make("servers")
-  .add(HttpApiEndpoint.get("list", "/api/servers").addSuccess(ServerList).annotate(Access, Access.anyAuth))
+  .add(
+    HttpApiEndpoint.get("list", "/api/servers")
+      .setUrlParams(ServerListParams)
+      .addSuccess(ServerList)
+      .annotate(Access, Access.anyAuth)
+      .annotate(OpenApi.Summary, "List servers")
+      .annotate(OpenApi.Description, "Every server entry with its live state, player count, CPU and memory: `{items, nextCursor, total}`, in creation order.")
+  )
   .add(
     HttpApiEndpoint.post("create", "/api/servers")
       .setPayload(CreateServerBody)
       .addSuccess(ServerView, { status: 201 })
       .annotate(Access, Access.permission("server.deploy"))
+      .annotate(OpenApi.Summary, "Add a server entry")
+      .annotate(BodyExample, { name: "Chernarus 1", installDir: "/srv/dayz/chernarus-1", gamePort: 2302 })
       .annotate(
         OpenApi.Description,
-        "installDir must be absolute and hold the game server binary (400 naming the missing file). RCON settings left " +
+        "installDir must be absolute and hold the game server binary (400 naming the missing file), and no other " +
+          "entry may have the same folder (409 naming it). RCON settings left " +
           "out are read from the BattlEye config (beserver_x64_active_*.cfg preferred)."
       )
   )
@@ -57,13 +69,21 @@ export class ServersGroup extends HttpApiGroup.make("servers")
       .setPayload(DetectBody)
       .addSuccess(DetectedServer)
       .annotate(Access, Access.permission("server.deploy"))
-      .annotate(OpenApi.Description, "Reads an existing install and proposes an entry; saves nothing.")
+      .annotate(OpenApi.Summary, "Detect a server install")
+      .annotate(BodyExample, { installDir: "/srv/dayz/chernarus-1" })
+      .annotate(OpenApi.Description, "Reads an existing install and proposes an entry; saves nothing. `warnings` says when an entry already has the folder.")
   )
   .add(
     HttpApiEndpoint.post("batch", "/api/servers/batch")
       .setPayload(BatchBody)
       .addSuccess(BatchReply)
       .annotate(Access, Access.permission("server.deploy"))
+      .annotate(OpenApi.Summary, "Start, stop or restart several servers")
+      .annotate(
+        OpenApi.Description,
+        "One result per id, with the status the single-server route would have answered; one failure does not stop the others."
+      )
+      .annotate(BodyExample, { action: "restart", ids: ["3f2b8c9e-1d4a-4e6b-9c7f-5a8d2e1b0c4f", "8a1d7f3c-2b6e-4c9a-b5d4-0e9f1a2c3b7d"] })
   )
   .add(
     HttpApiEndpoint.patch("update", "/api/servers/:id")
@@ -71,13 +91,16 @@ export class ServersGroup extends HttpApiGroup.make("servers")
       .setPayload(UpdateServerBody)
       .addSuccess(ServerView)
       .annotate(Access, Access.permission("server.deploy"))
-      .annotate(OpenApi.Description, "Changes apply at the next start. An omitted RCON password keeps the stored one.")
+      .annotate(OpenApi.Summary, "Change a server entry")
+      .annotate(BodyExample, { name: "Chernarus 1 (modded)", mods: ["@CF", "@Community-Online-Tools"], watchdog: true })
+      .annotate(OpenApi.Description, "Changes apply at the next start. An omitted RCON password keeps the stored one. Moving to a folder another entry has is 409.")
   )
   .add(
     HttpApiEndpoint.del("remove", "/api/servers/:id")
       .setPath(ServerPath)
       .addSuccess(Schema.Struct({ deleted: Schema.String }))
       .annotate(Access, Access.permission("server.deploy"))
+      .annotate(OpenApi.Summary, "Delete a server entry")
       .annotate(OpenApi.Description, "409 while the server runs.")
   )
   .add(
@@ -85,12 +108,29 @@ export class ServersGroup extends HttpApiGroup.make("servers")
       .setPath(ServerPath)
       .addSuccess(ServerStatusView)
       .annotate(Access, Access.anyAuth)
+      .annotate(OpenApi.Summary, "Server status")
+      .annotate(OpenApi.Description, "State, players, uptime, CPU, memory, map and version of one server.")
   )
-  .add(action("start", "start", "server.start", "409 when already running; 409 when a plugin's before-start hook refuses."))
-  .add(action("stop", "stop", "server.stop", "RCON #shutdown, then SIGTERM, then SIGKILL, after the entry's waits."))
-  .add(action("restart", "restart", "server.restart", "Up to 3 attempts; publishes ServerRestarted for webhooks."))
-  .add(action("lock", "lock", "server.rcon", "RCON #lock. 409 when stopped, 503 before the RCON session is up."))
-  .add(action("unlock", "unlock", "server.rcon", "RCON #unlock."))
+  .add(
+    action("start", "start", "server.start", "409 when already running; 409 when a plugin's before-start hook refuses.")
+      .annotate(OpenApi.Summary, "Start a server")
+  )
+  .add(
+    action("stop", "stop", "server.stop", "RCON #shutdown, then SIGTERM, then SIGKILL, after the entry's waits.")
+      .annotate(OpenApi.Summary, "Stop a server")
+  )
+  .add(
+    action("restart", "restart", "server.restart", "Up to 3 attempts; publishes ServerRestarted for webhooks.")
+      .annotate(OpenApi.Summary, "Restart a server")
+  )
+  .add(
+    action("lock", "lock", "server.rcon", "RCON #lock. 409 when stopped, 503 before the RCON session is up.")
+      .annotate(OpenApi.Summary, "Lock a server to new players")
+  )
+  .add(
+    action("unlock", "unlock", "server.rcon", "RCON #unlock.")
+      .annotate(OpenApi.Summary, "Let new players join again")
+  )
   .addError(BadRequest)
   .addError(NotFound)
   .addError(Conflict)
@@ -126,18 +166,48 @@ export class ServersRestored extends Schema.Class<ServersRestored>("ServersResto
 
 export class ServersBackupGroup extends HttpApiGroup.make("serversBackup")
   // Literal paths: the accounts plugin serves /api/backup/users and /roles the same way.
-  .add(HttpApiEndpoint.get("backup", "/api/backup/servers").addSuccess(ServersBackup))
+  .add(
+    HttpApiEndpoint.get("backup", "/api/backup/servers").addSuccess(ServersBackup)
+      .annotate(OpenApi.Summary, "Back up server entries")
+      .annotate(OpenApi.Description, "Every entry as stored, RCON passwords masked.")
+  )
   .add(
     HttpApiEndpoint.post("restore", "/api/restore/servers")
       .setPayload(ServersRestoreBody)
       .addSuccess(ServersRestored)
+      .annotate(OpenApi.Summary, "Restore server entries")
+      .annotate(BodyExample, {
+        kind: "garrison.servers",
+        version: 1,
+        exportedAt: "2026-01-31T12:00:00.000Z",
+        servers: [
+          {
+            id: "3f2b8c9e-1d4a-4e6b-9c7f-5a8d2e1b0c4f",
+            name: "Chernarus 1",
+            installDir: "/srv/dayz/chernarus-1",
+            executable: "/srv/dayz/chernarus-1/DayZServer_x64",
+            configFile: "/srv/dayz/chernarus-1/serverDZ.cfg",
+            gamePort: 2302,
+            profilesDir: "/srv/dayz/chernarus-1/profiles",
+            battleyeDir: "/srv/dayz/chernarus-1/battleye",
+            mods: ["@CF"],
+            serverMods: [],
+            extraArgs: ["-doLogs", "-adminLog"],
+            rcon: { protocol: "battleye", host: "127.0.0.1", port: 2306, password: "********" },
+            watchdog: true,
+            stop: { shutdownWaitMs: 30000, terminateWaitMs: 10000 }
+          }
+        ]
+      })
       .annotate(
         OpenApi.Description,
         "Entries are matched by id and created or updated (applies at next start); entries not in the backup are kept. " +
-          "A masked RCON password keeps the stored one, or is read from the install's BattlEye config."
+          "A masked RCON password keeps the stored one, or is read from the install's BattlEye config. " +
+          "409 (nothing restored) when two entries would share an install folder."
       )
   )
   .addError(BadRequest)
+  .addError(Conflict)
   .annotate(Access, Access.permission(ADMIN)) {}
 
 export class ServersApi extends HttpApi.make("servers").add(ServersGroup).add(ServersBackupGroup) {}

@@ -1,7 +1,7 @@
 /** Request and response shapes of the servers API. */
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as Schema from "effect/Schema"
-import { LaunchArgument, LaunchPath, ModName } from "@garrison/runtime"
+import { LaunchArgument, LaunchPath, ModName, pageParams, PageWithTotal } from "@garrison/runtime"
 
 /** What every view shows instead of an RCON password. */
 export const PASSWORD_MASK = "********"
@@ -98,7 +98,14 @@ export const PlayerView = Schema.Struct({
   ip: Schema.String,
   port: Schema.Int,
   ping: Schema.Int,
-  inLobby: Schema.Boolean
+  inLobby: Schema.Boolean,
+  /**
+   * The player's Steam64 when the server's RPT log names it and it hashes to
+   * the player's BattlEye GUID; null while unknown.
+   */
+  steam64: Schema.NullOr(Schema.String),
+  /** The 44-character DayZ ID of the admin log (from the Steam64, or the ADM log by name); null while unknown. */
+  dayzId: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "Player" })
 
 export const ServerStatusValue = Schema.Literal("stopped", "starting", "running", "stopping", "crashed", "updating")
@@ -163,7 +170,16 @@ export const ServerSummaryView = Schema.Struct({
 }).annotations({ identifier: "ServerSummary" })
 export type ServerSummaryView = typeof ServerSummaryView.Type
 
-export const ServerList = Schema.Struct({ servers: Schema.Array(ServerSummaryView) })
+/**
+ * `limit` of `GET /api/servers`: a panel gets every server in one page (the
+ * default is also the maximum, the most entries a servers backup holds);
+ * `cursor` pages through larger fleets.
+ */
+export const SERVER_PAGE = { defaultLimit: 10_000, maxLimit: 10_000 } as const
+export const ServerListParams = Schema.Struct(pageParams(SERVER_PAGE))
+
+/** In creation order; `total` counts every entry. */
+export const ServerList = PageWithTotal(ServerSummaryView).annotations({ identifier: "ServerPage" })
 
 export const DetectedServer = Schema.Struct({
   /** A proposed `POST /api/servers` body (password masked; leave it out to read it again on create). */
@@ -172,7 +188,11 @@ export const DetectedServer = Schema.Struct({
     executable: Schema.Boolean,
     configFile: Schema.Boolean,
     battleyeConfig: Schema.NullOr(Schema.String)
-  })
+  }),
+  /** The entry that already has this folder (creating another would be refused with 409), or null. */
+  inUseBy: Schema.NullOr(Schema.Struct({ id: Schema.String, name: Schema.String })),
+  /** What would stop or trouble an entry made from this proposal, in words. */
+  warnings: Schema.Array(Schema.String)
 })
 
 export const BatchBody = Schema.Struct({

@@ -11,7 +11,8 @@
 import { type ActorError, Conflict, NotFound, Unavailable } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
 import { ServerFault } from "../contract/fields.js"
-import type { ServerNotFound, ServerStoreError } from "../errors.js"
+import type { InstallDirInUse, ServerNotFound, ServerStoreError } from "../errors.js"
+import { folderInUseMessage } from "./installFolder.js"
 
 export type ActorHttpError = Conflict | Unavailable | ServerFault
 
@@ -52,3 +53,10 @@ export const notFound = (error: ServerNotFound) => new NotFound({ message: `no s
 
 /** Store failures are real faults: a 500 with a request id, from the host. */
 export const storeDefect = (error: ServerStoreError) => Effect.die(error)
+
+/** A second entry for one install folder: 409 naming the entry that has it. */
+export const installDirInUse = (error: InstallDirInUse) =>
+  new Conflict({
+    message: `installDir: ${folderInUseMessage(error.installDir, { id: error.serverId, name: error.name })}`,
+    details: { field: "installDir", serverId: error.serverId, name: error.name }
+  })

@@ -1,5 +1,5 @@
 /** Entries and actor state as the API shows them: the RCON password never leaves. */
-import { type RconPlayer, type ServerEntry, type ServerState, uptimeSeconds } from "@garrison/runtime"
+import { type OnlinePlayer, type ServerEntry, type ServerState, uptimeSeconds } from "@garrison/runtime"
 import { PASSWORD_MASK, type ServerStatusView, type ServerSummaryView, type ServerView } from "../contract/fields.js"
 
 export const maskPassword = (password: string): string => (password.length > 0 ? PASSWORD_MASK : "")
@@ -36,8 +36,8 @@ const liveFacts = (state: ServerState, now: number) => ({
   consecutiveCrashes: state.consecutiveCrashes
 })
 
-/** One online player as the API shows them (the RCON parser's record, field by field). */
-export const playerView = (p: RconPlayer) => ({
+/** One online player as the API shows them: the RCON parser's record and the ids the logs prove, field by field. */
+export const playerView = (p: OnlinePlayer) => ({
   slot: p.slot,
   name: p.name,
   guid: p.guid,
@@ -45,7 +45,9 @@ export const playerView = (p: RconPlayer) => ({
   ip: p.ip,
   port: p.port,
   ping: p.ping,
-  inLobby: p.inLobby
+  inLobby: p.inLobby,
+  steam64: p.steam64,
+  dayzId: p.dayzId
 })
 
 export const liveStatus = (state: ServerState, now: number) => ({

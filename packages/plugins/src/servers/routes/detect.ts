@@ -1,14 +1,19 @@
-/** `POST /api/servers/detect`: read an install and propose an entry, saving nothing. */
-import { BadRequest, defaultStopPolicy } from "@garrison/runtime"
+/**
+ * `POST /api/servers/detect`: read an install and propose an entry, saving
+ * nothing. It warns (rather than refuses) when an entry already has the
+ * folder: detecting is how an admin finds out what is there.
+ */
+import { BadRequest, defaultStopPolicy, type ServerEntry } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
 import * as NodePath from "node:path"
 import { DEFAULTS } from "../internal/entryInput.js"
 import { defaultExecutable, isDirectory, isFile, modFolders, readBattlEyeRcon, readServerConfig } from "../internal/install.js"
+import { entryUsingFolder, folderInUseMessage } from "../internal/installFolder.js"
 import { maskPassword } from "../internal/view.js"
 
 const WINDOWS_EXECUTABLE = "DayZServer_x64.exe"
 
-export const detect = (installDir: string) =>
+export const detect = (installDir: string, stored: ReadonlyArray<ServerEntry>) =>
   Effect.gen(function* () {
     if (!NodePath.isAbsolute(installDir)) {
       return yield* Effect.fail(
@@ -24,6 +29,7 @@ export const detect = (installDir: string) =>
     const executable = [defaultExecutable, WINDOWS_EXECUTABLE, "DayZServer"].find((name) => isFile(NodePath.join(installDir, name)))
     const config = readServerConfig(installDir, DEFAULTS.configFile)
     const rcon = readBattlEyeRcon(installDir, DEFAULTS.battleyeDir, DEFAULTS.profilesDir)
+    const inUseBy = entryUsingFolder(stored, installDir)
     return {
       entry: {
         name: config?.hostname?.trim() || NodePath.basename(installDir),
@@ -43,6 +49,8 @@ export const detect = (installDir: string) =>
         watchdog: true,
         stop: defaultStopPolicy
       },
-      found: { executable: executable !== undefined, configFile: config !== undefined, battleyeConfig: rcon?.file ?? null }
+      found: { executable: executable !== undefined, configFile: config !== undefined, battleyeConfig: rcon?.file ?? null },
+      inUseBy: inUseBy === undefined ? null : { id: inUseBy.id, name: inUseBy.name },
+      warnings: inUseBy === undefined ? [] : [`installDir: ${folderInUseMessage(installDir, inUseBy)}; creating this entry would be refused`]
     }
   })

@@ -3,13 +3,15 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import { type ActorError, EventBus, type ServerActor, ServerDeleted, Supervisor } from "@garrison/runtime"
+import * as Option from "effect/Option"
+import { type ActorError, EventBus, invalidCursor, type ServerActor, ServerDeleted, Supervisor } from "@garrison/runtime"
 import { randomUUID } from "node:crypto"
 import { ServersApi } from "../contract/Api.js"
+import { SERVER_PAGE } from "../contract/fields.js"
 import { entryFromCreate, entryFromUpdate, invalidToBadRequest } from "../internal/entryInput.js"
-import { actorErrorToHttp, httpStatusOf, notFound, storeDefect } from "../internal/httpErrors.js"
+import { actorErrorToHttp, httpStatusOf, installDirInUse, notFound, storeDefect } from "../internal/httpErrors.js"
 import { actorOf, currentStatus } from "../internal/lookup.js"
-import { makeServerListBody } from "../internal/listBody.js"
+import { makeServerListBody, serverCursor } from "../internal/listBody.js"
 import { serverView } from "../internal/view.js"
 import { ServerEntries } from "../ServerEntries.js"
 import { detect } from "./detect.js"
@@ -46,25 +48,30 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
     return handlers
       // Raw: the body comes from a cache of encoded rows (see makeServerListBody); encoding
       // 1,000 rows through the success schema on every poll would cost more than the rest.
-      .handleRaw("list", () =>
+      .handleRaw("list", ({ urlParams }) =>
         Effect.gen(function* () {
+          const after = urlParams.cursor === undefined ? Option.none() : serverCursor.decode(urlParams.cursor)
+          if (Option.isNone(after) && urlParams.cursor !== undefined) return yield* invalidCursor()
+          const page = { after: Option.getOrUndefined(after), limit: urlParams.limit ?? SERVER_PAGE.defaultLimit }
           const stored = yield* entries.list.pipe(Effect.catchTag("ServerStoreError", storeDefect))
           const now = yield* Clock.currentTimeMillis
           // Only servers with an actor have live state; listing must not create actors.
           const actors = yield* supervisor.all
           const states = yield* Effect.forEach(actors, (actor) => actor.state)
-          return HttpServerResponse.uint8Array(listBody.render(stored, states, now), { contentType: "application/json" })
+          return HttpServerResponse.uint8Array(listBody.render(stored, states, now, page), { contentType: "application/json" })
         })
       )
       .handle("create", ({ payload }) =>
         Effect.gen(function* () {
           const entry = yield* entryFromCreate(randomUUID(), payload).pipe(Effect.mapError(invalidToBadRequest))
-          yield* entries.insert(entry).pipe(Effect.catchTag("ServerStoreError", storeDefect))
+          yield* entries.insert(entry).pipe(Effect.catchTags({ ServerStoreError: storeDefect, InstallDirInUse: (e) => Effect.fail(installDirInUse(e)) }))
           yield* supervisor.ensure(entry).pipe(Effect.mapError(actorErrorToHttp))
           return yield* viewOf(entry.id)
         })
       )
-      .handle("detect", ({ payload }) => detect(payload.installDir))
+      .handle("detect", ({ payload }) =>
+        Effect.flatMap(entries.list.pipe(Effect.catchTag("ServerStoreError", storeDefect)), (stored) => detect(payload.installDir, stored))
+      )
       .handle("update", ({ path, payload }) =>
         Effect.gen(function* () {
           const existing = yield* entries.get(path.id).pipe(
@@ -72,7 +79,11 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
           )
           const next = yield* entryFromUpdate(existing, payload).pipe(Effect.mapError(invalidToBadRequest))
           yield* entries.update(next).pipe(
-            Effect.catchTags({ ServerNotFound: (e) => Effect.fail(notFound(e)), ServerStoreError: storeDefect })
+            Effect.catchTags({
+              ServerNotFound: (e) => Effect.fail(notFound(e)),
+              ServerStoreError: storeDefect,
+              InstallDirInUse: (e) => Effect.fail(installDirInUse(e))
+            })
           )
           // The actor keeps running the old entry; it launches the new one at the next start.
           yield* supervisor.ensure(next).pipe(Effect.mapError(actorErrorToHttp))

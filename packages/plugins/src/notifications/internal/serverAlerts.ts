@@ -1,0 +1,74 @@
+/**
+ * Server trouble as notifications: each crash (and what the watchdog does
+ * about it), each watchdog restart and the watchdog giving up reach the
+ * users who may view that server. A failed watchdog restart is not one of
+ * its own: the crash it counts as follows with the reason.
+ */
+import { on, ServerCrashed, ServerRestarted } from "@garrison/runtime"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import type { Audience, NotificationInput } from "../contract/Api.js"
+import { Notifications } from "../Notifications.js"
+
+/**
+ * Who is told about a server. Today every holder of `server.view` (and
+ * admins) may view every server; when roles become per server, narrow it
+ * here, and only here.
+ */
+export const serverAudience = (_serverId: string): Audience => ({ permission: "server.view" })
+
+/** Where a notification about a server points in the dashboard. */
+const serverLink = (serverId: string) => `/servers/${encodeURIComponent(serverId)}`
+
+/** Titles hold at most 200 characters and messages 4000: a long server name or error is cut, never refused. */
+const cut = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`)
+
+const about = (serverId: string, alert: Pick<NotificationInput, "level" | "title" | "message">): NotificationInput => ({
+  audience: serverAudience(serverId),
+  link: serverLink(serverId),
+  level: alert.level,
+  title: cut(alert.title, 200),
+  message: cut(alert.message, 4000)
+})
+
+export const crashAlert = (event: ServerCrashed): NotificationInput => {
+  switch (event.watchdog) {
+    case "restarting":
+      return about(event.serverId, {
+        level: "warning",
+        title: `${event.name} crashed`,
+        message:
+          `${event.reason}. The watchdog restarts it in ${Duration.format(Duration.millis(event.restartInMs ?? 0))} ` +
+          `(crash ${event.consecutiveCrashes} in a row).`
+      })
+    case "gave-up":
+      return about(event.serverId, {
+        level: "error",
+        title: `${event.name} is down: the watchdog gave up`,
+        message: `${event.reason}. After ${event.consecutiveCrashes} crashes in a row the watchdog stopped restarting it; start it by hand once the cause is fixed.`
+      })
+    case "off":
+      return about(event.serverId, {
+        level: "error",
+        title: `${event.name} crashed`,
+        message: `${event.reason}. Its watchdog is off, so it stays down until someone starts it.`
+      })
+  }
+}
+
+export const restartAlert = (event: ServerRestarted): NotificationInput | undefined =>
+  event.reason === "watchdog" && event.ok
+    ? about(event.serverId, {
+        level: "info",
+        title: `${event.name} was restarted by the watchdog`,
+        message: `It is running again after: ${event.crash ?? "a crash"}.`
+      })
+    : undefined
+
+const publish = (input: NotificationInput | undefined) =>
+  input === undefined ? Effect.void : Effect.flatMap(Notifications, (notifications) => notifications.publish(input))
+
+export const serverAlertHandlers = [
+  on(ServerCrashed, (event) => publish(crashAlert(event)), "serverCrashed"),
+  on(ServerRestarted, (event) => publish(restartAlert(event)), "serverRestarted")
+]
