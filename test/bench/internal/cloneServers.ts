@@ -57,7 +57,10 @@ export const cloneServerEntries = (
     db.transaction(() => {
       for (let i = 0; i < count; i++) {
         const id = randomUUID()
-        const copy = JSON.stringify({ ...entry, id, name: name(i), gamePort: gamePort(i) })
+        // The RCON password is sealed to the template's id and would not open in a copy: copies get none
+        // (they stay stopped, so they never connect).
+        const rcon = typeof entry["rcon"] === "object" && entry["rcon"] !== null ? { ...entry["rcon"], password: "" } : undefined
+        const copy = JSON.stringify({ ...entry, id, name: name(i), gamePort: gamePort(i), ...(rcon === undefined ? {} : { rcon }) })
         insert.run(id, name(i), copy, template.created_at, template.updated_at)
       }
     })()

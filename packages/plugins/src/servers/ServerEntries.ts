@@ -1,20 +1,23 @@
 /**
  * The stored server entries: the one place other plugins (scheduler, logs,
- * bans, priority) list them. Entries are kept whole, RCON password
- * included; only HTTP views mask it. One entry per install folder: a write
- * that would give a folder a second entry fails with `InstallDirInUse`
- * naming the first (writes are serialised, so two racing creates cannot
- * both pass the check).
+ * bans, priority) list them. Entries are handed out whole, RCON password
+ * included (the actors connect with it; only HTTP views mask it); in the
+ * database the password is sealed (sealing.ts). One entry per install
+ * folder: a write that would give a folder a second entry fails with
+ * `InstallDirInUse` naming the first (writes are serialised, so two racing
+ * creates cannot both pass the check).
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
-import { ServerEntry } from "@garrison/runtime"
+import { SEALED_PREFIX, SealedSecrets, ServerEntry, type StartupError } from "@garrison/runtime"
 import { InstallDirInUse, ServerNotFound, type ServerStoreError, storeError } from "./errors.js"
 import { installKey } from "./internal/installFolder.js"
+import { describeOpenFailure, openEntry, sealEntry, SERVERS_KEY } from "./sealing.js"
 
 export interface ServerEntriesShape {
   /** Every entry, in creation order. The same array until an entry changes (compare by identity to detect changes). */
@@ -35,7 +38,7 @@ interface Row {
 }
 
 const EntryJson = Schema.parseJson(ServerEntry)
-const encode = Schema.encodeSync(EntryJson)
+const encodeJson = Schema.encodeSync(EntryJson)
 const decode = Schema.decodeUnknown(EntryJson)
 
 /**
@@ -48,13 +51,36 @@ export const oneEntryPerInstall = (entries: ReadonlyArray<ServerEntry>): Readonl
 ]
 
 export class ServerEntries extends Context.Tag("@garrison/plugins/ServerEntries")<ServerEntries, ServerEntriesShape>() {
-  static readonly layer: Layer.Layer<ServerEntries, never, SqlClient.SqlClient> = Layer.effect(
+  static readonly layer: Layer.Layer<ServerEntries, StartupError, SqlClient.SqlClient | SealedSecrets> = Layer.effect(
     ServerEntries,
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
+      // Before the port opens: a missing key while sealed passwords are stored stops the start (one line).
+      const [sealedRows] = yield* sql<{ readonly n: number }>`SELECT COUNT(*) AS n FROM servers
+        WHERE entry LIKE ${`%${SEALED_PREFIX}%`}`.pipe(Effect.orDie)
+      const box = yield* (yield* SealedSecrets).box(SERVERS_KEY, {
+        sealedValuesExist: Number(sealedRows?.n ?? 0) > 0,
+        sealedWhat: "RCON passwords"
+      })
+      const encode = (entry: ServerEntry) => encodeJson(sealEntry(box, entry))
       const decodeRow = (row: Row) =>
-        decode(row.entry).pipe(Effect.mapError((e) => storeError(`server ${row.id} is unreadable`)({ message: e.message })))
+        decode(row.entry).pipe(
+          Effect.mapError((e) => storeError(`server ${row.id} is unreadable`)({ message: e.message })),
+          Effect.flatMap((stored) =>
+            Either.match(openEntry(box, stored), {
+              onRight: Effect.succeed,
+              // The entry stays (its server may be running); RCON waits until the password is entered again.
+              onLeft: (failure) =>
+                Effect.as(
+                  Effect.logError(
+                    `server ${row.id}: its stored RCON password ${describeOpenFailure(failure)}; enter the RCON password again`
+                  ),
+                  new ServerEntry({ ...stored, rcon: stored.rcon === undefined ? undefined : { ...stored.rcon, password: "" } })
+                )
+            })
+          )
+        )
 
       const exists = (id: string) =>
         sql<{ id: string }>`SELECT id FROM servers WHERE id = ${id}`.pipe(Effect.map((rows) => rows.length > 0))

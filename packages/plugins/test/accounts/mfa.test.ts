@@ -5,11 +5,35 @@
  * disabling with a code or the password.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Clock, Effect, Option, TestClock } from "effect"
+import { Clock, Effect, Either, Option, TestClock } from "effect"
+import { SqlClient } from "@effect/sql"
+import { createCipheriv, randomBytes } from "node:crypto"
+import * as Fs from "node:fs"
+import * as NodePath from "node:path"
 import { Secret } from "otpauth"
 import { codeAt, matchStep } from "../../src/accounts/mfa/Totp.js"
-import { open, seal } from "../../src/accounts/mfa/SecretBox.js"
-import { accountsController, ADMIN, auditRecorder, call, login, type Session, signIn, signInAdmin, totp } from "./support.js"
+import { keyIdOf, openWith, sealWith } from "@garrison/runtime"
+import {
+  accountsController,
+  ADMIN,
+  auditRecorder,
+  call,
+  login,
+  type Session,
+  signIn,
+  signInAdmin,
+  tempDataDir,
+  totp
+} from "./support.js"
+
+/** What the MFA box wrote before SealedSecrets (its code at that release, kept here to produce old rows). */
+const legacySeal = (key: Uint8Array, plaintext: string, owner: string): string => {
+  const iv = randomBytes(12)
+  const cipher = createCipheriv("aes-256-gcm", key, iv)
+  cipher.setAAD(Buffer.from(owner))
+  const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()])
+  return ["v1", iv.toString("base64url"), body.toString("base64url"), cipher.getAuthTag().toString("base64url")].join(".")
+}
 
 describe("TOTP", () => {
   // RFC 6238 Appendix B: 8 digits, 30 s steps, the ASCII seeds below.
@@ -54,11 +78,20 @@ describe("TOTP", () => {
 
   it("keeps secrets sealed to their owner", () => {
     const key = new Uint8Array(32).fill(7)
-    const sealed = seal(key, "JBSWY3DPEHPK3PXP", "user-1")
+    const sealed = sealWith(key, "JBSWY3DPEHPK3PXP", "user-1")
     expect(sealed).not.toContain("JBSWY3DPEHPK3PXP")
-    expect(open(key, sealed, "user-1")).toEqual(Option.some("JBSWY3DPEHPK3PXP"))
-    expect(open(key, sealed, "user-2")).toEqual(Option.none())
-    expect(open(new Uint8Array(32).fill(8), sealed, "user-1")).toEqual(Option.none())
+    expect(sealed.startsWith(`sealed:v1:${keyIdOf(key)}:`)).toBe(true)
+    expect(openWith(key, sealed, "user-1")).toEqual(Either.right("JBSWY3DPEHPK3PXP"))
+    expect(openWith(key, sealed, "user-2")).toEqual(Either.left("tampered"))
+    expect(openWith(new Uint8Array(32).fill(8), sealed, "user-1")).toEqual(Either.left("other-key"))
+    expect(openWith(key, "JBSWY3DPEHPK3PXP", "user-1")).toEqual(Either.left("not-sealed"))
+  })
+
+  it("still opens secrets sealed by the MFA box before SealedSecrets existed (v1.<iv>.<body>.<tag>)", () => {
+    const key = new Uint8Array(32).fill(7)
+    const legacy = legacySeal(key, "JBSWY3DPEHPK3PXP", "user-1")
+    expect(openWith(key, legacy, "user-1")).toEqual(Either.right("JBSWY3DPEHPK3PXP"))
+    expect(openWith(key, legacy, "user-2")).toEqual(Either.left("tampered"))
   })
 })
 
@@ -124,6 +157,22 @@ describe("MFA", () => {
       expect(actions).toEqual(expect.arrayContaining(["auth.mfa.setup:success", "auth.mfa.enable:success"]))
       expect(JSON.stringify(audit.rows)).not.toContain(secret)
     }).pipe(Effect.provide(accountsController({ audit })))
+  })
+
+  it.scoped("a user enrolled before SealedSecrets (legacy ciphertext in the row) still signs in with a code", () => {
+    const dataDir = tempDataDir()
+    return Effect.gen(function* () {
+      yield* TestClock.adjust("10 seconds")
+      const { secret } = yield* enrol(yield* signInAdmin)
+      const sql = yield* SqlClient.SqlClient
+      const [row] = yield* sql<{ id: string; mfa_secret: string }>`SELECT id, mfa_secret FROM accounts_users WHERE username = ${ADMIN.username}`
+      expect(row?.mfa_secret.startsWith("sealed:v1:")).toBe(true)
+      const key = Buffer.from(Fs.readFileSync(NodePath.join(dataDir, "secrets", "accounts-mfa-key.key"), "utf8").trim(), "base64url")
+      yield* sql`UPDATE accounts_users SET mfa_secret = ${legacySeal(key, secret, row?.id ?? "")} WHERE id = ${row?.id ?? ""}`
+      yield* TestClock.adjust(2 * STEP)
+      const now = yield* Clock.currentTimeMillis
+      expect((yield* login(ADMIN.username, ADMIN.password, { code: totp(secret, now) })).status).toBe(200)
+    }).pipe(Effect.provide(accountsController({ dataDir })))
   })
 
   it.scoped("recovery codes sign in once each", () =>

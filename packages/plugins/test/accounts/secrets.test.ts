@@ -8,7 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Cause, Effect, Exit, Layer, Option } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
-import { accountsController, signInAdmin, tempDataDir } from "./support.js"
+import { accountsController, call, signInAdmin, tempDataDir } from "./support.js"
 
 /** A data directory whose `secrets/<name>.key` holds `text`. */
 const withKeyFile = (name: string, text: string) => {
@@ -60,6 +60,26 @@ describe("key files at start-up", () => {
     Effect.gen(function* () {
       const { dataDir } = withKeyFile("session-signing-key", Buffer.alloc(64, 3).toString("base64url"))
       yield* signInAdmin.pipe(Effect.provide(accountsController({ dataDir })))
+    })
+  )
+
+  it.effect("a missing MFA key while MFA secrets are stored stops the start with one line, and no new key is made", () =>
+    Effect.gen(function* () {
+      const dataDir = tempDataDir()
+      yield* Effect.scoped(
+        Effect.gen(function* () {
+          const admin = yield* signInAdmin
+          expect((yield* call("POST", "/api/auth/mfa/setup", { headers: admin.browser })).status).toBe(200)
+        }).pipe(Effect.provide(accountsController({ dataDir })))
+      )
+      const file = NodePath.join(dataDir, "secrets", "accounts-mfa-key.key")
+      Fs.rmSync(file)
+      const error = yield* startFailure(dataDir)
+      expect(error._tag).toBe("StartupError")
+      expect(error.message).toContain(`${file} is missing but the database holds MFA secrets sealed with it`)
+      expect(error.message).toContain("restore it from a backup of the data directory")
+      expect(error.message).not.toContain("\n")
+      expect(Fs.existsSync(file)).toBe(false)
     })
   )
 })

@@ -10,6 +10,7 @@ import * as Schema from "effect/Schema"
 import { randomBytes } from "node:crypto"
 import * as Fs from "node:fs/promises"
 import * as NodePath from "node:path"
+import { makePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, tightenMode } from "../files/PrivateModes.js"
 import { StartupError } from "../kernel/StartupError.js"
 import { GarrisonConfig } from "./GarrisonConfig.js"
 
@@ -29,18 +30,20 @@ export class DataDir extends Context.Tag("@garrison/runtime/DataDir")<DataDir, D
     DataDir,
     Effect.gen(function* () {
       const { dataDir } = yield* GarrisonConfig
+      const unwritable = (cause: unknown) =>
+        new StartupError({
+          reason: "data-dir",
+          message: `the data directory ${dataDir} is not writable (${errorMessage(cause)}); set DATA_DIR to a folder this user can write`
+        })
+      // Owner only (0700): it holds the database, its backups and the key files.
+      yield* makePrivateDir(dataDir).pipe(Effect.mapError(unwritable))
       yield* Effect.tryPromise({
         try: async () => {
-          await Fs.mkdir(dataDir, { recursive: true })
           const probe = NodePath.join(dataDir, `.write-check-${process.pid}`)
           await Fs.writeFile(probe, "ok")
           await Fs.rm(probe)
         },
-        catch: (cause) =>
-          new StartupError({
-            reason: "data-dir",
-            message: `the data directory ${dataDir} is not writable (${errorMessage(cause)}); set DATA_DIR to a folder this user can write`
-          })
+        catch: unwritable
       })
       return { root: dataDir, resolve: (...segments) => NodePath.join(dataDir, ...segments) }
     })
@@ -87,8 +90,16 @@ export const SESSION_SIGNING_KEY = {
  */
 export interface SecretsShape {
   readonly get: (name: string, spec?: SecretSpec) => Effect.Effect<Uint8Array, SecretError>
-  /** `get` for a key the controller needs to start: a bad key file is a StartupError with the same one-line message. */
-  readonly require: (name: string, spec: SecretSpec) => Effect.Effect<Uint8Array, StartupError>
+  /**
+   * `get` for a key the controller needs to start: a bad key file is a StartupError with the same one-line message.
+   * With `missing` (why the key must already exist, e.g. "the database holds RCON passwords sealed with it"),
+   * a missing key file is not created but stops the start, saying how to restore it or give up what it protected.
+   */
+  readonly require: (
+    name: string,
+    spec: SecretSpec,
+    options?: { readonly missing?: string }
+  ) => Effect.Effect<Uint8Array, StartupError>
 }
 
 export class Secrets extends Context.Tag("@garrison/runtime/Secrets")<Secrets, SecretsShape>() {
@@ -97,8 +108,10 @@ export class Secrets extends Context.Tag("@garrison/runtime/Secrets")<Secrets, S
     Effect.gen(function* () {
       const dataDir = yield* DataDir
       const dir = dataDir.resolve("secrets")
+      // Key files written by hand or copied back from a backup may be readable by others: tighten them once.
+      yield* tightenKeyFiles(dir)
       const cache = new Map<string, Uint8Array>()
-      const get: SecretsShape["get"] = (name, spec = DEFAULT_SPEC) =>
+      const load = (name: string, spec: SecretSpec, missing: string | undefined) =>
         Effect.suspend(() => {
           if (!/^[a-z0-9-]+$/.test(name)) {
             return Effect.fail(new SecretError({ name, message: "secret names are lowercase letters, digits and -" }))
@@ -107,32 +120,49 @@ export class Secrets extends Context.Tag("@garrison/runtime/Secrets")<Secrets, S
           const cached = cache.get(name)
           if (cached) return checkKey(name, file, cached, spec)
           return Effect.tryPromise({
-            try: () => readOrCreate(file, spec.bytes),
+            try: () => readOrCreate(file, spec.bytes, missing === undefined),
             catch: (cause) =>
               new SecretError({
                 name,
                 message: `cannot read or create the key file ${file} (${errorMessage(cause)}); check that this user may read and write ${dir}`
               })
           }).pipe(
-            Effect.flatMap((text) => decodeKey(name, file, text, spec)),
+            Effect.flatMap((text) =>
+              text === undefined ? Effect.fail(missingKey(name, file, spec, missing ?? "")) : decodeKey(name, file, text, spec)
+            ),
             Effect.tap((value) => Effect.sync(() => cache.set(name, value)))
           )
         })
-      const require: SecretsShape["require"] = (name, spec) =>
-        Effect.mapError(get(name, spec), (error) => new StartupError({ reason: "data-dir", message: error.message }))
+      const get: SecretsShape["get"] = (name, spec = DEFAULT_SPEC) => load(name, spec, undefined)
+      const require: SecretsShape["require"] = (name, spec, options = {}) =>
+        Effect.mapError(load(name, spec, options.missing), (error) => new StartupError({ reason: "data-dir", message: error.message }))
       return { get, require }
     })
   )
 }
 
-/** The stored text, or (on first use) a new random key written without replacing one another start wrote first. */
-const readOrCreate = async (file: string, bytes: number): Promise<string> => {
+const tightenKeyFiles = (dir: string): Effect.Effect<void> =>
+  Effect.gen(function* () {
+    yield* tightenMode(dir, PRIVATE_DIR_MODE)
+    const names = yield* Effect.tryPromise(() => Fs.readdir(dir)).pipe(Effect.orElseSucceed((): ReadonlyArray<string> => []))
+    for (const name of names) {
+      if (name.endsWith(".key")) yield* tightenMode(NodePath.join(dir, name), PRIVATE_FILE_MODE)
+    }
+  }).pipe(Effect.catchAll((cause) => Effect.logWarning(`Cannot check the permissions of ${dir}: ${errorMessage(cause)}`)))
+
+/**
+ * The stored text, or (on first use) a new random key written without
+ * replacing one another start wrote first; undefined when the file is
+ * missing and may not be created.
+ */
+const readOrCreate = async (file: string, bytes: number, create: boolean): Promise<string | undefined> => {
   await Fs.mkdir(NodePath.dirname(file), { recursive: true, mode: 0o700 })
   try {
     return await Fs.readFile(file, "utf8")
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error
   }
+  if (!create) return undefined
   const text = randomBytes(bytes).toString("base64url") + "\n"
   try {
     // "wx": if two starts race, the first file wins and the second reads it.
@@ -169,6 +199,16 @@ const badKey = (name: string, file: string, spec: SecretSpec, problem: string) =
     message:
       `${spec.what} in ${file} ${problem}: restore it from a backup of the data directory, ` +
       `or delete it to have a new key generated at the next start (${spec.ifReplaced})`
+  })
+
+/** One line: the key that sealed stored values is gone; restore it, or knowingly give those values up. */
+const missingKey = (name: string, file: string, spec: SecretSpec, why: string) =>
+  new SecretError({
+    name,
+    message:
+      `${spec.what} ${file} is missing but ${why}: restore it from a backup of the data directory, ` +
+      `or, to give them up (${spec.ifReplaced}), put a new key there: ` +
+      `node -e "console.log(require('crypto').randomBytes(${spec.bytes}).toString('base64url'))" > ${file}`
   })
 
 export const errorMessage = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))

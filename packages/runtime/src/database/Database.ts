@@ -12,12 +12,19 @@ import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as NodeFs from "node:fs"
 import { GarrisonConfig } from "../config/GarrisonConfig.js"
 import { StartupError } from "../kernel/StartupError.js"
 import { DatabaseError } from "./DatabaseError.js"
 import { pruneBackups, removePartials, takeBackup } from "./internal/backups.js"
-import { attempt, databasePaths, describeCause } from "./internal/files.js"
+import { createPrivateFile, makePrivateDir, PRIVATE_FILE_MODE, tightenMode } from "../files/PrivateModes.js"
+import {
+  attempt,
+  databasePaths,
+  type DatabasePaths,
+  describeCause,
+  listBackups,
+  SIDECARS
+} from "./internal/files.js"
 import { recover, type StartupRecovery } from "./internal/recovery.js"
 import { makeBackupRequests } from "./internal/requests.js"
 import { DAILY_BACKUP_DAYS } from "./internal/retention.js"
@@ -65,6 +72,15 @@ export interface DatabaseShape {
  */
 export const BULK_WRITE_BACKUP_ROWS = 100
 
+/** The database, its -wal/-shm and every backup (with theirs), tightened to 0600 where looser. */
+const tightenPrivateFiles = (paths: DatabasePaths): Effect.Effect<void, unknown> =>
+  Effect.gen(function*() {
+    const backups = yield* listBackups(paths.backupsDir)
+    for (const file of [paths.file, ...backups]) {
+      for (const suffix of ["", ...SIDECARS]) yield* tightenMode(file + suffix, PRIVATE_FILE_MODE)
+    }
+  })
+
 const databaseError = (message: string) => new StartupError({ reason: "database", message })
 
 /** Pragmas every connection needs; WAL is the client's default and is verified, not assumed. */
@@ -88,19 +104,31 @@ const configure = (client: SqliteClient.SqliteClient, file: string): Effect.Effe
 const make = Effect.gen(function*() {
   const config = yield* GarrisonConfig
   const paths = databasePaths(config.dataDir)
-  yield* attempt(() => NodeFs.mkdirSync(paths.backupsDir, { recursive: true })).pipe(
+  yield* makePrivateDir(paths.backupsDir).pipe(
     Effect.mapError((cause) =>
       new StartupError({ reason: "data-dir", message: `Cannot create ${paths.backupsDir}: ${describeCause(cause)}` })
     )
   )
+  // Owner read/write only, whatever the umask: looser existing files are tightened before anything opens them
+  // (SQLite gives a new -wal/-shm the database file's mode), and a new file is created 0600 before SQLite opens it.
+  yield* tightenPrivateFiles(paths).pipe(
+    Effect.mapError((cause) => databaseError(`Cannot make ${paths.file} private: ${describeCause(cause)}`))
+  )
   const startup = yield* recover(paths)
   yield* removePartials(paths.backupsDir)
+  yield* attempt(() => createPrivateFile(paths.file)).pipe(
+    Effect.mapError((cause) => databaseError(`Cannot create ${paths.file}: ${describeCause(cause)}`))
+  )
 
   // The client constructor throws (a defect) on e.g. permission errors; turn that into a start-up failure.
   const client = yield* SqliteClient.make({ filename: paths.file }).pipe(
     Effect.catchAllDefect((defect) => Effect.fail(databaseError(`Cannot open ${paths.file}: ${describeCause(defect)}`)))
   )
   yield* configure(client, paths.file)
+  // The -wal/-shm exist now (WAL mode): checked once more, as SQLite may have met them from an older run.
+  yield* Effect.forEach(SIDECARS, (suffix) => tightenMode(paths.file + suffix, PRIVATE_FILE_MODE)).pipe(
+    Effect.mapError((cause) => databaseError(`Cannot make ${paths.file}'s -wal/-shm private: ${describeCause(cause)}`))
+  )
   // One backup at a time: concurrent ones (scheduled + pre-migration) could pick the same file name.
   const backupLock = yield* Effect.makeSemaphore(1)
   const backupNow = (label: string) => backupLock.withPermits(1)(takeBackup(client, paths.backupsDir, label))

@@ -8,6 +8,7 @@ import type { SqlError } from "@effect/sql/SqlError"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import { StartupError } from "../kernel/StartupError.js"
+import type { SealedSecrets } from "../secrets/SealedSecrets.js"
 import { Database } from "./Database.js"
 import { describeCause } from "./internal/files.js"
 
@@ -15,7 +16,11 @@ export interface Migration {
   /** Positive integer, unique within the plugin; migrations run in ascending order. */
   readonly version: number
   readonly name: string
-  readonly up: Effect.Effect<void, SqlError, SqlClient.SqlClient>
+  /**
+   * May use `SealedSecrets` to seal values a newer version keeps encrypted; a
+   * key problem it meets is a StartupError, passed on as it is.
+   */
+  readonly up: Effect.Effect<void, SqlError | StartupError, SqlClient.SqlClient | SealedSecrets>
 }
 
 export interface MigrationSet {
@@ -132,7 +137,9 @@ const apply = (sql: SqlClient.SqlClient, pluginId: string, migration: Migration)
   }).pipe(
     sql.withTransaction,
     Effect.mapError((error) =>
-      failure(`Migration ${pluginId} v${migration.version} "${migration.name}" failed: ${sqlDetail(error)}`)
+      error._tag === "StartupError"
+        ? error
+        : failure(`Migration ${pluginId} v${migration.version} "${migration.name}" failed: ${sqlDetail(error)}`)
     ),
     Effect.catchAllDefect((defect) =>
       Effect.fail(
@@ -148,7 +155,7 @@ const apply = (sql: SqlClient.SqlClient, pluginId: string, migration: Migration)
  */
 export const runMigrations = (
   sets: ReadonlyArray<MigrationSet>
-): Effect.Effect<MigrationReport, StartupError, SqlClient.SqlClient | Database> =>
+): Effect.Effect<MigrationReport, StartupError, SqlClient.SqlClient | Database | SealedSecrets> =>
   Effect.gen(function*() {
     const valid = yield* validate(sets)
     const sql = yield* SqlClient.SqlClient

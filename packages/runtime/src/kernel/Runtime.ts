@@ -21,6 +21,7 @@ import { scheduledBackups, shutdownBackup } from "../database/BackupJobs.js"
 import { Database } from "../database/Database.js"
 import { runMigrations } from "../database/Migrations.js"
 import { EventBus } from "../events/EventBus.js"
+import { SealedSecrets } from "../secrets/SealedSecrets.js"
 import { AtomicFiles } from "../files/AtomicFile.js"
 import { Announcements } from "./Announcements.js"
 import { Hooks } from "./Hooks.js"
@@ -34,6 +35,7 @@ export type KernelServices =
   | GarrisonConfig
   | DataDir
   | Secrets
+  | SealedSecrets
   | Database
   | SqlClient.SqlClient
   | EventBus
@@ -89,7 +91,7 @@ export const layer = <const Plugins extends ReadonlyArray<AnyPlugin>>(
         AtomicFiles.layer,
         Hooks.layer,
         Announcements.layer,
-        Secrets.layer,
+        SealedSecrets.layer.pipe(Layer.provideMerge(Secrets.layer)),
         PermissionCatalog.layer(plan.permissions),
         Layer.succeed(PluginRegistry, { plan, startedAt, version: config.version })
       ).pipe(Layer.provideMerge(storage))

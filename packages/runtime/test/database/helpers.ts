@@ -7,7 +7,9 @@ import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
 import { afterAll } from "vitest"
 import { GarrisonConfig, type GarrisonSettings } from "../../src/config/GarrisonConfig.js"
+import { DataDir, Secrets } from "../../src/config/DataDir.js"
 import { Database } from "../../src/database/index.js"
+import { SealedSecrets } from "../../src/secrets/SealedSecrets.js"
 
 const created: Array<string> = []
 afterAll(() => {
@@ -23,12 +25,19 @@ export const tempDataDir = (): string => {
 export const databaseLayer = (dataDir: string, overrides: Partial<GarrisonSettings> = {}) =>
   Database.layer.pipe(Layer.provideMerge(GarrisonConfig.layerWith({ dataDir, ...overrides })))
 
-/** Opens the database for the duration of `effect`, then closes it (like one controller run). */
+/** Opens the database for the duration of `effect`, then closes it (like one controller run). Migrations may seal values, so `SealedSecrets` is there too. */
 export const withDatabase = <A, E>(
   dataDir: string,
-  effect: Effect.Effect<A, E, Database | SqlClient.SqlClient | SqliteClient.SqliteClient | GarrisonConfig>,
+  effect: Effect.Effect<A, E, Database | SqlClient.SqlClient | SqliteClient.SqliteClient | GarrisonConfig | SealedSecrets>,
   overrides: Partial<GarrisonSettings> = {}
-) => Effect.provide(effect, databaseLayer(dataDir, overrides))
+) =>
+  Effect.provide(
+    effect,
+    Layer.merge(
+      databaseLayer(dataDir, overrides),
+      SealedSecrets.layer.pipe(Layer.provide(Secrets.layer), Layer.provide(DataDir.layer), Layer.provide(GarrisonConfig.layerWith({ dataDir, ...overrides })))
+    )
+  )
 
 export interface LogLine {
   readonly level: LogLevel.LogLevel

@@ -8,13 +8,14 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { Secrets } from "@garrison/runtime"
+import { SealedSecrets } from "@garrison/runtime"
 import { ConfirmationFailed, MfaAlreadyEnabled, MfaNotEnabled, MfaNotPending } from "../errors.js"
 import { Passwords } from "../passwords/Passwords.js"
 import { hashRecoveryCode, looksLikeRecoveryCode, newRecoveryCode, RECOVERY_CODE_COUNT } from "./RecoveryCodes.js"
-import { MFA_KEY_NAME, MFA_KEY_SPEC, open, seal } from "./SecretBox.js"
+import { MFA_KEY } from "./SecretBox.js"
 import { matchStep, newTotpSecret, otpauthUri } from "./Totp.js"
 
 export interface MfaEnrolment {
@@ -54,8 +55,14 @@ export class Mfa extends Context.Tag("@garrison/plugins/accounts/Mfa")<Mfa, MfaS
   static readonly make = Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const passwords = yield* Passwords
-    // Checked before the port opens: a bad key file is a one-line start-up error naming it.
-    const key = yield* (yield* Secrets).require(MFA_KEY_NAME, MFA_KEY_SPEC)
+    // Checked before the port opens: a bad key file, or a missing one while secrets sealed with it
+    // are stored, is a one-line start-up error naming it.
+    const [stored] = yield* sql<{ readonly n: number }>`SELECT COUNT(*) AS n FROM accounts_users
+      WHERE mfa_secret IS NOT NULL OR mfa_pending_secret IS NOT NULL`.pipe(Effect.orDie)
+    const box = yield* (yield* SealedSecrets).box(MFA_KEY, {
+      sealedValuesExist: Number(stored?.n ?? 0) > 0,
+      sealedWhat: "MFA secrets"
+    })
     const isoNow = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
 
     const row = (userId: string) =>
@@ -66,7 +73,7 @@ export class Mfa extends Context.Tag("@garrison/plugins/accounts/Mfa")<Mfa, MfaS
       ).pipe(Effect.orDie)
 
     const secretOf = (sealed: string | null, userId: string) =>
-      sealed === null ? Option.none<string>() : open(key, sealed, userId)
+      sealed === null ? Option.none<string>() : Either.getRight(box.open(sealed, userId))
 
     /** Advances the last used step; false when another request used this step (or a later one) first. */
     const useStep = (userId: string, step: number) =>
@@ -92,7 +99,7 @@ export class Mfa extends Context.Tag("@garrison/plugins/accounts/Mfa")<Mfa, MfaS
         if (Option.isSome(current) && current.value.mfa_enabled === 1) return yield* new MfaAlreadyEnabled()
         const secret = newTotpSecret()
         const updatedAt = yield* isoNow
-        yield* sql`UPDATE accounts_users SET mfa_pending_secret = ${seal(key, secret, user.id)}, updated_at = ${updatedAt}
+        yield* sql`UPDATE accounts_users SET mfa_pending_secret = ${box.seal(secret, user.id)}, updated_at = ${updatedAt}
           WHERE id = ${user.id}`.pipe(Effect.orDie)
         return { secret, uri: otpauthUri(secret, user.username) }
       })

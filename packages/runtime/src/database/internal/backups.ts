@@ -9,6 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
+import { createPrivateFile, makePrivateDir } from "../../files/PrivateModes.js"
 import { DatabaseError } from "../DatabaseError.js"
 import {
   attempt,
@@ -41,7 +42,7 @@ export const takeBackup = (
 ): Effect.Effect<string, DatabaseError> =>
   Effect.gen(function*() {
     const now = yield* Clock.currentTimeMillis
-    yield* attempt(() => NodeFs.mkdirSync(backupsDir, { recursive: true })).pipe(
+    yield* makePrivateDir(backupsDir).pipe(
       Effect.mapError((cause) => backupError(`Cannot create ${backupsDir}: ${describeCause(cause)}`))
     )
     // Two backups in the same millisecond with the same label get -2, -3, ...
@@ -51,6 +52,10 @@ export const takeBackup = (
     const partial = `${target}${PARTIAL_SUFFIX}`
 
     yield* Effect.gen(function*() {
+      // Created 0600 first (whatever the umask): SQLite writes the copy into this empty file and keeps its mode.
+      yield* attempt(() => createPrivateFile(partial)).pipe(
+        Effect.mapError((cause) => backupError(`Cannot create ${partial}: ${describeCause(cause)}`))
+      )
       yield* client.backup(partial).pipe(
         Effect.mapError((error) =>
           backupError(`Online backup to ${partial} failed: ${error.message} ${describeCause(error.cause)}`)

@@ -127,6 +127,8 @@ export const copyAtomically = (from: string, to: string): Effect.Effect<void, un
     NodeFs.copyFileSync(from, temporary)
     const fd = NodeFs.openSync(temporary, "r+")
     try {
+      // Owner only, like every database file (a copy takes its source's mode, which may be looser).
+      NodeFs.fchmodSync(fd, 0o600)
       NodeFs.fsyncSync(fd)
     } finally {
       NodeFs.closeSync(fd)
