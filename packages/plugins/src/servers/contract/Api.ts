@@ -34,12 +34,19 @@ import {
   UpdateServerBody
 } from "./fields.js"
 
-const action = <const Name extends string>(name: Name, verb: string, permission: string, description: string) =>
+/** `POST /api/servers/:id/<verb>`: answers the server's status after the action. */
+const action = <const Name extends string>(
+  name: Name,
+  verb: string,
+  permission: string,
+  docs: { readonly summary: string; readonly description: string }
+) =>
   HttpApiEndpoint.post(name, `/api/servers/:id/${verb}`)
     .setPath(ServerPath)
     .addSuccess(ServerStatusView)
     .annotate(Access, Access.permission(permission))
-    .annotate(OpenApi.Description, description)
+    .annotate(OpenApi.Summary, docs.summary)
+    .annotate(OpenApi.Description, docs.description)
 
 export class ServersGroup extends HttpApiGroup.make("servers")
   .add(
@@ -112,24 +119,34 @@ export class ServersGroup extends HttpApiGroup.make("servers")
       .annotate(OpenApi.Description, "State, players, uptime, CPU, memory, map and version of one server.")
   )
   .add(
-    action("start", "start", "server.start", "409 when already running; 409 when a plugin's before-start hook refuses.")
-      .annotate(OpenApi.Summary, "Start a server")
+    action("start", "start", "server.start", {
+      summary: "Start a server",
+      description: "409 when already running; 409 when a plugin's before-start hook refuses."
+    })
   )
   .add(
-    action("stop", "stop", "server.stop", "RCON #shutdown, then SIGTERM, then SIGKILL, after the entry's waits.")
-      .annotate(OpenApi.Summary, "Stop a server")
+    action("stop", "stop", "server.stop", {
+      summary: "Stop a server",
+      description: "RCON #shutdown, then SIGTERM, then SIGKILL, after the entry's waits."
+    })
   )
   .add(
-    action("restart", "restart", "server.restart", "Up to 3 attempts; publishes ServerRestarted for webhooks.")
-      .annotate(OpenApi.Summary, "Restart a server")
+    action("restart", "restart", "server.restart", {
+      summary: "Restart a server",
+      description: "Up to 3 attempts; publishes ServerRestarted for webhooks."
+    })
   )
   .add(
-    action("lock", "lock", "server.rcon", "RCON #lock. 409 when stopped, 503 before the RCON session is up.")
-      .annotate(OpenApi.Summary, "Lock a server to new players")
+    action("lock", "lock", "server.rcon", {
+      summary: "Lock a server to new players",
+      description: "RCON #lock. 409 when stopped, 503 before the RCON session is up."
+    })
   )
   .add(
-    action("unlock", "unlock", "server.rcon", "RCON #unlock.")
-      .annotate(OpenApi.Summary, "Let new players join again")
+    action("unlock", "unlock", "server.rcon", {
+      summary: "Let new players join again",
+      description: "RCON #unlock."
+    })
   )
   .addError(BadRequest)
   .addError(NotFound)
