@@ -27,7 +27,7 @@ const step = (what, args) => {
 
 console.error(
   first
-    ? "build: compiling Garrison with tsc, then bundling the controller (first build: about a minute on 2 cores)..."
+    ? "build: compiling Garrison with tsc, then bundling the controller (the first build takes 20 s to a minute on 2 cores)..."
     : "build: compiling what changed and bundling the controller..."
 )
 const compiled = step("tsc -b", [tsc, "-b"])
