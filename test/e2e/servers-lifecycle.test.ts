@@ -25,13 +25,14 @@ const processesWith = (needle: string): ReadonlyArray<number> =>
     })
     .map(Number)
 
-const fleet = makeFleet()
+// Info: the shutdown line about the game servers that keep running is asserted.
+const fleet = makeFleet({ logLevel: "Info" })
 afterAll(() => fleet.close())
 
 describe("server lifecycle over real processes", () => {
   it("start, players, say, lock, kick, stop, watchdog, reattach, hung stop, delete", { timeout: 150_000 }, async () => {
     const install = await fleet.installSim()
-    await fleet.startController()
+    const firstController = await fleet.startController()
     const { api, status } = fleet
     const rpt = (text: string) => rptContains(install, text, 10_000)
 
@@ -111,6 +112,7 @@ describe("server lifecycle over real processes", () => {
     // Restart the controller: it reattaches to the same process instead of starting another.
     await fleet.stopController()
     expect(isAlive(thirdPid)).toBe(true)
+    expect(firstController.output()).toContain('stopping: 1 game server(s) keep running ("Sim 1"); the next start adopts them again')
     await fleet.startController()
     const reattached = await status(id)
     expect(reattached).toMatchObject({ status: "running", pid: thirdPid })

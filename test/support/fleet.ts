@@ -119,8 +119,13 @@ export const isAlive = (pid: number): boolean => {
   }
 }
 
+export interface FleetOptions {
+  /** The controller's `LOG_LEVEL` (default `Warning`: its output is only read when a test fails or asks). */
+  readonly logLevel?: string
+}
+
 /** A fleet with nothing running yet; call `close` in `afterAll`. */
-export const makeFleet = (): Fleet => {
+export const makeFleet = (options: FleetOptions = {}): Fleet => {
   const cleanups: Array<() => unknown> = []
   const gamePids = new Set<number>()
   let dataDir: string | undefined
@@ -147,7 +152,7 @@ export const makeFleet = (): Fleet => {
         cleanups.push(() => removeDir(dir))
       }
       const first = controller === undefined
-      controller = await startController({ dataDir, plugins: [testPlugins.auth], env: fleetEnv, logLevel: "Warning" })
+      controller = await startController({ dataDir, plugins: [testPlugins.auth], env: fleetEnv, logLevel: options.logLevel ?? "Warning" })
       if (first) cleanups.push(() => controller !== undefined && stopProcess(controller))
       return controller
     },
