@@ -1,7 +1,8 @@
 /**
- * `npm run reset-admin -- [username]`: prints a new one-time password for an
- * admin (the only admin when no name is given), for whoever lost the first
- * admin's password or their own. Reads the same settings as `npm start`
+ * `npm run reset-admin -- [username] [--mfa-off]`: prints a new one-time
+ * password for an admin (the only admin when no name is given), for whoever
+ * lost the first admin's password or their own; `--mfa-off` also turns
+ * their MFA off. Reads the same settings as `npm start`
  * (`DATA_DIR`, ...). Only the accounts and audit plugins are loaded: no game
  * server is touched, no port is opened.
  */
@@ -18,12 +19,28 @@ import * as Option from "effect/Option"
 import { existsSync } from "node:fs"
 import * as NodePath from "node:path"
 
-const username = process.argv[2]?.trim() || undefined
+const USAGE = "usage: npm run reset-admin -- [username] [--mfa-off]"
+
+/** The command line: at most one name, and the one flag. */
+const parseArguments = (args: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    const flags = args.filter((arg) => arg.startsWith("-"))
+    const names = args.filter((arg) => !arg.startsWith("-") && arg.trim() !== "")
+    const unknown = flags.filter((flag) => flag !== "--mfa-off")
+    if (unknown.length > 0 || names.length > 1) {
+      return yield* new StartupError({
+        reason: "config",
+        message: `${unknown.length > 0 ? `unknown option ${unknown.join(", ")}` : "name one admin"}; ${USAGE}`
+      })
+    }
+    return { username: names[0]?.trim(), turnMfaOff: flags.includes("--mfa-off") }
+  })
 
 const describe = (error: unknown) =>
   ConfigError.isConfigError(error) ? `bad configuration: ${String(error)}` : error instanceof Error ? error.message : String(error)
 
 const program = Effect.gen(function* () {
+  const { username, turnMfaOff } = yield* parseArguments(process.argv.slice(2))
   const config = yield* GarrisonConfig
   const database = NodePath.join(config.dataDir, "garrison.db")
   if (!existsSync(database)) {
@@ -32,12 +49,13 @@ const program = Effect.gen(function* () {
       message: `no controller database at ${database}: start the controller once, or set DATA_DIR to its data directory`
     })
   }
-  const reset = yield* resetAdminPassword(username).pipe(
+  const reset = yield* resetAdminPassword(username, { turnMfaOff }).pipe(
     Effect.provide(Runtime.layer([AuditPlugin, AccountsPlugin], { scheduledBackups: false }))
   )
   yield* Console.log(
     `new one-time password for the admin "${reset.username}": ${reset.password} ; ` +
-      "their sessions have ended and sign-in lockouts are lifted; sign in and change it now (it is not shown again)"
+      `their sessions have ended and sign-in lockouts are lifted${reset.mfaTurnedOff ? "; their MFA is off (enrol again)" : ""}; ` +
+      "sign in and change it now (it is not shown again)"
   )
 }).pipe(
   Effect.provide(GarrisonConfig.layer),

@@ -5,8 +5,9 @@
  * (sessions and lockouts live in the database, so the running controller
  * sees the change on the next request). The admin's sessions end, their
  * sign-in lockouts are lifted, they must change the password at the next
- * sign-in, and the reset is an audit row. MFA stays as it was: an admin who
- * also lost their authenticator signs in with a recovery code.
+ * sign-in, and the reset is an audit row. MFA stays as it was unless
+ * `turnMfaOff` (`--mfa-off`): for an admin who lost their authenticator and
+ * their recovery codes too.
  */
 import { AuditTrail } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
@@ -21,8 +22,13 @@ export class ResetRefused extends Schema.TaggedError<ResetRefused>()("ResetRefus
 export interface AdminReset {
   readonly username: string
   readonly password: string
-  /** Sessions of the admin that were ended. */
-  readonly sessionsEnded: boolean
+  /** Whether MFA was on and was turned off by this reset. */
+  readonly mfaTurnedOff: boolean
+}
+
+export interface ResetOptions {
+  /** Also turn the admin's MFA off (they enrol again after signing in). */
+  readonly turnMfaOff?: boolean
 }
 
 /** The admin to reset: the one named, or the only admin there is. */
@@ -49,13 +55,14 @@ const chooseAdmin = (username: string | undefined) =>
     })
   })
 
-export const resetAdminPassword = (username: string | undefined) =>
+export const resetAdminPassword = (username: string | undefined, options: ResetOptions = {}) =>
   Effect.gen(function* () {
     const users = yield* Users
     const admin = yield* chooseAdmin(username)
     const password = generatePassword()
-    // An admin's password change ends all of their sessions (Users.update), and enables them again.
-    yield* users.update(admin.id, { password, mustChangePassword: true, disabled: false })
+    const mfaTurnedOff = options.turnMfaOff === true && admin.mfaEnabled
+    // A password set this way ends all of the admin's sessions (Users.update), and enables them again.
+    yield* users.update(admin.id, { password, mustChangePassword: true, disabled: false, ...(mfaTurnedOff ? { mfaEnabled: false } : {}) })
     yield* Effect.flatMap(Lockout, (lockout) => lockout.releaseUser(admin.username))
     yield* Effect.flatMap(AuditTrail, (audit) =>
       audit.record({
@@ -64,8 +71,8 @@ export const resetAdminPassword = (username: string | undefined) =>
         action: "auth.password-reset",
         target: admin.username,
         result: "success",
-        details: { via: "reset-admin command" }
+        details: { via: "reset-admin command", mfaTurnedOff }
       })
     )
-    return { username: admin.username, password, sessionsEnded: true } satisfies AdminReset
+    return { username: admin.username, password, mfaTurnedOff } satisfies AdminReset
   })
