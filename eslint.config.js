@@ -1,6 +1,7 @@
 // Lint rules: typescript-eslint's recommended set over every package's sources and tests.
 import js from "@eslint/js"
 import tseslint from "typescript-eslint"
+import { pluginBoundaries } from "./packages/plugins/lint/boundaries.js"
 
 export default tseslint.config(
   { ignores: ["**/dist/**", "**/node_modules/**", "data/**", "**/*.d.ts"] },
@@ -32,5 +33,11 @@ export default tseslint.config(
         }
       ]
     }
+  },
+  {
+    // A plugin uses another plugin only through its index: see packages/plugins/lint/boundaries.js.
+    files: ["packages/plugins/src/**/*.ts"],
+    plugins: { garrison: { rules: { "plugin-boundaries": pluginBoundaries } } },
+    rules: { "garrison/plugin-boundaries": "error" }
   }
 )

@@ -14,3 +14,6 @@ export const PlayersPlugin = Plugin.make({
 })
 
 export { KickBody, KickReply, MAX_MESSAGE_LENGTH, MessageBody, PlayerList, PlayersApi, PlayersGroup, RconBody, RconReply } from "./contract/Api.js"
+/** How a request names an online player (slot, GUID, Steam64, DayZ ID or exact name): shared with the bans plugin's player ban. */
+export { findPlayer } from "./internal/resolve.js"
+export type { FindablePlayer } from "./internal/resolve.js"
