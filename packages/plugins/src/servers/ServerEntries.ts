@@ -17,6 +17,7 @@ import * as Schema from "effect/Schema"
 import { SEALED_PREFIX, SealedSecrets, ServerEntry, type StartupError } from "@garrison/runtime"
 import { InstallDirInUse, ServerNotFound, type ServerStoreError, storeError } from "./errors.js"
 import { installKey } from "./internal/installFolder.js"
+import { StoredEntry } from "./internal/storedEntry.js"
 import { describeOpenFailure, openEntry, sealEntry, SERVERS_KEY } from "./sealing.js"
 
 export interface ServerEntriesShape {
@@ -37,9 +38,9 @@ interface Row {
   readonly entry: string
 }
 
-const EntryJson = Schema.parseJson(ServerEntry)
-const encodeJson = Schema.encodeSync(EntryJson)
-const decode = Schema.decodeUnknown(EntryJson)
+// Written whole as today's entry; read with defaults for fields older versions did not write.
+const encodeJson = Schema.encodeSync(Schema.parseJson(ServerEntry))
+const decode = Schema.decodeUnknown(StoredEntry)
 
 /**
  * The first entry of each install folder. New entries never share one, but
