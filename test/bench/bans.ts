@@ -103,6 +103,7 @@ const stubServers = (installDirs: ReadonlyArray<string>) => {
       }),
       Layer.succeed(ServerEntries, {
         list: Effect.succeed(entries),
+        unreadable: Effect.succeed([]),
         get: (serverId) => {
           const entry = entries.find((e) => e.id === serverId)
           return entry === undefined ? Effect.fail(new ServerNotFound({ serverId })) : Effect.succeed(entry)

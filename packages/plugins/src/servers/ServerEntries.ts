@@ -29,13 +29,41 @@ export interface ServerEntriesShape {
   /** Fails with `InstallDirInUse` when the entry moves to a folder another entry has. */
   readonly update: (entry: ServerEntry) => Effect.Effect<void, ServerNotFound | ServerStoreError | InstallDirInUse>
   readonly remove: (serverId: string) => Effect.Effect<void, ServerNotFound | ServerStoreError>
+  /**
+   * Stored rows that cannot be read as an entry (written by a newer version,
+   * or damaged): kept, shown by `GET /api/servers` as `invalid` with the
+   * reason, and removable; never handed to an actor. The same array until
+   * one is removed.
+   */
+  readonly unreadable: Effect.Effect<ReadonlyArray<UnreadableEntry>>
   /** Inserts or replaces each entry, all in one transaction; nothing when one would share a folder (`InstallDirInUse`). */
   readonly upsertAll: (entries: ReadonlyArray<ServerEntry>) => Effect.Effect<void, ServerStoreError | InstallDirInUse>
 }
 
 interface Row {
   readonly id: string
+  readonly name: string
   readonly entry: string
+}
+
+/** A stored row that does not read as an entry. */
+export interface UnreadableEntry {
+  readonly _tag: "UnreadableEntry"
+  readonly id: string
+  readonly name: string
+  /** Its game port, when the row still says one. */
+  readonly gamePort: number
+  /** Why it does not read, for the person who must fix or delete it. */
+  readonly reason: string
+}
+
+const gamePortIn = (json: string): number => {
+  try {
+    const port = (JSON.parse(json) as { gamePort?: unknown }).gamePort
+    return typeof port === "number" && Number.isInteger(port) && port >= 1 && port <= 65535 ? port : 0
+  } catch {
+    return 0
+  }
 }
 
 // Written whole as today's entry; read with defaults for fields older versions did not write.
@@ -137,11 +165,17 @@ export class ServerEntries extends Context.Tag("@garrison/plugins/ServerEntries"
       // This plugin is the table's only writer, so a cache decoded once serves every read
       // (listing 1,000 entries must not decode 1,000 JSON documents per request).
       const cache = new Map<string, ServerEntry>()
-      const rows = yield* sql<Row>`SELECT id, entry FROM servers ORDER BY created_at, id`.pipe(Effect.orDie)
+      const unreadable = new Map<string, UnreadableEntry>()
+      let unreadableSnapshot: ReadonlyArray<UnreadableEntry> | undefined
+      const rows = yield* sql<Row>`SELECT id, name, entry FROM servers ORDER BY created_at, id`.pipe(Effect.orDie)
       for (const row of rows) {
         const decoded = yield* Effect.either(decodeRow(row))
         if (decoded._tag === "Right") cache.set(row.id, decoded.right)
-        else yield* Effect.logError(`server ${row.id} is unreadable and was left out`, decoded.left.message)
+        else {
+          const reason = decoded.left.message
+          unreadable.set(row.id, { _tag: "UnreadableEntry", id: row.id, name: row.name, gamePort: gamePortIn(row.entry), reason })
+          yield* Effect.logError(`server "${row.name}" (${row.id}) cannot be read and is listed as invalid: ${reason}`)
+        }
       }
       // `list` hands out one array until the next change, so readers can tell "unchanged" by identity.
       let snapshot: ReadonlyArray<ServerEntry> | undefined
@@ -153,6 +187,7 @@ export class ServerEntries extends Context.Tag("@garrison/plugins/ServerEntries"
 
       return ServerEntries.of({
         list: Effect.sync(() => (snapshot ??= [...cache.values()])),
+        unreadable: Effect.sync(() => (unreadableSnapshot ??= [...unreadable.values()])),
         get: (id) =>
           Effect.suspend(() => {
             const entry = cache.get(id)
@@ -191,6 +226,7 @@ export class ServerEntries extends Context.Tag("@garrison/plugins/ServerEntries"
               Effect.sync(() => {
                 cache.delete(id)
                 snapshot = undefined
+                if (unreadable.delete(id)) unreadableSnapshot = undefined
               })
             )
           ),

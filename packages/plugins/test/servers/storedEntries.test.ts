@@ -1,6 +1,8 @@
 /**
  * Entries that evolve: rows written by earlier versions (fewer fields) read
- * back with today's defaults after a restart, and are written back whole.
+ * back with today's defaults after a restart, and are written back whole; a
+ * row that cannot be read at all is listed as `invalid` with the reason,
+ * and can be deleted.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { ServerEntry, serverEntryDefaults } from "@garrison/runtime"
@@ -10,6 +12,14 @@ import { makeServersPlugin, ServerEntries } from "../../src/servers/index.js"
 import { startKernel } from "../support/controller.js"
 import { makeFakeLauncher } from "../support/fakeServers.js"
 import { tempDir } from "../support/tempDir.js"
+import { ADMIN, call, serversController } from "./support.js"
+
+const insertRow = (id: string, name: string, json: string) =>
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) => sql`INSERT INTO servers (id, name, entry, created_at, updated_at)
+      VALUES (${id}, ${name}, ${json}, ${"2026-01-01T00:00:00.000Z"}, ${"2026-01-01T00:00:00.000Z"})`
+  )
 
 const kernel = (dataDir: string) => startKernel([makeServersPlugin({ launcher: makeFakeLauncher().layer })], dataDir)
 
@@ -41,14 +51,9 @@ describe("stored entries of earlier versions", () => {
     Effect.gen(function* () {
       const dataDir = tempDir("garrison-stored-entries-")
       const first = yield* kernel(dataDir)
-      yield* Effect.flatMap(SqlClient.SqlClient, (sql) =>
-        Effect.forEach(
-          OLDER_SHAPES,
-          ({ id, json }) =>
-            sql`INSERT INTO servers (id, name, entry, created_at, updated_at)
-              VALUES (${id}, ${String(json["name"])}, ${JSON.stringify(json)}, ${"2026-01-01T00:00:00.000Z"}, ${"2026-01-01T00:00:00.000Z"})`
-        )
-      ).pipe(Effect.provide(first.context))
+      yield* Effect.forEach(OLDER_SHAPES, ({ id, json }) => insertRow(id, String(json["name"]), JSON.stringify(json))).pipe(
+        Effect.provide(first.context)
+      )
       yield* first.stop
 
       const second = yield* kernel(dataDir)
@@ -76,5 +81,36 @@ describe("stored entries of earlier versions", () => {
       )
       expect(JSON.parse(row!.entry)).toMatchObject({ name: "Oldest, renamed", serverMods: [], extraArgs: [], stop: serverEntryDefaults.stop })
       yield* second.stop
+    }))
+
+  it.effect("a row that cannot be read is listed as invalid with the reason, starts nothing, and can be deleted", () =>
+    Effect.gen(function* () {
+      const dataDir = tempDir("garrison-stored-entries-")
+      const first = yield* kernel(dataDir)
+      yield* insertRow("good", "Good", JSON.stringify({ id: "good", name: "Good", installDir: "/srv/good" })).pipe(Effect.provide(first.context))
+      // As a newer version or a damaged disk might leave it: a port that is not a number.
+      yield* insertRow("broken", "Broken", JSON.stringify({ id: "broken", name: "Broken", installDir: "/srv/broken", gamePort: "2302x" })).pipe(
+        Effect.provide(first.context)
+      )
+      yield* first.stop
+
+      yield* Effect.gen(function* () {
+        const listed = yield* call("GET", "/api/servers", { as: ADMIN })
+        expect(listed.status).toBe(200)
+        expect(listed.body["total"]).toBe(2)
+        const items = listed.body["items"] as ReadonlyArray<Record<string, unknown>>
+        expect(items.map((item) => [item["id"], item["status"]])).toEqual([["good", "stopped"], ["broken", "invalid"]])
+        expect(items[1]).toMatchObject({ name: "Broken", gamePort: 0, pid: null })
+        expect(items[1]!["lastError"]).toMatch(/^cannot be read: .*gamePort/s)
+        // Nothing can run it; deleting it is how it leaves the list.
+        const start = yield* call("POST", "/api/servers/broken/start", { as: ADMIN })
+        expect(start.status).toBe(409)
+        expect(start.body).toMatchObject({ error: "conflict", details: { reason: "invalid-entry" } })
+        expect(start.body["message"]).toMatch(/^server "Broken" \(broken\) cannot be read/)
+        const deleted = yield* call("DELETE", "/api/servers/broken", { as: ADMIN })
+        expect(deleted.status, JSON.stringify(deleted.body)).toBe(200)
+        const after = yield* call("GET", "/api/servers", { as: ADMIN })
+        expect((after.body["items"] as ReadonlyArray<Record<string, unknown>>).map((item) => item["id"])).toEqual(["good"])
+      }).pipe(Effect.provide(serversController([], undefined, dataDir)))
     }))
 })

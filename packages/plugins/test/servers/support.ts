@@ -18,9 +18,10 @@ export { fakeInstall } from "../support/fakeServers.js"
  * `launcher`: the real one (`ProcessLauncher.node`) for a test that must see
  * what a real start does; a fake by default.
  */
-export const serversController = (extra: ReadonlyArray<AnyPlugin> = [], launcher?: Layer.Layer<ProcessLauncher>) =>
+export const serversController = (extra: ReadonlyArray<AnyPlugin> = [], launcher?: Layer.Layer<ProcessLauncher>, dataDir?: string) =>
   testController<ServerEntries>([makeServersPlugin({ launcher: launcher ?? makeFakeLauncher().layer }), PlayersPlugin], {
     dataPrefix: "garrison-servers-",
+    ...(dataDir === undefined ? {} : { dataDir }),
     trustProxyHops: 1,
     extra
   })

@@ -20,6 +20,8 @@ export { HeaderAuthPlugin }
 export interface ControllerOptions {
   /** How the throw-away data directory's name starts. */
   readonly dataPrefix: string
+  /** An existing data directory instead of a throw-away one (the caller removes it). */
+  readonly dataDir?: string
   /** Proxy hops trusted for `X-Forwarded-For`; the configuration's default when left out. */
   readonly trustProxyHops?: number
   /** The least level logged; `Warning` when left out. */
@@ -37,7 +39,7 @@ export const testController = <Provides = never>(plugins: ReadonlyArray<AnyPlugi
   const controller = Controller.layerTest([...plugins, HeaderAuthPlugin, ...(options.extra ?? [])]).pipe(
     Layer.provide(
       GarrisonConfig.layerWith({
-        dataDir: tempDir(options.dataPrefix),
+        dataDir: options.dataDir ?? tempDir(options.dataPrefix),
         ...(options.trustProxyHops === undefined ? {} : { trustProxyHops: options.trustProxyHops }),
         // Tests move the clock by hours to years; scheduled database backups would fire on every step.
         backupInterval: Duration.days(365_000)

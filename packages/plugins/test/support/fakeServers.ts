@@ -140,6 +140,7 @@ export const stubServersPlugin = (
       }),
       Layer.succeed(ServerEntries, {
         list: Effect.suspend(() => Effect.forEach([...actors.values()], (actor) => actor.entry)),
+        unreadable: Effect.succeed([]),
         get: (serverId) =>
           Effect.suspend(() => {
             const actor = actors.get(serverId)

@@ -149,12 +149,19 @@ export type ServerView = typeof ServerView.Type
  * `GET /api/servers/:id` and `/status`; leaving them out keeps a 1,000-server
  * list small enough to poll.
  */
+/**
+ * A list row's status: the process state, or `invalid` for a stored entry
+ * that cannot be read (its reason in `lastError`; fix it by restoring a
+ * backup, or delete it).
+ */
+export const ServerListStatus = Schema.Literal(...ServerStatusValue.literals, "invalid")
+
 export const ServerSummaryView = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
   gamePort: Schema.Int,
+  status: ServerListStatus,
   ...LiveStatus.pick(
-    "status",
     "pid",
     "playerCount",
     "uptime",

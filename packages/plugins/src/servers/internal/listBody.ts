@@ -12,14 +12,19 @@
  *   change), the same second (uptime is shown in whole seconds) and the same
  *   limit. Pollers then cost a lookup. Later pages are built when asked.
  *
- * Pages follow the entries' order (creation order). A cursor holds the id
- * of the last entry of its page and where it stood; the next page starts
- * after that entry, or, if it was deleted meanwhile, where it stood.
+ * Pages follow the entries' order (creation order), then the stored rows
+ * that cannot be read (status `invalid`). A cursor holds the id of the last
+ * entry of its page and where it stood; the next page starts after that
+ * entry, or, if it was deleted meanwhile, where it stood.
  */
 import * as Schema from "effect/Schema"
 import { cursorCodec, initialState, type ServerEntry, type ServerState } from "@garrison/runtime"
 import { ServerId } from "../contract/fields.js"
-import { summaryView } from "./view.js"
+import type { UnreadableEntry } from "../ServerEntries.js"
+import { summaryView, unreadableView } from "./view.js"
+
+/** What the list shows: entries, and stored rows that cannot be read. */
+export type ListedEntry = ServerEntry | UnreadableEntry
 
 const encoder = new TextEncoder()
 
@@ -42,7 +47,7 @@ export interface ServerListBody {
    * UTF-8; `states` are those of the servers with an actor.
    */
   readonly render: (
-    entries: ReadonlyArray<ServerEntry>,
+    entries: ReadonlyArray<ListedEntry>,
     states: ReadonlyArray<ServerState>,
     now: number,
     page: ServerListPage
@@ -50,12 +55,12 @@ export interface ServerListBody {
 }
 
 export const makeServerListBody = (): ServerListBody => {
-  const idleRows = new WeakMap<ServerEntry, string>()
+  const idleRows = new WeakMap<ListedEntry, string>()
   // Where each id stands, per entries array: built only when a later page is asked for.
-  const positions = new WeakMap<ReadonlyArray<ServerEntry>, ReadonlyMap<string, number>>()
+  const positions = new WeakMap<ReadonlyArray<ListedEntry>, ReadonlyMap<string, number>>()
   let first:
     | {
-        readonly entries: ReadonlyArray<ServerEntry>
+        readonly entries: ReadonlyArray<ListedEntry>
         readonly states: ReadonlyArray<ServerState>
         readonly second: number
         readonly limit: number
@@ -63,16 +68,16 @@ export const makeServerListBody = (): ServerListBody => {
       }
     | undefined
 
-  const idleRow = (entry: ServerEntry): string => {
+  const idleRow = (entry: ListedEntry): string => {
     let row = idleRows.get(entry)
     if (row === undefined) {
-      row = JSON.stringify(summaryView(entry, initialState(entry.id), 0))
+      row = JSON.stringify("_tag" in entry ? unreadableView(entry) : summaryView(entry, initialState(entry.id), 0))
       idleRows.set(entry, row)
     }
     return row
   }
 
-  const startOf = (entries: ReadonlyArray<ServerEntry>, after: ServerPosition | undefined): number => {
+  const startOf = (entries: ReadonlyArray<ListedEntry>, after: ServerPosition | undefined): number => {
     if (after === undefined) return 0
     let byId = positions.get(entries)
     if (byId === undefined) {
@@ -83,21 +88,21 @@ export const makeServerListBody = (): ServerListBody => {
     return index !== undefined ? index + 1 : Math.min(after.index, entries.length)
   }
 
-  const build = (entries: ReadonlyArray<ServerEntry>, states: ReadonlyArray<ServerState>, now: number, start: number, limit: number) => {
+  const build = (entries: ReadonlyArray<ListedEntry>, states: ReadonlyArray<ServerState>, now: number, start: number, limit: number) => {
     const byServer = new Map(states.map((state) => [state.serverId, state] as const))
     const end = Math.min(start + limit, entries.length)
     const rows = new Array<string>(Math.max(end - start, 0))
     for (let i = start; i < end; i++) {
       const entry = entries[i]!
       const state = byServer.get(entry.id)
-      rows[i - start] = state === undefined ? idleRow(entry) : JSON.stringify(summaryView(entry, state, now))
+      rows[i - start] = state === undefined || "_tag" in entry ? idleRow(entry) : JSON.stringify(summaryView(entry, state, now))
     }
     const last = entries[end - 1]
     const next = end < entries.length && last !== undefined ? JSON.stringify(serverCursor.encode({ id: last.id, index: end - 1 })) : "null"
     return encoder.encode(`{"items":[${rows.join(",")}],"nextCursor":${next},"total":${entries.length}}`)
   }
 
-  const unchanged = (entries: ReadonlyArray<ServerEntry>, states: ReadonlyArray<ServerState>, second: number, limit: number) =>
+  const unchanged = (entries: ReadonlyArray<ListedEntry>, states: ReadonlyArray<ServerState>, second: number, limit: number) =>
     first !== undefined &&
     first.entries === entries &&
     first.second === second &&

@@ -1,5 +1,5 @@
 /** Finding an entry's actor for a request, without going through its (maybe busy) mailbox. */
-import { NotFound, Supervisor, type ServerActor } from "@garrison/runtime"
+import { Conflict, NotFound, Supervisor, type ServerActor } from "@garrison/runtime"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -13,8 +13,24 @@ export const actorOf = (serverId: string): Effect.Effect<ServerActor.ServerActor
     const supervisor = yield* Supervisor
     const existing = yield* supervisor.get(serverId)
     if (Option.isSome(existing)) return existing.value
-    const entry = yield* Effect.flatMap(ServerEntries, (entries) => entries.get(serverId)).pipe(
-      Effect.catchTags({ ServerNotFound: (e) => Effect.fail(notFound(e)), ServerStoreError: storeDefect })
+    const entries = yield* ServerEntries
+    const entry = yield* entries.get(serverId).pipe(
+      Effect.catchTags({
+        // A stored row that cannot be read exists, but nothing can run it: say so instead of "no server".
+        ServerNotFound: (e) =>
+          Effect.flatMap(entries.unreadable, (rows): Effect.Effect<never, NotFound | Conflict> => {
+            const row = rows.find((r) => r.id === serverId)
+            return row === undefined
+              ? Effect.fail(notFound(e))
+              : Effect.fail(
+                  new Conflict({
+                    message: `server "${row.name}" (${row.id}) cannot be read (${row.reason}); delete it, or restore a servers backup`,
+                    details: { reason: "invalid-entry" }
+                  })
+                )
+          }),
+        ServerStoreError: storeDefect
+      })
     )
     return yield* supervisor.ensure(entry).pipe(Effect.mapError(actorErrorToHttp))
   })

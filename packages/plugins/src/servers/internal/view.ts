@@ -1,6 +1,7 @@
 /** Entries and actor state as the API shows them: the RCON password never leaves. */
 import { type OnlinePlayer, type ServerEntry, type ServerState, uptimeSeconds } from "@garrison/runtime"
 import { PASSWORD_MASK, type ServerStatusView, type ServerSummaryView, type ServerView } from "../contract/fields.js"
+import type { UnreadableEntry } from "../ServerEntries.js"
 
 export const maskPassword = (password: string): string => (password.length > 0 ? PASSWORD_MASK : "")
 
@@ -72,4 +73,23 @@ export const summaryView = (entry: ServerEntry, state: ServerState, now: number)
   name: entry.name,
   gamePort: entry.gamePort,
   ...liveFacts(state, now)
+})
+
+/** The list row of a stored entry that cannot be read: nothing runs for it; `lastError` says why. */
+export const unreadableView = (entry: UnreadableEntry): ServerSummaryView => ({
+  id: entry.id,
+  name: entry.name,
+  gamePort: entry.gamePort,
+  status: "invalid",
+  pid: null,
+  playerCount: 0,
+  uptime: 0,
+  cpu: null,
+  ram: null,
+  map: null,
+  version: null,
+  locked: false,
+  rconStatus: null,
+  lastError: `cannot be read: ${entry.reason}`,
+  consecutiveCrashes: 0
 })

@@ -4,16 +4,16 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { type ActorError, EventBus, invalidCursor, type ServerActor, ServerDeleted, Supervisor } from "@garrison/runtime"
+import { type ActorError, EventBus, invalidCursor, type ServerActor, ServerDeleted, type ServerEntry, Supervisor } from "@garrison/runtime"
 import { randomUUID } from "node:crypto"
 import { ServersApi } from "../contract/Api.js"
 import { SERVER_PAGE } from "../contract/fields.js"
 import { entryFromCreate, entryFromUpdate, invalidToBadRequest } from "../internal/entryInput.js"
 import { actorErrorToHttp, httpStatusOf, installDirInUse, notFound, storeDefect } from "../internal/httpErrors.js"
 import { actorOf, currentStatus } from "../internal/lookup.js"
-import { makeServerListBody, serverCursor } from "../internal/listBody.js"
+import { type ListedEntry, makeServerListBody, serverCursor } from "../internal/listBody.js"
 import { serverView } from "../internal/view.js"
-import { ServerEntries } from "../ServerEntries.js"
+import { ServerEntries, type UnreadableEntry } from "../ServerEntries.js"
 import { detect } from "./detect.js"
 
 type Action = (actor: ServerActor.ServerActor) => Effect.Effect<void, ActorError>
@@ -30,6 +30,13 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
     const supervisor = yield* Supervisor
     const bus = yield* EventBus
     const listBody = makeServerListBody()
+    // One array per (entries, unreadable) pair, so the list body's cache still sees "unchanged" by identity.
+    let combined: { readonly stored: unknown; readonly unreadable: unknown; readonly listed: ReadonlyArray<ListedEntry> } | undefined
+    const withUnreadable = (stored: ReadonlyArray<ServerEntry>, unreadable: ReadonlyArray<UnreadableEntry>): ReadonlyArray<ListedEntry> => {
+      if (unreadable.length === 0) return stored
+      if (combined?.stored !== stored || combined.unreadable !== unreadable) combined = { stored, unreadable, listed: [...stored, ...unreadable] }
+      return combined.listed
+    }
     const services = Effect.provideService(ServerEntries, entries)
     const withServices = <A, E>(effect: Effect.Effect<A, E, ServerEntries | Supervisor>) =>
       effect.pipe(services, Effect.provideService(Supervisor, supervisor))
@@ -54,11 +61,12 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
           if (Option.isNone(after) && urlParams.cursor !== undefined) return yield* invalidCursor()
           const page = { after: Option.getOrUndefined(after), limit: urlParams.limit ?? SERVER_PAGE.defaultLimit }
           const stored = yield* entries.list.pipe(Effect.catchTag("ServerStoreError", storeDefect))
+          const listed = withUnreadable(stored, yield* entries.unreadable)
           const now = yield* Clock.currentTimeMillis
           // Only servers with an actor have live state; listing must not create actors.
           const actors = yield* supervisor.all
           const states = yield* Effect.forEach(actors, (actor) => actor.state)
-          return HttpServerResponse.uint8Array(listBody.render(stored, states, now, page), { contentType: "application/json" })
+          return HttpServerResponse.uint8Array(listBody.render(listed, states, now, page), { contentType: "application/json" })
         })
       )
       .handle("create", ({ payload }) =>
@@ -92,9 +100,11 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
       )
       .handle("remove", ({ path }) =>
         Effect.gen(function* () {
-          const entry = yield* entries.get(path.id).pipe(
+          // A row that cannot be read has no actor and can only be deleted: that is how it leaves the list.
+          const unreadable = (yield* entries.unreadable).find((row) => row.id === path.id)
+          const entry = unreadable ?? (yield* entries.get(path.id).pipe(
             Effect.catchTags({ ServerNotFound: (e) => Effect.fail(notFound(e)), ServerStoreError: storeDefect })
-          )
+          ))
           // The actor refuses to retire while its server runs: that is the 409.
           yield* supervisor.remove(path.id).pipe(Effect.mapError(actorErrorToHttp))
           // Once the row is gone the event must follow, even if the client hangs up in between:
