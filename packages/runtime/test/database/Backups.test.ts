@@ -155,4 +155,34 @@ describe("online backups", () => {
       expect(yield* checkFileOffThread(bad)).toMatchObject({ _tag: "corrupt" })
       expect(yield* checkFileOffThread(NodePath.join(dataDir, "missing.db"))).toMatchObject({ _tag: "unusable" })
     }))
+
+  it.effect("a backup interrupted during its check waits for the check to let go, then leaves nothing", () =>
+    Effect.gen(function*() {
+      const dataDir = tempDataDir()
+      NodeFs.mkdirSync(dataDir, { recursive: true })
+      const big = NodePath.join(dataDir, "big.db")
+      // About 24 MB, so quick_check is still running when the interruption comes.
+      yield* withFile(
+        big,
+        Effect.flatMap(SqlClient.SqlClient, (sql) =>
+          Effect.gen(function*() {
+            yield* sql`CREATE TABLE blobs (id INTEGER PRIMARY KEY, data BLOB)`
+            yield* sql`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 6000)
+              INSERT INTO blobs (data) SELECT randomblob(4000) FROM n`
+          }))
+      )
+      const dir = NodePath.join(dataDir, "backups")
+      const copying = fakeClient((destination) => Effect.sync(() => NodeFs.copyFileSync(big, destination)))
+      // A shutdown backup at its time limit: interrupted at many moments of the worker's open and check.
+      // Terminating the worker then (as an earlier version did) aborted the whole process inside better-sqlite3.
+      for (let round = 0; round < 30; round++) {
+        const fiber = yield* Effect.fork(takeBackup(copying, dir, "limit"))
+        yield* waitUntil(() => NodeFs.existsSync(dir) && filesIn(dir).length > 0)
+        yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, round % 15)))
+        const exit = yield* Fiber.interrupt(fiber)
+        // Either the backup finished first, or nothing of it is left (the check let go of the file before removal).
+        expect(filesIn(dir).every((name) => Exit.isSuccess(exit) && !name.includes(".partial"))).toBe(true)
+        NodeFs.rmSync(dir, { recursive: true, force: true })
+      }
+    }))
 })

@@ -113,8 +113,15 @@ interface CheckReply {
 /**
  * `checkFile(file, { readonly: false })` on a worker thread: quick_check
  * reads every page (a few ms per MB) and, on the main thread after each
- * backup, would stall every request and RCON session for that long. Interrupting stops waiting at once and terminates the worker (it
- * ends when SQLite returns). Never fails.
+ * backup, would stall every request and RCON session for that long.
+ *
+ * The worker is never terminated while it runs: terminating a thread inside
+ * a better-sqlite3 call aborts the whole process (the addon's cleanup makes
+ * the call fail and it cannot throw into a dying isolate: "FATAL ERROR:
+ * v8::ToLocalChecked Empty MaybeLocal"). So interrupting stops listening
+ * for the answer and waits for the worker to end on its own, which it does
+ * as soon as SQLite returns; the partial file is only removed after that,
+ * once nothing holds it open. Never fails.
  */
 export const checkFileOffThread = (file: string): Effect.Effect<FileCheck> =>
   Effect.async<FileCheck>((resume) => {
@@ -125,9 +132,9 @@ export const checkFileOffThread = (file: string): Effect.Effect<FileCheck> =>
       resume(Effect.succeed({ _tag: "unusable", detail: `cannot start the check worker: ${errorMessage(cause)}` }))
       return
     }
-    // Never keeps the process alive: a shutdown does not wait for an abandoned check.
-    worker.unref()
     let answered = false
+    let exited = false
+    const exitWaiters: Array<() => void> = []
     const answer = (check: FileCheck) => {
       if (answered) return
       answered = true
@@ -137,9 +144,14 @@ export const checkFileOffThread = (file: string): Effect.Effect<FileCheck> =>
       answer(reply.rows !== undefined ? fromRows(reply.rows) : fromError(reply.code, reply.message ?? "unknown error"))
     )
     worker.once("error", (cause) => answer({ _tag: "unusable", detail: `the check worker failed: ${errorMessage(cause)}` }))
-    worker.once("exit", (code) => answer({ _tag: "unusable", detail: `the check worker exited (code ${code}) without an answer` }))
-    return Effect.sync(() => {
+    worker.once("exit", (code) => {
+      exited = true
+      for (const wake of exitWaiters.splice(0)) wake()
+      answer({ _tag: "unusable", detail: `the check worker exited (code ${code}) without an answer` })
+    })
+    return Effect.async<void>((wake) => {
       answered = true
-      void worker.terminate()
+      if (exited) return wake(Effect.void)
+      exitWaiters.push(() => wake(Effect.void))
     })
   })
