@@ -15,7 +15,8 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { SEALED_PREFIX, SealedSecrets, ServerEntry, type StartupError } from "@garrison/runtime"
-import { InstallDirInUse, ServerNotFound, type ServerStoreError, storeError } from "./errors.js"
+import { InstallDirInUse, PortsInUse, ServerNotFound, type ServerStoreError, storeError } from "./errors.js"
+import { describePorts, firstPortClash, onFreeSlot, portsOf } from "./internal/entryPorts.js"
 import { installKey } from "./internal/installFolder.js"
 import { StoredEntry } from "./internal/storedEntry.js"
 import { describeOpenFailure, openEntry, sealEntry, SERVERS_KEY } from "./sealing.js"
@@ -24,10 +25,18 @@ export interface ServerEntriesShape {
   /** Every entry, in creation order. The same array until an entry changes (compare by identity to detect changes). */
   readonly list: Effect.Effect<ReadonlyArray<ServerEntry>, ServerStoreError>
   readonly get: (serverId: string) => Effect.Effect<ServerEntry, ServerNotFound | ServerStoreError>
-  /** Fails with `InstallDirInUse` when another entry has the same install folder. */
-  readonly insert: (entry: ServerEntry) => Effect.Effect<void, ServerStoreError | InstallDirInUse>
-  /** Fails with `InstallDirInUse` when the entry moves to a folder another entry has. */
-  readonly update: (entry: ServerEntry) => Effect.Effect<void, ServerNotFound | ServerStoreError | InstallDirInUse>
+  /**
+   * Stores a new entry and gives it back. Fails with `InstallDirInUse` when
+   * another entry has the same install folder, `PortsInUse` when another
+   * takes one of its ports. With `freeGamePort`, a taken game port moves up
+   * to the first free slot (2402, 2502, ...) instead.
+   */
+  readonly insert: (
+    entry: ServerEntry,
+    options?: { readonly freeGamePort?: boolean }
+  ) => Effect.Effect<ServerEntry, ServerStoreError | InstallDirInUse | PortsInUse>
+  /** Fails with `InstallDirInUse` when the entry moves to a folder another entry has, `PortsInUse` when its new ports clash. */
+  readonly update: (entry: ServerEntry) => Effect.Effect<void, ServerNotFound | ServerStoreError | InstallDirInUse | PortsInUse>
   readonly remove: (serverId: string) => Effect.Effect<void, ServerNotFound | ServerStoreError>
   /**
    * Stored rows that cannot be read as an entry (written by a newer version,
@@ -37,7 +46,7 @@ export interface ServerEntriesShape {
    */
   readonly unreadable: Effect.Effect<ReadonlyArray<UnreadableEntry>>
   /** Inserts or replaces each entry, all in one transaction; nothing when one would share a folder (`InstallDirInUse`). */
-  readonly upsertAll: (entries: ReadonlyArray<ServerEntry>) => Effect.Effect<void, ServerStoreError | InstallDirInUse>
+  readonly upsertAll: (entries: ReadonlyArray<ServerEntry>) => Effect.Effect<void, ServerStoreError | InstallDirInUse | PortsInUse>
 }
 
 interface Row {
@@ -152,6 +161,25 @@ export class ServerEntries extends Context.Tag("@garrison/plugins/ServerEntries"
           const conflict = folderConflict(incoming)
           return conflict === undefined ? Effect.void : Effect.fail(conflict)
         })
+      // Clashes among entries stored before this rule are not this write's doing: only `incoming` is checked.
+      const checkPorts = (incoming: ReadonlyArray<ServerEntry>) =>
+        Effect.suspend(() => {
+          const after = new Map(cache)
+          for (const entry of incoming) after.set(entry.id, entry)
+          const clash = firstPortClash(incoming, after.values())
+          return clash === undefined
+            ? Effect.void
+            : Effect.fail(
+                new PortsInUse({
+                  field: clash.port.field,
+                  port: clash.port.port,
+                  serverId: clash.other.id,
+                  name: clash.other.name,
+                  ports: describePorts(clash.other)
+                })
+              )
+        })
+      const samePorts = (a: ServerEntry, b: ServerEntry) => portsOf(a).every((p, i) => p.port === portsOf(b)[i]?.port)
 
       const requireEntry = (id: string) =>
         exists(id).pipe(
@@ -193,12 +221,15 @@ export class ServerEntries extends Context.Tag("@garrison/plugins/ServerEntries"
             const entry = cache.get(id)
             return entry === undefined ? Effect.fail(new ServerNotFound({ serverId: id })) : Effect.succeed(entry)
           }),
-        insert: (entry) =>
-          checkFolders([entry]).pipe(
-            Effect.zipRight(write(entry).pipe(sql.withTransaction, Effect.mapError(storeError("create server")))),
-            Effect.zipRight(remember(entry)),
-            writes.withPermits(1)
-          ),
+        insert: (requested, options) =>
+          Effect.gen(function* () {
+            yield* checkFolders([requested])
+            const entry = options?.freeGamePort === true ? onFreeSlot(requested, cache.values()) : requested
+            yield* checkPorts([entry])
+            yield* write(entry).pipe(sql.withTransaction, Effect.mapError(storeError("create server")))
+            yield* remember(entry)
+            return entry
+          }).pipe(writes.withPermits(1)),
         update: (entry) =>
           requireEntry(entry.id).pipe(
             // Only a move is checked: an entry stored before the rule beside another stays editable.
@@ -208,6 +239,13 @@ export class ServerEntries extends Context.Tag("@garrison/plugins/ServerEntries"
                 return before !== undefined && installKey(before.installDir) === installKey(entry.installDir)
                   ? Effect.void
                   : checkFolders([entry])
+              })
+            ),
+            // Likewise only new ports are checked.
+            Effect.zipRight(
+              Effect.suspend(() => {
+                const before = cache.get(entry.id)
+                return before !== undefined && samePorts(before, entry) ? Effect.void : checkPorts([entry])
               })
             ),
             Effect.zipRight(write(entry).pipe(sql.withTransaction, Effect.mapError(storeError("update server")))),
@@ -232,6 +270,7 @@ export class ServerEntries extends Context.Tag("@garrison/plugins/ServerEntries"
           ),
         upsertAll: (entries) =>
           checkFolders(entries).pipe(
+            Effect.zipRight(checkPorts(entries)),
             Effect.zipRight(
               Effect.forEach(entries, write, { discard: true }).pipe(sql.withTransaction, Effect.mapError(storeError("restore servers")))
             ),

@@ -24,6 +24,16 @@ export class InstallDirInUse extends Schema.TaggedError<InstallDirInUse>()("Inst
   name: Schema.String
 }) {}
 
+/** Another entry already takes one of this entry's ports (game port and the three after it, RCon port). */
+export class PortsInUse extends Schema.TaggedError<PortsInUse>()("PortsInUse", {
+  field: Schema.Literal("gamePort", "rcon.port"),
+  port: Schema.Int,
+  /** The entry that takes the port, and what it takes. */
+  serverId: Schema.String,
+  name: Schema.String,
+  ports: Schema.String
+}) {}
+
 export const storeError = (operation: string) => (error: { readonly message: string; readonly cause?: unknown }) =>
   new ServerStoreError({
     message: `${operation}: ${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ""}`

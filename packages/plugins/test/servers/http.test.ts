@@ -48,7 +48,7 @@ describe("creating entries", () => {
 
   it.scopedLive("fills defaults and RCON from the BattlEye config, preferring the active one, and masks the password", () =>
     Effect.gen(function* () {
-      const plain = yield* create({ name: "Plain", installDir: fakeInstall() })
+      const plain = yield* create({ name: "Plain", installDir: fakeInstall({ rconPort: 2306 }) })
       expect(plain.status).toBe(201)
       expect(plain.body).toMatchObject({
         name: "Plain",
@@ -67,6 +67,8 @@ describe("creating entries", () => {
 
       const active = yield* create({ name: "Active", installDir: fakeInstall({ activeConfig: true }) })
       expect(active.body.rcon).toEqual({ protocol: "battleye", host: "127.0.0.1", port: 2406, password: "********" })
+      // No game port given and 2302 is Plain's: the next slot.
+      expect(active.body.gamePort).toBe(2402)
 
       const entries = yield* ServerEntries
       expect((yield* entries.get(String(active.body.id))).rcon?.password).toBe("activepw")
@@ -83,7 +85,7 @@ describe("creating entries", () => {
 
   it.scopedLive("detect proposes an entry without saving it", () =>
     Effect.gen(function* () {
-      const dir = fakeInstall()
+      const dir = fakeInstall({ rconPort: 2306 })
       const reply = yield* call("POST", "/api/servers/detect", { as: DEPLOY, json: { installDir: dir } })
       expect(reply.status).toBe(200)
       expect(reply.body).toMatchObject({
@@ -264,7 +266,19 @@ describe("servers config backup", () => {
       expect(JSON.stringify(backup.body)).not.toContain("secret-one")
 
       const servers = backup.body.servers as Array<Record<string, unknown>>
-      const copy = { ...servers[0]!, id: "restored-1", name: "Copy", installDir: fakeInstall() }
+      const clashing = { ...servers[0]!, id: "restored-1", name: "Copy", installDir: fakeInstall() }
+      // Kept's game port again: refused, naming the port and Kept, and nothing restored.
+      const refused = yield* call("POST", "/api/restore/servers", {
+        as: ADMIN,
+        json: { ...backup.body, servers: [{ ...servers[0]!, name: "Kept 2" }, clashing] }
+      })
+      expect(refused.status).toBe(409)
+      expect(refused.body.message).toContain(`gamePort: port 2302 is already taken by server "Kept 2" (${id})`)
+      expect(refused.body.details).toMatchObject({ field: "gamePort", port: 2302, serverId: id, name: "Kept 2" })
+      expect((yield* ServerEntries.pipe(Effect.flatMap((e) => e.get(id)))).name).toBe("Kept")
+
+      // Its RCon port came with the backup too (Kept's): a slot of its own needs both.
+      const copy = { ...clashing, gamePort: 2402, rcon: { ...(clashing.rcon as object), port: 2406 } }
       const restore = yield* call("POST", "/api/restore/servers", {
         as: ADMIN,
         json: { ...backup.body, servers: [{ ...servers[0]!, name: "Kept 2" }, copy] }

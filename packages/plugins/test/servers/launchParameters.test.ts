@@ -97,7 +97,8 @@ describe("launch parameters", () => {
         makeServerEntry({ id: "nul-dir", name: "Old 3", installDir: `${fakeInstall()}\0` }),
         makeServerEntry({ id: "bare-arg", name: "Old 4", installDir: fakeInstall(), extraArgs: ["whatever"] })
       ]
-      for (const entry of stored) yield* entries.insert(entry)
+      // Each on a port slot of its own, as any two entries must be.
+      for (const entry of stored) yield* entries.insert(entry, { freeGamePort: true })
       const expected: Record<string, string> = {
         "nul-config": "configFile: a path must not contain a NUL character",
         "nul-args": "extraArgs.1: an argument must not contain a NUL character",

@@ -25,13 +25,22 @@ import * as NodePath from "node:path"
 import { ServerEntries, ServerNotFound } from "../../src/servers/index.js"
 import { tempDir } from "./tempDir.js"
 
-/** A fake install: `DayZServer`, `serverDZ.cfg`, a BattlEye config and `@mod` folders. */
-export const fakeInstall = (options: { readonly activeConfig?: boolean } = {}): string => {
+let nextRconPort = 40_000
+
+/**
+ * A fake install: `DayZServer`, `serverDZ.cfg`, a BattlEye config and `@mod`
+ * folders. Each install's BattlEye config names an RCon port of its own
+ * (`rconPort`, else a fresh one), as two real servers on one host need;
+ * `rconPort: null` leaves the port out (RCon then listens on game port + 4).
+ */
+export const fakeInstall = (options: { readonly activeConfig?: boolean; readonly rconPort?: number | null } = {}): string => {
   const dir = tempDir("garrison-install-")
   Fs.writeFileSync(NodePath.join(dir, "DayZServer"), "#!/bin/sh\n", { mode: 0o755 })
   Fs.writeFileSync(NodePath.join(dir, "serverDZ.cfg"), `hostname = "Detected Server";  // name\nmaxPlayers = 60;\n`)
   Fs.mkdirSync(NodePath.join(dir, "battleye"))
-  Fs.writeFileSync(NodePath.join(dir, "battleye", "beserver_x64.cfg"), "RConPassword filepw\nRConPort 2306\nRConIP 0.0.0.0\n")
+  Fs.writeFileSync(NodePath.join(dir, "battleye", "beserver_x64.cfg"), options.rconPort === null
+      ? "RConPassword filepw\nRConIP 0.0.0.0\n"
+      : `RConPassword filepw\nRConPort ${options.rconPort ?? nextRconPort++}\nRConIP 0.0.0.0\n`)
   if (options.activeConfig === true) {
     Fs.writeFileSync(NodePath.join(dir, "battleye", "beserver_x64_active_1a2b.cfg"), "RConPassword activepw\nRConPort 2406\n")
   }

@@ -11,7 +11,7 @@
 import { type ActorError, Conflict, NotFound, Unavailable } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
 import { ServerFault } from "../contract/fields.js"
-import type { InstallDirInUse, ServerNotFound, ServerStoreError } from "../errors.js"
+import type { InstallDirInUse, PortsInUse, ServerNotFound, ServerStoreError } from "../errors.js"
 import { folderInUseMessage } from "./installFolder.js"
 
 export type ActorHttpError = Conflict | Unavailable | ServerFault
@@ -59,4 +59,13 @@ export const installDirInUse = (error: InstallDirInUse) =>
   new Conflict({
     message: `installDir: ${folderInUseMessage(error.installDir, { id: error.serverId, name: error.name })}`,
     details: { field: "installDir", serverId: error.serverId, name: error.name }
+  })
+
+/** Another entry takes one of this entry's ports: 409 naming the port and that entry. */
+export const portsInUse = (error: PortsInUse) =>
+  new Conflict({
+    message:
+      `${error.field}: port ${error.port} is already taken by server "${error.name}" (${error.serverId}), ` +
+      `which uses ${error.ports}; each server needs ports of its own (its game port and the three after it, and its RCon port)`,
+    details: { field: error.field, port: error.port, serverId: error.serverId, name: error.name }
   })

@@ -10,7 +10,7 @@ import { ServerEntry, Supervisor } from "@garrison/runtime"
 import { ServersApi } from "../contract/Api.js"
 import { PASSWORD_MASK } from "../contract/fields.js"
 import { resolveRcon, invalidToBadRequest } from "../internal/entryInput.js"
-import { installDirInUse, storeDefect } from "../internal/httpErrors.js"
+import { installDirInUse, portsInUse, storeDefect } from "../internal/httpErrors.js"
 import { entryView } from "../internal/view.js"
 import { ServerEntries } from "../ServerEntries.js"
 
@@ -47,7 +47,11 @@ export const ServersBackupRoutes = HttpApiBuilder.group(ServersApi, "serversBack
             })
           )
           yield* entries.upsertAll(restored).pipe(
-            Effect.catchTags({ ServerStoreError: storeDefect, InstallDirInUse: (e) => Effect.fail(installDirInUse(e)) })
+            Effect.catchTags({
+              ServerStoreError: storeDefect,
+              InstallDirInUse: (e) => Effect.fail(installDirInUse(e)),
+              PortsInUse: (e) => Effect.fail(portsInUse(e))
+            })
           )
           // Actors pick up their new entries (applied at the next start); errors here are not the restore's.
           yield* Effect.forEach(restored, (entry) => Effect.ignoreLogged(supervisor.ensure(entry)), { discard: true })

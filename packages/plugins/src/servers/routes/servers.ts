@@ -9,7 +9,7 @@ import { randomUUID } from "node:crypto"
 import { ServersApi } from "../contract/Api.js"
 import { SERVER_PAGE } from "../contract/fields.js"
 import { entryFromCreate, entryFromUpdate, invalidToBadRequest } from "../internal/entryInput.js"
-import { actorErrorToHttp, httpStatusOf, installDirInUse, notFound, storeDefect } from "../internal/httpErrors.js"
+import { actorErrorToHttp, httpStatusOf, installDirInUse, portsInUse, notFound, storeDefect } from "../internal/httpErrors.js"
 import { actorOf, currentStatus } from "../internal/lookup.js"
 import { type ListedEntry, makeServerListBody, serverCursor } from "../internal/listBody.js"
 import { serverView } from "../internal/view.js"
@@ -72,9 +72,16 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
       .handle("create", ({ payload }) =>
         Effect.gen(function* () {
           const entry = yield* entryFromCreate(randomUUID(), payload).pipe(Effect.mapError(invalidToBadRequest))
-          yield* entries.insert(entry).pipe(Effect.catchTags({ ServerStoreError: storeDefect, InstallDirInUse: (e) => Effect.fail(installDirInUse(e)) }))
-          yield* supervisor.ensure(entry).pipe(Effect.mapError(actorErrorToHttp))
-          return yield* viewOf(entry.id)
+          // No game port given: the first free slot (2302, 2402, ...), as people lay out servers on one host.
+          const stored = yield* entries.insert(entry, { freeGamePort: payload.gamePort === undefined }).pipe(
+            Effect.catchTags({
+              ServerStoreError: storeDefect,
+              InstallDirInUse: (e) => Effect.fail(installDirInUse(e)),
+              PortsInUse: (e) => Effect.fail(portsInUse(e))
+            })
+          )
+          yield* supervisor.ensure(stored).pipe(Effect.mapError(actorErrorToHttp))
+          return yield* viewOf(stored.id)
         })
       )
       .handle("detect", ({ payload }) =>
@@ -90,7 +97,8 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
             Effect.catchTags({
               ServerNotFound: (e) => Effect.fail(notFound(e)),
               ServerStoreError: storeDefect,
-              InstallDirInUse: (e) => Effect.fail(installDirInUse(e))
+              InstallDirInUse: (e) => Effect.fail(installDirInUse(e)),
+              PortsInUse: (e) => Effect.fail(portsInUse(e))
             })
           )
           // The actor keeps running the old entry; it launches the new one at the next start.
