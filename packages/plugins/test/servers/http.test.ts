@@ -278,7 +278,7 @@ describe("servers config backup", () => {
       expect((yield* ServerEntries.pipe(Effect.flatMap((e) => e.get(id)))).name).toBe("Kept")
 
       // Its RCon port came with the backup too (Kept's): a slot of its own needs both.
-      const copy = { ...clashing, gamePort: 2402, rcon: { ...(clashing.rcon as object), port: 2406 } }
+      const copy = { ...clashing, gamePort: 2402, rcon: { ...(servers[0]!.rcon as object), port: 2406 } }
       const restore = yield* call("POST", "/api/restore/servers", {
         as: ADMIN,
         json: { ...backup.body, servers: [{ ...servers[0]!, name: "Kept 2" }, copy] }

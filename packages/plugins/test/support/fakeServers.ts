@@ -73,7 +73,8 @@ export const makeFakeLauncher = () => {
         const exit = live.get(pid)
         return exit !== undefined && token === `t${pid}` ? Option.some(handle(pid, exit)) : Option.none()
       }),
-    usage: () => Effect.succeed(Option.some({ cpu: 3.5, memoryBytes: 123_456 }))
+    usage: () => Effect.succeed(Option.some({ cpu: 3.5, memoryBytes: 123_456 })),
+    takenPorts: () => Effect.succeed([])
   })
   return { layer }
 }
@@ -122,6 +123,7 @@ export const fakeActor = (serverId: string, ops: Partial<Omit<ServerActor.Server
     update: () => unused,
     rcon,
     players: Effect.suspend(() => Effect.map(rcon("players"), (reply) => identifiedPlayers(reply))),
+    runOperation: () => unused,
     retire: unused,
     ...ops
   }

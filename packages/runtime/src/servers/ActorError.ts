@@ -14,6 +14,13 @@ export class ActorError extends Schema.TaggedError<ActorError>()("ActorError", {
     "rcon-unavailable",
     "rcon-failed",
     "restart-failed",
+    /** The game or RCON port is held by something else on the host: nothing was spawned. */
+    "ports-in-use",
+    /** Another long operation (a restart, an update) is running: wait for it, or stop the server. */
+    "busy",
+    /** A stop cancelled this operation. */
+    "cancelled",
+    /** The entry was deleted: the actor takes no more commands. */
     "removed"
   ),
   message: Schema.String

@@ -7,7 +7,8 @@
  * Game servers are spawned detached, with no pipes to the controller, so
  * they outlive a controller restart; the controller then reattaches by pid,
  * checking the process start time so a recycled pid is never mistaken for
- * the server.
+ * the server. Their output goes to a bounded file in the profiles folder
+ * (`ProcessOutput`), where a failed start's reason is read from.
  */
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
@@ -20,7 +21,10 @@ import * as Schema from "effect/Schema"
 import { spawn as spawnChild } from "node:child_process"
 import * as Fs from "node:fs"
 import pidusage from "pidusage"
+import type { HostPort } from "./EntryPorts.js"
+import { takenHostPorts } from "./HostPorts.js"
 import { launchProblem } from "./LaunchParameters.js"
+import { openOutputForChild } from "./ProcessOutput.js"
 import { executablePath, launchArguments, type ServerEntry } from "./ServerEntry.js"
 
 export interface ProcessExit {
@@ -50,12 +54,15 @@ export class SpawnFailed extends Schema.TaggedError<SpawnFailed>()("SpawnFailed"
 
 /** `spawn` throws, rather than emitting `error`, on arguments it cannot pass (a NUL byte, say): make that a failure. */
 const trySpawn = (executable: string, entry: ServerEntry): Either.Either<ReturnType<typeof spawnChild>, SpawnFailed> => {
+  const output = openOutputForChild(entry)
   try {
-    return Either.right(
-      spawnChild(executable, [...launchArguments(entry)], { cwd: entry.installDir, detached: true, stdio: "ignore" })
-    )
+    const stdio: "ignore" | Array<"ignore" | number> = output === undefined ? "ignore" : ["ignore", output, output]
+    return Either.right(spawnChild(executable, [...launchArguments(entry)], { cwd: entry.installDir, detached: true, stdio }))
   } catch (error) {
     return Either.left(new SpawnFailed({ executable, message: error instanceof Error ? error.message : String(error) }))
+  } finally {
+    // The child has its own copy of the descriptor now.
+    if (output !== undefined) Fs.closeSync(output)
   }
 }
 
@@ -64,6 +71,8 @@ export interface ProcessLauncherShape {
   /** The process still running with this pid and start token, if any. */
   readonly attach: (pid: number, startToken: string) => Effect.Effect<Option.Option<ProcessHandle>>
   readonly usage: (pid: number) => Effect.Effect<Option.Option<ProcessUsage>>
+  /** Which of these ports something on the host holds now (checked before each spawn). */
+  readonly takenPorts: (ports: ReadonlyArray<HostPort>) => Effect.Effect<ReadonlyArray<HostPort>>
 }
 
 export class ProcessLauncher extends Context.Tag("@garrison/runtime/ProcessLauncher")<
@@ -152,5 +161,6 @@ const nodeLauncher: ProcessLauncherShape = {
     Effect.tryPromise(() => pidusage(pid)).pipe(
       Effect.map((stat) => Option.some({ cpu: stat.cpu, memoryBytes: stat.memory })),
       Effect.orElseSucceed(() => Option.none())
-    )
+    ),
+  takenPorts: takenHostPorts
 }

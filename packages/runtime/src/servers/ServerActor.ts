@@ -1,11 +1,20 @@
 /**
  * One actor per server entry: a fiber with a mailbox. Lifecycle commands
- * (start, stop, restart, lock, unlock, entry updates) and what the process
- * watcher reports are handled one at a time, so start and stop never race.
+ * (start, stop, lock, unlock, retire) and what the process watcher reports
+ * are taken one at a time, and every step that changes the process (start,
+ * stop, crash handling) holds one lock, so start and stop never race.
+ *
+ * Long operations (a restart with its retries; later an update or a mod
+ * rollout) run as a child fiber (`actor/operation.ts`) with their progress
+ * in the state: the mailbox keeps answering meanwhile, and a stop cancels
+ * the operation and wins.
+ *
  * While the server runs, a run scope holds its children: the process
- * watcher, the RCON session and the status poller; closing the scope ends
- * them all. A child's failure is recorded in the state and retried; it never
- * takes the actor down.
+ * watcher, the RCON session (`actor/rconSession.ts`) and the status poller;
+ * closing the scope ends them all. A child's failure is recorded in the
+ * state and retried; it never takes the actor down. The stop escalation and
+ * the watchdog's rules live in `actor/stopEscalation.ts` and
+ * `actor/watchdog.ts`.
  *
  * Shutting the controller down closes the actors but leaves game servers
  * running: the next controller reattaches to them (see `ProcessRecords`).
@@ -23,80 +32,40 @@ import * as Queue from "effect/Queue"
 import * as Ref from "effect/Ref"
 import * as Schedule from "effect/Schedule"
 import * as Scope from "effect/Scope"
-import * as Stream from "effect/Stream"
+import type * as Stream from "effect/Stream"
 import * as SubscriptionRef from "effect/SubscriptionRef"
-import { followLogs, type LogFollower } from "../game/LogFollower.js"
-import { makePlayerDirectory, parsePlayerLogLine } from "../game/PlayerLog.js"
-import { type OnlinePlayer, parsePlayers, type RconPlayer } from "../game/Players.js"
-import { readRptFacts } from "../game/Rpt.js"
-import { parseServerMessage } from "../game/ServerMessages.js"
 import type { EventBusShape } from "../events/EventBus.js"
-import { BeforeServerStart, type HooksShape } from "../kernel/Hooks.js"
-import type { RconClient, RconConnectError } from "../rcon/RconClient.js"
+import { followLogs, type LogFollower } from "../game/LogFollower.js"
+import { type OnlinePlayer, parsePlayers } from "../game/Players.js"
+import { readRptFacts } from "../game/Rpt.js"
+import { BeforeServerStart } from "../kernel/Hooks.js"
+import type { RconClient } from "../rcon/RconClient.js"
 import { ActorError } from "./ActorError.js"
-import { launchProblem } from "./LaunchParameters.js"
+import type { OperationContext, OperationKind } from "./actor/operation.js"
+import { type ActorEnvironment, type ActorOptions, defaultActorOptions, type RestartReason } from "./actor/options.js"
+import { makeRoster } from "./actor/players.js"
+import { rconSession } from "./actor/rconSession.js"
+import { escalateStop } from "./actor/stopEscalation.js"
+import { planAfterCrash } from "./actor/watchdog.js"
+import { hostPortsOf } from "./EntryPorts.js"
 import {
-  ChatMessage,
-  ConsoleLine,
-  PlayerConnected,
-  PlayerDisconnected,
   ServerCrashed,
   ServerLocked,
   ServerRestarted,
   ServerStarted,
   ServerStarting,
   ServerStopped,
-  ServerUnlocked,
-  type WatchdogAction
+  ServerUnlocked
 } from "./events.js"
-import type { ProcessExit, ProcessHandle, ProcessLauncherShape } from "./ProcessLauncher.js"
-import type { ProcessRecordsShape } from "./ProcessRecords.js"
-import { profilesPath, type RconSettings, type ServerEntry } from "./ServerEntry.js"
+import { launchProblem } from "./LaunchParameters.js"
+import type { ProcessExit, ProcessHandle } from "./ProcessLauncher.js"
+import { boundOutput, recentOutput, withRecentOutput } from "./ProcessOutput.js"
+import { profilesPath, type ServerEntry } from "./ServerEntry.js"
 import { initialState, type ServerState } from "./ServerState.js"
 
-export interface ActorOptions {
-  /** How often players, CPU and RAM are sampled while running. */
-  readonly statusInterval: Duration.DurationInput
-  /** Delays between attempts to open the RCON session (the server opens RCon some time after start). */
-  readonly rconRetry: Schedule.Schedule<unknown, unknown>
-  /** Per-command time-out for the actor's own RCON commands. */
-  readonly rconTimeout: Duration.DurationInput
-  /** The watchdog waits `base * 2^(crashes-1)`, at most `max`, before restarting a crashed server. */
-  readonly watchdogBaseDelay: Duration.DurationInput
-  readonly watchdogMaxDelay: Duration.DurationInput
-  /** A server that ran this long before crashing starts the backoff afresh. */
-  readonly healthyAfter: Duration.DurationInput
-  /** After this many crashes in a row the watchdog gives up until someone starts the server. */
-  readonly watchdogMaxCrashes: number
-  /** Restart tries up to this many times, waiting `restartBackoff * attempt` between tries. */
-  readonly restartAttempts: number
-  readonly restartBackoff: Duration.DurationInput
-  /** After SIGKILL, how long to wait for the process to go before reporting failure. */
-  readonly killWait: Duration.DurationInput
-}
-
-export const defaultActorOptions: ActorOptions = {
-  statusInterval: Duration.seconds(10),
-  rconRetry: Schedule.exponential("1 second").pipe(Schedule.union(Schedule.spaced("30 seconds"))),
-  rconTimeout: Duration.seconds(5),
-  watchdogBaseDelay: Duration.seconds(5),
-  watchdogMaxDelay: Duration.minutes(5),
-  healthyAfter: Duration.minutes(10),
-  watchdogMaxCrashes: 10,
-  restartAttempts: 3,
-  restartBackoff: Duration.seconds(5),
-  killWait: Duration.seconds(5)
-}
-
-export interface ActorEnvironment {
-  readonly launcher: ProcessLauncherShape
-  readonly records: ProcessRecordsShape
-  readonly bus: EventBusShape
-  readonly hooks: HooksShape
-  readonly connectRcon: (settings: RconSettings) => Effect.Effect<RconClient, RconConnectError, Scope.Scope>
-}
-
-export type RestartReason = "manual" | "watchdog" | "schedule"
+export { defaultActorOptions } from "./actor/options.js"
+export type { ActorEnvironment, ActorOptions, PortOwner, RestartReason } from "./actor/options.js"
+export type { OperationContext, OperationKind, ServerOperation } from "./actor/operation.js"
 
 export interface ServerActor {
   readonly serverId: string
@@ -104,11 +73,23 @@ export interface ServerActor {
   readonly state: Effect.Effect<ServerState>
   readonly changes: Stream.Stream<ServerState>
   readonly start: Effect.Effect<void, ActorError>
+  /** Cancels a running operation (a restart) first: a stop always wins. */
   readonly stop: Effect.Effect<void, ActorError>
+  /** Runs as an operation: refused with `busy` while another runs; a stop cancels it. */
   readonly restart: (reason: RestartReason) => Effect.Effect<void, ActorError>
   readonly setLocked: (locked: boolean) => Effect.Effect<void, ActorError>
-  /** Applies at the next start. */
+  /** Applies at the next start. Never waits for the mailbox. */
   readonly update: (entry: ServerEntry) => Effect.Effect<void, ActorError>
+  /**
+   * Runs `body` as this server's long operation (a child fiber; progress in
+   * `state.operation`; status `updating` while an `update` runs). Refused
+   * with `busy` while another runs; a stop interrupts it (`cancelled`).
+   * `steps.start`/`steps.stop` change the process under the actor's lock.
+   */
+  readonly runOperation: (
+    kind: OperationKind,
+    body: (context: OperationContext & { readonly steps: LifecycleSteps }) => Effect.Effect<void, ActorError>
+  ) => Effect.Effect<void, ActorError>
   /** Sends a command over the live RCON session (not through the mailbox: any number at once). */
   readonly rcon: (command: string) => Effect.Effect<string, ActorError>
   /**
@@ -116,18 +97,26 @@ export interface ServerActor {
    * ID the server's logs prove, null where they do not (see `PlayerLog`).
    */
   readonly players: Effect.Effect<ReadonlyArray<OnlinePlayer>, ActorError>
-  /** Refuses while the server runs; afterwards the actor takes no more commands. */
+  /** Refuses while the server runs; afterwards every command fails at once with `removed`. */
   readonly retire: Effect.Effect<void, ActorError>
 }
 
+/** The process-changing steps an operation may take, each under the actor's lock. */
+export interface LifecycleSteps {
+  readonly start: Effect.Effect<void, ActorError>
+  readonly stop: Effect.Effect<void, ActorError>
+  /** Whether a process runs now. */
+  readonly running: Effect.Effect<boolean>
+}
+
 type Reply = Deferred.Deferred<void, ActorError>
+type OperationBody = Parameters<ServerActor["runOperation"]>[1]
 
 type Message =
   | { readonly _tag: "Start"; readonly reply: Reply }
   | { readonly _tag: "Stop"; readonly reply: Reply }
-  | { readonly _tag: "Restart"; readonly reason: RestartReason; readonly reply: Reply }
+  | { readonly _tag: "Operate"; readonly kind: OperationKind; readonly body: OperationBody; readonly reply: Reply }
   | { readonly _tag: "SetLocked"; readonly locked: boolean; readonly reply: Reply }
-  | { readonly _tag: "Update"; readonly entry: ServerEntry; readonly reply: Reply }
   | { readonly _tag: "Retire"; readonly reply: Reply }
   | { readonly _tag: "Exited"; readonly generation: number; readonly exit: ProcessExit }
   | { readonly _tag: "WatchdogFired" }
@@ -138,6 +127,14 @@ interface Run {
   readonly scope: Scope.CloseableScope
   /** This run's RPT and ADM logs, read for who the players are. */
   readonly logs: LogFollower
+  /** Set once a stop began: the exit that follows is the stop's, not a crash. */
+  stopping: boolean
+}
+
+interface RunningOperation {
+  readonly token: number
+  readonly kind: OperationKind
+  fiber: Fiber.RuntimeFiber<void, ActorError> | undefined
 }
 
 const describeExit = (exit: ProcessExit) =>
@@ -155,23 +152,32 @@ export const make = (
     const mailbox = yield* Queue.unbounded<Message>()
     const state = yield* SubscriptionRef.make(initialState(serverId))
     const rconClient = yield* Ref.make(Option.none<RconClient>())
+    /** One process-changing step at a time: the mailbox's and an operation's. */
+    const lifecycle = yield* Effect.makeSemaphore(1)
+    /** Fails every waiting caller once the actor is gone, so no request hangs on a mailbox nobody reads. */
+    const closed = yield* Deferred.make<never, ActorError>()
     let entry = initialEntry
     let run: Run | undefined
     let generation = 0
     let watchdog: Fiber.RuntimeFiber<void> | undefined
+    let operation: RunningOperation | undefined
+    let operationSeq = 0
     let retired = false
     /** Why the server last crashed, for the watchdog's restart message. */
     let lastCrash: string | undefined
-    // What the logs taught about players outlives a run: a Steam64 hashes to the same GUID forever.
-    const directory = makePlayerDirectory()
-    const logReads = yield* Effect.makeSemaphore(1)
 
     const fail = (reason: ActorError["reason"], message: string) => new ActorError({ serverId, reason, message })
+    const removed = () => fail("removed", `server ${entry.name} (${serverId}) was removed`)
     const patch = (f: Partial<ServerState> | ((s: ServerState) => Partial<ServerState>)) =>
       SubscriptionRef.update(state, (s) => ({ ...s, ...(typeof f === "function" ? f(s) : f) }))
     const publish = (event: Parameters<EventBusShape["publish"]>[0]) => env.bus.publish(event)
     const names = () => ({ serverId, name: entry.name })
     const warn = (message: string) => Effect.logWarning(message).pipe(Effect.annotateLogs({ serverId }))
+    const step = <A, E>(effect: Effect.Effect<A, E>) => lifecycle.withPermits(1)(effect)
+
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => void (retired = true)).pipe(Effect.zipRight(Deferred.fail(closed, removed())))
+    )
 
     const cancelWatchdog = Effect.suspend(() => {
       const fiber = watchdog
@@ -179,77 +185,18 @@ export const make = (
       return fiber ? Fiber.interrupt(fiber) : Effect.void
     })
 
+    const roster = yield* makeRoster({
+      serverId,
+      names,
+      logs: () => run?.logs,
+      client: Ref.get(rconClient),
+      rconTimeout: options.rconTimeout,
+      patch,
+      publish,
+      scope: actorScope
+    })
+
     // ---- children of a run -------------------------------------------------
-
-    /** Reads what the run's logs wrote since the last read (one reader at a time: each line once). */
-    const learnFromLogs = logReads.withPermits(1)(
-      Effect.suspend(() => {
-        const logs = run?.logs
-        if (logs === undefined) return Effect.void
-        return Effect.tryPromise(() => logs.poll()).pipe(
-          Effect.orElseSucceed((): ReadonlyArray<string> => []),
-          Effect.map((lines) => {
-            for (const line of lines) {
-              const seen = parsePlayerLogLine(line)
-              if (seen !== undefined) directory.learn(seen)
-            }
-          })
-        )
-      })
-    )
-
-    const identify = (players: ReadonlyArray<RconPlayer>) =>
-      Effect.map(learnFromLogs, () => players.map((player) => directory.identify(player)))
-
-    const refreshPlayers = Effect.gen(function* () {
-      const client = yield* Ref.get(rconClient)
-      if (Option.isNone(client)) return
-      const reply = yield* client.value.command("players", { timeout: options.rconTimeout })
-      yield* patch({ players: yield* identify(parsePlayers(reply)) })
-    }).pipe(Effect.ignore)
-
-    const onServerMessage = (text: string) =>
-      Effect.gen(function* () {
-        yield* publish(new ConsoleLine({ serverId, at: yield* Clock.currentTimeMillis, text }))
-        const parsed = parseServerMessage(text)
-        switch (parsed._tag) {
-          case "RconPlayerConnected":
-            yield* publish(new PlayerConnected({ ...names(), slot: parsed.slot, playerName: parsed.name, ip: parsed.ip }))
-            return yield* Effect.forkIn(refreshPlayers, actorScope)
-          case "RconPlayerDisconnected":
-            yield* publish(new PlayerDisconnected({ ...names(), slot: parsed.slot, playerName: parsed.name }))
-            return yield* patch((s) => ({ players: s.players.filter((p) => p.slot !== parsed.slot) }))
-          case "RconChat":
-            return yield* publish(new ChatMessage({ ...names(), channel: parsed.channel, playerName: parsed.name, text: parsed.text }))
-          default:
-            return
-        }
-      })
-
-    /** Opens the RCON session (retrying until the server answers) and follows it until it closes. */
-    const rconSession = (settings: RconSettings) =>
-      Effect.scoped(
-        Effect.gen(function* () {
-          const client = yield* env.connectRcon(settings).pipe(
-            Effect.tapError((error) => patch({ lastError: `RCON: ${error.message}` })),
-            Effect.retry(options.rconRetry)
-          )
-          yield* Ref.set(rconClient, Option.some(client))
-          yield* Effect.addFinalizer(() => Ref.set(rconClient, Option.none()))
-          yield* patch({ rcon: yield* client.state })
-          yield* client.stateChanges.pipe(
-            Stream.runForEach((rcon) => patch({ rcon })),
-            Effect.forkScoped
-          )
-          const messages = yield* client.subscribe
-          yield* refreshPlayers
-          yield* Stream.runForEach(messages, onServerMessage)
-        })
-      ).pipe(
-        Effect.catchAllCause((cause) => (Cause.isInterruptedOnly(cause) ? Effect.void : patch({ lastError: `RCON: ${Cause.pretty(cause)}` }))),
-        // The client closed (or gave up): open a new session.
-        Effect.repeat(Schedule.spaced("1 second"))
-      )
 
     /** Map and version come from the engine log, once per run (until both are known). */
     const readLogFacts = (startedAt: number) =>
@@ -264,8 +211,9 @@ export const make = (
 
     const statusPoller = (pid: number, startedAt: number) =>
       Effect.gen(function* () {
-        yield* refreshPlayers
+        yield* roster.refresh
         yield* readLogFacts(startedAt)
+        yield* boundOutput(entry)
         const usage = yield* env.launcher.usage(pid)
         if (Option.isSome(usage)) yield* patch({ cpu: usage.value.cpu, memoryBytes: usage.value.memoryBytes })
       }).pipe(Effect.repeat(Schedule.spaced(options.statusInterval)))
@@ -276,12 +224,24 @@ export const make = (
         generation += 1
         const current = generation
         const scope = yield* Scope.fork(actorScope, ExecutionStrategy.sequential)
-        run = { generation: current, handle, scope, logs: followLogs(profilesPath(entry), startedAt) }
-        yield* Effect.forkIn(
-          Effect.flatMap(handle.exited, (exit) => mailbox.offer({ _tag: "Exited", generation: current, exit })),
-          scope
-        )
-        if (entry.rcon !== undefined) yield* Effect.forkIn(rconSession(entry.rcon), scope)
+        run = { generation: current, handle, scope, logs: followLogs(profilesPath(entry), startedAt), stopping: false }
+        // A start runs this uninterruptibly (a spawned process must be recorded), and a fork inherits
+        // that: the children are made interruptible again, or closing the run scope would wait forever.
+        const child = (effect: Effect.Effect<unknown>) => Effect.forkIn(Effect.interruptible(effect), scope)
+        yield* child(Effect.flatMap(handle.exited, (exit) => mailbox.offer({ _tag: "Exited", generation: current, exit })))
+        if (entry.rcon !== undefined) {
+          yield* child(
+            rconSession(entry.rcon, {
+              connect: env.connectRcon,
+              retry: options.rconRetry,
+              setClient: (client) => Ref.set(rconClient, client),
+              showState: (rcon) => patch({ rcon }),
+              showError: (lastError) => patch({ lastError }),
+              onConnected: roster.refresh,
+              onMessage: roster.onServerMessage
+            })
+          )
+        }
         yield* patch({
           status: "running",
           pid: handle.pid,
@@ -292,7 +252,7 @@ export const make = (
           map: undefined,
           version: undefined
         })
-        yield* Effect.forkIn(statusPoller(handle.pid, startedAt), scope)
+        yield* child(statusPoller(handle.pid, startedAt))
         yield* publish(new ServerStarted({ ...names(), pid: handle.pid, reattached }))
       })
 
@@ -326,7 +286,20 @@ export const make = (
       )
     })
 
-    // ---- lifecycle ---------------------------------------------------------
+    // ---- lifecycle steps (each under the lock) -------------------------------
+
+    /** A game or RCON port held on the host: refused before anything is spawned, naming the port and its holder. */
+    const checkHostPorts = Effect.gen(function* () {
+      const taken = yield* env.launcher.takenPorts(hostPortsOf(entry))
+      if (taken.length === 0) return
+      const described = yield* Effect.forEach(taken, (port) =>
+        Effect.map(Effect.sync(() => env.portOwner?.(port.port, serverId)), (owner) =>
+          `${port.field} ${port.port} (${port.protocol.toUpperCase()}) is in use on this host` +
+            (owner === undefined ? " by another program" : ` by server "${owner.name}" (${owner.serverId})`)
+        )
+      )
+      return yield* Effect.fail(fail("ports-in-use", `${entry.name} cannot start: ${described.join("; ")}`))
+    })
 
     const startProcess = Effect.gen(function* () {
       if (run !== undefined) return yield* Effect.fail(fail("already-running", `${entry.name} is already running`))
@@ -340,94 +313,71 @@ export const make = (
       yield* patch({ status: "starting", lastError: undefined })
       yield* publish(new ServerStarting(names()))
       const started = yield* Effect.gen(function* () {
+        yield* checkHostPorts
         yield* env.hooks
           .run(BeforeServerStart, { serverId, name: entry.name, installDir: entry.installDir })
           .pipe(Effect.mapError((e) => fail("hook-failed", `plugin ${e.plugin} refused the start: ${e.message}`)))
-        const handle = yield* env.launcher
-          .spawn(entry)
-          .pipe(Effect.mapError((e) => fail("spawn-failed", `cannot start ${e.executable}: ${e.message}`)))
-        const startedAt = yield* Clock.currentTimeMillis
-        yield* env.records.set(serverId, { pid: handle.pid, startToken: handle.startToken, startedAt })
-        return { handle, startedAt }
-      }).pipe(Effect.tapError((error) => patch({ status: "stopped", pid: undefined, lastError: error.message })))
-      yield* beginRun(started.handle, started.startedAt, false)
+        // From the spawn until the run is recorded, nothing may interrupt: a process nobody knows of would be left.
+        return yield* Effect.uninterruptible(
+          Effect.gen(function* () {
+            const handle = yield* env.launcher
+              .spawn(entry)
+              .pipe(Effect.mapError((e) => fail("spawn-failed", `cannot start ${e.executable}: ${e.message}`)))
+            const startedAt = yield* Clock.currentTimeMillis
+            yield* env.records.set(serverId, { pid: handle.pid, startToken: handle.startToken, startedAt })
+            yield* beginRun(handle, startedAt, false)
+          })
+        )
+      }).pipe(
+        Effect.tapError((error) => patch({ status: "stopped", pid: undefined, lastError: error.message })),
+        // A stop cancelled the start before anything was spawned.
+        Effect.onInterrupt(() => patch({ status: "stopped", pid: undefined, lastError: "the start was cancelled" }))
+      )
+      return started
     })
 
-    /** `#shutdown`, wait, SIGTERM, wait, SIGKILL, wait: the first that ends the process wins. */
     const stopProcess = Effect.gen(function* () {
       const current = run
       if (current === undefined) return yield* Effect.fail(fail("not-running", `${entry.name} is not running`))
+      current.stopping = true
       yield* patch({ status: "stopping" })
-      const waitFor = (duration: Duration.DurationInput) =>
-        current.handle.exited.pipe(Effect.timeoutOption(duration), Effect.map(Option.isSome))
-      let how: ServerStopped["how"] | undefined
-      const client = yield* Ref.get(rconClient)
-      if (Option.isSome(client)) {
-        yield* client.value.command("#shutdown", { timeout: options.rconTimeout }).pipe(Effect.ignore)
-        if (yield* waitFor(entry.stop.shutdownWaitMs)) how = "rcon"
-      }
-      if (how === undefined) {
-        yield* current.handle.signal("SIGTERM")
-        if (yield* waitFor(entry.stop.terminateWaitMs)) how = "sigterm"
-      }
-      if (how === undefined) {
-        yield* current.handle.signal("SIGKILL")
-        if (yield* waitFor(options.killWait)) how = "sigkill"
-      }
-      if (how === undefined) {
+      const how = yield* escalateStop({
+        handle: current.handle,
+        rcon: yield* Ref.get(rconClient),
+        policy: entry.stop,
+        rconTimeout: options.rconTimeout,
+        killWait: options.killWait
+      })
+      if (Option.isNone(how)) {
         yield* patch({ lastError: `pid ${current.handle.pid} survived SIGKILL` })
         return yield* Effect.fail(fail("stop-failed", `${entry.name} (pid ${current.handle.pid}) did not stop, even after SIGKILL`))
       }
-      yield* endRun
-      yield* patch({ status: "stopped", pid: undefined, startedAt: undefined, players: [], cpu: undefined, memoryBytes: undefined, locked: false })
-      yield* publish(new ServerStopped({ ...names(), how }))
+      yield* Effect.uninterruptible(
+        endRun.pipe(
+          Effect.zipRight(
+            patch({ status: "stopped", pid: undefined, startedAt: undefined, players: [], cpu: undefined, memoryBytes: undefined, locked: false })
+          ),
+          Effect.zipRight(publish(new ServerStopped({ ...names(), how: how.value })))
+        )
+      )
     })
 
-    const restartProcess = (reason: RestartReason) =>
-      Effect.gen(function* () {
-        let lastError = ""
-        for (let attempt = 1; attempt <= options.restartAttempts; attempt++) {
-          if (run !== undefined) {
-            const stopped = yield* Effect.either(stopProcess)
-            if (stopped._tag === "Left") {
-              yield* publish(new ServerRestarted({ ...names(), ok: false, attempts: attempt, reason, error: stopped.left.message }))
-              return yield* Effect.fail(stopped.left)
-            }
-          }
-          const started = yield* Effect.either(startProcess)
-          if (started._tag === "Right") {
-            yield* patch({ consecutiveCrashes: reason === "watchdog" ? (yield* SubscriptionRef.get(state)).consecutiveCrashes : 0 })
-            return yield* publish(new ServerRestarted({ ...names(), ok: true, attempts: attempt, reason }))
-          }
-          lastError = started.left.message
-          if (attempt < options.restartAttempts) yield* Effect.sleep(Duration.times(options.restartBackoff, attempt))
-        }
-        yield* publish(
-          new ServerRestarted({ ...names(), ok: false, attempts: options.restartAttempts, reason, error: lastError })
-        )
-        return yield* Effect.fail(
-          fail("restart-failed", `${entry.name} did not start after ${options.restartAttempts} attempts: ${lastError}`)
-        )
-      })
-
     /** The process ended while nobody was stopping it; `reason` says why, as a person reads it. */
-    const onCrash = (exit: ProcessExit, reason: string = describeExit(exit)) =>
+    const onCrash = (exit: ProcessExit, given?: string) =>
       Effect.gen(function* () {
         const before = yield* SubscriptionRef.get(state)
         const now = yield* Clock.currentTimeMillis
-        const ranLongEnough =
-          before.startedAt !== undefined && now - before.startedAt >= Duration.toMillis(options.healthyAfter)
-        const crashes = ranLongEnough ? 1 : before.consecutiveCrashes + 1
+        // The process's own last words say more than its exit code.
+        const reason = given ?? withRecentOutput(describeExit(exit), yield* recentOutput(entry))
+        const plan = planAfterCrash({
+          name: entry.name,
+          reason,
+          watchdog: entry.watchdog,
+          previousCrashes: before.consecutiveCrashes,
+          ranMs: before.startedAt === undefined ? undefined : now - before.startedAt,
+          options
+        })
         yield* endRun
-        const delay =
-          entry.watchdog && crashes <= options.watchdogMaxCrashes
-            ? Math.min(
-                Duration.toMillis(options.watchdogBaseDelay) * 2 ** (crashes - 1),
-                Duration.toMillis(options.watchdogMaxDelay)
-              )
-            : null
-        const action: WatchdogAction = delay !== null ? "restarting" : entry.watchdog ? "gave-up" : "off"
-        const gaveUp = `the watchdog gave up after ${crashes} crashes in a row`
         lastCrash = reason
         yield* patch({
           status: "crashed",
@@ -435,31 +385,24 @@ export const make = (
           startedAt: undefined,
           players: [],
           locked: false,
-          consecutiveCrashes: crashes,
-          lastError: action === "gave-up" ? `${reason}; ${gaveUp}` : reason
+          consecutiveCrashes: plan.crashes,
+          lastError: plan.lastError
         })
-        yield* warn(
-          `server ${entry.name} crashed: ${reason}; ` +
-            (action === "restarting"
-              ? `the watchdog restarts it in ${Duration.format(Duration.millis(delay!))} (crash ${crashes} in a row)`
-              : action === "gave-up"
-                ? `${gaveUp}; start it by hand`
-                : "the watchdog is off for this server")
-        )
+        yield* warn(plan.logLine)
         yield* publish(
           new ServerCrashed({
             ...names(),
             exitCode: exit.code,
             signal: exit.signal,
             reason,
-            consecutiveCrashes: crashes,
-            watchdog: action,
-            restartInMs: delay
+            consecutiveCrashes: plan.crashes,
+            watchdog: plan.action,
+            restartInMs: plan.delay
           })
         )
-        if (delay !== null) {
+        if (plan.delay !== null) {
           watchdog = yield* Effect.forkIn(
-            Effect.sleep(Duration.millis(delay)).pipe(Effect.zipRight(mailbox.offer({ _tag: "WatchdogFired" })), Effect.asVoid),
+            Effect.sleep(Duration.millis(plan.delay)).pipe(Effect.zipRight(mailbox.offer({ _tag: "WatchdogFired" })), Effect.asVoid),
             actorScope
           )
         }
@@ -496,45 +439,158 @@ export const make = (
         yield* publish(locked ? new ServerLocked(names()) : new ServerUnlocked(names()))
       })
 
+    const steps: LifecycleSteps = {
+      start: step(startProcess),
+      stop: step(stopProcess),
+      running: Effect.sync(() => run !== undefined)
+    }
+
+    // ---- operations ----------------------------------------------------------
+
+    /** Restart: stop (when running) and start, up to `restartAttempts` times with a growing wait. */
+    const restartBody = (reason: RestartReason): OperationBody => (context) =>
+      Effect.gen(function* () {
+        const attempts = options.restartAttempts
+        let lastError = ""
+        for (let attempt = 1; attempt <= attempts; attempt++) {
+          const at = `attempt ${attempt} of ${attempts}`
+          if (yield* steps.running) {
+            yield* context.progress((attempt - 1) / attempts, `${at}: stopping`)
+            const stopped = yield* Effect.either(context.steps.stop)
+            if (stopped._tag === "Left") {
+              yield* publish(new ServerRestarted({ ...names(), ok: false, attempts: attempt, reason, error: stopped.left.message }))
+              return yield* Effect.fail(stopped.left)
+            }
+          }
+          yield* context.progress((attempt - 0.5) / attempts, `${at}: starting`)
+          const started = yield* Effect.either(context.steps.start)
+          if (started._tag === "Right") {
+            yield* patch((s) => ({ consecutiveCrashes: reason === "watchdog" ? s.consecutiveCrashes : 0 }))
+            return yield* publish(new ServerRestarted({ ...names(), ok: true, attempts: attempt, reason }))
+          }
+          lastError = started.left.message
+          if (attempt < attempts) {
+            const wait = Duration.times(options.restartBackoff, attempt)
+            yield* context.progress(attempt / attempts, `${at} failed (${lastError}); next attempt in ${Duration.format(wait)}`)
+            yield* Effect.sleep(wait)
+          }
+        }
+        yield* publish(new ServerRestarted({ ...names(), ok: false, attempts, reason, error: lastError }))
+        return yield* Effect.fail(fail("restart-failed", `${entry.name} did not start after ${attempts} attempts: ${lastError}`))
+      })
+
+    /** Forks `body` beside the mailbox; `reply` gets its outcome (`cancelled` when a stop interrupted it). */
+    const beginOperation = (kind: OperationKind, body: OperationBody, reply: Reply) =>
+      Effect.gen(function* () {
+        const token = ++operationSeq
+        const startedAt = yield* Clock.currentTimeMillis
+        const before = yield* SubscriptionRef.get(state)
+        yield* patch({
+          operation: { kind, startedAt, progress: 0, message: `${kind} began` },
+          // The update issue's operations show as `updating`; a restart shows its own stopping/starting.
+          ...(kind === "update" ? { status: "updating" as const } : {})
+        })
+        const context = {
+          steps,
+          progress: (progress: number | undefined, message: string) =>
+            patch((s) => (s.operation === undefined ? {} : { operation: { ...s.operation, progress, message } }))
+        }
+        const running: RunningOperation = { token, kind, fiber: undefined }
+        operation = running
+        running.fiber = yield* Effect.forkIn(
+          body(context).pipe(
+            Effect.onExit((exit) =>
+              Effect.gen(function* () {
+                if (operation?.token === token) operation = undefined
+                yield* patch((s) => ({
+                  operation: undefined,
+                  ...(s.status === "updating" ? { status: before.status === "updating" ? "stopped" : before.status } : {})
+                }))
+                yield* Deferred.done(
+                  reply,
+                  Exit.isInterrupted(exit) && !Exit.isSuccess(exit)
+                    ? Exit.fail(fail("cancelled", `the ${kind} of ${entry.name} was cancelled by a stop`))
+                    : exit
+                )
+              })
+            )
+          ),
+          actorScope
+        )
+      })
+
+    /** Interrupts the running operation, if any, and waits until it has let go of the lock. */
+    const cancelOperation = Effect.suspend(() => {
+      const fiber = operation?.fiber
+      operation = undefined
+      return fiber === undefined ? Effect.void : Effect.asVoid(Fiber.interrupt(fiber))
+    })
+
+    const refuseRetire = () =>
+      Effect.fail(fail("already-running", `${entry.name} is ${run?.stopping === true ? "stopping" : "running"}; stop it first`))
+
+    const busy = () =>
+      Effect.fail(
+        fail("busy", `${entry.name} is busy: its ${operation?.kind ?? "operation"} is running; wait for it, or stop the server`)
+      )
+
     // ---- the mailbox -------------------------------------------------------
 
     const handle = (message: Message): Effect.Effect<void> => {
       const answer = (reply: Reply, effect: Effect.Effect<void, ActorError>) =>
         Effect.exit(effect).pipe(Effect.flatMap((exit) => Deferred.done(reply, exit)), Effect.asVoid)
-      if (retired && "reply" in message) {
-        return Deferred.fail(message.reply, fail("removed", `${entry.name} was removed`)).pipe(Effect.asVoid)
-      }
+      if (retired && "reply" in message) return Deferred.fail(message.reply, removed()).pipe(Effect.asVoid)
       switch (message._tag) {
         case "Start":
-          return answer(message.reply, cancelWatchdog.pipe(Effect.zipRight(startProcess)))
+          return answer(message.reply, operation !== undefined ? busy() : cancelWatchdog.pipe(Effect.zipRight(step(startProcess))))
         case "Stop":
           return answer(
             message.reply,
             Effect.gen(function* () {
+              const hadOperation = operation !== undefined
+              yield* cancelOperation
               const hadWatchdog = watchdog !== undefined
               yield* cancelWatchdog
-              // Stopping a crashed server that was waiting for the watchdog just calls the watchdog off.
-              if (run === undefined && hadWatchdog) return yield* patch({ status: "stopped" })
-              yield* stopProcess
+              yield* step(
+                Effect.suspend(() => {
+                  // Stopping a crashed server that was waiting for the watchdog, or a restart between
+                  // attempts, just calls it off.
+                  if (run === undefined && (hadWatchdog || hadOperation)) return patch({ status: "stopped" })
+                  return stopProcess
+                })
+              )
             })
           )
-        case "Restart":
-          return answer(message.reply, cancelWatchdog.pipe(Effect.zipRight(restartProcess(message.reason))))
+        case "Operate":
+          if (operation !== undefined) return answer(message.reply, busy())
+          return cancelWatchdog.pipe(
+            Effect.zipRight(beginOperation(message.kind, message.body, message.reply)),
+            Effect.catchAllCause((cause) => Deferred.failCause(message.reply, cause)),
+            Effect.asVoid
+          )
         case "SetLocked":
-          return answer(message.reply, setLocked(message.locked))
-        case "Update":
-          return answer(message.reply, Effect.sync(() => void (entry = message.entry)))
+          return answer(message.reply, operation !== undefined ? busy() : step(setLocked(message.locked)))
         case "Retire":
           return answer(
             message.reply,
-            run !== undefined
-              ? Effect.fail(fail("already-running", `${entry.name} is running; stop it first`))
+            run !== undefined || operation !== undefined
+              ? refuseRetire()
               : cancelWatchdog.pipe(Effect.tap(() => Effect.sync(() => void (retired = true))))
           )
         case "Exited":
-          return run !== undefined && message.generation === run.generation ? onCrash(message.exit) : Effect.void
+          // The exit a stop waits for is the stop's to handle; any other of the current run is a crash.
+          return Effect.suspend(() =>
+            run !== undefined && message.generation === run.generation && !run.stopping
+              ? step(
+                  Effect.suspend(() =>
+                    run !== undefined && message.generation === run.generation && !run.stopping ? onCrash(message.exit) : Effect.void
+                  )
+                )
+              : Effect.void
+          )
         case "WatchdogFired":
-          return onWatchdog
+          // A restart or update running now starts the server itself.
+          return operation !== undefined ? Effect.void : step(onWatchdog)
       }
     }
 
@@ -562,13 +618,15 @@ export const make = (
         // It was running when the controller went away and is gone now: that is a crash.
         yield* env.records.clear(serverId)
         yield* patch({ startedAt: recorded.value.startedAt })
-        yield* onCrash({ code: null, signal: null }, "the server stopped while the controller was away")
+        const output = yield* recentOutput(entry)
+        yield* onCrash({ code: null, signal: null }, withRecentOutput("the server stopped while the controller was away", output))
       }
     }
 
     /** One command over the live RCON session (not through the mailbox: any number at once). */
     const rconCommand = (command: string) =>
       Effect.gen(function* () {
+        if (retired) return yield* Effect.fail(removed())
         const client = yield* Ref.get(rconClient)
         if (Option.isNone(client)) {
           return yield* Effect.fail(
@@ -580,9 +638,12 @@ export const make = (
           .pipe(Effect.mapError((e) => fail("rcon-failed", `RCON command failed: ${e._tag}`)))
       })
 
+    /** Posts a message and waits for its answer, or fails at once with `removed` when the actor is gone. */
     const ask = (make: (reply: Reply) => Message) =>
       Effect.flatMap(Deferred.make<void, ActorError>(), (reply) =>
-        mailbox.offer(make(reply)).pipe(Effect.zipRight(Deferred.await(reply)))
+        Effect.suspend(() => (retired ? Effect.fail(removed()) : mailbox.offer(make(reply)))).pipe(
+          Effect.zipRight(Effect.raceFirst(Deferred.await(reply), Deferred.await(closed)))
+        )
       )
 
     return {
@@ -592,11 +653,19 @@ export const make = (
       changes: state.changes,
       start: ask((reply) => ({ _tag: "Start", reply })),
       stop: ask((reply) => ({ _tag: "Stop", reply })),
-      restart: (reason) => ask((reply) => ({ _tag: "Restart", reason, reply })),
+      restart: (reason) => ask((reply) => ({ _tag: "Operate", kind: "restart", body: restartBody(reason), reply })),
+      runOperation: (kind, body) => ask((reply) => ({ _tag: "Operate", kind, body, reply })),
       setLocked: (locked) => ask((reply) => ({ _tag: "SetLocked", locked, reply })),
-      update: (next) => ask((reply) => ({ _tag: "Update", entry: next, reply })),
-      retire: ask((reply) => ({ _tag: "Retire", reply })),
-      players: Effect.flatMap(rconCommand("players"), (reply) => identify(parsePlayers(reply))),
+      update: (next) =>
+        Effect.suspend(() => {
+          if (retired) return Effect.fail(removed())
+          entry = next
+          return Effect.void
+        }),
+      // Refused at once while a process or an operation runs (a stop in progress holds the mailbox);
+      // otherwise through the mailbox, after any start already queued.
+      retire: Effect.suspend(() => (run !== undefined || operation !== undefined ? refuseRetire() : ask((reply) => ({ _tag: "Retire", reply })))),
+      players: Effect.flatMap(rconCommand("players"), (reply) => roster.identify(parsePlayers(reply))),
       rcon: (command) => rconCommand(command)
     }
   })

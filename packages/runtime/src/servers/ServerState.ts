@@ -4,6 +4,7 @@
  */
 import type { RconConnectionState } from "../rcon/RconClient.js"
 import type { OnlinePlayer } from "../game/Players.js"
+import type { ServerOperation } from "./actor/operation.js"
 
 export type ServerStatus = "stopped" | "starting" | "running" | "stopping" | "crashed" | "updating"
 
@@ -28,6 +29,8 @@ export interface ServerState {
   readonly lastError: string | undefined
   /** Crashes since the server last ran long enough to count as healthy. */
   readonly consecutiveCrashes: number
+  /** The long operation running now (a restart with retries, an update), if any. */
+  readonly operation: ServerOperation | undefined
 }
 
 export const initialState = (serverId: string): ServerState => ({
@@ -43,7 +46,8 @@ export const initialState = (serverId: string): ServerState => ({
   locked: false,
   rcon: undefined,
   lastError: undefined,
-  consecutiveCrashes: 0
+  consecutiveCrashes: 0,
+  operation: undefined
 })
 
 /** The uptime to show, in whole seconds. */

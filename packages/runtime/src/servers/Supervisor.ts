@@ -18,6 +18,7 @@ import type { ActorError } from "./ActorError.js"
 import { ProcessLauncher } from "./ProcessLauncher.js"
 import { ProcessRecords } from "./ProcessRecords.js"
 import * as ServerActor from "./ServerActor.js"
+import { portsOf } from "./EntryPorts.js"
 import type { ServerEntry } from "./ServerEntry.js"
 
 export interface SupervisorShape {
@@ -48,36 +49,58 @@ export class Supervisor extends Context.Tag("@garrison/runtime/Supervisor")<Supe
   ) =>
     Effect.gen(function* () {
       const scope = yield* Effect.scope
+      const slots = yield* SynchronizedRef.make(new Map<string, Slot>())
+      /** The entry each actor runs with, for naming who holds a port (kept beside the slots: read without the lock). */
+      const entries = new Map<string, ServerEntry>()
       const env: ServerActor.ActorEnvironment = {
         launcher: yield* ProcessLauncher,
         records: yield* ProcessRecords,
         bus: yield* EventBus,
         hooks: yield* Hooks,
-        connectRcon: (settings) => connectRcon(settings)
+        connectRcon: (settings) => connectRcon(settings),
+        portOwner: (port, serverId) => {
+          for (const entry of entries.values()) {
+            if (entry.id !== serverId && portsOf(entry).some((taken) => taken.port === port)) {
+              return { serverId: entry.id, name: entry.name }
+            }
+          }
+          return undefined
+        }
       }
-      const slots = yield* SynchronizedRef.make(new Map<string, Slot>())
 
+      // The lock guards the map only: nothing under it waits for an actor's mailbox (an update is
+      // immediate, and making an actor only reads its process record), so a busy actor never delays another.
       const ensure: SupervisorShape["ensure"] = (entry) =>
         SynchronizedRef.modifyEffect(slots, (map) => {
           const existing = map.get(entry.id)
-          if (existing) return Effect.as(existing.actor.update(entry), [existing.actor, map] as const)
+          if (existing) {
+            return existing.actor.update(entry).pipe(
+              Effect.tap(() => Effect.sync(() => void entries.set(entry.id, entry))),
+              Effect.as([existing.actor, map] as const)
+            )
+          }
           return Effect.gen(function* () {
             const actorScope = yield* Scope.fork(scope, ExecutionStrategy.sequential)
             const actor = yield* ServerActor.make(entry, env, options).pipe(Scope.extend(actorScope))
             const next = new Map(map)
             next.set(entry.id, { actor, scope: actorScope })
+            entries.set(entry.id, entry)
             return [actor, next] as const
           })
         })
 
+      /** Retires the actor outside the lock (its mailbox may be busy stopping), then forgets it. */
       const remove: SupervisorShape["remove"] = (serverId) =>
-        SynchronizedRef.updateEffect(slots, (map) => {
-          const slot = map.get(serverId)
-          if (slot === undefined) return Effect.succeed(map)
-          return slot.actor.retire.pipe(
-            Effect.zipRight(Scope.close(slot.scope, Exit.void)),
-            Effect.as(new Map([...map].filter(([id]) => id !== serverId)))
-          )
+        Effect.gen(function* () {
+          const slot = (yield* SynchronizedRef.get(slots)).get(serverId)
+          if (slot === undefined) return
+          yield* slot.actor.retire
+          const forgotten = yield* SynchronizedRef.modify(slots, (map) => {
+            if (map.get(serverId) !== slot) return [false, map] as const
+            entries.delete(serverId)
+            return [true, new Map([...map].filter(([id]) => id !== serverId))] as const
+          })
+          if (forgotten) yield* Scope.close(slot.scope, Exit.void)
         })
 
       const find: SupervisorShape["find"] = (serverId) =>

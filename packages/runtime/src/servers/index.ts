@@ -3,6 +3,8 @@
  * status, watchdog), owned by the `Supervisor`.
  */
 export { ActorError } from "./ActorError.js"
+export { describePorts, GAME_PORT_SPAN, hostPortsOf, portsOf, rconPortOf } from "./EntryPorts.js"
+export type { EntryPort, HostPort } from "./EntryPorts.js"
 export * from "./events.js"
 export { LaunchArgument, LaunchFields, LaunchPath, launchProblem, MANAGED_PARAMETERS, ModName } from "./LaunchParameters.js"
 export type { LaunchProblem } from "./LaunchParameters.js"

@@ -1,32 +1,8 @@
 /**
- * The UDP ports a server entry takes on its host. DayZ binds its game port
- * and the three after it (game, Steam query and the others), and BattlEye's
- * RCon listens on its own port: the entry's `rcon.port`, else the game port
- * + 4, BattlEye's usual layout. Two entries whose ports overlap cannot both
- * run: the second would fail to bind, or answer the first one's RCON.
+ * Checks between entries over the ports each takes (`portsOf` in the
+ * runtime: game port and the three after it, and the RCon port).
  */
-import { ServerEntry } from "@garrison/runtime"
-
-/** Ports taken beside the game port, after it. */
-const GAME_PORT_SPAN = 4
-const DEFAULT_RCON_OFFSET = 4
-
-export interface EntryPort {
-  readonly port: number
-  /** The entry field that gives it, as the API spells it. */
-  readonly field: "gamePort" | "rcon.port"
-}
-
-export const rconPortOf = (entry: ServerEntry): number => entry.rcon?.port ?? entry.gamePort + DEFAULT_RCON_OFFSET
-
-export const portsOf = (entry: ServerEntry): ReadonlyArray<EntryPort> => [
-  ...Array.from({ length: GAME_PORT_SPAN }, (_, i) => ({ port: entry.gamePort + i, field: "gamePort" as const })),
-  { port: rconPortOf(entry), field: "rcon.port" as const }
-]
-
-/** How a person reads an entry's ports: "2302-2305 and RCon 2306". */
-export const describePorts = (entry: ServerEntry): string =>
-  `${entry.gamePort}-${entry.gamePort + GAME_PORT_SPAN - 1} and RCon ${rconPortOf(entry)}`
+import { type EntryPort, GAME_PORT_SPAN, portsOf, ServerEntry } from "@garrison/runtime"
 
 export interface PortClash {
   readonly entry: ServerEntry

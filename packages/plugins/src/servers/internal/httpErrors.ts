@@ -23,6 +23,9 @@ export const actorErrorToHttp = (error: ActorError): ActorHttpError => {
     case "not-running":
     case "hook-failed":
     case "invalid-entry":
+    case "ports-in-use":
+    case "busy":
+    case "cancelled":
     case "removed":
       return new Conflict({ message: error.message, details })
     case "rcon-unavailable":

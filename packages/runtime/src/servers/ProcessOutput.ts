@@ -1,0 +1,94 @@
+/**
+ * What a game server prints (stdout and stderr) goes to one file in its
+ * profiles folder, `garrison-output.log`, so a start that fails or a crash
+ * can say why with the process's own last lines instead of "exited with
+ * code 1". A file, not a pipe: game servers outlive the controller, and a
+ * pipe to a controller that went away would break their output.
+ *
+ * Bounded: each start moves the previous run's file to `.1`, and while the
+ * server runs the status poller cuts the file back to its last part once it
+ * passes `MAX_OUTPUT_BYTES` (the child writes with O_APPEND, so it goes on
+ * writing at the new end).
+ */
+import * as Effect from "effect/Effect"
+import * as Fs from "node:fs"
+import * as NodePath from "node:path"
+import { profilesPath, type ServerEntry } from "./ServerEntry.js"
+
+export const OUTPUT_FILE = "garrison-output.log"
+export const MAX_OUTPUT_BYTES = 1024 * 1024
+/** What is kept when the file is cut back, and what is read for the last lines. */
+const TAIL_BYTES = 16 * 1024
+
+export const outputPath = (entry: ServerEntry): string => NodePath.join(profilesPath(entry), OUTPUT_FILE)
+
+/**
+ * Opens a fresh output file for a new process (the last run's becomes `.1`)
+ * and gives its descriptor, for `spawn`'s stdio; the caller closes it once
+ * the child has it. Undefined when the profiles folder cannot be made or
+ * written: the server then starts with its output discarded, as before.
+ */
+export const openOutputForChild = (entry: ServerEntry): number | undefined => {
+  const file = outputPath(entry)
+  try {
+    Fs.mkdirSync(NodePath.dirname(file), { recursive: true })
+    try {
+      Fs.renameSync(file, `${file}.1`)
+    } catch {
+      // No earlier output: nothing to keep.
+    }
+    return Fs.openSync(file, Fs.constants.O_WRONLY | Fs.constants.O_CREAT | Fs.constants.O_APPEND | Fs.constants.O_NOFOLLOW, 0o640)
+  } catch {
+    return undefined
+  }
+}
+
+/** The last part of a file, at most `bytes`, as whole lines (a cut first line is dropped). */
+const readTail = (file: string, bytes: number): ReadonlyArray<string> => {
+  const fd = Fs.openSync(file, Fs.constants.O_RDONLY | Fs.constants.O_NOFOLLOW | Fs.constants.O_NONBLOCK)
+  try {
+    const { size } = Fs.fstatSync(fd)
+    const length = Math.min(size, bytes)
+    const buffer = Buffer.alloc(length)
+    Fs.readSync(fd, buffer, 0, length, size - length)
+    const lines = buffer.toString("utf8").split(/\r?\n/)
+    return length < size ? lines.slice(1) : lines
+  } finally {
+    Fs.closeSync(fd)
+  }
+}
+
+/**
+ * The last non-empty lines the process printed (at most `count`, each cut
+ * to 300 characters); empty when there is no output file.
+ */
+export const recentOutput = (entry: ServerEntry, count = 10): Effect.Effect<ReadonlyArray<string>> =>
+  Effect.sync(() => {
+    try {
+      return readTail(outputPath(entry), TAIL_BYTES)
+        .map((line) => line.trim())
+        .filter((line) => line.length > 0)
+        .slice(-count)
+        .map((line) => (line.length > 300 ? `${line.slice(0, 300)}…` : line))
+    } catch {
+      return []
+    }
+  })
+
+/** Cuts the output file back to its last part once it passes the limit. Never fails. */
+export const boundOutput = (entry: ServerEntry, maxBytes = MAX_OUTPUT_BYTES): Effect.Effect<void> =>
+  Effect.sync(() => {
+    const file = outputPath(entry)
+    try {
+      if (Fs.statSync(file).size <= maxBytes) return
+      const kept = readTail(file, TAIL_BYTES).join("\n")
+      Fs.writeFileSync(`${file}.1`, kept)
+      Fs.truncateSync(file, 0)
+    } catch {
+      // Gone or unreadable: nothing to bound.
+    }
+  })
+
+/** "exited with code 1; last output: a | b" when the process printed something, else just the reason. */
+export const withRecentOutput = (reason: string, lines: ReadonlyArray<string>): string =>
+  lines.length === 0 ? reason : `${reason}; last output: ${lines.slice(-5).join(" | ")}`

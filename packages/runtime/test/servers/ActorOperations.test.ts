@@ -1,0 +1,192 @@
+/**
+ * An actor stays responsive while long work runs: restarts with retries and
+ * other long operations run beside the mailbox, show their progress, and a
+ * stop cancels them and wins. Starts that cannot work are refused before
+ * anything is spawned (ports), and a process that dies says why (its output).
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Deferred, Effect, Fiber, Option, TestClock } from "effect"
+import * as Fs from "node:fs"
+import { tmpdir } from "node:os"
+import * as NodePath from "node:path"
+import { afterAll } from "vitest"
+import { OUTPUT_FILE } from "../../src/servers/ProcessOutput.js"
+import { rconSettings, settle, setup } from "./support.js"
+
+const folders: Array<string> = []
+afterAll(() => {
+  for (const folder of folders) Fs.rmSync(folder, { recursive: true, force: true })
+})
+const tempInstall = () => {
+  const dir = Fs.mkdtempSync(NodePath.join(tmpdir(), "garrison-ops-"))
+  folders.push(dir)
+  return dir
+}
+
+describe("long operations", () => {
+  it.scoped("a stop issued while a restart waits between failed attempts returns at once and wins", () =>
+    Effect.gen(function* () {
+      const { actor, launcher, bus } = yield* setup()
+      yield* actor.start
+      launcher.failNextSpawns(3)
+      const restarting = yield* Effect.fork(Effect.flip(actor.restart("manual")))
+      yield* settle
+      // Attempt 1 failed; the restart now waits 5 s before attempt 2, and says so.
+      const during = yield* actor.state
+      expect(during.operation).toMatchObject({ kind: "restart", startedAt: 0 })
+      expect(during.operation?.message).toContain("attempt 1 of 3 failed")
+      expect(during.operation?.message).toContain("next attempt in 5s")
+      expect(during.operation?.progress).toBeCloseTo(1 / 3)
+
+      // The mailbox answers meanwhile: other lifecycle commands are refused as busy, not queued behind it.
+      expect((yield* Effect.flip(actor.start)).reason).toBe("busy")
+      expect((yield* Effect.flip(actor.setLocked(true))).reason).toBe("busy")
+      expect((yield* Effect.flip(actor.restart("manual"))).reason).toBe("busy")
+
+      // No clock moves: the stop cannot be waiting for the backoff.
+      yield* actor.stop
+      const cancelled = yield* Fiber.join(restarting)
+      expect(cancelled.reason).toBe("cancelled")
+      expect(cancelled.message).toContain("cancelled by a stop")
+      const after = yield* actor.state
+      expect(after.status).toBe("stopped")
+      expect(after.operation).toBeUndefined()
+
+      // Nothing was started after the stop, even once the backoff would have ended.
+      yield* TestClock.adjust("1 minute")
+      yield* settle
+      expect(launcher.processes).toHaveLength(1)
+      expect((yield* actor.state).status).toBe("stopped")
+      expect(bus.tags().filter((tag) => tag === "ServerStarted")).toHaveLength(1)
+    })
+  )
+
+  it.scoped("a stop during a restart's stop step waits for that step, then the server stays stopped", () =>
+    Effect.gen(function* () {
+      const { actor, launcher } = yield* setup({ stop: { shutdownWaitMs: 30_000, terminateWaitMs: 15_000 } })
+      yield* actor.start
+      launcher.processes[0]!.obeys = ["SIGKILL"]
+      const restarting = yield* Effect.fork(Effect.flip(actor.restart("manual")))
+      yield* settle
+      expect((yield* actor.state).status).toBe("stopping")
+      expect((yield* actor.state).operation?.message).toContain("attempt 1 of 3: stopping")
+      const stopping = yield* Effect.fork(actor.stop)
+      yield* settle
+      // The restart was interrupted; the stop escalates on its own and wins.
+      expect((yield* Fiber.join(restarting)).reason).toBe("cancelled")
+      yield* TestClock.adjust("15 seconds")
+      yield* Fiber.join(stopping)
+      expect((yield* actor.state).status).toBe("stopped")
+      expect(launcher.processes).toHaveLength(1)
+    })
+  )
+
+  it.scoped("an update operation shows `updating` with its progress, and a stop cancels it", () =>
+    Effect.gen(function* () {
+      const { actor } = yield* setup()
+      const halfway = yield* Deferred.make<void>()
+      const updating = yield* Effect.fork(
+        Effect.flip(
+          actor.runOperation("update", (context) =>
+            Effect.gen(function* () {
+              yield* context.progress(0.5, "downloading 50%")
+              yield* Deferred.succeed(halfway, undefined)
+              yield* Effect.never
+            })
+          )
+        )
+      )
+      yield* Deferred.await(halfway)
+      const during = yield* actor.state
+      expect(during.status).toBe("updating")
+      expect(during.operation).toEqual({ kind: "update", startedAt: 0, progress: 0.5, message: "downloading 50%" })
+      expect((yield* Effect.flip(actor.runOperation("restart", () => Effect.void))).reason).toBe("busy")
+
+      yield* actor.stop
+      expect((yield* Fiber.join(updating)).reason).toBe("cancelled")
+      const after = yield* actor.state
+      expect(after.status).toBe("stopped")
+      expect(after.operation).toBeUndefined()
+    })
+  )
+
+  it.scoped("an operation that ends on its own clears its progress and answers its caller", () =>
+    Effect.gen(function* () {
+      const { actor } = yield* setup()
+      yield* actor.runOperation("update", (context) =>
+        Effect.gen(function* () {
+          yield* context.progress(1, "done")
+          yield* context.steps.start
+        })
+      )
+      const state = yield* actor.state
+      expect(state.status).toBe("running")
+      expect(state.operation).toBeUndefined()
+    })
+  )
+
+  it.scoped("a retired actor refuses every command at once with `removed`", () =>
+    Effect.gen(function* () {
+      const { actor } = yield* setup()
+      yield* actor.retire
+      for (const command of [actor.start, actor.stop, actor.restart("manual"), actor.setLocked(true), actor.rcon("players")]) {
+        const refused = yield* Effect.flip(command).pipe(Effect.timeoutOption("1 second"), Effect.fork)
+        // A hang would leave the fiber waiting on TestClock; a refusal is already there.
+        yield* settle
+        const outcome = Option.flatten(yield* Fiber.join(refused).pipe(Effect.option))
+        expect(Option.map(outcome, (e) => e.reason)).toEqual(Option.some("removed"))
+      }
+    })
+  )
+})
+
+describe("starts that say why they failed", () => {
+  it.scoped("a port another entry holds refuses the start before anything is spawned, naming the port and the entry", () =>
+    Effect.gen(function* () {
+      const { actor, launcher } = yield* setup(
+        { gamePort: 2302 },
+        { portOwner: (port) => (port === 2302 ? { serverId: "s2", name: "Livonia" } : undefined) }
+      )
+      launcher.holdPorts([2302])
+      const error = yield* Effect.flip(actor.start)
+      expect(error.reason).toBe("ports-in-use")
+      expect(error.message).toContain("gamePort 2302 (UDP) is in use on this host by server \"Livonia\" (s2)")
+      expect(launcher.processes).toHaveLength(0)
+      const state = yield* actor.state
+      expect(state.status).toBe("stopped")
+      expect(state.lastError).toBe(error.message)
+    })
+  )
+
+  it.scoped("a port a foreign program holds is named as such; freed, the start works", () =>
+    Effect.gen(function* () {
+      const { actor, launcher } = yield* setup({ gamePort: 2402, rcon: { ...rconSettings, port: 2406 } })
+      launcher.holdPorts([2406])
+      const error = yield* Effect.flip(actor.start)
+      expect(error.message).toContain("rcon.port 2406 (UDP) is in use on this host by another program")
+      launcher.holdPorts([])
+      yield* actor.start
+      expect((yield* actor.state).status).toBe("running")
+      // The refusal no longer shows (what shows now is the RCON session's own trouble, if any).
+      expect((yield* actor.state).lastError ?? "").not.toContain("in use")
+    })
+  )
+
+  it.scoped("a process that exits at start leaves its last output in lastError", () =>
+    Effect.gen(function* () {
+      const installDir = tempInstall()
+      const { actor, launcher, bus } = yield* setup({ installDir, watchdog: false })
+      launcher.printNext("DayZ Server starting\nLoading addons\nFATAL: cannot open mpmissions/dayzOffline.chernarusplus\n")
+      yield* actor.start
+      yield* launcher.crash(1)
+      yield* settle
+      const state = yield* actor.state
+      expect(state.status).toBe("crashed")
+      expect(state.lastError).toBe(
+        "exited with code 1; last output: DayZ Server starting | Loading addons | FATAL: cannot open mpmissions/dayzOffline.chernarusplus"
+      )
+      expect(bus.events.find((e) => e._tag === "ServerCrashed")).toMatchObject({ reason: state.lastError })
+      expect(Fs.existsSync(NodePath.join(installDir, "profiles", OUTPUT_FILE))).toBe(true)
+    })
+  )
+})
