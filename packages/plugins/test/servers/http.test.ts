@@ -3,7 +3,8 @@
  * validation, masking, 404s and 409s, batch and the config backup.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Deferred, Effect, Fiber, Option } from "effect"
+import { Supervisor } from "@garrison/runtime"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import { ServerEntries } from "../../src/servers/index.js"
@@ -162,7 +163,7 @@ describe("server lifecycle over HTTP", () => {
       expect(Object.keys(rows[0]!).sort()).toEqual(
         [
           "id", "name", "gamePort", "status", "pid", "playerCount", "uptime", "cpu", "ram", "map", "version", "locked",
-          "rconStatus", "lastError", "consecutiveCrashes"
+          "rconStatus", "lastError", "consecutiveCrashes", "operation"
         ].sort()
       )
       expect(rows.find((row) => row.id === id)).toMatchObject({ name: "Life", status: "running", pid: started.body.pid })
@@ -195,6 +196,35 @@ describe("server lifecycle over HTTP", () => {
       const deleted = yield* call("DELETE", `/api/servers/${id}`, { as: DEPLOY })
       expect(deleted.status).toBe(200)
       expect((yield* call("GET", `/api/servers/${id}/status`, { as: "v:" })).status).toBe(404)
+    }).pipe(Effect.provide(controller()))
+  )
+
+  it.scopedLive("a long operation shows in the status and the list; a stop cancels it", () =>
+    Effect.gen(function* () {
+      const id = yield* createdId({ name: "Busy", installDir: fakeInstall() })
+      const actor = Option.getOrThrow(yield* Effect.flatMap(Supervisor, (supervisor) => supervisor.get(id)))
+      const underway = yield* Deferred.make<void>()
+      const update = yield* Effect.fork(
+        Effect.flip(
+          actor.runOperation("update", (context) =>
+            Effect.zipRight(context.progress(0.25, "downloading 25%"), Effect.zipRight(Deferred.succeed(underway, undefined), Effect.never))
+          )
+        )
+      )
+      yield* Deferred.await(underway)
+      const status = (yield* call("GET", `/api/servers/${id}/status`, { as: "v:" })).body
+      expect(status).toMatchObject({ status: "updating", operation: { kind: "update", progress: 0.25, message: "downloading 25%" } })
+      expect(Date.parse(String((status.operation as { startedAt: string }).startedAt))).not.toBeNaN()
+      const rows = (yield* call("GET", "/api/servers", { as: "v:" })).body.items as ReadonlyArray<Record<string, unknown>>
+      expect(rows.find((row) => row.id === id)?.operation).toMatchObject({ kind: "update", progress: 0.25 })
+
+      // Another lifecycle command is refused while it runs, naming it; the stop cancels it.
+      const busy = yield* call("POST", `/api/servers/${id}/restart`, { as: DEPLOY })
+      expect(busy.status).toBe(409)
+      expect(busy.body.message).toContain("its update is running")
+      expect((yield* call("POST", `/api/servers/${id}/stop`, { as: DEPLOY })).status).toBe(200)
+      expect((yield* Fiber.join(update)).reason).toBe("cancelled")
+      expect((yield* call("GET", `/api/servers/${id}/status`, { as: "v:" })).body).toMatchObject({ status: "stopped", operation: null })
     }).pipe(Effect.provide(controller()))
   )
 

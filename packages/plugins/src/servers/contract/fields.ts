@@ -110,6 +110,18 @@ export const PlayerView = Schema.Struct({
 
 export const ServerStatusValue = Schema.Literal("stopped", "starting", "running", "stopping", "crashed", "updating")
 
+/** The long operation a server is in (a restart with its retries, an update), or null. */
+export const OperationView = Schema.Struct({
+  kind: Schema.Literal("restart", "update", "mod-rollout"),
+  /** When it began (ISO 8601). */
+  startedAt: Schema.String,
+  /** 0 to 1; null while it cannot tell. */
+  progress: Schema.NullOr(Schema.Number),
+  /** What it is doing now, as a person reads it ("attempt 2 of 3: starting"). */
+  message: Schema.String
+}).annotations({ identifier: "ServerOperation" })
+export type OperationView = typeof OperationView.Type
+
 export const LiveStatus = Schema.Struct({
   status: ServerStatusValue,
   pid: Schema.NullOr(Schema.Int),
@@ -127,7 +139,9 @@ export const LiveStatus = Schema.Struct({
   /** The RCON session: connected, reconnecting, closed; null when none is open. */
   rconStatus: Schema.NullOr(Schema.String),
   lastError: Schema.NullOr(Schema.String),
-  consecutiveCrashes: Schema.Int
+  consecutiveCrashes: Schema.Int,
+  /** The long operation running now; a stop cancels it. */
+  operation: Schema.NullOr(OperationView)
 })
 
 export const ServerStatusView = Schema.Struct({ id: Schema.String, name: Schema.String, ...LiveStatus.fields }).annotations({
@@ -172,7 +186,8 @@ export const ServerSummaryView = Schema.Struct({
     "locked",
     "rconStatus",
     "lastError",
-    "consecutiveCrashes"
+    "consecutiveCrashes",
+    "operation"
   ).fields
 }).annotations({ identifier: "ServerSummary" })
 export type ServerSummaryView = typeof ServerSummaryView.Type

@@ -1,6 +1,6 @@
 /** Entries and actor state as the API shows them: the RCON password never leaves. */
 import { type OnlinePlayer, type ServerEntry, type ServerState, uptimeSeconds } from "@garrison/runtime"
-import { PASSWORD_MASK, type ServerStatusView, type ServerSummaryView, type ServerView } from "../contract/fields.js"
+import { type OperationView, PASSWORD_MASK, type ServerStatusView, type ServerSummaryView, type ServerView } from "../contract/fields.js"
 import type { UnreadableEntry } from "../ServerEntries.js"
 
 export const maskPassword = (password: string): string => (password.length > 0 ? PASSWORD_MASK : "")
@@ -34,8 +34,19 @@ const liveFacts = (state: ServerState, now: number) => ({
   locked: state.locked,
   rconStatus: state.rcon?.status ?? null,
   lastError: state.lastError ?? null,
-  consecutiveCrashes: state.consecutiveCrashes
+  consecutiveCrashes: state.consecutiveCrashes,
+  operation: operationView(state)
 })
+
+const operationView = ({ operation }: ServerState): OperationView | null =>
+  operation === undefined
+    ? null
+    : {
+        kind: operation.kind,
+        startedAt: new Date(operation.startedAt).toISOString(),
+        progress: operation.progress ?? null,
+        message: operation.message
+      }
 
 /** One online player as the API shows them: the RCON parser's record and the ids the logs prove, field by field. */
 export const playerView = (p: OnlinePlayer) => ({
@@ -91,5 +102,6 @@ export const unreadableView = (entry: UnreadableEntry): ServerSummaryView => ({
   locked: false,
   rconStatus: null,
   lastError: `cannot be read: ${entry.reason}`,
-  consecutiveCrashes: 0
+  consecutiveCrashes: 0,
+  operation: null
 })
