@@ -26,8 +26,8 @@
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Controller } from "@garrison/http"
-import { BanSync, makeBansPlugin, ServerEntries, ServerNotFound } from "@garrison/plugins"
-import { Authenticator, GarrisonConfig, makeServerEntry, Plugin, Supervisor } from "@garrison/runtime"
+import { BanSync, makeBansPlugin, ServerEntries, Servers } from "@garrison/plugins"
+import { Authenticator, GarrisonConfig, makeServerEntry, Plugin, ServerNotFound, Supervisor } from "@garrison/runtime"
 import { Duration, Effect, Layer, Logger, LogLevel, ManagedRuntime, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -93,7 +93,8 @@ const stubServers = (installDirs: ReadonlyArray<string>) => {
   )
   return Plugin.make({
     id: "servers",
-    layer: Layer.merge(
+    // The real gateway over stand-ins for the store and the supervisor.
+    layer: Servers.layer.pipe(Layer.provideMerge(Layer.merge(
       Layer.succeed(Supervisor, {
         ensure: () => Effect.dieMessage("not in the benchmark"),
         get: () => Effect.succeed(Option.none()),
@@ -106,14 +107,14 @@ const stubServers = (installDirs: ReadonlyArray<string>) => {
         unreadable: Effect.succeed([]),
         get: (serverId) => {
           const entry = entries.find((e) => e.id === serverId)
-          return entry === undefined ? Effect.fail(new ServerNotFound({ serverId })) : Effect.succeed(entry)
+          return entry === undefined ? Effect.fail(ServerNotFound.of(serverId)) : Effect.succeed(entry)
         },
         insert: () => Effect.dieMessage("not in the benchmark"),
         update: () => Effect.dieMessage("not in the benchmark"),
         remove: () => Effect.dieMessage("not in the benchmark"),
         upsertAll: () => Effect.dieMessage("not in the benchmark")
       })
-    )
+    )))
   })
 }
 

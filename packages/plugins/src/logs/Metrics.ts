@@ -14,7 +14,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schedule from "effect/Schedule"
 import type * as Scope from "effect/Scope"
-import { Supervisor } from "@garrison/runtime"
+import { Servers } from "../servers/index.js"
 import type { MetricsResponse } from "./contract/Api.js"
 import { type MetricsStoreError, metricsStoreError } from "./errors.js"
 import { bucketMillis } from "./internal/downsample.js"
@@ -65,12 +65,11 @@ export class Metrics extends Context.Tag("@garrison/plugins/logs/Metrics")<Metri
   static readonly make = (options: MetricsOptions) =>
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
-      const supervisor = yield* Supervisor
+      const servers = yield* Servers
 
       const sample: MetricsShape["sample"] = Effect.gen(function* () {
         const at = yield* Clock.currentTimeMillis
-        const actors = yield* supervisor.all
-        const states = yield* Effect.forEach(actors, (actor) => actor.state)
+        const states = yield* Effect.flatMap(servers.supervised, Effect.forEach((server) => server.state))
         const rows = states
           .filter((s) => s.status !== "stopped" && s.status !== "crashed")
           .map((s) => ({
@@ -141,6 +140,6 @@ export class Metrics extends Context.Tag("@garrison/plugins/logs/Metrics")<Metri
       return Metrics.of({ options, sample, prune, forget, range, runSampler })
     })
 
-  /** Needs `Supervisor` (the servers plugin) and the database; settings from the configuration. */
+  /** Needs the servers plugin's `Servers` and the database; settings from the configuration. */
   static readonly layer = Layer.effect(Metrics, Effect.flatMap(metricsConfig, Metrics.make))
 }

@@ -2,7 +2,7 @@
  * Logs and metrics: a server's RPT/ADM/log files (list, byte range, tail),
  * its recent RCON console (plus a live server-sent-events stream) and
  * sampled players/CPU/RAM, under `/api/servers/:id/{logs,console,metrics}`
- * (permission `server.view`). Needs the servers plugin's `Supervisor`.
+ * (permission `server.view`). Needs the servers plugin's `Servers`.
  */
 import { ConsoleLine, on, Plugin, ServerDeleted } from "@garrison/runtime"
 import * as Effect from "effect/Effect"

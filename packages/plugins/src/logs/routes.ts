@@ -9,7 +9,7 @@ import { BadRequest, Conflict, cursorCodec, invalidCursor, NotFound, pageOfRows,
 import { ConsoleBuffer } from "./ConsoleBuffer.js"
 import { CONSOLE_PAGE, LOG_FILE_PAGE, type LogFileInfo, LogsApi } from "./contract/Api.js"
 import { decodeText, listLogFiles, openLogFile, readRange, readTail } from "./internal/logFiles.js"
-import { findActor } from "./internal/servers.js"
+import { Servers } from "../servers/index.js"
 import { consoleResponse, wantsStream } from "./internal/sse.js"
 import { Metrics } from "./Metrics.js"
 
@@ -36,11 +36,11 @@ export const LogsRoutes = HttpApiBuilder.group(LogsApi, "logs", (handlers) =>
   Effect.gen(function* () {
     const consoleBuffer = yield* ConsoleBuffer
     const metrics = yield* Metrics
+    const servers = yield* Servers
     return handlers
       .handle("logs", ({ path, urlParams }) =>
         Effect.gen(function* () {
-          const actor = yield* findActor(path.id)
-          const folder = profilesPath(yield* actor.entry)
+          const folder = profilesPath(yield* servers.entry(path.id))
           if (urlParams.file === undefined) {
             const after = yield* positionOf(fileCursor, urlParams.cursor)
             const files = yield* listLogFiles(folder)
@@ -84,7 +84,7 @@ export const LogsRoutes = HttpApiBuilder.group(LogsApi, "logs", (handlers) =>
       )
       .handle("console", ({ path, urlParams }) =>
         Effect.gen(function* () {
-          yield* findActor(path.id)
+          yield* servers.entry(path.id)
           const request = yield* HttpServerRequest.HttpServerRequest
           if (wantsStream(request.headers["accept"], urlParams.stream)) return yield* consoleResponse(path.id)
           const before = yield* positionOf(consoleCursor, urlParams.cursor)
@@ -98,7 +98,7 @@ export const LogsRoutes = HttpApiBuilder.group(LogsApi, "logs", (handlers) =>
       )
       .handle("metrics", ({ path, urlParams }) =>
         Effect.gen(function* () {
-          yield* findActor(path.id)
+          yield* servers.entry(path.id)
           const toMs = urlParams.to?.getTime() ?? (yield* Clock.currentTimeMillis)
           const fromMs = urlParams.from?.getTime() ?? toMs - DEFAULT_METRICS_RANGE_MS
           if (fromMs >= toMs) {

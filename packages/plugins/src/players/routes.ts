@@ -1,8 +1,8 @@
-/** The handlers behind `PlayersApi`: each is one RCON round trip through the server's actor. */
+/** The handlers behind `PlayersApi`: each is one round trip through the server's `GameControl`. */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
-import { NotFound, type ServerActor, Supervisor } from "@garrison/runtime"
-import { actorErrorToHttp, actorOf, playerView, ServerEntries } from "../servers/index.js"
+import { type ActorError, actorErrorToHttp, type GameControl, NotFound } from "@garrison/runtime"
+import { playerView, Servers } from "../servers/index.js"
 import { PlayersApi } from "./contract/Api.js"
 import { findPlayer } from "./internal/resolve.js"
 
@@ -10,43 +10,37 @@ const DEFAULT_KICK_REASON = "Kicked by an admin"
 
 export const PlayersRoutes = HttpApiBuilder.group(PlayersApi, "players", (handlers) =>
   Effect.gen(function* () {
-    const entries = yield* ServerEntries
-    const supervisor = yield* Supervisor
-    const find = (id: string) =>
-      actorOf(id).pipe(Effect.provideService(ServerEntries, entries), Effect.provideService(Supervisor, supervisor))
-    const rcon = (actor: ServerActor.ServerActor, command: string) => actor.rcon(command).pipe(Effect.mapError(actorErrorToHttp))
-    const onlinePlayers = (actor: ServerActor.ServerActor) => actor.players.pipe(Effect.mapError(actorErrorToHttp))
+    const servers = yield* Servers
+    /** Runs `use` on the server's game control; refusals answer as every server route does. */
+    const withControl = <A>(serverId: string, use: (control: GameControl) => Effect.Effect<A, ActorError | NotFound>) =>
+      Effect.flatMap(servers.get(serverId), (server) =>
+        use(server.control).pipe(Effect.catchTag("ActorError", (error) => Effect.fail(actorErrorToHttp(error))))
+      )
 
     return handlers
       .handle("rcon", ({ path, payload }) =>
-        find(path.id).pipe(
-          Effect.flatMap((actor) => rcon(actor, payload.command)),
-          Effect.map((response) => ({ response }))
-        )
+        withControl(path.id, (control) => Effect.map(control.raw(payload.command), (response) => ({ response })))
       )
       .handle("message", ({ path, payload }) =>
-        find(path.id).pipe(
-          Effect.flatMap((actor) => rcon(actor, `say -1 ${payload.message}`)),
-          Effect.as({ sent: payload.message })
-        )
+        withControl(path.id, (control) => Effect.as(control.broadcast(payload.message), { sent: payload.message }))
       )
       .handle("players", ({ path }) =>
-        find(path.id).pipe(
-          Effect.flatMap(onlinePlayers),
-          Effect.map((players) => ({ items: players.map(playerView), nextCursor: null, total: players.length }))
+        withControl(path.id, (control) =>
+          Effect.map(control.players, (players) => ({ items: players.map(playerView), nextCursor: null, total: players.length }))
         )
       )
       .handle("kick", ({ path, payload }) =>
-        Effect.gen(function* () {
-          const actor = yield* find(path.id)
-          const player = findPlayer(yield* onlinePlayers(actor), path.playerId)
-          if (player === undefined) {
-            return yield* Effect.fail(new NotFound({ message: `no player "${path.playerId}" is online on this server` }))
-          }
-          const reason = payload.reason ?? DEFAULT_KICK_REASON
-          yield* rcon(actor, `kick ${player.slot} ${reason}`)
-          return { kicked: playerView(player), reason }
-        })
+        withControl(path.id, (control) =>
+          Effect.gen(function* () {
+            const player = findPlayer(yield* control.players, path.playerId)
+            if (player === undefined) {
+              return yield* Effect.fail(new NotFound({ message: `no player "${path.playerId}" is online on this server` }))
+            }
+            const reason = payload.reason ?? DEFAULT_KICK_REASON
+            yield* control.kick(player, reason)
+            return { kicked: playerView(player), reason }
+          })
+        )
       )
   })
 )

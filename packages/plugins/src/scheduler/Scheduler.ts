@@ -12,13 +12,12 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Schema from "effect/Schema"
-import { Supervisor } from "@garrison/runtime"
+import { type ServerLookupError, Servers } from "../servers/index.js"
 import { randomUUID } from "node:crypto"
 import { JobInput, type ScheduledJob, WARNING_KINDS } from "./contract/Api.js"
 import {
   InvalidScheduledJob,
   ScheduledJobNotFound,
-  SchedulerServerNotFound,
   type SchedulerStoreError,
   storeError
 } from "./errors.js"
@@ -26,25 +25,25 @@ import { validate } from "./internal/cron.js"
 import { JobRow, type StoredJob, toView } from "./internal/rows.js"
 
 export interface SchedulerShape {
-  readonly list: (serverId: string) => Effect.Effect<ReadonlyArray<ScheduledJob>, SchedulerServerNotFound | SchedulerStoreError>
+  readonly list: (serverId: string) => Effect.Effect<ReadonlyArray<ScheduledJob>, ServerLookupError | SchedulerStoreError>
   readonly create: (
     serverId: string,
     input: JobInput
-  ) => Effect.Effect<ScheduledJob, SchedulerServerNotFound | InvalidScheduledJob | SchedulerStoreError>
+  ) => Effect.Effect<ScheduledJob, ServerLookupError | InvalidScheduledJob | SchedulerStoreError>
   readonly replace: (
     serverId: string,
     jobId: string,
     input: JobInput
-  ) => Effect.Effect<ScheduledJob, SchedulerServerNotFound | ScheduledJobNotFound | InvalidScheduledJob | SchedulerStoreError>
+  ) => Effect.Effect<ScheduledJob, ServerLookupError | ScheduledJobNotFound | InvalidScheduledJob | SchedulerStoreError>
   /** Enables a disabled job and disables an enabled one. */
   readonly toggle: (
     serverId: string,
     jobId: string
-  ) => Effect.Effect<ScheduledJob, SchedulerServerNotFound | ScheduledJobNotFound | SchedulerStoreError>
+  ) => Effect.Effect<ScheduledJob, ServerLookupError | ScheduledJobNotFound | SchedulerStoreError>
   readonly remove: (
     serverId: string,
     jobId: string
-  ) => Effect.Effect<void, SchedulerServerNotFound | ScheduledJobNotFound | SchedulerStoreError>
+  ) => Effect.Effect<void, ServerLookupError | ScheduledJobNotFound | SchedulerStoreError>
   /**
    * Deletes every job of a server (its entry was deleted: `ServerDeleted`) and
    * wakes the runner so it forgets them; answers how many were removed. The
@@ -80,17 +79,15 @@ const checkKind = (input: JobInput): Either.Either<JobInput, InvalidScheduledJob
 export class Scheduler extends Context.Tag("@garrison/plugins/Scheduler")<Scheduler, SchedulerShape>() {
   static readonly make = Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const supervisor = yield* Supervisor
+    const servers = yield* Servers
     // Sliding with room for one: many changes while the runner is busy collapse into one wake-up.
     const changes = yield* Queue.sliding<void>(1)
     const notify = Queue.offer(changes, undefined).pipe(Effect.asVoid)
     const now = Clock.currentTimeMillis
     const isoNow = Effect.map(now, (ms) => new Date(ms).toISOString())
 
-    const requireServer = (serverId: string) =>
-      Effect.flatMap(supervisor.get(serverId), (actor) =>
-        Option.isSome(actor) ? Effect.void : Effect.fail(new SchedulerServerNotFound({ serverId }))
-      )
+    /** The server must exist; its actor is not needed (nor made) to keep its jobs. */
+    const requireServer = (serverId: string) => Effect.asVoid(servers.entry(serverId))
 
     const select = (where: "server" | "id" | "enabled", value: string) => {
       const query =
@@ -218,6 +215,6 @@ export class Scheduler extends Context.Tag("@garrison/plugins/Scheduler")<Schedu
     })
   })
 
-  /** Needs the kernel's `SqlClient` and the `Supervisor` the servers plugin provides. */
+  /** Needs the kernel's `SqlClient` and the servers plugin's `Servers`. */
   static readonly layer = Layer.effect(Scheduler, Scheduler.make)
 }

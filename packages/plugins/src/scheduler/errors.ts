@@ -11,11 +11,6 @@ export class ScheduledJobNotFound extends Schema.TaggedError<ScheduledJobNotFoun
   jobId: Schema.String
 }) {}
 
-/** No server entry with this id (the supervisor has no actor for it). */
-export class SchedulerServerNotFound extends Schema.TaggedError<SchedulerServerNotFound>()("SchedulerServerNotFound", {
-  serverId: Schema.String
-}) {}
-
 /** The database refused a read or write, or returned rows we cannot read. */
 export class SchedulerStoreError extends Schema.TaggedError<SchedulerStoreError>()("SchedulerStoreError", {
   message: Schema.String

@@ -1,8 +1,7 @@
 /**
  * Scheduler: cron jobs per server (restart and stop with warnings, message,
  * lock, unlock, kick-all, raw RCON), behind `/api/servers/:id/scheduler`.
- * Reaches servers through the runtime's `Supervisor`, which the servers
- * plugin provides. A deleted server's jobs are deleted (`ServerDeleted`).
+ * Reaches servers through the servers plugin's `Servers`. A deleted server's jobs are deleted (`ServerDeleted`).
  * See README.md for the rules on missed runs.
  */
 import { on, Plugin, ServerDeleted } from "@garrison/runtime"
@@ -47,7 +46,7 @@ export {
   SchedulerGroup,
   WARNING_KINDS as SCHEDULER_WARNING_KINDS
 } from "./contract/Api.js"
-export { InvalidScheduledJob, ScheduledJobNotFound, SchedulerServerNotFound, SchedulerStoreError } from "./errors.js"
+export { InvalidScheduledJob, ScheduledJobNotFound, SchedulerStoreError } from "./errors.js"
 export { ScheduledJobRan } from "./events.js"
 export { defaultRunnerOptions as defaultSchedulerRunnerOptions, runScheduler } from "./runner.js"
 export type { RunnerOptions as SchedulerRunnerOptions } from "./runner.js"

@@ -5,10 +5,9 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { BadRequest, cursorCodec, invalidCursor, NotFound, pageOfRows } from "@garrison/runtime"
 import { JOB_PAGE, SchedulerApi, type ScheduledJob } from "./contract/Api.js"
-import type { InvalidScheduledJob, ScheduledJobNotFound, SchedulerServerNotFound } from "./errors.js"
+import type { InvalidScheduledJob, ScheduledJobNotFound } from "./errors.js"
 import { Scheduler } from "./Scheduler.js"
 
-const serverNotFound = (error: SchedulerServerNotFound) => Effect.fail(new NotFound({ message: `no server with id "${error.serverId}"` }))
 const jobNotFound = (error: ScheduledJobNotFound) =>
   Effect.fail(new NotFound({ message: `no scheduled job "${error.jobId}" on server "${error.serverId}"` }))
 const invalid = (error: InvalidScheduledJob) =>
@@ -31,7 +30,7 @@ export const SchedulerRoutes = HttpApiBuilder.group(SchedulerApi, "scheduler", (
           if (after !== undefined && Option.isNone(after)) return yield* invalidCursor()
           // A server has a handful of jobs: they are read whole (as the runner does) and paged here.
           const jobs = yield* scheduler.list(path.id).pipe(
-            Effect.catchTags({ SchedulerServerNotFound: serverNotFound, SchedulerStoreError: Effect.die })
+            Effect.catchTags({ SchedulerStoreError: Effect.die })
           )
           const limit = urlParams.limit ?? JOB_PAGE.defaultLimit
           const rest = after === undefined ? jobs : jobs.filter((job) => isAfter(job, after.value))
@@ -41,13 +40,12 @@ export const SchedulerRoutes = HttpApiBuilder.group(SchedulerApi, "scheduler", (
       )
       .handle("create", ({ path, payload }) =>
         scheduler.create(path.id, payload).pipe(
-          Effect.catchTags({ SchedulerServerNotFound: serverNotFound, InvalidScheduledJob: invalid, SchedulerStoreError: Effect.die })
+          Effect.catchTags({ InvalidScheduledJob: invalid, SchedulerStoreError: Effect.die })
         )
       )
       .handle("replace", ({ path, payload }) =>
         scheduler.replace(path.id, path.jobId, payload).pipe(
           Effect.catchTags({
-            SchedulerServerNotFound: serverNotFound,
             ScheduledJobNotFound: jobNotFound,
             InvalidScheduledJob: invalid,
             SchedulerStoreError: Effect.die
@@ -56,12 +54,12 @@ export const SchedulerRoutes = HttpApiBuilder.group(SchedulerApi, "scheduler", (
       )
       .handle("toggle", ({ path }) =>
         scheduler.toggle(path.id, path.jobId).pipe(
-          Effect.catchTags({ SchedulerServerNotFound: serverNotFound, ScheduledJobNotFound: jobNotFound, SchedulerStoreError: Effect.die })
+          Effect.catchTags({ ScheduledJobNotFound: jobNotFound, SchedulerStoreError: Effect.die })
         )
       )
       .handle("remove", ({ path }) =>
         scheduler.remove(path.id, path.jobId).pipe(
-          Effect.catchTags({ SchedulerServerNotFound: serverNotFound, ScheduledJobNotFound: jobNotFound, SchedulerStoreError: Effect.die })
+          Effect.catchTags({ ScheduledJobNotFound: jobNotFound, SchedulerStoreError: Effect.die })
         )
       )
   })

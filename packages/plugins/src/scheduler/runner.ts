@@ -16,7 +16,9 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as FiberSet from "effect/FiberSet"
 import * as Option from "effect/Option"
-import { EventBus, Supervisor } from "@garrison/runtime"
+import * as Either from "effect/Either"
+import { EventBus } from "@garrison/runtime"
+import { Servers } from "../servers/index.js"
 import { ScheduledJobRan } from "./events.js"
 import { runJob, isRunning, warningText } from "./internal/fire.js"
 import { earliestAfter, type Moment } from "./internal/plan.js"
@@ -35,28 +37,28 @@ export const defaultRunnerOptions: RunnerOptions = { lateGrace: Duration.minutes
 const fire = (moment: Moment) =>
   Effect.gen(function* () {
     const scheduler = yield* Scheduler
-    const supervisor = yield* Supervisor
+    const servers = yield* Servers
     const bus = yield* EventBus
     // Re-read: the job may have been disabled, changed or deleted since the plan was made.
     const found = yield* scheduler.find(moment.jobId)
     if (Option.isNone(found) || !found.value.enabled) return
     const job = found.value
-    const actor = yield* supervisor.get(job.serverId)
+    const server = yield* Effect.either(servers.get(job.serverId))
     const annotations = { jobId: job.id, serverId: job.serverId, kind: job.kind }
 
     if (moment.warning !== undefined) {
-      if (Option.isNone(actor) || !(yield* isRunning(actor.value))) return
+      if (Either.isLeft(server) || !(yield* isRunning(server.right))) return
       const text = warningText(job, moment.warning)
-      return yield* actor.value.rcon(`say -1 ${text}`).pipe(
-        Effect.asVoid,
+      return yield* server.right.control.broadcast(text).pipe(
         Effect.catchAll((error) => Effect.logWarning(`scheduled warning failed: ${error.message}`)),
         Effect.annotateLogs(annotations)
       )
     }
 
-    const outcome = yield* Option.match(actor, {
-      onNone: () => Effect.succeed({ _tag: "Skipped" as const, why: "server not found" }),
-      onSome: (live) => runJob(job, live)
+    // A server that is gone (or cannot be read) is skipped with the gateway's own words for it.
+    const outcome = yield* Either.match(server, {
+      onLeft: (missing) => Effect.succeed({ _tag: "Skipped" as const, why: missing.message }),
+      onRight: (live) => runJob(job, live)
     }).pipe(Effect.either)
     const dueAt = new Date(moment.at).toISOString()
     const event =

@@ -14,8 +14,8 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
-import { describePorts, portsOf, SEALED_PREFIX, SealedSecrets, ServerEntry, type StartupError } from "@garrison/runtime"
-import { InstallDirInUse, PortsInUse, ServerNotFound, type ServerStoreError, storeError } from "./errors.js"
+import { describePorts, portsOf, SEALED_PREFIX, SealedSecrets, ServerEntry, ServerNotFound, type StartupError } from "@garrison/runtime"
+import { InstallDirInUse, PortsInUse, type ServerStoreError, storeError } from "./errors.js"
 import { firstPortClash, onFreeSlot } from "./internal/entryPorts.js"
 import { installKey } from "./internal/installFolder.js"
 import { StoredEntry } from "./internal/storedEntry.js"
@@ -186,7 +186,7 @@ export class ServerEntries extends Context.Tag("@garrison/plugins/ServerEntries"
           Effect.mapError(storeError("read server")),
           Effect.filterOrFail(
             (found) => found,
-            () => new ServerNotFound({ serverId: id })
+            () => ServerNotFound.of(id)
           )
         )
 
@@ -219,7 +219,7 @@ export class ServerEntries extends Context.Tag("@garrison/plugins/ServerEntries"
         get: (id) =>
           Effect.suspend(() => {
             const entry = cache.get(id)
-            return entry === undefined ? Effect.fail(new ServerNotFound({ serverId: id })) : Effect.succeed(entry)
+            return entry === undefined ? Effect.fail(ServerNotFound.of(id)) : Effect.succeed(entry)
           }),
         insert: (requested, options) =>
           Effect.gen(function* () {
@@ -258,7 +258,7 @@ export class ServerEntries extends Context.Tag("@garrison/plugins/ServerEntries"
             Effect.mapError(storeError("delete server")),
             Effect.filterOrFail(
               (rows) => rows.length > 0,
-              () => new ServerNotFound({ serverId: id })
+              () => ServerNotFound.of(id)
             ),
             Effect.zipRight(
               Effect.sync(() => {

@@ -5,11 +5,6 @@ export class ServerStoreError extends Schema.TaggedError<ServerStoreError>()("Se
   message: Schema.String
 }) {}
 
-/** No entry with this id. */
-export class ServerNotFound extends Schema.TaggedError<ServerNotFound>()("ServerNotFound", {
-  serverId: Schema.String
-}) {}
-
 /** An entry that cannot be launched as given (missing binary, relative folder, ...). */
 export class InvalidServerEntry extends Schema.TaggedError<InvalidServerEntry>()("InvalidServerEntry", {
   field: Schema.String,

@@ -1,8 +1,9 @@
 /**
  * Servers: stored server entries, one supervised actor per entry (real
  * processes, reattached after a controller restart), the spec's Servers
- * routes and the `servers` config backup. Other plugins list entries with
- * `ServerEntries` and drive servers through the runtime's `Supervisor`.
+ * routes and the `servers` config backup. Other plugins find a server
+ * through `Servers` (a handle: entry, actor, state, `GameControl`), never
+ * through the runtime's `Supervisor` directly.
  */
 import type * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
@@ -15,6 +16,7 @@ import { migrations } from "./migrations.js"
 import { ServersBackupRoutes } from "./routes/backup.js"
 import { ServersRoutes } from "./routes/servers.js"
 import { ServerEntries } from "./ServerEntries.js"
+import { Servers } from "./Servers.js"
 import { SqlProcessRecords } from "./SqlProcessRecords.js"
 
 export interface ServersPluginOptions {
@@ -94,7 +96,10 @@ export const makeServersPlugin = (options: ServersPluginOptions = {}) =>
     id: "servers",
     description: "Server entries, process lifecycle, live status",
     migrations,
-    layer: supervisorLayer(options.launcher ?? ProcessLauncher.node).pipe(Layer.provideMerge(ServerEntries.layer)),
+    layer: Servers.layer.pipe(
+      Layer.provideMerge(supervisorLayer(options.launcher ?? ProcessLauncher.node)),
+      Layer.provideMerge(ServerEntries.layer)
+    ),
     http: Plugin.http(ServersApi, Layer.merge(ServersRoutes, ServersBackupRoutes)),
     onStart: ensureActors
   })
@@ -102,22 +107,20 @@ export const makeServersPlugin = (options: ServersPluginOptions = {}) =>
 export const ServersPlugin = makeServersPlugin()
 
 export { actorOptionsConfig } from "./config.js"
+export { Servers } from "./Servers.js"
+export type { ServerHandle, ServerLookupError, ServersShape } from "./Servers.js"
 export { oneEntryPerInstall, ServerEntries } from "./ServerEntries.js"
 export type { ServerEntriesShape } from "./ServerEntries.js"
 export { SqlProcessRecords } from "./SqlProcessRecords.js"
-export { InstallDirInUse, InvalidServerEntry, ServerNotFound, ServerStoreError } from "./errors.js"
+export { InstallDirInUse, InvalidServerEntry, ServerStoreError } from "./errors.js"
 export { ServersApi, ServersBackup, ServersBackupGroup, ServersGroup, ServersRestored } from "./contract/Api.js"
 export {
+  OperationView,
   PASSWORD_MASK,
   PlayerView,
-  ServerFault,
   ServerPath,
   ServerStatusView,
   ServerSummaryView,
   ServerView
 } from "./contract/fields.js"
-export { actorErrorToHttp, httpStatusOf, installDirInUse } from "./internal/httpErrors.js"
-export { installKey } from "./internal/installFolder.js"
-export type { ActorHttpError } from "./internal/httpErrors.js"
-export { actorOf, currentStatus } from "./internal/lookup.js"
 export { playerView } from "./internal/view.js"

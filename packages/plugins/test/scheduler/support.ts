@@ -4,7 +4,7 @@
  * the runtime's `Supervisor` over them, and the kernel or the controller
  * (see `../support/controller.ts`) around them.
  */
-import { ActorError, initialState, on, type ServerStatus } from "@garrison/runtime"
+import { ActorError, initialState, makeServerEntry, on, type ServerStatus } from "@garrison/runtime"
 import { Clock, Effect, LogLevel, Queue } from "effect"
 import { ScheduledJobRan, SchedulerPlugin } from "../../src/scheduler/index.js"
 import { startKernel, testController } from "../support/controller.js"
@@ -45,7 +45,8 @@ const actorOf = (serverId: string, server: FakeServer, calls: Queue.Queue<Call>)
       Queue.offer(calls, { serverId, at: new Date(ms).toISOString(), op, ...(arg === undefined ? {} : { arg }) })
     )
   return fakeActor(serverId, {
-    entry: Effect.dieMessage("the scheduler never reads entries"),
+    // The scheduler checks that a server exists by its stored entry; it never runs it.
+    entry: Effect.succeed(makeServerEntry({ id: serverId, name: serverId, installDir: `/srv/${serverId}` })),
     state: Effect.sync(() => ({ ...initialState(serverId), status: server.status })),
     start: Effect.sync(() => void (server.status = "running")),
     stop: Effect.zipRight(record("stop"), Effect.sync(() => void (server.status = "stopped"))),

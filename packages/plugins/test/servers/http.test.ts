@@ -3,11 +3,10 @@
  * validation, masking, 404s and 409s, batch and the config backup.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Fiber, Option } from "effect"
-import { Supervisor } from "@garrison/runtime"
+import { Deferred, Effect, Fiber } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
-import { ServerEntries } from "../../src/servers/index.js"
+import { ServerEntries, Servers } from "../../src/servers/index.js"
 import { ADMIN, call, fakeInstall, serversController } from "./support.js"
 
 const DEPLOY = "dep:server.deploy,server.start,server.stop,server.restart,server.rcon"
@@ -202,7 +201,7 @@ describe("server lifecycle over HTTP", () => {
   it.scopedLive("a long operation shows in the status and the list; a stop cancels it", () =>
     Effect.gen(function* () {
       const id = yield* createdId({ name: "Busy", installDir: fakeInstall() })
-      const actor = Option.getOrThrow(yield* Effect.flatMap(Supervisor, (supervisor) => supervisor.get(id)))
+      const { actor } = yield* Effect.flatMap(Servers, (servers) => servers.get(id))
       const underway = yield* Deferred.make<void>()
       const update = yield* Effect.fork(
         Effect.flip(
@@ -269,7 +268,7 @@ describe("server lifecycle over HTTP", () => {
       expect(first.status).toBe(200)
       expect(first.body.results).toEqual([
         { id: a, ok: true, status: 200 },
-        { id: "ghost", ok: false, status: 404, error: "not-found", message: "no server ghost" }
+        { id: "ghost", ok: false, status: 404, error: "not-found", message: "no server with id ghost" }
       ])
       const second = yield* call("POST", "/api/servers/batch", { as: DEPLOY, json: { action: "start", ids: [a, b] } })
       expect(second.body.results).toMatchObject([

@@ -16,13 +16,14 @@ import {
   type ProcessHandle,
   ProcessLauncher,
   type ServerActor,
+  ServerNotFound,
   SpawnFailed,
   Supervisor
 } from "@garrison/runtime"
 import { Deferred, Effect, Layer, Option, Stream } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
-import { ServerEntries, ServerNotFound } from "../../src/servers/index.js"
+import { ServerEntries, Servers } from "../../src/servers/index.js"
 import { tempDir } from "./tempDir.js"
 
 let nextRconPort = 40_000
@@ -138,10 +139,11 @@ export const fakeActor = (serverId: string, ops: Partial<Omit<ServerActor.Server
 export const stubServersPlugin = (
   actors: ReadonlyMap<string, ServerActor.ServerActor>,
   options: { readonly events?: ReadonlyArray<EventHandler<never>> } = {}
-): Plugin.Plugin<Supervisor | ServerEntries> =>
+): Plugin.Plugin<Supervisor | ServerEntries | Servers> =>
   Plugin.make({
     id: "servers",
-    layer: Layer.merge(
+    // The real gateway over stand-ins for the store and the supervisor.
+    layer: Servers.layer.pipe(Layer.provideMerge(Layer.merge(
       Layer.succeed(Supervisor, {
         ensure: () => unused,
         get: (serverId) => Effect.sync(() => Option.fromNullable(actors.get(serverId))),
@@ -155,13 +157,13 @@ export const stubServersPlugin = (
         get: (serverId) =>
           Effect.suspend(() => {
             const actor = actors.get(serverId)
-            return actor === undefined ? Effect.fail(new ServerNotFound({ serverId })) : actor.entry
+            return actor === undefined ? Effect.fail(ServerNotFound.of(serverId)) : actor.entry
           }),
         insert: () => unused,
         update: () => unused,
         remove: () => unused,
         upsertAll: () => unused
       })
-    ),
+    ))),
     events: options.events ?? []
   })

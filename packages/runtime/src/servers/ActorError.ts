@@ -1,6 +1,6 @@
 import * as Schema from "effect/Schema"
 
-/** Why an actor refused or failed a command. The servers plugin maps reasons to HTTP statuses. */
+/** Why an actor (or a server's `GameControl`) refused or failed a command; `actorErrorToHttp` maps reasons to HTTP statuses. */
 export class ActorError extends Schema.TaggedError<ActorError>()("ActorError", {
   serverId: Schema.String,
   reason: Schema.Literal(
@@ -20,6 +20,8 @@ export class ActorError extends Schema.TaggedError<ActorError>()("ActorError", {
     "busy",
     /** A stop cancelled this operation. */
     "cancelled",
+    /** The way this server is controlled cannot do this (see `GameControl.capabilities`). */
+    "unsupported",
     /** The entry was deleted: the actor takes no more commands. */
     "removed"
   ),

@@ -168,6 +168,9 @@ export const make = (
 
     const fail = (reason: ActorError["reason"], message: string) => new ActorError({ serverId, reason, message })
     const removed = () => fail("removed", `server ${entry.name} (${serverId}) was removed`)
+    /** Without RCON settings nothing can be sent: not a passing state (503) but something to set up. */
+    const noRconSettings = () =>
+      fail("unsupported", `${entry.name} has no RCON settings: set rcon (protocol, host, port, password) to control the game`)
     const patch = (f: Partial<ServerState> | ((s: ServerState) => Partial<ServerState>)) =>
       SubscriptionRef.update(state, (s) => ({ ...s, ...(typeof f === "function" ? f(s) : f) }))
     const publish = (event: Parameters<EventBusShape["publish"]>[0]) => env.bus.publish(event)
@@ -427,6 +430,7 @@ export const make = (
 
     const setLocked = (locked: boolean) =>
       Effect.gen(function* () {
+        if (entry.rcon === undefined) return yield* Effect.fail(noRconSettings())
         if (run === undefined) return yield* Effect.fail(fail("not-running", `${entry.name} is not running`))
         const client = yield* Ref.get(rconClient)
         if (Option.isNone(client)) {
@@ -627,6 +631,7 @@ export const make = (
     const rconCommand = (command: string) =>
       Effect.gen(function* () {
         if (retired) return yield* Effect.fail(removed())
+        if (entry.rcon === undefined) return yield* Effect.fail(noRconSettings())
         const client = yield* Ref.get(rconClient)
         if (Option.isNone(client)) {
           return yield* Effect.fail(

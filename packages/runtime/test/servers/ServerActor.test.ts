@@ -261,10 +261,22 @@ describe("ServerActor: who the players are", () => {
 
   it.scoped("players need a running server with an RCON session", () =>
     Effect.gen(function* () {
-      const { actor } = yield* setup()
+      const { actor } = yield* setup({ rcon: rconSettings })
       expect((yield* Effect.flip(actor.players)).reason).toBe("not-running")
       yield* actor.start
       expect((yield* Effect.flip(actor.players)).reason).toBe("rcon-unavailable")
+    })
+  )
+
+  it.scoped("an entry without RCON settings refuses RCON commands as unsupported, running or not, saying what to set", () =>
+    Effect.gen(function* () {
+      const { actor } = yield* setup()
+      const stopped = yield* Effect.flip(actor.rcon("players"))
+      expect(stopped.reason).toBe("unsupported")
+      expect(stopped.message).toContain("has no RCON settings")
+      yield* actor.start
+      expect((yield* Effect.flip(actor.players)).reason).toBe("unsupported")
+      expect((yield* Effect.flip(actor.setLocked(true))).reason).toBe("unsupported")
     })
   )
 })

@@ -8,8 +8,21 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, BodyExample, Conflict, NotFound, pageFields, pageParams, PlatformId, Unavailable } from "@garrison/runtime"
-import { PlayerView, ServerFault, ServerPath } from "../../servers/index.js"
+import {
+  Access,
+  BadRequest,
+  BodyExample,
+  Conflict,
+  NotFound,
+  pageFields,
+  pageParams,
+  PlatformId,
+  ServerFault,
+  ServerNotFound,
+  ServerUnreadable,
+  Unavailable
+} from "@garrison/runtime"
+import { PlayerView, ServerPath } from "../../servers/index.js"
 
 export const BANS_PERMISSION = "bans.manage"
 export const PLAYER_BAN_PERMISSION = "players.ban"
@@ -207,6 +220,8 @@ export class PlayerBanGroup extends HttpApiGroup.make("playerBan")
       )
   )
   .addError(BadRequest)
+  .addError(ServerNotFound)
+  .addError(ServerUnreadable)
   .addError(NotFound)
   .addError(Conflict)
   .addError(Unavailable)

@@ -1,15 +1,13 @@
 /** Finding a player on every running server, and kicking a banned one from all of them. */
-import { type OnlinePlayer, PlayerIds, type ServerActor, Supervisor } from "@garrison/runtime"
+import { type OnlinePlayer, PlayerIds } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import { type ServerHandle, Servers } from "../../servers/index.js"
 
 export interface Kicked {
   readonly serverId: string
   readonly player: OnlinePlayer
 }
-
-/** RCON kick reasons are one line and short. */
-const kickReason = (reason: string) => `Banned: ${reason}`.replace(/[\r\n]+/g, " ").slice(0, 200)
 
 /** The player with this Steam64 (by the ids the logs prove, or by the GUID it hashes to). */
 const isPlayer = (steam64: PlayerIds.Steam64) => {
@@ -23,23 +21,21 @@ const isPlayer = (steam64: PlayerIds.Steam64) => {
  */
 const onEveryServer = <A>(
   steam64: PlayerIds.Steam64,
-  visit: (actor: ServerActor.ServerActor, player: OnlinePlayer) => Effect.Effect<A, { readonly message: string }>
+  visit: (server: ServerHandle, player: OnlinePlayer) => Effect.Effect<A, { readonly message: string }>
 ) =>
   Effect.gen(function* () {
-    const actors = yield* Effect.flatMap(Supervisor, (supervisor) => supervisor.all)
+    const running = yield* Effect.flatMap(Servers, (servers) => servers.running)
     const matches = isPlayer(steam64)
     const results = yield* Effect.forEach(
-      actors,
-      (actor) =>
+      running,
+      (server) =>
         Effect.gen(function* () {
-          const state = yield* actor.state
-          if (state.status !== "running") return Option.none<A>()
-          const player = (yield* actor.players).find(matches)
+          const player = (yield* server.control.players).find(matches)
           if (player === undefined) return Option.none<A>()
-          return Option.some(yield* visit(actor, player))
+          return Option.some(yield* visit(server, player))
         }).pipe(
           Effect.catchAll((error) =>
-            Effect.as(Effect.logWarning(`bans: no answer from server ${actor.serverId}: ${error.message}`), Option.none<A>())
+            Effect.as(Effect.logWarning(`bans: no answer from server ${server.id}: ${error.message}`), Option.none<A>())
           )
         ),
       { concurrency: "unbounded" }
@@ -56,6 +52,6 @@ export const findOnline = (steam64: PlayerIds.Steam64) =>
 
 /** Every running server is asked for its players; the player with this Steam64 is kicked wherever online. */
 export const kickEverywhere = (steam64: PlayerIds.Steam64, reason: string) =>
-  onEveryServer(steam64, (actor, player) =>
-    Effect.as(actor.rcon(`kick ${player.slot} ${kickReason(reason)}`), { serverId: actor.serverId, player } satisfies Kicked)
+  onEveryServer(steam64, (server, player) =>
+    Effect.as(server.control.kick(player, `Banned: ${reason}`), { serverId: server.id, player } satisfies Kicked)
   )

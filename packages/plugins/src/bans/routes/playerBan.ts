@@ -15,9 +15,9 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import { CurrentPrincipal, NotFound, parsePlatformId, PlayerIds, Supervisor } from "@garrison/runtime"
+import { actorErrorToHttp, CurrentPrincipal, NotFound, parsePlatformId, PlayerIds } from "@garrison/runtime"
 import { findPlayer } from "../../players/index.js"
-import { actorErrorToHttp, actorOf, playerView, ServerEntries } from "../../servers/index.js"
+import { playerView, Servers } from "../../servers/index.js"
 import { BansApi, KickedOn, type PlayerBanBody, PlayerBanReply } from "../contract/Api.js"
 import { Bans } from "../Bans.js"
 import { InvalidBan } from "../errors.js"
@@ -30,15 +30,13 @@ const badPlatformId = (message: string) => new InvalidBan({ field: "platformId",
 export const PlayerBanRoutes = HttpApiBuilder.group(BansApi, "playerBan", (handlers) =>
   Effect.gen(function* () {
     const bans = yield* Bans
-    const entries = yield* ServerEntries
-    const supervisor = yield* Supervisor
-    const withServers = <A, E>(effect: Effect.Effect<A, E, Supervisor | ServerEntries>) =>
-      effect.pipe(Effect.provideService(ServerEntries, entries), Effect.provideService(Supervisor, supervisor))
+    const servers = yield* Servers
+    const withServers = Effect.provideService(Servers, servers)
 
     /** Who `:playerId` is: the Steam64 to ban and kick, and the name the ban keeps. */
     const resolve = (serverId: string, playerId: string, body: PlayerBanBody) =>
       Effect.gen(function* () {
-        const actor = yield* withServers(actorOf(serverId))
+        const server = yield* servers.get(serverId)
         const fromPath = parsePlatformId(playerId)
         if (Either.isRight(fromPath)) {
           // A platform id in the path: the player need not be online.
@@ -48,7 +46,7 @@ export const PlayerBanRoutes = HttpApiBuilder.group(BansApi, "playerBan", (handl
           const online = body.playerName === undefined ? yield* withServers(findOnline(fromPath.right)) : Option.none()
           return { steam64: fromPath.right, name: body.playerName ?? Option.match(online, { onNone: () => fromPath.right, onSome: (p) => p.name }) }
         }
-        const player = findPlayer(yield* actor.players.pipe(Effect.mapError(actorErrorToHttp)), playerId)
+        const player = findPlayer(yield* server.control.players.pipe(Effect.mapError(actorErrorToHttp)), playerId)
         if (player === undefined) {
           return yield* new NotFound({ message: `no player "${playerId}" is online on this server` })
         }
@@ -80,7 +78,7 @@ export const PlayerBanRoutes = HttpApiBuilder.group(BansApi, "playerBan", (handl
           { platformId: who.steam64, playerName: who.name, reason: payload.reason, expiresAt, source: "manual" },
           caller.name
         )
-        const kicked = yield* kickEverywhere(who.steam64, ban.reason).pipe(Effect.provideService(Supervisor, supervisor))
+        const kicked = yield* withServers(kickEverywhere(who.steam64, ban.reason))
         return new PlayerBanReply({
           ban,
           kicked: kicked.map((k) => new KickedOn({ serverId: k.serverId, player: playerView(k.player) }))

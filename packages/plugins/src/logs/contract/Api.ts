@@ -7,7 +7,18 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, Conflict, IsoDateOrDateTime, NotFound, pageParams, PageWithTotal, QueryInteger } from "@garrison/runtime"
+import {
+  Access,
+  BadRequest,
+  Conflict,
+  IsoDateOrDateTime,
+  NotFound,
+  pageParams,
+  PageWithTotal,
+  QueryInteger,
+  ServerNotFound,
+  ServerUnreadable
+} from "@garrison/runtime"
 
 /** Most bytes one range read returns. */
 export const MAX_RANGE_BYTES = 1024 * 1024
@@ -165,6 +176,9 @@ export class LogsGroup extends HttpApiGroup.make("logs")
         `Samples between \`from\` and \`to\` (default: the last 24 hours); longer ranges are averaged into at most ${MAX_METRIC_POINTS} points.`
       )
   )
+  // Every route is about one server: 404 when there is none, 409 when its entry cannot be read.
+  .addError(ServerNotFound)
+  .addError(ServerUnreadable)
   .annotate(Access, Access.permission("server.view")) {}
 
 export class LogsApi extends HttpApi.make("logs").add(LogsGroup) {}

@@ -11,8 +11,19 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, BodyExample, Conflict, NotFound, PageWithTotal, Unavailable } from "@garrison/runtime"
-import { PlayerView, ServerFault, ServerPath } from "../../servers/index.js"
+import {
+  Access,
+  BadRequest,
+  BodyExample,
+  Conflict,
+  NotFound,
+  PageWithTotal,
+  ServerFault,
+  ServerNotFound,
+  ServerUnreadable,
+  Unavailable
+} from "@garrison/runtime"
+import { PlayerView, ServerPath } from "../../servers/index.js"
 
 /** RCON commands and messages are one line: a newline would smuggle in a second command. */
 const OneLine = (max: number) =>
@@ -75,8 +86,10 @@ export class PlayersGroup extends HttpApiGroup.make("players")
       .annotate(OpenApi.Description, "playerId: BattlEye player number, GUID, Steam64, DayZ ID or exact name. 404 when not online.")
       .annotate(BodyExample, { reason: "AFK for 30 minutes" })
   )
-  // 409: the server is stopped; 503: its RCON session is not up or did not answer.
+  // 404: no such server (or player, for a kick); 409: the server is stopped; 503: its RCON session is not up or did not answer.
   .addError(BadRequest)
+  .addError(ServerNotFound)
+  .addError(ServerUnreadable)
   .addError(NotFound)
   .addError(Conflict)
   .addError(Unavailable)

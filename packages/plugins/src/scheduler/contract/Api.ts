@@ -7,7 +7,18 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, BodyExample, NotFound, pageFields, pageParams, totalField, Unauthenticated } from "@garrison/runtime"
+import {
+  Access,
+  BadRequest,
+  BodyExample,
+  NotFound,
+  pageFields,
+  pageParams,
+  ServerNotFound,
+  ServerUnreadable,
+  totalField,
+  Unauthenticated
+} from "@garrison/runtime"
 
 /** The built-in permission that guards every change to a schedule. */
 export const SCHEDULE_PERMISSION = "server.restart"
@@ -157,6 +168,9 @@ export class SchedulerGroup extends HttpApiGroup.make("scheduler")
       .addError(NotFound)
       .annotate(Access, Access.permission(SCHEDULE_PERMISSION))
       .annotate(OpenApi.Summary, "Delete a scheduled job")
-  ) {}
+  )
+  // Every route is about one server: 404 when there is none, 409 when its entry cannot be read.
+  .addError(ServerNotFound)
+  .addError(ServerUnreadable) {}
 
 export class SchedulerApi extends HttpApi.make("scheduler").add(SchedulerGroup) {}

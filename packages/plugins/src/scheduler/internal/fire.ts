@@ -2,14 +2,15 @@
  * What a due moment does to a server. Only a running server is touched: a
  * job whose server is stopped (or gone) does nothing, and that includes
  * `restart`, which restarts a running server and never starts a stopped one
- * (an operator who stopped it meant it).
+ * (an operator who stopped it meant it). Messages, locks, kicks and raw
+ * commands go through the server's `GameControl`; restart and stop through
+ * its actor.
  */
-import { type ActorError, parsePlayers, type ServerActor } from "@garrison/runtime"
+import type { ActorError } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
+import type { ServerHandle } from "../../servers/index.js"
 import type { JobKind } from "../contract/Api.js"
 import type { StoredJob } from "./rows.js"
-
-type Actor = ServerActor.ServerActor
 
 export const DEFAULT_WARNING: Readonly<Record<string, string>> = {
   restart: "Server restart in {minutes} minute(s)",
@@ -26,38 +27,38 @@ export type RunOutcome = { readonly _tag: "Done" } | { readonly _tag: "Skipped";
 const done: RunOutcome = { _tag: "Done" }
 const skipped = (why: string): RunOutcome => ({ _tag: "Skipped", why })
 
-export const isRunning = (actor: Actor) => Effect.map(actor.state, (state) => state.status === "running")
+export const isRunning = (server: ServerHandle) => Effect.map(server.state, (state) => state.status === "running")
 
 /** Kicks everyone the server lists right now (fresher than the sampled state); one failed kick does not spare the rest. */
-const kickAll = (actor: Actor, reason: string) =>
+const kickAll = (server: ServerHandle, reason: string) =>
   Effect.gen(function* () {
-    const players = parsePlayers(yield* actor.rcon("players"))
-    const results = yield* Effect.forEach(players, (player) => Effect.either(actor.rcon(`kick ${player.slot} ${reason}`)))
+    const players = yield* server.control.players
+    const results = yield* Effect.forEach(players, (player) => Effect.either(server.control.kick(player, reason)))
     const failed = results.filter((result) => result._tag === "Left")
     if (failed.length > 0) {
       return yield* Effect.fail(failed[0]!.left)
     }
   })
 
-const act = (kind: JobKind, job: StoredJob, actor: Actor): Effect.Effect<void, ActorError> => {
+const act = (kind: JobKind, job: StoredJob, server: ServerHandle): Effect.Effect<void, ActorError> => {
   switch (kind) {
     case "restart":
-      return actor.restart("schedule")
+      return server.actor.restart("schedule")
     case "stop":
-      return actor.stop
+      return server.actor.stop
     case "message":
-      return actor.rcon(`say -1 ${job.message ?? ""}`).pipe(Effect.asVoid)
+      return server.control.broadcast(job.message ?? "")
     case "lock":
-      return actor.setLocked(true)
+      return server.control.lock
     case "unlock":
-      return actor.setLocked(false)
+      return server.control.unlock
     case "kick-all":
-      return kickAll(actor, job.reason ?? DEFAULT_KICK_REASON)
+      return kickAll(server, job.reason ?? DEFAULT_KICK_REASON)
     case "rcon":
-      return actor.rcon(job.command ?? "").pipe(Effect.asVoid)
+      return Effect.asVoid(server.control.raw(job.command ?? ""))
   }
 }
 
 /** Runs the job's action when its server is running. */
-export const runJob = (job: StoredJob, actor: Actor): Effect.Effect<RunOutcome, ActorError> =>
-  Effect.flatMap(isRunning(actor), (running) => (running ? Effect.as(act(job.kind, job, actor), done) : Effect.succeed(skipped("server not running"))))
+export const runJob = (job: StoredJob, server: ServerHandle): Effect.Effect<RunOutcome, ActorError> =>
+  Effect.flatMap(isRunning(server), (running) => (running ? Effect.as(act(job.kind, job, server), done) : Effect.succeed(skipped("server not running"))))

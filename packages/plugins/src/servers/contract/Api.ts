@@ -1,7 +1,7 @@
 /**
  * The servers API: the spec's Servers table (update, deploy and rebuild
  * come with the mods issue) and the `servers` config backup. Actor refusals
- * map to statuses in `internal/httpErrors.ts`.
+ * map to statuses by the runtime's `actorErrorToHttp`.
  */
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
@@ -15,7 +15,9 @@ import {
   BodyExample,
   Conflict,
   LaunchFields,
-  NotFound,
+  ServerFault,
+  ServerNotFound,
+  ServerUnreadable,
   Unavailable
 } from "@garrison/runtime"
 import {
@@ -25,7 +27,6 @@ import {
   DetectBody,
   DetectedServer,
   EntryView,
-  ServerFault,
   ServerList,
   ServerListParams,
   ServerPath,
@@ -149,7 +150,8 @@ export class ServersGroup extends HttpApiGroup.make("servers")
     })
   )
   .addError(BadRequest)
-  .addError(NotFound)
+  .addError(ServerNotFound)
+  .addError(ServerUnreadable)
   .addError(Conflict)
   .addError(Unavailable)
   .addError(ServerFault) {}

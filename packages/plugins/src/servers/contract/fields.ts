@@ -1,5 +1,4 @@
 /** Request and response shapes of the servers API. */
-import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as Schema from "effect/Schema"
 import { LaunchArgument, LaunchPath, ModName, pageParams, PageWithTotal } from "@garrison/runtime"
 
@@ -233,9 +232,3 @@ export const BatchResult = Schema.Struct({
 
 export const BatchReply = Schema.Struct({ results: Schema.Array(BatchResult) })
 
-/** A real fault starting or stopping a server (the spawn failed, SIGKILL did not end it): 500 with the reason. */
-export class ServerFault extends Schema.TaggedError<ServerFault>()(
-  "ServerFault",
-  { message: Schema.String, details: Schema.optional(Schema.Unknown) },
-  HttpApiSchema.annotations({ status: 500 })
-) {}

@@ -1,49 +1,19 @@
 /**
- * Actor refusals and store failures as HTTP errors:
- * - already-running, not-running, hook-failed (a plugin refused the start,
- *   e.g. it could not write ban.txt: the caller must fix state, not retry
- *   blindly), invalid-entry (a stored launch parameter the launch rules
- *   refuse: fix the entry) and removed → 409 with the actor's message;
- * - rcon-unavailable (running, session not up yet) and rcon-failed (the
- *   server did not answer in time) → 503: try again shortly;
- * - spawn-failed, stop-failed, restart-failed → 500 with the reason.
+ * This plugin's own refusals as HTTP errors (actor refusals map by the
+ * runtime's `actorErrorToHttp`, the same for every plugin).
  */
-import { type ActorError, Conflict, NotFound, Unavailable } from "@garrison/runtime"
+import { type ActorHttpError, Conflict, type ServerUnreadable } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
-import { ServerFault } from "../contract/fields.js"
-import type { InstallDirInUse, PortsInUse, ServerNotFound, ServerStoreError } from "../errors.js"
+import type { InstallDirInUse, PortsInUse, ServerStoreError } from "../errors.js"
 import { folderInUseMessage } from "./installFolder.js"
 
-export type ActorHttpError = Conflict | Unavailable | ServerFault
-
-export const actorErrorToHttp = (error: ActorError): ActorHttpError => {
-  const details = { reason: error.reason }
-  switch (error.reason) {
-    case "already-running":
-    case "not-running":
-    case "hook-failed":
-    case "invalid-entry":
-    case "ports-in-use":
-    case "busy":
-    case "cancelled":
-    case "removed":
-      return new Conflict({ message: error.message, details })
-    case "rcon-unavailable":
-    case "rcon-failed":
-      return new Unavailable({ message: error.message, details })
-    case "spawn-failed":
-    case "stop-failed":
-    case "restart-failed":
-      return new ServerFault({ message: error.message, details })
-  }
-}
-
 /** The status and code a batch result reports, as the single-server route would answer. */
-export const httpStatusOf = (error: ActorHttpError | NotFound): { readonly status: number; readonly error: string } => {
+export const httpStatusOf = (error: ActorHttpError | ServerUnreadable): { readonly status: number; readonly error: string } => {
   switch (error._tag) {
-    case "NotFound":
+    case "ServerNotFound":
       return { status: 404, error: "not-found" }
     case "Conflict":
+    case "ServerUnreadable":
       return { status: 409, error: "conflict" }
     case "Unavailable":
       return { status: 503, error: "unavailable" }
@@ -51,8 +21,6 @@ export const httpStatusOf = (error: ActorHttpError | NotFound): { readonly statu
       return { status: 500, error: "internal" }
   }
 }
-
-export const notFound = (error: ServerNotFound) => new NotFound({ message: `no server ${error.serverId}` })
 
 /** Store failures are real faults: a 500 with a request id, from the host. */
 export const storeDefect = (error: ServerStoreError) => Effect.die(error)

@@ -4,30 +4,45 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { type ActorError, EventBus, invalidCursor, type ServerActor, ServerDeleted, type ServerEntry, Supervisor } from "@garrison/runtime"
+import {
+  type ActorError,
+  actorErrorToHttp,
+  EventBus,
+  invalidCursor,
+  ServerDeleted,
+  type ServerEntry,
+  Supervisor
+} from "@garrison/runtime"
 import { randomUUID } from "node:crypto"
 import { ServersApi } from "../contract/Api.js"
 import { SERVER_PAGE } from "../contract/fields.js"
 import { entryFromCreate, entryFromUpdate, invalidToBadRequest } from "../internal/entryInput.js"
-import { actorErrorToHttp, httpStatusOf, installDirInUse, portsInUse, notFound, storeDefect } from "../internal/httpErrors.js"
-import { actorOf, currentStatus } from "../internal/lookup.js"
+import { httpStatusOf, installDirInUse, portsInUse, storeDefect } from "../internal/httpErrors.js"
 import { type ListedEntry, makeServerListBody, serverCursor } from "../internal/listBody.js"
-import { serverView } from "../internal/view.js"
+import { serverView, statusView } from "../internal/view.js"
 import { ServerEntries, type UnreadableEntry } from "../ServerEntries.js"
+import { type ServerHandle, Servers } from "../Servers.js"
 import { detect } from "./detect.js"
 
-type Action = (actor: ServerActor.ServerActor) => Effect.Effect<void, ActorError>
+type Action = (server: ServerHandle) => Effect.Effect<void, ActorError>
 
 const actions: Record<"start" | "stop" | "restart", Action> = {
-  start: (actor) => actor.start,
-  stop: (actor) => actor.stop,
-  restart: (actor) => actor.restart("manual")
+  start: (server) => server.actor.start,
+  stop: (server) => server.actor.stop,
+  restart: (server) => server.actor.restart("manual")
 }
+
+/** The status a route answers after acting on a server. */
+const currentStatus = (server: ServerHandle) =>
+  Effect.gen(function* () {
+    return statusView(yield* server.entry, yield* server.state, yield* Clock.currentTimeMillis)
+  })
 
 export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handlers) =>
   Effect.gen(function* () {
     const entries = yield* ServerEntries
     const supervisor = yield* Supervisor
+    const servers = yield* Servers
     const bus = yield* EventBus
     const listBody = makeServerListBody()
     // One array per (entries, unreadable) pair, so the list body's cache still sees "unchanged" by identity.
@@ -37,19 +52,15 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
       if (combined?.stored !== stored || combined.unreadable !== unreadable) combined = { stored, unreadable, listed: [...stored, ...unreadable] }
       return combined.listed
     }
-    const services = Effect.provideService(ServerEntries, entries)
-    const withServices = <A, E>(effect: Effect.Effect<A, E, ServerEntries | Supervisor>) =>
-      effect.pipe(services, Effect.provideService(Supervisor, supervisor))
-
     const runAction = (id: string, action: Action) =>
-      withServices(actorOf(id)).pipe(
-        Effect.flatMap((actor) => action(actor).pipe(Effect.mapError(actorErrorToHttp), Effect.zipRight(currentStatus(actor))))
+      servers.get(id).pipe(
+        Effect.flatMap((server) => action(server).pipe(Effect.mapError(actorErrorToHttp), Effect.zipRight(currentStatus(server))))
       )
 
     const viewOf = (id: string) =>
       Effect.gen(function* () {
-        const actor = yield* withServices(actorOf(id))
-        return serverView(yield* actor.entry, yield* actor.state, yield* Clock.currentTimeMillis)
+        const server = yield* servers.get(id)
+        return serverView(yield* server.entry, yield* server.state, yield* Clock.currentTimeMillis)
       })
 
     return handlers
@@ -89,13 +100,10 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
       )
       .handle("update", ({ path, payload }) =>
         Effect.gen(function* () {
-          const existing = yield* entries.get(path.id).pipe(
-            Effect.catchTags({ ServerNotFound: (e) => Effect.fail(notFound(e)), ServerStoreError: storeDefect })
-          )
+          const existing = yield* entries.get(path.id).pipe(Effect.catchTag("ServerStoreError", storeDefect))
           const next = yield* entryFromUpdate(existing, payload).pipe(Effect.mapError(invalidToBadRequest))
           yield* entries.update(next).pipe(
             Effect.catchTags({
-              ServerNotFound: (e) => Effect.fail(notFound(e)),
               ServerStoreError: storeDefect,
               InstallDirInUse: (e) => Effect.fail(installDirInUse(e)),
               PortsInUse: (e) => Effect.fail(portsInUse(e))
@@ -110,9 +118,7 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
         Effect.gen(function* () {
           // A row that cannot be read has no actor and can only be deleted: that is how it leaves the list.
           const unreadable = (yield* entries.unreadable).find((row) => row.id === path.id)
-          const entry = unreadable ?? (yield* entries.get(path.id).pipe(
-            Effect.catchTags({ ServerNotFound: (e) => Effect.fail(notFound(e)), ServerStoreError: storeDefect })
-          ))
+          const entry = unreadable ?? (yield* entries.get(path.id).pipe(Effect.catchTag("ServerStoreError", storeDefect)))
           // The actor refuses to retire while its server runs: that is the 409.
           yield* supervisor.remove(path.id).pipe(Effect.mapError(actorErrorToHttp))
           // Once the row is gone the event must follow, even if the client hangs up in between:
@@ -120,7 +126,7 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
           // Only the request that deleted the row publishes (a racing one gets 404), so it is published once.
           yield* Effect.uninterruptible(
             entries.remove(path.id).pipe(
-              Effect.catchTags({ ServerNotFound: (e) => Effect.fail(notFound(e)), ServerStoreError: storeDefect }),
+              Effect.catchTag("ServerStoreError", storeDefect),
               Effect.zipRight(bus.publish(new ServerDeleted({ serverId: path.id, name: entry.name })))
             )
           )
@@ -133,8 +139,8 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
         Effect.forEach(
           payload.ids,
           (id) =>
-            withServices(actorOf(id)).pipe(
-              Effect.flatMap((actor) => actions[payload.action](actor).pipe(Effect.mapError(actorErrorToHttp))),
+            servers.get(id).pipe(
+              Effect.flatMap((server) => actions[payload.action](server).pipe(Effect.mapError(actorErrorToHttp))),
               Effect.match({
                 onSuccess: () => ({ id, ok: true, status: 200 }),
                 onFailure: (error) => ({ id, ok: false, ...httpStatusOf(error), message: error.message })
@@ -144,11 +150,11 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
           { concurrency: 8 }
         ).pipe(Effect.map((results) => ({ results })))
       )
-      .handle("status", ({ path }) => withServices(actorOf(path.id)).pipe(Effect.flatMap(currentStatus)))
-      .handle("start", ({ path }) => runAction(path.id, (actor) => actor.start))
-      .handle("stop", ({ path }) => runAction(path.id, (actor) => actor.stop))
-      .handle("restart", ({ path }) => runAction(path.id, (actor) => actor.restart("manual")))
-      .handle("lock", ({ path }) => runAction(path.id, (actor) => actor.setLocked(true)))
-      .handle("unlock", ({ path }) => runAction(path.id, (actor) => actor.setLocked(false)))
+      .handle("status", ({ path }) => servers.get(path.id).pipe(Effect.flatMap(currentStatus)))
+      .handle("start", ({ path }) => runAction(path.id, actions.start))
+      .handle("stop", ({ path }) => runAction(path.id, actions.stop))
+      .handle("restart", ({ path }) => runAction(path.id, actions.restart))
+      .handle("lock", ({ path }) => runAction(path.id, (server) => server.control.lock))
+      .handle("unlock", ({ path }) => runAction(path.id, (server) => server.control.unlock))
   })
 )

@@ -1,0 +1,111 @@
+/**
+ * `Servers`: the one way other plugins find a server. `get(id)` gives a
+ * handle (the entry, the actor, its state and changes, and its
+ * `GameControl`) or fails with the runtime's `ServerNotFound` (404, one
+ * body and message everywhere) or `ServerUnreadable` (409: stored, but it
+ * cannot be read). Nobody else looks actors up in the `Supervisor`.
+ *
+ * The actor of a stopped server is made on first use; `entry` answers
+ * without making one (the scheduler checks a server exists that way), and
+ * `running` lists only servers that have one with a live process.
+ */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import type * as Stream from "effect/Stream"
+import {
+  type GameControl,
+  RconGameControl,
+  type ServerActor,
+  type ServerEntry,
+  ServerNotFound,
+  type ServerState,
+  ServerUnreadable,
+  Supervisor
+} from "@garrison/runtime"
+import { oneEntryPerInstall, ServerEntries } from "./ServerEntries.js"
+
+export interface ServerHandle {
+  readonly id: string
+  /** The entry as the actor runs it (an update applies at the next start). */
+  readonly entry: Effect.Effect<ServerEntry>
+  readonly state: Effect.Effect<ServerState>
+  /** Every change of the state, from now on. */
+  readonly changes: Stream.Stream<ServerState>
+  /** The lifecycle (start, stop, restart, long operations) goes through the actor's mailbox. */
+  readonly actor: ServerActor.ServerActor
+  /** What admins do to the running game. */
+  readonly control: GameControl
+}
+
+export type ServerLookupError = ServerNotFound | ServerUnreadable
+
+export interface ServersShape {
+  /** The server with this id (its actor is made on first use). */
+  readonly get: (serverId: string) => Effect.Effect<ServerHandle, ServerLookupError>
+  /** The stored entry, without making an actor. */
+  readonly entry: (serverId: string) => Effect.Effect<ServerEntry, ServerLookupError>
+  /** Handles of the servers whose process runs now. */
+  readonly running: Effect.Effect<ReadonlyArray<ServerHandle>>
+  /** Handles of every server that has an actor now (every one with a process; stopped ones mostly have none). */
+  readonly supervised: Effect.Effect<ReadonlyArray<ServerHandle>>
+  /** Every readable entry, in creation order. */
+  readonly entries: Effect.Effect<ReadonlyArray<ServerEntry>>
+  /** One entry per install folder (the first made): for files that entries on one folder share. */
+  readonly installs: Effect.Effect<ReadonlyArray<ServerEntry>>
+}
+
+const handleOf = (actor: ServerActor.ServerActor): ServerHandle => ({
+  id: actor.serverId,
+  entry: actor.entry,
+  state: actor.state,
+  changes: actor.changes,
+  actor,
+  control: RconGameControl.make(actor)
+})
+
+export class Servers extends Context.Tag("@garrison/plugins/Servers")<Servers, ServersShape>() {
+  static readonly make = Effect.gen(function* () {
+    const store = yield* ServerEntries
+    const supervisor = yield* Supervisor
+
+    // A store that cannot answer is a real fault (500 with a request id), not something a caller handles.
+    const entries = Effect.orDie(store.list)
+
+    const entry: ServersShape["entry"] = (serverId) =>
+      store.get(serverId).pipe(
+        Effect.catchTags({
+          // A row that cannot be read exists, but nothing can run it: say so instead of "no server".
+          ServerNotFound: (notFound) =>
+            Effect.flatMap(store.unreadable, (rows) => {
+              const row = rows.find((r) => r.id === serverId)
+              return Effect.fail(row === undefined ? notFound : ServerUnreadable.of(row))
+            }),
+          ServerStoreError: Effect.die
+        })
+      )
+
+    const get: ServersShape["get"] = (serverId) =>
+      Effect.gen(function* () {
+        const existing = yield* supervisor.find(serverId)
+        if (Option.isSome(existing)) return handleOf(existing.value)
+        const stored = yield* entry(serverId)
+        // Only a racing delete makes this fail (the actor was retired): the entry is gone.
+        const actor = yield* supervisor.ensure(stored).pipe(Effect.mapError(() => ServerNotFound.of(serverId)))
+        return handleOf(actor)
+      })
+
+    const supervised = Effect.map(supervisor.all, (actors) => actors.map(handleOf))
+    const running = Effect.gen(function* () {
+      const actors = yield* supervisor.all
+      const states = yield* Effect.forEach(actors, (actor) => actor.state)
+      return actors.filter((_, i) => states[i]!.status === "running").map(handleOf)
+    })
+
+    return Servers.of({ get, entry, running, supervised, entries, installs: Effect.map(entries, oneEntryPerInstall) })
+  })
+
+  /** Needs the servers plugin's `ServerEntries` and the `Supervisor`. */
+  static readonly layer = Layer.effect(Servers, Servers.make)
+}
