@@ -4,14 +4,14 @@
  * are taken one at a time, and every step that changes the process (start,
  * stop, crash handling) holds one lock, so start and stop never race.
  *
- * Long operations (a restart with its retries; later an update or a mod
- * rollout) run as a child fiber (`actor/operation.ts`) with their progress
- * in the state: the mailbox keeps answering meanwhile, and a stop cancels
- * the operation and wins.
+ * Long operations (a restart with its retries, `actor/restart.ts`; later an
+ * update or a mod rollout) run as a child fiber (`actor/operation.ts`) with
+ * their progress in the state: the mailbox keeps answering meanwhile, and a
+ * stop cancels the operation and wins.
  *
  * While the server runs, a run scope holds its children: the process
- * watcher, the RCON session (`actor/rconSession.ts`) and the status poller;
- * closing the scope ends them all. A child's failure is recorded in the
+ * watcher, the RCON session (`actor/rconSession.ts`) and the status poller
+ * (`actor/statusPoller.ts`); closing the scope ends them all. A child's failure is recorded in the
  * state and retried; it never takes the actor down. The stop escalation and
  * the watchdog's rules live in `actor/stopEscalation.ts` and
  * `actor/watchdog.ts`.
@@ -30,21 +30,21 @@ import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Ref from "effect/Ref"
-import * as Schedule from "effect/Schedule"
 import * as Scope from "effect/Scope"
 import type * as Stream from "effect/Stream"
 import * as SubscriptionRef from "effect/SubscriptionRef"
 import type { EventBusShape } from "../events/EventBus.js"
 import { followLogs, type LogFollower } from "../game/LogFollower.js"
 import { type OnlinePlayer, parsePlayers } from "../game/Players.js"
-import { readRptFacts } from "../game/Rpt.js"
 import { BeforeServerStart } from "../kernel/Hooks.js"
 import type { RconClient } from "../rcon/RconClient.js"
 import { ActorError } from "./ActorError.js"
-import type { OperationContext, OperationKind } from "./actor/operation.js"
+import { type LifecycleSteps, makeOperationSlot, type OperationBody, type OperationKind } from "./actor/operation.js"
 import { type ActorEnvironment, type ActorOptions, defaultActorOptions, type RestartReason } from "./actor/options.js"
 import { makeRoster } from "./actor/players.js"
 import { rconSession } from "./actor/rconSession.js"
+import { restartOperation } from "./actor/restart.js"
+import { statusPoller } from "./actor/statusPoller.js"
 import { escalateStop } from "./actor/stopEscalation.js"
 import { planAfterCrash } from "./actor/watchdog.js"
 import { hostPortsOf } from "./EntryPorts.js"
@@ -59,13 +59,13 @@ import {
 } from "./events.js"
 import { launchProblem } from "./LaunchParameters.js"
 import type { ProcessExit, ProcessHandle } from "./ProcessLauncher.js"
-import { boundOutput, recentOutput, withRecentOutput } from "./ProcessOutput.js"
+import { recentOutput, withRecentOutput } from "./ProcessOutput.js"
 import { profilesPath, type ServerEntry } from "./ServerEntry.js"
 import { initialState, type ServerState } from "./ServerState.js"
 
 export { defaultActorOptions } from "./actor/options.js"
 export type { ActorEnvironment, ActorOptions, PortOwner, RestartReason } from "./actor/options.js"
-export type { OperationContext, OperationKind, ServerOperation } from "./actor/operation.js"
+export type { LifecycleSteps, OperationBody, OperationContext, OperationKind, ServerOperation } from "./actor/operation.js"
 
 export interface ServerActor {
   readonly serverId: string
@@ -88,7 +88,7 @@ export interface ServerActor {
    */
   readonly runOperation: (
     kind: OperationKind,
-    body: (context: OperationContext & { readonly steps: LifecycleSteps }) => Effect.Effect<void, ActorError>
+    body: OperationBody
   ) => Effect.Effect<void, ActorError>
   /** Sends a command over the live RCON session (not through the mailbox: any number at once). */
   readonly rcon: (command: string) => Effect.Effect<string, ActorError>
@@ -101,16 +101,8 @@ export interface ServerActor {
   readonly retire: Effect.Effect<void, ActorError>
 }
 
-/** The process-changing steps an operation may take, each under the actor's lock. */
-export interface LifecycleSteps {
-  readonly start: Effect.Effect<void, ActorError>
-  readonly stop: Effect.Effect<void, ActorError>
-  /** Whether a process runs now. */
-  readonly running: Effect.Effect<boolean>
-}
 
 type Reply = Deferred.Deferred<void, ActorError>
-type OperationBody = Parameters<ServerActor["runOperation"]>[1]
 
 type Message =
   | { readonly _tag: "Start"; readonly reply: Reply }
@@ -131,11 +123,6 @@ interface Run {
   stopping: boolean
 }
 
-interface RunningOperation {
-  readonly token: number
-  readonly kind: OperationKind
-  fiber: Fiber.RuntimeFiber<void, ActorError> | undefined
-}
 
 const describeExit = (exit: ProcessExit) =>
   exit.signal !== null ? `killed by ${exit.signal}` : exit.code !== null ? `exited with code ${exit.code}` : "exited"
@@ -160,8 +147,6 @@ export const make = (
     let run: Run | undefined
     let generation = 0
     let watchdog: Fiber.RuntimeFiber<void> | undefined
-    let operation: RunningOperation | undefined
-    let operationSeq = 0
     let retired = false
     /** Why the server last crashed, for the watchdog's restart message. */
     let lastCrash: string | undefined
@@ -201,25 +186,14 @@ export const make = (
 
     // ---- children of a run -------------------------------------------------
 
-    /** Map and version come from the engine log, once per run (until both are known). */
-    const readLogFacts = (startedAt: number) =>
-      Effect.gen(function* () {
-        const known = yield* SubscriptionRef.get(state)
-        if (known.map !== undefined && known.version !== undefined) return
-        const facts = yield* Effect.tryPromise(() => readRptFacts(profilesPath(entry), startedAt)).pipe(
-          Effect.orElseSucceed(() => undefined)
-        )
-        if (facts !== undefined) yield* patch({ map: facts.map ?? known.map, version: facts.version ?? known.version })
-      })
-
-    const statusPoller = (pid: number, startedAt: number) =>
-      Effect.gen(function* () {
-        yield* roster.refresh
-        yield* readLogFacts(startedAt)
-        yield* boundOutput(entry)
-        const usage = yield* env.launcher.usage(pid)
-        if (Option.isSome(usage)) yield* patch({ cpu: usage.value.cpu, memoryBytes: usage.value.memoryBytes })
-      }).pipe(Effect.repeat(Schedule.spaced(options.statusInterval)))
+    const pollerDeps = {
+      interval: options.statusInterval,
+      entry: () => entry,
+      state: SubscriptionRef.get(state),
+      patch,
+      refreshPlayers: roster.refresh,
+      usage: env.launcher.usage
+    }
 
     /** Becomes `running` on `handle`, with its children in a fresh run scope. */
     const beginRun = (handle: ProcessHandle, startedAt: number, reattached: boolean) =>
@@ -255,7 +229,7 @@ export const make = (
           map: undefined,
           version: undefined
         })
-        yield* child(statusPoller(handle.pid, startedAt))
+        yield* child(statusPoller(pollerDeps, handle.pid, startedAt))
         yield* publish(new ServerStarted({ ...names(), pid: handle.pid, reattached }))
       })
 
@@ -451,91 +425,30 @@ export const make = (
 
     // ---- operations ----------------------------------------------------------
 
-    /** Restart: stop (when running) and start, up to `restartAttempts` times with a growing wait. */
-    const restartBody = (reason: RestartReason): OperationBody => (context) =>
-      Effect.gen(function* () {
-        const attempts = options.restartAttempts
-        let lastError = ""
-        for (let attempt = 1; attempt <= attempts; attempt++) {
-          const at = `attempt ${attempt} of ${attempts}`
-          if (yield* steps.running) {
-            yield* context.progress((attempt - 1) / attempts, `${at}: stopping`)
-            const stopped = yield* Effect.either(context.steps.stop)
-            if (stopped._tag === "Left") {
-              yield* publish(new ServerRestarted({ ...names(), ok: false, attempts: attempt, reason, error: stopped.left.message }))
-              return yield* Effect.fail(stopped.left)
-            }
-          }
-          yield* context.progress((attempt - 0.5) / attempts, `${at}: starting`)
-          const started = yield* Effect.either(context.steps.start)
-          if (started._tag === "Right") {
-            yield* patch((s) => ({ consecutiveCrashes: reason === "watchdog" ? s.consecutiveCrashes : 0 }))
-            return yield* publish(new ServerRestarted({ ...names(), ok: true, attempts: attempt, reason }))
-          }
-          lastError = started.left.message
-          if (attempt < attempts) {
-            const wait = Duration.times(options.restartBackoff, attempt)
-            yield* context.progress(attempt / attempts, `${at} failed (${lastError}); next attempt in ${Duration.format(wait)}`)
-            yield* Effect.sleep(wait)
-          }
-        }
-        yield* publish(new ServerRestarted({ ...names(), ok: false, attempts, reason, error: lastError }))
-        return yield* Effect.fail(fail("restart-failed", `${entry.name} did not start after ${attempts} attempts: ${lastError}`))
-      })
-
-    /** Forks `body` beside the mailbox; `reply` gets its outcome (`cancelled` when a stop interrupted it). */
-    const beginOperation = (kind: OperationKind, body: OperationBody, reply: Reply) =>
-      Effect.gen(function* () {
-        const token = ++operationSeq
-        const startedAt = yield* Clock.currentTimeMillis
-        const before = yield* SubscriptionRef.get(state)
-        yield* patch({
-          operation: { kind, startedAt, progress: 0, message: `${kind} began` },
-          // The update issue's operations show as `updating`; a restart shows its own stopping/starting.
-          ...(kind === "update" ? { status: "updating" as const } : {})
-        })
-        const context = {
-          steps,
-          progress: (progress: number | undefined, message: string) =>
-            patch((s) => (s.operation === undefined ? {} : { operation: { ...s.operation, progress, message } }))
-        }
-        const running: RunningOperation = { token, kind, fiber: undefined }
-        operation = running
-        running.fiber = yield* Effect.forkIn(
-          body(context).pipe(
-            Effect.onExit((exit) =>
-              Effect.gen(function* () {
-                if (operation?.token === token) operation = undefined
-                yield* patch((s) => ({
-                  operation: undefined,
-                  ...(s.status === "updating" ? { status: before.status === "updating" ? "stopped" : before.status } : {})
-                }))
-                yield* Deferred.done(
-                  reply,
-                  Exit.isInterrupted(exit) && !Exit.isSuccess(exit)
-                    ? Exit.fail(fail("cancelled", `the ${kind} of ${entry.name} was cancelled by a stop`))
-                    : exit
-                )
-              })
-            )
-          ),
-          actorScope
-        )
-      })
-
-    /** Interrupts the running operation, if any, and waits until it has let go of the lock. */
-    const cancelOperation = Effect.suspend(() => {
-      const fiber = operation?.fiber
-      operation = undefined
-      return fiber === undefined ? Effect.void : Effect.asVoid(Fiber.interrupt(fiber))
+    const operations = makeOperationSlot({
+      scope: actorScope,
+      state: SubscriptionRef.get(state),
+      patch,
+      steps,
+      cancelled: (kind) => fail("cancelled", `the ${kind} of ${entry.name} was cancelled by a stop`)
     })
+
+    const restartBody = (reason: RestartReason) =>
+      restartOperation(reason, {
+        attempts: options.restartAttempts,
+        backoff: options.restartBackoff,
+        names,
+        publish,
+        started: (why) => patch((s) => ({ consecutiveCrashes: why === "watchdog" ? s.consecutiveCrashes : 0 })),
+        gaveUp: (message) => fail("restart-failed", message)
+      })
 
     const refuseRetire = () =>
       Effect.fail(fail("already-running", `${entry.name} is ${run?.stopping === true ? "stopping" : "running"}; stop it first`))
 
     const busy = () =>
       Effect.fail(
-        fail("busy", `${entry.name} is busy: its ${operation?.kind ?? "operation"} is running; wait for it, or stop the server`)
+        fail("busy", `${entry.name} is busy: its ${operations.running() ?? "operation"} is running; wait for it, or stop the server`)
       )
 
     // ---- the mailbox -------------------------------------------------------
@@ -546,13 +459,13 @@ export const make = (
       if (retired && "reply" in message) return Deferred.fail(message.reply, removed()).pipe(Effect.asVoid)
       switch (message._tag) {
         case "Start":
-          return answer(message.reply, operation !== undefined ? busy() : cancelWatchdog.pipe(Effect.zipRight(step(startProcess))))
+          return answer(message.reply, operations.running() !== undefined ? busy() : cancelWatchdog.pipe(Effect.zipRight(step(startProcess))))
         case "Stop":
           return answer(
             message.reply,
             Effect.gen(function* () {
-              const hadOperation = operation !== undefined
-              yield* cancelOperation
+              const hadOperation = operations.running() !== undefined
+              yield* operations.cancel
               const hadWatchdog = watchdog !== undefined
               yield* cancelWatchdog
               yield* step(
@@ -566,18 +479,18 @@ export const make = (
             })
           )
         case "Operate":
-          if (operation !== undefined) return answer(message.reply, busy())
+          if (operations.running() !== undefined) return answer(message.reply, busy())
           return cancelWatchdog.pipe(
-            Effect.zipRight(beginOperation(message.kind, message.body, message.reply)),
+            Effect.zipRight(operations.begin(message.kind, message.body, message.reply)),
             Effect.catchAllCause((cause) => Deferred.failCause(message.reply, cause)),
             Effect.asVoid
           )
         case "SetLocked":
-          return answer(message.reply, operation !== undefined ? busy() : step(setLocked(message.locked)))
+          return answer(message.reply, operations.running() !== undefined ? busy() : step(setLocked(message.locked)))
         case "Retire":
           return answer(
             message.reply,
-            run !== undefined || operation !== undefined
+            run !== undefined || operations.running() !== undefined
               ? refuseRetire()
               : cancelWatchdog.pipe(Effect.tap(() => Effect.sync(() => void (retired = true))))
           )
@@ -594,7 +507,7 @@ export const make = (
           )
         case "WatchdogFired":
           // A restart or update running now starts the server itself.
-          return operation !== undefined ? Effect.void : step(onWatchdog)
+          return operations.running() !== undefined ? Effect.void : step(onWatchdog)
       }
     }
 
@@ -669,7 +582,9 @@ export const make = (
         }),
       // Refused at once while a process or an operation runs (a stop in progress holds the mailbox);
       // otherwise through the mailbox, after any start already queued.
-      retire: Effect.suspend(() => (run !== undefined || operation !== undefined ? refuseRetire() : ask((reply) => ({ _tag: "Retire", reply })))),
+      retire: Effect.suspend(() =>
+        run !== undefined || operations.running() !== undefined ? refuseRetire() : ask((reply) => ({ _tag: "Retire", reply }))
+      ),
       players: Effect.flatMap(rconCommand("players"), (reply) => roster.identify(parsePlayers(reply))),
       rcon: (command) => rconCommand(command)
     }
