@@ -62,7 +62,7 @@ const readTail = (file: string, bytes: number): ReadonlyArray<string> => {
  * The last non-empty lines the process printed (at most `count`, each cut
  * to 300 characters); empty when there is no output file.
  */
-export const recentOutput = (entry: ServerEntry, count = 10): Effect.Effect<ReadonlyArray<string>> =>
+export const recentOutput = (entry: ServerEntry, count = 50): Effect.Effect<ReadonlyArray<string>> =>
   Effect.sync(() => {
     try {
       return readTail(outputPath(entry), TAIL_BYTES)
@@ -89,6 +89,17 @@ export const boundOutput = (entry: ServerEntry, maxBytes = MAX_OUTPUT_BYTES): Ef
     }
   })
 
-/** "exited with code 1; last output: a | b" when the process printed something, else just the reason. */
-export const withRecentOutput = (reason: string, lines: ReadonlyArray<string>): string =>
-  lines.length === 0 ? reason : `${reason}; last output: ${lines.slice(-5).join(" | ")}`
+/** A line that says what went wrong, as engines and runtimes word it. */
+const TELLING = /\b(error|errormessage|fatal|exception|failed|failure|cannot|can't|unable|not found|denied|invalid|missing|abort(ed)?|segmentation fault|out of memory)\b/i
+
+/**
+ * "exited with code 1; last output: ErrorMessage: cannot read serverDZ.cfg"
+ * when the last lines the process printed say what went wrong (at most the
+ * last three such lines), else just the reason: a server killed while it
+ * ran normally printed nothing that explains it, and its ordinary chatter
+ * would only hide the reason.
+ */
+export const withRecentOutput = (reason: string, lines: ReadonlyArray<string>): string => {
+  const telling = lines.filter((line) => TELLING.test(line)).slice(-3)
+  return telling.length === 0 ? reason : `${reason}; last output: ${telling.join(" | ")}`
+}

@@ -172,6 +172,18 @@ describe("starts that say why they failed", () => {
     })
   )
 
+  it.scoped("a process killed while it ran normally is not explained by its ordinary output", () =>
+    Effect.gen(function* () {
+      const installDir = tempInstall()
+      const { actor, launcher } = yield* setup({ installDir, watchdog: false })
+      launcher.printNext("Server is up and running\nPlayer Bravo connected\n")
+      yield* actor.start
+      yield* launcher.crash(137)
+      yield* settle
+      expect((yield* actor.state).lastError).toBe("exited with code 137")
+    })
+  )
+
   it.scoped("a process that exits at start leaves its last output in lastError", () =>
     Effect.gen(function* () {
       const installDir = tempInstall()
@@ -182,9 +194,8 @@ describe("starts that say why they failed", () => {
       yield* settle
       const state = yield* actor.state
       expect(state.status).toBe("crashed")
-      expect(state.lastError).toBe(
-        "exited with code 1; last output: DayZ Server starting | Loading addons | FATAL: cannot open mpmissions/dayzOffline.chernarusplus"
-      )
+      // The lines that say what went wrong, not the ordinary chatter before them.
+      expect(state.lastError).toBe("exited with code 1; last output: FATAL: cannot open mpmissions/dayzOffline.chernarusplus")
       expect(bus.events.find((e) => e._tag === "ServerCrashed")).toMatchObject({ reason: state.lastError })
       expect(Fs.existsSync(NodePath.join(installDir, "profiles", OUTPUT_FILE))).toBe(true)
     })
