@@ -7,21 +7,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Option, TestClock } from "effect"
 import * as Fs from "node:fs"
-import { tmpdir } from "node:os"
 import * as NodePath from "node:path"
-import { afterAll } from "vitest"
 import { OUTPUT_FILE } from "../../src/servers/ProcessOutput.js"
-import { rconSettings, settle, setup } from "./support.js"
-
-const folders: Array<string> = []
-afterAll(() => {
-  for (const folder of folders) Fs.rmSync(folder, { recursive: true, force: true })
-})
-const tempInstall = () => {
-  const dir = Fs.mkdtempSync(NodePath.join(tmpdir(), "garrison-ops-"))
-  folders.push(dir)
-  return dir
-}
+import { rconSettings, settle, setup, tempInstall } from "./support.js"
 
 describe("long operations", () => {
   it.scoped("a stop issued while a restart waits between failed attempts returns at once and wins", () =>

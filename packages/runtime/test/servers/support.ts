@@ -170,10 +170,16 @@ afterAll(() => {
   for (const folder of tempFolders) Fs.rmSync(folder, { recursive: true, force: true })
 })
 
-/** An install folder whose profiles folder holds one RPT and one ADM with these lines. */
-export const installWithLogs = (rpt: ReadonlyArray<string>, adm: ReadonlyArray<string>) => {
+/** An empty install folder, removed after the test file. */
+export const tempInstall = () => {
   const dir = Fs.mkdtempSync(NodePath.join(tmpdir(), "garrison-actor-"))
   tempFolders.push(dir)
+  return dir
+}
+
+/** An install folder whose profiles folder holds one RPT and one ADM with these lines. */
+export const installWithLogs = (rpt: ReadonlyArray<string>, adm: ReadonlyArray<string>) => {
+  const dir = tempInstall()
   Fs.mkdirSync(NodePath.join(dir, "profiles"))
   Fs.writeFileSync(NodePath.join(dir, "profiles", "DayZServer_x64_2026-01-01_12-00-00.RPT"), rpt.map((l) => `${l}\n`).join(""))
   Fs.writeFileSync(NodePath.join(dir, "profiles", "DayZServer_x64_2026-01-01_12-00-00.ADM"), adm.map((l) => `${l}\n`).join(""))
