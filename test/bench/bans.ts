@@ -27,7 +27,7 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Controller } from "@garrison/http"
 import { BanSync, makeBansPlugin, ServerEntries, Servers } from "@garrison/plugins"
-import { Authenticator, GarrisonConfig, makeServerEntry, Plugin, ServerNotFound, Supervisor } from "@garrison/runtime"
+import { GarrisonConfig, makeServerEntry, Plugin, scheme, ServerNotFound, SESSION_SCHEME, Supervisor } from "@garrison/runtime"
 import { Duration, Effect, Layer, Logger, LogLevel, ManagedRuntime, Option } from "effect"
 import { randomUUID } from "node:crypto"
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -78,12 +78,22 @@ const makeRows = (count: number, offset: number): ReadonlyArray<Row> => {
   }))
 }
 
+/** Every request is the bench's caller with `bans.manage`. */
 const HeaderAuth = Plugin.make({
   id: "bench-auth",
-  layer: Layer.succeed(Authenticator, {
-    authenticate: () =>
-      Effect.succeed(Option.some({ kind: "user" as const, id: "bench", name: "bench", role: "admin", permissions: new Set(["bans.manage"]) }))
-  })
+  authentication: [
+    scheme({
+      name: SESSION_SCHEME,
+      methods: [],
+      authenticator: Effect.succeed({
+        carries: () => true,
+        authenticate: () =>
+          Effect.succeed(
+            Option.some({ kind: "user" as const, id: "bench", name: "bench", role: "admin", permissions: new Set(["bans.manage"]) })
+          )
+      })
+    })
+  ]
 })
 
 const stubServers = (installDirs: ReadonlyArray<string>) => {

@@ -63,7 +63,9 @@ layer(controllerLayer(tempDataDir()), { excludeTestServices: true, timeout: "30 
         const { body } = yield* api("GET", "/api/openapi.json")
         const post = (body as { paths: Record<string, Record<string, Record<string, unknown>>> }).paths["/api/motd"]?.["post"]
         expect(post?.["summary"]).toBe("Post a message of the day")
-        expect(String(post?.["description"])).toMatch(/Needs the `motd\.manage` permission \(.+\)\. Admins may call every operation\.$/)
+        expect(String(post?.["description"])).toMatch(
+          /Needs the `motd\.manage` permission \(.+\)\. Admins may call every operation\. Rate limit: `api`, 600 requests per 1m per client address\.$/
+        )
         expect(post?.["requestBody"]).toMatchObject({ content: { "application/json": { example: { text: expect.any(String) } } } })
       }))
 

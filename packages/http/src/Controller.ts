@@ -9,14 +9,20 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as Config from "effect/Config"
+import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import {
   Announcements,
   type AnyPlugin,
   AuditTrail,
-  Authenticator,
+  Authenticators,
+  builtInRateLimits,
   GarrisonConfig,
   type HostRoute,
   PluginRegistry,
+  rateLimitSettingName,
+  type RateLimitRule,
   Runtime,
   StartupError
 } from "@garrison/runtime"
@@ -26,6 +32,7 @@ import { answerClientErrors } from "./ClientErrors.js"
 import { makeFrontDoor } from "./FrontDoor.js"
 import { type GateVerdict, makeGate } from "./Gate.js"
 import { docsHostRoutes, docsRoutes } from "./OpenApiDocs.js"
+import { resolveRateLimits } from "./RateLimiter.js"
 
 export const hostRoutes: ReadonlyArray<HostRoute> = docsHostRoutes
 
@@ -39,24 +46,25 @@ export interface ListenOptions {
  * only here, after the runtime and every route are built, so it never
  * accepts a request the controller cannot answer yet.
  */
-const serveRouter = (listen: ListenOptions) =>
+const serveRouter = (listen: ListenOptions, rateLimits: ReadonlyMap<string, RateLimitRule | null>) =>
   Layer.scoped(
     HttpServer.HttpServer,
     Effect.gen(function* () {
       const registry = yield* PluginRegistry
       const config = yield* GarrisonConfig
-      const authenticator = yield* Authenticator
+      const authenticators = yield* Authenticators
       const audit = yield* AuditTrail
       const router = yield* HttpLayerRouter.HttpRouter
       const clock = yield* Effect.clock
       const verdicts = new WeakMap<IncomingMessage, GateVerdict>()
       const gate = makeGate({
         routes: registry.plan.routes,
+        rateLimits,
         trustProxyHops: config.trustProxyHops,
         bodyLimitBytes: config.bodyLimitBytes,
         now: () => clock.unsafeCurrentTimeMillis()
       })
-      const frontDoor = makeFrontDoor({ bodyLimitBytes: config.bodyLimitBytes, authenticator, audit, verdicts })
+      const frontDoor = makeFrontDoor({ bodyLimitBytes: config.bodyLimitBytes, authenticators, audit, verdicts })
       const handle = yield* NodeHttpServer.makeHandler(frontDoor(router.asHttpEffect())).pipe(
         // No trace exporter is configured, so per-request spans would be pure cost.
         HttpMiddleware.withTracerDisabledWhenEffect(() => true)
@@ -117,10 +125,30 @@ const checkPortFree = (listen: ListenOptions) =>
         probe.listen({ port: listen.port, host: listen.host, exclusive: true }, () => probe.close(() => resume(Effect.void)))
       })
 
+/**
+ * Each rate-limit scope's rule, with the `RATE_LIMIT_<SCOPE>` settings
+ * applied: read before anything is written, so a bad setting leaves a first
+ * start a first start. (Whether each route's scope exists is the plan's check.)
+ */
+const readRateLimits = (plugins: ReadonlyArray<AnyPlugin>) =>
+  Effect.gen(function* () {
+    const declared = [...builtInRateLimits, ...plugins.flatMap((plugin) => plugin.rateLimits)]
+    const settings = new Map<string, string>()
+    for (const scope of declared) {
+      const name = rateLimitSettingName(scope.scope)
+      const value = yield* Config.option(Config.string(name)).pipe(Effect.orElseSucceed(() => Option.none<string>()))
+      if (Option.isSome(value)) settings.set(name, value.value)
+    }
+    return yield* Either.match(resolveRateLimits(declared, (name) => settings.get(name)), {
+      onLeft: (error) => Effect.fail(error),
+      onRight: (rules) => Effect.succeed(rules)
+    })
+  })
+
 const controllerLayer = (plugins: ReadonlyArray<AnyPlugin>, listen: ListenOptions) => {
-  const runtime = Layer.unwrapEffect(
-    Effect.as(checkPortFree(listen), Runtime.layer(plugins, { hostRoutes, hostReleasesAnnouncements: true }))
-  )
+  // Settings and the port are checked before the runtime writes anything (data directory, database, first admin).
+  const checked = Effect.zipLeft(readRateLimits(plugins), checkPortFree(listen))
+  const runtime = Runtime.layer(plugins, { hostRoutes, hostReleasesAnnouncements: true })
   const routes = Layer.unwrapEffect(
     Effect.gen(function* () {
       const registry = yield* PluginRegistry
@@ -128,10 +156,14 @@ const controllerLayer = (plugins: ReadonlyArray<AnyPlugin>, listen: ListenOption
       return Layer.mergeAll(docsRoutes(registry.plan, registry.version), ...pluginRoutes) as Layer.Layer<never, unknown, HttpLayerRouter.HttpRouter>
     })
   ).pipe(Layer.provideMerge(HttpLayerRouter.layer))
-  return serveRouter(listen).pipe(
-    Layer.provide(routes),
-    Layer.provideMerge(runtime),
-    Layer.provide(NodeHttpServer.layerContext)
+  return Layer.unwrapEffect(
+    Effect.map(checked, (rateLimits) =>
+      serveRouter(listen, rateLimits).pipe(
+        Layer.provide(routes),
+        Layer.provideMerge(runtime),
+        Layer.provide(NodeHttpServer.layerContext)
+      )
+    )
   )
 }
 

@@ -17,12 +17,18 @@ import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import {
-  type AccessRule,
+  allows,
   type AuditTrailShape,
-  type AuthenticatorShape,
+  type AuthenticationFailed,
+  type AuthenticatorsShape,
+  canSeeServer,
   currentPrincipalRef,
   currentRequestRef,
-  principalCan
+  missingPermissions,
+  needsCaller,
+  type Principal,
+  type RouteEntry,
+  type SchemeAuthenticator
 } from "@garrison/runtime"
 import type { IncomingMessage } from "node:http"
 import { parseJsonBody } from "./body/JsonBody.js"
@@ -32,7 +38,8 @@ import type { GateVerdict } from "./Gate.js"
 
 export interface FrontDoorOptions {
   readonly bodyLimitBytes: number
-  readonly authenticator: AuthenticatorShape
+  /** The authenticators of the loaded plugins, by scheme; each route asks those it accepts. */
+  readonly authenticators: AuthenticatorsShape
   readonly audit: AuditTrailShape
   /** Where the gate left its verdict for each request. */
   readonly verdicts: WeakMap<IncomingMessage, GateVerdict>
@@ -62,7 +69,7 @@ export const makeFrontDoor = (options: FrontDoorOptions) => (app: App): App =>
         if (body._tag === "Rejected") return Effect.succeed(body.response)
         if (body._tag === "Aborted") return Effect.succeed(clientGone)
         const next = body._tag === "Parsed" ? withParsedBody(request, body) : request
-        return authorize(route.access, next, verdict, options, Effect.provideService(app, HttpServerRequest.HttpServerRequest, next))
+        return authorize(route, next, verdict, options, Effect.provideService(app, HttpServerRequest.HttpServerRequest, next))
       }),
       Effect.catchAllCause((cause) =>
         isClientAbort(cause)
@@ -161,15 +168,46 @@ const withParsedBody = (
     modify: { value: (options: Parameters<HttpServerRequest.HttpServerRequest["modify"]>[0]) => withParsedBody(request.modify(options), body) }
   }) as HttpServerRequest.HttpServerRequest
 
+/**
+ * The caller, from the first of the route's schemes whose credentials the
+ * request carries and that recognizes them (a scheme whose credentials are
+ * absent is not asked). A scheme that finds bad credentials answers for the
+ * request: its failure is the response.
+ */
+const callerOf = (
+  accepted: ReadonlyArray<SchemeAuthenticator>,
+  request: HttpServerRequest.HttpServerRequest,
+  context: Parameters<SchemeAuthenticator["authenticate"]>[1]
+): Effect.Effect<Option.Option<Principal>, AuthenticationFailed> => {
+  const from = (index: number): Effect.Effect<Option.Option<Principal>, AuthenticationFailed> => {
+    const authenticator = accepted[index]
+    if (authenticator === undefined) return Effect.succeed(Option.none())
+    if (!authenticator.carries(request)) return from(index + 1)
+    return Effect.flatMap(authenticator.authenticate(request, context), (caller) => (Option.isSome(caller) ? Effect.succeed(caller) : from(index + 1)))
+  }
+  return from(0)
+}
+
 const authorize = (
-  access: AccessRule,
+  route: RouteEntry,
   request: HttpServerRequest.HttpServerRequest,
   verdict: GateVerdict,
   options: FrontDoorOptions,
   app: App
 ): App => {
-  if (access._tag === "None") return audited(app, request, verdict, null, options.audit)
-  return options.authenticator.authenticate(request, { path: verdict.path, method: request.method, clientIp: verdict.ip }).pipe(
+  if (!needsCaller(route.access)) return audited(app, request, verdict, null, options.audit)
+  const accepted = route.schemes.flatMap((scheme) => {
+    const authenticator = options.authenticators.get(scheme)
+    return authenticator === undefined ? [] : [authenticator]
+  })
+  const context = {
+    path: verdict.path,
+    method: request.method,
+    clientIp: verdict.ip,
+    csrfExempt: route.csrfExempt,
+    duringPasswordChange: route.duringPasswordChange
+  }
+  return callerOf(accepted, request, context).pipe(
     Effect.matchEffect({
       onFailure: (failure) =>
         Effect.succeed(
@@ -179,26 +217,72 @@ const authorize = (
           })
         ),
       onSuccess: Option.match({
-        onNone: () => Effect.succeed(errorResponse("unauthenticated", "sign in first: this endpoint needs an authenticated caller")),
-        onSome: (principal) =>
-          access._tag === "Permission" && !principalCan(principal, access.permission)
-            ? Effect.as(
-                options.audit.record({
-                  actor: principal.id,
-                  ip: verdict.ip,
-                  action: "access.denied",
-                  target: `${request.method} ${verdict.path}`,
-                  result: "denied",
-                  details: { permission: access.permission, role: principal.role, requestId: verdict.requestId }
-                }),
-                errorResponse("forbidden", `missing permission "${access.permission}"`, {
-                  details: { permission: access.permission, role: principal.role }
-                })
-              )
-            : audited(Effect.locally(app, currentPrincipalRef, Option.some(principal)), request, verdict, principal.id, options.audit)
+        onNone: () => Effect.succeed(noCaller(route, request, options)),
+        onSome: (principal) => permitted(route, principal, request, verdict, options, app)
       })
     })
   )
+}
+
+/** 401: credentials of a scheme the route does not take are named, so the client learns its mistake. */
+const noCaller = (route: RouteEntry, request: HttpServerRequest.HttpServerRequest, options: FrontDoorOptions) => {
+  const foreign = options.authenticators.all
+    .filter(([scheme, authenticator]) => !route.schemes.includes(scheme) && authenticator.carries(request))
+    .map(([scheme]) => scheme)
+  return foreign.length === 0
+    ? errorResponse("unauthenticated", "sign in first: this endpoint needs an authenticated caller")
+    : errorResponse(
+        "unauthenticated",
+        `this endpoint does not accept ${foreign.join(" or ")} credentials; it accepts ${route.schemes.join(" or ")}`,
+        { details: { sent: foreign, accepted: route.schemes } }
+      )
+}
+
+/**
+ * The caller's role against the route's rule, on the server the route is
+ * about: a caller whose grants are all scoped to other servers gets 403
+ * before anything about this one (its name, that it exists) is read.
+ */
+const permitted = (
+  route: RouteEntry,
+  principal: Principal,
+  request: HttpServerRequest.HttpServerRequest,
+  verdict: GateVerdict,
+  options: FrontDoorOptions,
+  app: App
+): App => {
+  const serverId = verdict.serverId
+  const deny = (message: string, details: Record<string, unknown>) =>
+    Effect.as(
+      options.audit.record({
+        actor: principal.id,
+        ip: verdict.ip,
+        action: "access.denied",
+        target: `${request.method} ${verdict.path}`,
+        result: "denied",
+        details: { ...details, role: principal.role, requestId: verdict.requestId }
+      }),
+      errorResponse("forbidden", message, { details: { ...details, role: principal.role } })
+    )
+  if (serverId !== undefined && !canSeeServer(principal, serverId)) {
+    return deny(`your role "${principal.role}" has no access to server ${serverId}`, { serverId })
+  }
+  if (!allows(route.access, principal, serverId)) {
+    const missing = missingPermissions(route.access, principal, serverId)
+    const where = serverId === undefined ? "" : ` on server ${serverId}`
+    const message =
+      route.access._tag === "Any"
+        ? `missing one of the permissions ${missing.map((p) => `"${p}"`).join(", ")}${where}`
+        : missing.length === 1
+          ? `missing permission "${missing[0]}"${where}`
+          : `missing permissions ${missing.map((p) => `"${p}"`).join(", ")}${where}`
+    return deny(message, {
+      permission: missing[0],
+      ...(missing.length > 1 ? { permissions: missing } : {}),
+      ...(serverId === undefined ? {} : { serverId })
+    })
+  }
+  return audited(Effect.locally(app, currentPrincipalRef, Option.some(principal)), request, verdict, principal.id, options.audit)
 }
 
 /**

@@ -16,7 +16,8 @@ import { canonicalTarget, pathOf, TargetRefused } from "./CanonicalTarget.js"
 import { socketClientIp } from "./ClientIp.js"
 import type { ErrorCode } from "@garrison/runtime"
 import { errorStatus } from "@garrison/runtime"
-import { isUnder, type RateLimitRule, scopeOf, SlidingWindowLimiter, unroutedRuleFor } from "./RateLimiter.js"
+import { DEFAULT_RATE_LIMIT } from "@garrison/runtime"
+import { type RateLimitRule, SlidingWindowLimiter } from "./RateLimiter.js"
 import { apiCacheControl, gateAnswerHeaders, setSecurityHeaders } from "./SecurityHeaders.js"
 
 export interface GateVerdict {
@@ -25,10 +26,14 @@ export interface GateVerdict {
   /** The canonical path (no query); `request.url` is the canonical target. */
   readonly path: string
   readonly route: RouteEntry
+  /** The server the route is about (its `serverParam`), when it is about one. */
+  readonly serverId?: string
 }
 
 export interface GateOptions {
   readonly routes: ReadonlyArray<RouteEntry>
+  /** Each rate-limit scope's rule (`null`: exempt), from `resolveRateLimits`. */
+  readonly rateLimits: ReadonlyMap<string, RateLimitRule | null>
   readonly trustProxyHops: number
   readonly bodyLimitBytes: number
   /** Milliseconds since epoch; from the Effect `Clock`, so tests can drive it. */
@@ -39,7 +44,7 @@ export interface GateOptions {
 /** A route with what the gate decides for it, worked out once when the gate is made. */
 interface GateRoute {
   readonly route: RouteEntry
-  readonly rule: RateLimitRule | null | undefined
+  readonly rule: RateLimitRule | null
   readonly noStore: boolean
 }
 
@@ -49,10 +54,18 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 export const makeGate = (options: GateOptions) => {
   // The same router settings as HttpLayerRouter's, so both match the same route for a canonical target.
   const table = FindMyWay.make<GateRoute>({ ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, caseSensitive: false })
+  const ruleOf = (scope: string): RateLimitRule | null => {
+    const rule = options.rateLimits.get(scope)
+    // The plan refuses routes of undeclared scopes; a gate made without the scope is a programming error.
+    if (rule === undefined) throw new Error(`rate-limit scope "${scope}" has no rule`)
+    return rule
+  }
   for (const route of options.routes) {
-    const gateRoute: GateRoute = { route, rule: scopeOf(route), noStore: isUnder(route.path.toLowerCase(), "/api") }
+    const gateRoute: GateRoute = { route, rule: ruleOf(route.rateLimit), noStore: isApiPath(route.path) }
     table.on(route.method, route.path as FindMyWay.PathInput, gateRoute)
   }
+  // 404 probing counts too: a request no route matches counts against the default scope.
+  const unroutedRule = ruleOf(DEFAULT_RATE_LIMIT)
   const limiter = options.limiter ?? new SlidingWindowLimiter()
   const methods = [...new Set(options.routes.map((route) => route.method.toUpperCase()))]
 
@@ -90,7 +103,7 @@ export const makeGate = (options: GateOptions) => {
     const found = table.find(method, url) ?? (method === "HEAD" ? table.find("GET", url) : undefined)
     const other = found === undefined ? otherMethods(method, url) : undefined
     // The scope is the matched route's (a 405's: the path's other route); a request no route matches counts by its path.
-    const rule = found !== undefined ? found.handler.rule : other !== undefined ? other.route.rule : unroutedRuleFor(path)
+    const rule = found !== undefined ? found.handler.rule : other !== undefined ? other.route.rule : unroutedRule
     if (rule) {
       const decision = limiter.hit(rule, ip, options.now())
       if (!decision.allowed) {
@@ -111,6 +124,7 @@ export const makeGate = (options: GateOptions) => {
       return undefined
     }
     const { route, noStore } = found.handler
+    const serverId = route.serverParam === undefined ? undefined : found.params[route.serverParam]
     if (route.constant !== undefined) {
       writeJson(response, requestId, route.constant.status, route.constant.json)
       return undefined
@@ -126,7 +140,7 @@ export const makeGate = (options: GateOptions) => {
     setSecurityHeaders(response)
     response.setHeader("x-request-id", requestId)
     if (noStore) response.setHeader("cache-control", apiCacheControl)
-    return { requestId, ip, path, route }
+    return serverId === undefined ? { requestId, ip, path, route } : { requestId, ip, path, route, serverId }
   }
 }
 
@@ -144,6 +158,9 @@ const writeJson = (response: ServerResponse, requestId: string, status: number, 
 
 const writeError = (response: ServerResponse, requestId: string, code: ErrorCode, message: string, extra?: Record<string, string>) =>
   writeJson(response, requestId, errorStatus[code], JSON.stringify({ error: code, message }), extra)
+
+/** Whether a route path is `/api` or below it (answers there are never cached). */
+const isApiPath = (path: string) => /^\/api(\/|$)/i.test(path)
 
 /** A path as an error message quotes it: at most 200 characters, so a 16 KiB probe is not echoed back. */
 const shown = (path: string) => (path.length <= 200 ? path : `${path.slice(0, 200)}… (${path.length} characters)`)

@@ -1,57 +1,48 @@
 /**
- * Per-IP sliding-window rate limits, as the spec's Limits table sets them.
- * An exact sliding log: each key keeps the times of its accepted requests
- * in a ring buffer (at most `limit` of them), so a window of N requests
- * costs at most N numbers per active IP. Plain functions over numbers: this
- * runs on every request.
+ * Per-IP sliding-window rate limits. Which scope a request counts against
+ * is its route's own declaration (`RateLimit` on the endpoint, default
+ * `api`); a request no route matches counts against `api`. An exact
+ * sliding log: each key keeps the times of its accepted requests in a ring
+ * buffer (at most `limit` of them), so a window of N requests costs at most
+ * N numbers per active IP. Plain functions over numbers: this runs on every
+ * request.
  */
+import {
+  EXEMPT_SCOPE,
+  parseRateLimitSetting,
+  type RateLimitDeclaration,
+  type RateLimitRule,
+  rateLimitSettingName,
+  StartupError
+} from "@garrison/runtime"
+import * as Duration from "effect/Duration"
+import * as Either from "effect/Either"
 
-export interface RateLimitRule {
-  readonly scope: string
-  readonly limit: number
-  readonly windowMs: number
-}
-
-/** Most specific first; `null` means exempt. */
-export const defaultRules = {
-  tiles: null,
-  auth: { scope: "auth", limit: 15, windowMs: 15 * 60_000 },
-  chat: { scope: "chat", limit: 60, windowMs: 60_000 },
-  api: { scope: "api", limit: 600, windowMs: 60_000 }
-} as const
-
-/** Whether `path` is `prefix` itself or below it (`/api` and `/api/...`, not `/apix`). */
-export const isUnder = (path: string, prefix: string): boolean =>
-  path.startsWith(prefix) && (path.length === prefix.length || path.charCodeAt(prefix.length) === 0x2f)
+export type { RateLimitRule } from "@garrison/runtime"
 
 /**
- * Which rule applies to a (lower-case) path: `undefined` outside `/api`,
- * `null` where exempt.
+ * Each scope's rule, from the declared scopes (built-in and plugins') and
+ * the `RATE_LIMIT_<SCOPE>` settings: `null` for an exempt scope. A setting
+ * that cannot be read is a start-up error naming it.
  */
-export const ruleFor = (path: string): RateLimitRule | null | undefined => {
-  if (!isUnder(path, "/api")) return undefined
-  if (isUnder(path, "/api/maps/tiles")) return defaultRules.tiles
-  if (isUnder(path, "/api/auth")) return defaultRules.auth
-  if (isUnder(path, "/api/chat")) return defaultRules.chat
-  return defaultRules.api
-}
-
-/**
- * The rule of a route, from its declared path template, so a request counts
- * against the route the router matched however its path was spelled. The
- * one place to read an endpoint's own declared scope, once endpoints can
- * declare one.
- */
-export const scopeOf = (route: { readonly path: string }): RateLimitRule | null | undefined => ruleFor(route.path.toLowerCase())
-
-/**
- * The rule for a request no route matched, from its canonical path
- * (lower-cased, as the routers match): 404 probing counts too. Nothing is
- * exempt without a route.
- */
-export const unroutedRuleFor = (canonicalPath: string): RateLimitRule | undefined => {
-  const rule = ruleFor(canonicalPath.toLowerCase())
-  return rule === null ? defaultRules.api : rule
+export const resolveRateLimits = (
+  declared: ReadonlyArray<RateLimitDeclaration>,
+  setting: (name: string) => string | undefined
+): Either.Either<ReadonlyMap<string, RateLimitRule | null>, StartupError> => {
+  const rules = new Map<string, RateLimitRule | null>([[EXEMPT_SCOPE, null]])
+  for (const scope of declared) {
+    const name = rateLimitSettingName(scope.scope)
+    const value = setting(name)
+    if (value === undefined) {
+      rules.set(scope.scope, { scope: scope.scope, limit: scope.limit, windowMs: Duration.toMillis(scope.window) })
+      continue
+    }
+    const parsed = parseRateLimitSetting(value)
+    if (parsed === "exempt") rules.set(scope.scope, null)
+    else if ("problem" in parsed) return Either.left(new StartupError({ reason: "config", message: `bad configuration: ${name}: ${parsed.problem}` }))
+    else rules.set(scope.scope, { scope: scope.scope, ...parsed })
+  }
+  return Either.right(rules)
 }
 
 export type RateDecision = { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number }

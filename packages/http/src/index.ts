@@ -4,7 +4,7 @@
 export * as Controller from "./Controller.js"
 export { makeFrontDoor } from "./FrontDoor.js"
 export type { FrontDoorOptions } from "./FrontDoor.js"
-export { SlidingWindowLimiter, defaultRules, ruleFor } from "./RateLimiter.js"
+export { resolveRateLimits, SlidingWindowLimiter } from "./RateLimiter.js"
 export type { RateDecision, RateLimitRule } from "./RateLimiter.js"
 export { socketClientIp } from "./ClientIp.js"
 export { makeGate } from "./Gate.js"

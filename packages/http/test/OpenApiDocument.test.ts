@@ -13,12 +13,14 @@ import {
   Access,
   type AnyPlugin,
   type AuthenticationMethod,
+  AuthSchemes,
   BodyExample,
   planPlugins,
   Plugin,
+  scheme,
   undocumentedEndpoints
 } from "@garrison/runtime"
-import { Context, Either, Layer, Schema } from "effect"
+import { Context, Effect, Either, Layer, Schema } from "effect"
 import { docsHostRoutes } from "../src/OpenApiDocs.js"
 import { combinedApi } from "../src/openapi/Document.js"
 
@@ -207,33 +209,44 @@ describe("security from the plugins' authentication methods", () => {
       .add(
         HttpApiEndpoint.get("stats", "/api/partner/stats")
           .annotate(Access, Access.permission("partner.read"))
+          .annotate(AuthSchemes, ["partner-key"])
           .annotate(OpenApi.Summary, "Partner statistics")
+      )
+      .add(
+        HttpApiEndpoint.get("feed", "/api/partner/feed")
+          .annotate(Access, Access.anyAuth)
+          .annotate(AuthSchemes, ["session", "partner-key"])
+          .annotate(OpenApi.Summary, "Partner feed")
       )
       .add(HttpApiEndpoint.post("note", "/api/notes").annotate(Access, Access.anyAuth).annotate(OpenApi.Summary, "Leave a note"))
   )
   const partnerKey: AuthenticationMethod = {
     schemes: { partnerKey: { type: "apiKey", in: "header", name: "X-Partner-Key" } },
-    requires: ({ path }) => (path.startsWith("/api/partner/") ? ["partnerKey"] : undefined)
+    requires: () => ["partnerKey"]
   }
   const PartnerPlugin = Plugin.make({
     id: "partner",
     permissions: [{ name: "partner.read", description: "Read partner statistics" }],
     http: { api: PartnerApi, routes: Layer.empty },
-    authentication: [partnerKey]
+    authentication: [
+      scheme({ name: "partner-key", methods: [partnerKey], authenticator: Effect.die("not used by the document") })
+    ]
   }) as AnyPlugin
 
-  it("adds a plugin's scheme where it applies, and claims nothing where no method applies", () => {
+  it("adds a plugin's scheme where a route accepts it, and claims nothing where no scheme applies", () => {
     const withPartner = documentFor([HealthPlugin, PartnerPlugin])
     expect(withPartner.components.securitySchemes).toEqual({ partnerKey: { type: "apiKey", in: "header", name: "X-Partner-Key" } })
     expect(withPartner.paths["/api/partner/stats"]?.get?.security).toEqual([{ partnerKey: [] }])
-    // Needs a caller, but no loaded plugin says how to sign in: not documented as public.
+    expect(withPartner.paths["/api/partner/feed"]?.get?.security).toEqual([{ partnerKey: [] }])
+    // Needs a caller, but no loaded plugin provides the session: not documented as public.
     expect(withPartner.paths["/api/notes"]?.post).not.toHaveProperty("security")
     expect(withPartner.paths["/api/health"]?.get?.security).toEqual([])
   })
 
-  it("offers every method that applies, side by side", () => {
+  it("offers every scheme a route accepts, in its order, each with its methods", () => {
     const both = documentFor([...defaultPlugins, PartnerPlugin])
-    expect(both.paths["/api/partner/stats"]?.get?.security).toEqual([{ bearer: [] }, { cookie: [] }, { partnerKey: [] }])
+    expect(both.paths["/api/partner/stats"]?.get?.security).toEqual([{ partnerKey: [] }])
+    expect(both.paths["/api/partner/feed"]?.get?.security).toEqual([{ bearer: [] }, { cookie: [] }, { partnerKey: [] }])
     expect(both.paths["/api/notes"]?.post?.security).toEqual([{ bearer: [] }, { cookie: [], csrf: [] }])
   })
 })

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest"
 import { socketClientIp } from "../src/ClientIp.js"
-import { defaultRules, ruleFor, scopeOf, SlidingWindowLimiter, unroutedRuleFor } from "../src/RateLimiter.js"
+import { builtInRateLimits, parseRateLimitSetting, rateLimitSettingName } from "@garrison/runtime"
+import { Duration, Either, Option } from "effect"
+import { resolveRateLimits, SlidingWindowLimiter } from "../src/RateLimiter.js"
 
 const minute = { scope: "api", limit: 3, windowMs: 60_000 }
 
@@ -29,33 +31,55 @@ describe("SlidingWindowLimiter", () => {
     expect(limiter.trackedKeys).toBe(100)
   })
 
-  it("picks the most specific scope for a path", () => {
-    expect(ruleFor("/api/auth/login")?.limit).toBe(15)
-    expect(ruleFor("/api/chat/action")?.limit).toBe(60)
-    expect(ruleFor("/api/maps/tiles/chernarus/sat/3/1/2.webp")).toBeNull()
-    expect(ruleFor("/api/servers")?.limit).toBe(600)
-    expect(ruleFor("/.well-known/service-trust.json")).toBeUndefined()
-    // Whole segments: "/api" is under /api, "/apix" is not; "/api/auth" is the auth scope.
-    expect(ruleFor("/api")?.limit).toBe(600)
-    expect(ruleFor("/apix/auth/login")).toBeUndefined()
-    expect(ruleFor("/api/auth")?.limit).toBe(15)
-    expect(ruleFor("/api/authx")?.limit).toBe(600)
+})
+
+describe("rate-limit scopes and their settings", () => {
+  const declared = [
+    ...builtInRateLimits,
+    { scope: "trust-lookup", limit: 120, window: Duration.minutes(1) }
+  ]
+  const resolve = (settings: Record<string, string>) => resolveRateLimits(declared, (name) => settings[name])
+
+  it("gives each declared scope its numbers, and exempt none", () => {
+    const rules = Either.getOrThrow(resolve({}))
+    expect(rules.get("api")).toEqual({ scope: "api", limit: 600, windowMs: 60_000 })
+    expect(rules.get("auth")).toEqual({ scope: "auth", limit: 15, windowMs: 900_000 })
+    expect(rules.get("chat")).toEqual({ scope: "chat", limit: 60, windowMs: 60_000 })
+    expect(rules.get("trust-lookup")).toEqual({ scope: "trust-lookup", limit: 120, windowMs: 60_000 })
+    expect(rules.get("exempt")).toBeNull()
+    expect(rules.has("tiles")).toBe(false)
   })
 
-  it("takes a route's scope from its declared template, parameters and case included", () => {
-    expect(scopeOf({ path: "/api/auth/login" })).toBe(defaultRules.auth)
-    expect(scopeOf({ path: "/api/Auth/MFA/setup" })).toBe(defaultRules.auth)
-    expect(scopeOf({ path: "/api/maps/tiles/:z" })).toBeNull()
-    expect(scopeOf({ path: "/api/chat/*" })).toBe(defaultRules.chat)
-    expect(scopeOf({ path: "/api/servers/:id/logs" })).toBe(defaultRules.api)
-    expect(scopeOf({ path: "/.well-known/service-trust.json" })).toBeUndefined()
+  it("RATE_LIMIT_<SCOPE> changes a scope's numbers, or exempts it with off", () => {
+    const rules = Either.getOrThrow(
+      resolve({ RATE_LIMIT_CHAT: "30/1m", RATE_LIMIT_AUTH: "100 / 2h", RATE_LIMIT_TRUST_LOOKUP: "off", RATE_LIMIT_API: "5/10s" })
+    )
+    expect(rules.get("chat")).toEqual({ scope: "chat", limit: 30, windowMs: 60_000 })
+    expect(rules.get("auth")).toEqual({ scope: "auth", limit: 100, windowMs: 7_200_000 })
+    expect(rules.get("trust-lookup")).toBeNull()
+    expect(rules.get("api")).toEqual({ scope: "api", limit: 5, windowMs: 10_000 })
+    // A window without a number is one of that unit.
+    expect(Either.getOrThrow(resolve({ RATE_LIMIT_CHAT: "60/m" })).get("chat")).toEqual({ scope: "chat", limit: 60, windowMs: 60_000 })
   })
 
-  it("counts a request no route matched by its canonical path, lower-cased, never exempt", () => {
-    expect(unroutedRuleFor("/API/AUTH/nothing")).toBe(defaultRules.auth)
-    expect(unroutedRuleFor("/Api/maps/tiles/a/b/c")).toBe(defaultRules.api)
-    expect(unroutedRuleFor("/API")).toBe(defaultRules.api)
-    expect(unroutedRuleFor("/favicon.ico")).toBeUndefined()
+  it("a setting that cannot be read is a start-up error naming it and saying the form", () => {
+    for (const [value, says] of [
+      ["sixty", "is not <count>/<window> such as 60/1m"],
+      ["60/1d", "is not <count>/<window>"],
+      ["0/1m", "the count must be at least 1"],
+      ["10/48h", "the window must be from 1s to 24h"]
+    ] as const) {
+      const error = Either.getLeft(resolve({ RATE_LIMIT_CHAT: value }))
+      expect(Option.isSome(error), value).toBe(true)
+      const message = Option.getOrThrow(error).message
+      expect(message).toContain("RATE_LIMIT_CHAT")
+      expect(message).toContain(says)
+    }
+  })
+
+  it("names settings after their scope: upper case, dashes as underscores", () => {
+    expect(rateLimitSettingName("trust-lookup")).toBe("RATE_LIMIT_TRUST_LOOKUP")
+    expect(parseRateLimitSetting("exempt")).toBe("exempt")
   })
 })
 

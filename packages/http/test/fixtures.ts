@@ -13,6 +13,7 @@ import {
   GarrisonConfig,
   type GarrisonSettings,
   Plugin,
+  RateLimit,
   Unavailable
 } from "@garrison/runtime"
 import { Deferred, Effect, Layer, Logger, LogLevel, Schema } from "effect"
@@ -50,8 +51,9 @@ const EchoApi = HttpApi.make("echo").add(
         .annotate(Access, Access.permission("echo.use"))
     )
     .add(HttpApiEndpoint.get("whoami", "/api/whoami").addSuccess(Schema.String).annotate(Access, Access.anyAuth))
-    .add(HttpApiEndpoint.get("tile", "/api/maps/tiles/:z").addSuccess(Schema.String).annotate(Access, Access.none))
-    .add(HttpApiEndpoint.post("login", "/api/auth/login").addSuccess(Schema.String).annotate(Access, Access.none))
+    // As the spec's map tiles and sign-in will declare themselves: exempt, and the auth scope (15 in 15 minutes).
+    .add(HttpApiEndpoint.get("tile", "/api/maps/tiles/:z").addSuccess(Schema.String).annotate(Access, Access.none).annotate(RateLimit, "exempt"))
+    .add(HttpApiEndpoint.post("login", "/api/auth/login").addSuccess(Schema.String).annotate(Access, Access.none).annotate(RateLimit, "auth"))
     .add(HttpApiEndpoint.post("signIn", "/api/echo/sign-in").setPayload(SignInBody).addSuccess(Schema.String).annotate(Access, Access.none))
     .add(HttpApiEndpoint.post("hang", "/api/echo/hang").setPayload(EchoBody).addSuccess(Schema.String).annotate(Access, Access.permission("echo.use")))
     .add(HttpApiEndpoint.get("unavailable", "/api/echo/unavailable").addSuccess(Schema.String).addError(Unavailable).annotate(Access, Access.none))

@@ -15,19 +15,21 @@ export { Announcements } from "./kernel/Announcements.js"
 export type { Announcement, AnnouncementsShape } from "./kernel/Announcements.js"
 export type { HookPoint, HookHandler, ServerHookInput } from "./kernel/Hooks.js"
 
-export { Access, describeAccess } from "./access/Access.js"
+export { Access, allows, describeAccess, missingPermissions, needsCaller, permissionsNamed } from "./access/Access.js"
 export type { AccessRule } from "./access/Access.js"
 export { ADMIN, PermissionCatalog, builtInPermissions, grants } from "./access/Permissions.js"
 export type { PermissionDefinition } from "./access/Permissions.js"
 export {
   AuthenticationFailed,
-  Authenticator,
   CurrentPrincipal,
   CurrentPrincipalOption,
   currentPrincipalRef,
   principalCan
 } from "./access/Principal.js"
-export type { AuthenticatorShape, Principal } from "./access/Principal.js"
+export type { Principal } from "./access/Principal.js"
+export { Authenticators, scheme } from "./access/Authenticators.js"
+export type { AuthenticationContext, AuthenticationScheme, AuthenticatorsShape, SchemeAuthenticator } from "./access/Authenticators.js"
+export { canSeeServer, serverParamOf, visibleServers } from "./access/ServerScope.js"
 
 export { EventBus, on } from "./events/EventBus.js"
 export type { AnyEvent, EventClass, EventHandler } from "./events/EventBus.js"
@@ -81,6 +83,15 @@ export type { CursorCodec, PageLimits, PageOf } from "./http/Page.js"
 export { knownFieldsOnly, requireKnownFields } from "./http/KnownFields.js"
 export type { ConstantResponseValue } from "./http/ConstantResponse.js"
 export type { AuthenticationMethod, OperationFacts } from "./http/AuthenticationMethods.js"
+export { AuthSchemes, CsrfExempt, DEFAULT_RATE_LIMIT, DuringPasswordChange, RateLimit, SESSION_SCHEME } from "./http/RoutePolicy.js"
+export {
+  builtInRateLimits,
+  describeRule,
+  EXEMPT_SCOPE,
+  parseRateLimitSetting,
+  settingName as rateLimitSettingName
+} from "./http/RateLimits.js"
+export type { RateLimitDeclaration, RateLimitRule } from "./http/RateLimits.js"
 export { BodyExample, undocumentedEndpoints } from "./http/EndpointDocs.js"
 export { describeQueryInteger, QueryInteger } from "./http/QueryInteger.js"
 export type { QueryIntegerOptions } from "./http/QueryInteger.js"

@@ -1,8 +1,9 @@
 import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Either, Schema } from "effect"
+import { Effect, Either, Schema } from "effect"
 import { Access, type AccessRule } from "../src/access/Access.js"
 import { ConstantResponse } from "../src/http/ConstantResponse.js"
+import { AuthSchemes, RateLimit } from "../src/http/RoutePolicy.js"
 import * as Plugin from "../src/kernel/Plugin.js"
 import { planPlugins } from "../src/kernel/PluginPlan.js"
 
@@ -156,5 +157,89 @@ describe("planPlugins", () => {
     )
     expect(error.reason).toBe("unknown-permission")
     expect(error.message).toContain("sever.start")
+  })
+})
+
+describe("planPlugins: route policy", () => {
+  const withPolicy = (
+    id: string,
+    policy: { readonly rateLimit?: string; readonly schemes?: ReadonlyArray<string> },
+    extra: Partial<Parameters<typeof Plugin.make>[0]> = {}
+  ) => {
+    let endpoint = HttpApiEndpoint.get("ep", `/api/${id}`).addSuccess(Schema.String).annotate(Access, Access.anyAuth)
+    if (policy.rateLimit !== undefined) endpoint = endpoint.annotate(RateLimit, policy.rateLimit)
+    if (policy.schemes !== undefined) endpoint = endpoint.annotate(AuthSchemes, policy.schemes)
+    return Plugin.make({
+      id,
+      ...extra,
+      http: { api: HttpApi.make(id).add(HttpApiGroup.make(`${id}-group`).add(endpoint)), routes: undefined as never }
+    })
+  }
+  const scheme = (name: string) => ({ name, methods: [], authenticator: Effect.die("not built by the plan") })
+
+  it("refuses a route counting against a scope nobody declares, naming the plugin and the known scopes", () => {
+    const error = failure(planPlugins([withPolicy("trust", { rateLimit: "lookups" })]))
+    expect(error.reason).toBe("unknown-rate-limit")
+    expect(error.message).toBe(
+      'GET /api/trust of plugin "trust" counts against rate-limit scope "lookups", which no plugin declares (known: api, auth, chat, exempt)'
+    )
+  })
+
+  it("takes a scope the plugin declares, and refuses one declared twice or named badly", () => {
+    const declared = planPlugins([
+      withPolicy("trust", { rateLimit: "lookups" }, { rateLimits: [{ scope: "lookups", limit: 30, window: "1 minute" }] })
+    ])
+    expect(Either.getOrThrow(declared).routes[0]?.rateLimit).toBe("lookups")
+    expect(Either.getOrThrow(declared).rateLimits.map((r) => `${r.scope}:${r.owner}`)).toEqual([
+      "api:built-in",
+      "auth:built-in",
+      "chat:built-in",
+      "lookups:trust"
+    ])
+    const twice = failure(planPlugins([Plugin.make({ id: "a", rateLimits: [{ scope: "chat", limit: 1, window: "1 minute" }] })]))
+    expect(twice.reason).toBe("duplicate-rate-limit")
+    expect(twice.message).toBe('plugin "a" declares rate-limit scope "chat", already declared by the built-in catalog')
+    expect(failure(planPlugins([Plugin.make({ id: "b", rateLimits: [{ scope: "Bad Scope", limit: 1, window: "1 minute" }] })])).reason).toBe(
+      "invalid-plugin"
+    )
+  })
+
+  it("refuses a route accepting a scheme no plugin provides, and a scheme provided twice", () => {
+    const unknown = failure(planPlugins([withPolicy("chat", { schemes: ["chat-signature"] })]))
+    expect(unknown.reason).toBe("unknown-scheme")
+    expect(unknown.message).toBe('GET /api/chat of plugin "chat" accepts authentication scheme "chat-signature", which no plugin provides')
+    const provided = planPlugins([
+      withPolicy("chat", { schemes: ["chat-signature"] }, { authentication: [scheme("chat-signature")] })
+    ])
+    expect(Either.getOrThrow(provided).schemes.map((s) => `${s.name}:${s.owner}`)).toEqual(["chat-signature:chat"])
+    const twice = failure(planPlugins([Plugin.make({ id: "x", authentication: [scheme("session")] }), Plugin.make({ id: "y", authentication: [scheme("session")] })]))
+    expect(twice.reason).toBe("duplicate-scheme")
+    expect(twice.message).toBe(
+      'plugin "y" declares authentication scheme "session", already provided by plugin "x" (a plugin that means to take its place says `replaces: true`)'
+    )
+    const replaced = planPlugins([
+      Plugin.make({ id: "x", authentication: [scheme("session")] }),
+      Plugin.make({ id: "y", authentication: [{ ...scheme("session"), replaces: true }] })
+    ])
+    expect(Either.getOrThrow(replaced).schemes.map((s) => `${s.name}:${s.owner}`)).toEqual(["session:y"])
+  })
+
+  it("checks every permission inside access combinators", () => {
+    const error = failure(
+      planPlugins([
+        plugin("combo", {
+          permissions: ["combo.read"],
+          route: { method: "GET", path: "/api/combo", access: Access.all(Access.permission("combo.read"), Access.any(Access.permission("combo.nope"))) }
+        })
+      ])
+    )
+    expect(error.reason).toBe("unknown-permission")
+    expect(error.message).toContain('requires permission "combo.nope"')
+  })
+
+  it("defaults: the api scope, the session scheme, CSRF required, not during a password change", () => {
+    const route = Either.getOrThrow(planPlugins([withPolicy("plain", {})])).routes[0]!
+    expect(route).toMatchObject({ rateLimit: "api", schemes: ["session"], csrfExempt: false, duringPasswordChange: false })
+    expect(route.serverParam).toBeUndefined()
   })
 })

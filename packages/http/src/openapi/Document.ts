@@ -9,8 +9,15 @@
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Context from "effect/Context"
-import { type AnyPlugin, type AuthenticationMethod, BodyExample, describeAccess, type PluginPlan, type RouteEntry } from "@garrison/runtime"
-import { accessSentence, describeOperation } from "./Descriptions.js"
+import {
+  BodyExample,
+  describeAccess,
+  needsCaller,
+  type PluginPlan,
+  type RateLimitDeclaration,
+  type RouteEntry
+} from "@garrison/runtime"
+import { accessSentence, describeOperation, rateLimitOf, rateLimitSentence } from "./Descriptions.js"
 import { ERROR_SCHEMA_NAME, errorSchema, pruneUnusedSchemas, withErrorShape } from "./ErrorShape.js"
 import { securityFor, securitySchemesOf } from "./Security.js"
 
@@ -38,7 +45,8 @@ export const combinedApi = (plan: PluginPlan, version: string): LooseApi => {
   }
   const finish = finishDocument({
     routes: new Map(plan.routes.map((route) => [operationKey(route.method, toOpenApiPath(route.path)), route])),
-    methods: plan.ordered.flatMap((plugin: AnyPlugin) => plugin.authentication),
+    schemes: plan.schemes,
+    rateLimits: new Map(plan.rateLimits.map((r) => [r.scope, r])),
     permissions: new Map(plan.permissions.map((p) => [p.name, p.description])),
     examples: bodyExamples(api)
   })
@@ -64,7 +72,8 @@ const bodyExamples = (api: LooseApi): ReadonlyMap<string, unknown> => {
 
 interface Finishing {
   readonly routes: ReadonlyMap<string, RouteEntry>
-  readonly methods: ReadonlyArray<AuthenticationMethod>
+  readonly schemes: PluginPlan["schemes"]
+  readonly rateLimits: ReadonlyMap<string, RateLimitDeclaration>
   readonly permissions: ReadonlyMap<string, string>
   readonly examples: ReadonlyMap<string, unknown>
 }
@@ -83,14 +92,18 @@ const finishDocument = (finishing: Finishing) => (spec: Record<string, unknown>)
       const route = finishing.routes.get(key)
       if (route === undefined) continue
       operation["x-garrison-access"] = describeAccess(route.access)
+      operation["x-garrison-rate-limit"] = rateLimitOf(route.rateLimit, finishing.rateLimits)
       operation["x-garrison-plugin"] = route.owner
-      operation.description = describeOperation(operation.description, accessSentence(route.access, finishing.permissions))
-      const security = securityFor(route, finishing.methods)
+      operation.description = describeOperation(
+        operation.description,
+        `${accessSentence(route.access, finishing.permissions)} ${rateLimitSentence(route.rateLimit, finishing.rateLimits)}`
+      )
+      const security = securityFor(route, finishing.schemes)
       if (security === undefined) delete operation.security
       else operation.security = security
       const body = operation.requestBody?.content?.["application/json"]
       if (body !== undefined && finishing.examples.has(key)) body.example = finishing.examples.get(key)
-      withErrorShape(operation, route.access._tag !== "None")
+      withErrorShape(operation, needsCaller(route.access))
     }
   }
   // Every operation states its own security; a document-wide `[]` would read as "public" wherever one did not.
@@ -101,7 +114,7 @@ const finishDocument = (finishing: Finishing) => (spec: Record<string, unknown>)
     components: {
       ...components,
       schemas: { ...((components.schemas ?? {}) as Record<string, unknown>), [ERROR_SCHEMA_NAME]: errorSchema },
-      securitySchemes: securitySchemesOf(finishing.methods)
+      securitySchemes: securitySchemesOf(finishing.schemes.flatMap((scheme) => scheme.methods))
     }
   }
   pruneUnusedSchemas(finished)

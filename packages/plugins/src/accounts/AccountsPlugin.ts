@@ -1,14 +1,13 @@
 /**
  * Accounts and access: first-run setup, passwords, sessions (cookie + CSRF
  * or Bearer), logout, login lockout, MFA, the forced password change, and
- * users and roles. It fills the host's `Authenticator` slot, so every
- * non-public endpoint is checked against it.
+ * users and roles. It provides the `session` authentication scheme, which
+ * every endpoint accepts unless it names other schemes.
  */
-import { type Job, Plugin } from "@garrison/runtime"
+import { type Job, on, Plugin, ServerDeleted } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { AuthenticatorLive } from "./authenticator/AccountsAuthenticator.js"
-import { bearerToken, sessionCookie } from "./authenticator/methods.js"
+import { sessionScheme } from "./authenticator/AccountsAuthenticator.js"
 import { AccountsConfig, checkAccountsSettings } from "./config.js"
 import { AccountsApi } from "./contract/Api.js"
 import { Lockout } from "./lockout/Lockout.js"
@@ -28,7 +27,7 @@ import { Users } from "./users/Users.js"
 const foundation = Layer.mergeAll(AccountsConfig.layer, Passwords.layer)
 const credentials = Layer.mergeAll(Sessions.layer, Mfa.layer).pipe(Layer.provideMerge(foundation))
 const directory = Layer.mergeAll(Users.layer, Roles.layer, Lockout.layer).pipe(Layer.provideMerge(credentials))
-const services = Layer.mergeAll(Login.layer, Setup.layer, AuthenticatorLive).pipe(Layer.provideMerge(directory))
+const services = Layer.mergeAll(Login.layer, Setup.layer).pipe(Layer.provideMerge(directory))
 
 const jobs: ReadonlyArray<Job<Sessions | Lockout>> = [
   // Revoked tokens are kept until they expire, then dropped with the expired ones.
@@ -42,8 +41,23 @@ export const AccountsPlugin = Plugin.make({
   migrations,
   layer: services,
   http: Plugin.http(AccountsApi, Layer.mergeAll(AuthRoutes, SetupRoutes, UsersRoutes, RolesRoutes, BackupRoutes)),
-  authentication: [bearerToken, sessionCookie],
+  authentication: [sessionScheme],
   jobs,
+  events: [
+    // A deleted server leaves every role's scoped grants: an id reused later must not inherit them.
+    on(
+      ServerDeleted,
+      (event) =>
+        Effect.flatMap(Roles, (roles) => roles.forgetServer(event.serverId)).pipe(
+          Effect.flatMap((changed) =>
+            changed.length === 0
+              ? Effect.void
+              : Effect.logInfo(`accounts: server ${event.name} (${event.serverId}) removed from the grants of role(s) ${changed.join(", ")}`)
+          )
+        ),
+      "forgetDeletedServer"
+    )
+  ],
   checkSettings: checkAccountsSettings,
   onStart: Effect.flatMap(Setup, (setup) => setup.bootstrap)
 })

@@ -1,14 +1,14 @@
 /**
  * The plain functions under the plugin: the password policy and Argon2id
  * parameters, reading credentials and the client's address off a request,
- * and the exemption lists.
+ * and the policy (CSRF, password change, rate limit) the routes declare.
  */
 import { HttpServerRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Plugin } from "@garrison/runtime"
+import { planPlugins, Plugin } from "@garrison/runtime"
 import { Effect, Either, Option } from "effect"
-import { allowedWhileMustChange, needsCsrf } from "../../src/accounts/authenticator/exemptions.js"
+import { AccountsPlugin } from "../../src/accounts/index.js"
 import { clientIp, credentialsOf, isHttps } from "../../src/accounts/http/request.js"
 import { lockDurationMs } from "../../src/accounts/lockout/schedule.js"
 import { checkPolicy, generatePassword } from "../../src/accounts/passwords/Passwords.js"
@@ -37,11 +37,14 @@ describe("passwords", () => {
 })
 
 describe("requests", () => {
-  it("take the auth-token cookie before Authorization: Bearer", () => {
-    expect(credentialsOf(request({ cookie: "auth-token=from-cookie", authorization: "Bearer from-header" }))).toEqual(
+  it("take the auth-token cookie before Authorization: Bearer, and only a JWT as a session bearer token", () => {
+    const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl"
+    expect(credentialsOf(request({ cookie: "auth-token=from-cookie", authorization: `Bearer ${jwt}` }))).toEqual(
       Option.some({ token: "from-cookie", via: "cookie" })
     )
-    expect(credentialsOf(request({ authorization: "Bearer from-header" }))).toEqual(Option.some({ token: "from-header", via: "bearer" }))
+    expect(credentialsOf(request({ authorization: `Bearer ${jwt}` }))).toEqual(Option.some({ token: jwt, via: "bearer" }))
+    // Another scheme's bearer token (a chat bot's API key, a partner key) is not a bad session: it is not a session at all.
+    expect(credentialsOf(request({ authorization: "Bearer 3f9a6c1d8e2b47a5b0c4d7e1f2a3b4c5" }))).toEqual(Option.none())
     expect(credentialsOf(request({ authorization: "Basic dXNlcjpwYXNz" }))).toEqual(Option.none())
     expect(credentialsOf(request({ cookie: "csrf-token=x" }))).toEqual(Option.none())
   })
@@ -57,27 +60,24 @@ describe("requests", () => {
   })
 })
 
-describe("exemptions", () => {
-  it("CSRF: only writes, and never the spec's exempt list", () => {
-    expect(needsCsrf("GET", "/api/users")).toBe(false)
-    expect(needsCsrf("POST", "/api/users")).toBe(true)
-    expect(needsCsrf("PUT", "/api/servers/1/backup-config")).toBe(true)
-    for (const path of ["/api/auth/login", "/api/auth/logout", "/api/auth/logout/", "/api/store/webhook", "/api/chat/action", "/api/setup/admin"]) {
-      expect(needsCsrf("POST", path), path).toBe(false)
-    }
-    for (const path of ["/api/auth/mfa/setup", "/api/setup/../users", "/api/auth/logout/x", "/api/chat/actions"]) {
-      expect(needsCsrf("POST", path), path).toBe(true)
-    }
-    expect(needsCsrf("DELETE", "/api/auth/logout")).toBe(true)
+describe("route policy of the accounts routes", () => {
+  const routes = Either.getOrThrow(planPlugins([AccountsPlugin])).routes
+  const route = (method: string, path: string) => routes.find((r) => r.method === method && r.path === path)!
+
+  it("CSRF: exactly the spec's exempt list among the plugin's writes (login, logout, setup)", () => {
+    const exempt = routes.filter((r) => r.csrfExempt).map((r) => `${r.method} ${r.path}`).sort()
+    expect(exempt).toEqual(["GET /api/setup/status", "POST /api/auth/login", "POST /api/auth/logout", "POST /api/setup/admin"])
+    expect(route("POST", "/api/auth/mfa/setup").csrfExempt).toBe(false)
+    expect(route("POST", "/api/users").csrfExempt).toBe(false)
   })
 
-  it("must-change: only the change itself, logout and health", () => {
-    expect(allowedWhileMustChange("POST", "/api/auth/change-password-forced")).toBe(true)
-    expect(allowedWhileMustChange("POST", "/api/auth/logout")).toBe(true)
-    expect(allowedWhileMustChange("GET", "/api/health")).toBe(true)
-    expect(allowedWhileMustChange("GET", "/api/health/ping")).toBe(true)
-    expect(allowedWhileMustChange("GET", "/api/auth/logout")).toBe(false)
-    expect(allowedWhileMustChange("POST", "/api/auth/mfa/setup")).toBe(false)
+  it("while a password must change: only the change itself and logout", () => {
+    const allowed = routes.filter((r) => r.duringPasswordChange).map((r) => `${r.method} ${r.path}`).sort()
+    expect(allowed).toEqual(["POST /api/auth/change-password-forced", "POST /api/auth/logout"])
+  })
+
+  it("/api/auth/* counts against the auth scope (15 in 15 minutes); the rest against api", () => {
+    for (const r of routes) expect(r.rateLimit, `${r.method} ${r.path}`).toBe(r.path.startsWith("/api/auth/") ? "auth" : "api")
   })
 
   it("lock durations: 60 s, 5 min, then 1 h", () => {

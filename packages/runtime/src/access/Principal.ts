@@ -1,14 +1,13 @@
 /**
- * Who is calling. The HTTP host resolves it through the `Authenticator`
- * before the handler runs and makes it available as `CurrentPrincipal`.
+ * Who is calling. The HTTP host resolves it through the endpoint's
+ * authentication schemes (`Authenticators`) before the handler runs and
+ * makes it available as `CurrentPrincipal`.
  */
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
 import { globalValue } from "effect/GlobalValue"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import type * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import { grants } from "./Permissions.js"
 
 export interface Principal {
@@ -16,14 +15,22 @@ export interface Principal {
   readonly id: string
   readonly name: string
   readonly role: string
-  /** Permissions of the caller's role, read for this request (never frozen in a token). */
+  /** Permissions of the caller's role on every server, read for this request (never frozen in a token). */
   readonly permissions: ReadonlySet<string>
+  /**
+   * Permissions the role grants on some servers only: permission name to
+   * server ids. They count on routes about one of those servers, and make
+   * the caller see only the servers they name (see `serverVisibility`).
+   */
+  readonly scoped?: ReadonlyMap<string, ReadonlySet<string>>
   /** Free-form facts the authenticator wants handlers to see (session id, auth method, ...). */
   readonly attributes?: Readonly<Record<string, string>>
 }
 
-export const principalCan = (principal: Principal, permission: string): boolean =>
-  grants(principal.permissions, permission)
+/** Whether the caller holds `permission`: everywhere, or (scoped) on `serverId`. */
+export const principalCan = (principal: Principal, permission: string, serverId?: string): boolean =>
+  grants(principal.permissions, permission) ||
+  (serverId !== undefined && principal.scoped?.get(permission)?.has(serverId) === true)
 
 /** Why a request could not be authenticated. The host maps it to the error shape. */
 export class AuthenticationFailed extends Schema.TaggedError<AuthenticationFailed>()("AuthenticationFailed", {
@@ -31,27 +38,6 @@ export class AuthenticationFailed extends Schema.TaggedError<AuthenticationFaile
   code: Schema.String,
   message: Schema.String,
   retryAfterSeconds: Schema.optional(Schema.Number)
-}) {}
-
-export interface AuthenticatorShape {
-  /**
-   * Resolve the caller of a request: `None` when it carries no credentials,
-   * a failure when it carries bad ones (expired, revoked, CSRF mismatch...).
-   * `access` lets the authenticator skip work (CSRF, must-change checks) that
-   * the route does not need.
-   */
-  readonly authenticate: (
-    request: HttpServerRequest.HttpServerRequest,
-    context: { readonly path: string; readonly method: string; readonly clientIp: string }
-  ) => Effect.Effect<Option.Option<Principal>, AuthenticationFailed>
-}
-
-/**
- * The authenticator slot. Until an accounts plugin provides one, every caller
- * is anonymous, so only `None` endpoints answer and the rest get 401.
- */
-export class Authenticator extends Context.Reference<Authenticator>()("@garrison/runtime/Authenticator", {
-  defaultValue: (): AuthenticatorShape => ({ authenticate: () => Effect.succeed(Option.none()) })
 }) {}
 
 /**

@@ -1,27 +1,27 @@
 /**
- * How callers sign in, as the OpenAPI document tells generated clients and
- * the docs page's "try it". A plugin that fills the `Authenticator` slot
- * declares the ways its authenticator accepts (`Plugin.make({ authentication })`);
- * the host turns them into `components.securitySchemes` and each
- * operation's `security`. A plugin adding another way to sign in (a chat
- * bot's signature, a partner key) declares one more entry: nothing in the
- * host changes.
+ * How callers send an authentication scheme's credentials, as the OpenAPI
+ * document tells generated clients and the docs page's "try it". Each
+ * scheme a plugin declares (`Plugin.make({ authentication: [scheme] })`)
+ * lists its methods; the host turns them into `components.securitySchemes`
+ * and, for every operation, the requirements of the schemes it accepts.
  *
  *   const bearer: AuthenticationMethod = {
  *     schemes: { bearer: { type: "http", scheme: "bearer" } },
- *     requires: ({ access }) => (access._tag === "None" ? undefined : ["bearer"])
+ *     requires: () => ["bearer"]
  *   }
  */
 import type * as OpenApi from "@effect/platform/OpenApi"
 import type { AccessRule } from "../access/Access.js"
 
-/** What a method can see of an operation to decide whether it applies. */
+/** What a method can see of an operation to decide what a caller sends there. */
 export interface OperationFacts {
   /** Upper case: `GET`, `POST`, ... */
   readonly method: string
   /** As declared, with `:params`. */
   readonly path: string
   readonly access: AccessRule
+  /** Its writes need no CSRF token (`CsrfExempt`). */
+  readonly csrfExempt: boolean
 }
 
 export interface AuthenticationMethod {

@@ -16,10 +16,11 @@ import type * as Duration from "effect/Duration"
 import type * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
+import type { AuthenticationScheme } from "../access/Authenticators.js"
 import type { PermissionDefinition } from "../access/Permissions.js"
 import type { Migration } from "../database/Migrations.js"
 import type { EventHandler } from "../events/EventBus.js"
-import type { AuthenticationMethod } from "../http/AuthenticationMethods.js"
+import type { RateLimitDeclaration } from "../http/RateLimits.js"
 import type { HookHandler } from "./Hooks.js"
 import type { StartupError } from "./StartupError.js"
 
@@ -60,8 +61,10 @@ export interface Plugin<Provides = never, R = never> {
   /** Services the plugin exports to later plugins and to embedders. */
   readonly layer: Layer.Layer<Provides, unknown, R>
   readonly http: PluginHttp<R> | undefined
-  /** How callers sign in to the authenticator this plugin provides, for the OpenAPI document. */
-  readonly authentication: ReadonlyArray<AuthenticationMethod>
+  /** The authentication schemes this plugin provides (its authenticators, and how callers send them). */
+  readonly authentication: ReadonlyArray<AuthenticationScheme<R>>
+  /** Rate-limit scopes its endpoints may name (`RateLimit`), besides the built-in ones. */
+  readonly rateLimits: ReadonlyArray<RateLimitDeclaration>
   readonly events: ReadonlyArray<EventHandler<R>>
   readonly hooks: ReadonlyArray<HookHandler<R>>
   readonly jobs: ReadonlyArray<Job<R>>
@@ -86,7 +89,7 @@ export type AnyPlugin = Plugin<never, unknown>
  * plugin needs all of them (one type parameter per field, so TypeScript
  * infers the union instead of insisting every field match the first).
  */
-export interface PluginSpec<Provides, RL, RH, RE, RK, RJ, RS> {
+export interface PluginSpec<Provides, RL, RH, RE, RK, RJ, RS, RA> {
   readonly id: string
   readonly description?: string
   readonly dependsOn?: ReadonlyArray<string>
@@ -94,7 +97,8 @@ export interface PluginSpec<Provides, RL, RH, RE, RK, RJ, RS> {
   readonly migrations?: ReadonlyArray<Migration>
   readonly layer?: Layer.Layer<Provides, unknown, RL>
   readonly http?: PluginHttp<RH>
-  readonly authentication?: ReadonlyArray<AuthenticationMethod>
+  readonly authentication?: ReadonlyArray<AuthenticationScheme<RA>>
+  readonly rateLimits?: ReadonlyArray<RateLimitDeclaration>
   readonly events?: ReadonlyArray<EventHandler<RE>>
   readonly hooks?: ReadonlyArray<HookHandler<RK>>
   readonly jobs?: ReadonlyArray<Job<RJ>>
@@ -103,9 +107,9 @@ export interface PluginSpec<Provides, RL, RH, RE, RK, RJ, RS> {
   readonly checkSettings?: Effect.Effect<void, StartupError | ConfigError.ConfigError>
 }
 
-export const make = <Provides = never, RL = never, RH = never, RE = never, RK = never, RJ = never, RS = never>(
-  spec: PluginSpec<Provides, RL, RH, RE, RK, RJ, RS>
-): Plugin<Provides, RL | RH | RE | RK | RJ | Exclude<RS, Scope.Scope>> => ({
+export const make = <Provides = never, RL = never, RH = never, RE = never, RK = never, RJ = never, RS = never, RA = never>(
+  spec: PluginSpec<Provides, RL, RH, RE, RK, RJ, RS, RA>
+): Plugin<Provides, RL | RH | RE | RK | RJ | RA | Exclude<RS, Scope.Scope>> => ({
   id: spec.id,
   description: spec.description ?? "",
   dependsOn: spec.dependsOn ?? [],
@@ -114,6 +118,7 @@ export const make = <Provides = never, RL = never, RH = never, RE = never, RK = 
   layer: spec.layer ?? (Layer.empty as unknown as Layer.Layer<Provides, unknown, RL>),
   http: spec.http,
   authentication: spec.authentication ?? [],
+  rateLimits: spec.rateLimits ?? [],
   events: spec.events ?? [],
   hooks: spec.hooks ?? [],
   jobs: spec.jobs ?? [],

@@ -1,6 +1,7 @@
 /**
  * Validation of a plugin list, before anything starts: ids, dependencies,
- * permissions, access annotations and routes. Every start-up error is a
+ * permissions, rate-limit scopes, authentication schemes, each endpoint's
+ * policy (access, scope, schemes) and routes. Every start-up error is a
  * unit test. Each message names both sides of a conflict. Its one effect:
  * every plugin's request bodies are made to refuse unknown fields
  * (`requireKnownFields`), before any route is built.
@@ -8,7 +9,12 @@
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as Context from "effect/Context"
 import * as Either from "effect/Either"
-import { Access, type AccessRule } from "../access/Access.js"
+import * as Option from "effect/Option"
+import { Access, type AccessRule, needsCaller, permissionsNamed } from "../access/Access.js"
+import type { AuthenticationMethod } from "../http/AuthenticationMethods.js"
+import { builtInRateLimits, EXEMPT_SCOPE, type RateLimitDeclaration, SCOPE_NAME } from "../http/RateLimits.js"
+import { AuthSchemes, CsrfExempt, DEFAULT_RATE_LIMIT, DuringPasswordChange, RateLimit, SESSION_SCHEME } from "../http/RoutePolicy.js"
+import { serverParamOf } from "../access/ServerScope.js"
 import { ConstantResponse, type ConstantResponseValue } from "../http/ConstantResponse.js"
 import { requireKnownFields } from "../http/KnownFields.js"
 import { builtInPermissions, type PermissionDefinition } from "../access/Permissions.js"
@@ -21,6 +27,16 @@ export interface RouteEntry {
   readonly access: AccessRule
   readonly owner: string
   readonly quiet: boolean
+  /** The rate-limit scope it counts against (`exempt`: none). */
+  readonly rateLimit: string
+  /** Its writes need no CSRF token. */
+  readonly csrfExempt: boolean
+  /** The authentication schemes it accepts, in the order they are asked. */
+  readonly schemes: ReadonlyArray<string>
+  /** A user who must change their password may call it. */
+  readonly duringPasswordChange: boolean
+  /** The path parameter naming the server it is about, if it is about one. */
+  readonly serverParam?: string
   /** Answered by the front door itself, JSON pre-encoded (see ConstantResponse). */
   readonly constant?: { readonly status: number; readonly json: string }
 }
@@ -30,6 +46,10 @@ export interface PluginPlan {
   readonly ordered: ReadonlyArray<AnyPlugin>
   readonly permissions: ReadonlyArray<PermissionDefinition & { readonly owner: string }>
   readonly routes: ReadonlyArray<RouteEntry>
+  /** Every rate-limit scope (built-in first), with who declared it. */
+  readonly rateLimits: ReadonlyArray<RateLimitDeclaration & { readonly owner: string }>
+  /** Every authentication scheme a plugin provides, in load order, with how callers send it. */
+  readonly schemes: ReadonlyArray<{ readonly name: string; readonly owner: string; readonly methods: ReadonlyArray<AuthenticationMethod> }>
 }
 
 /** Routes the host itself serves, so plugins cannot claim them. */
@@ -37,6 +57,7 @@ export interface HostRoute {
   readonly method: string
   readonly path: string
   readonly access: AccessRule
+  readonly rateLimit?: string
 }
 
 const fail = (reason: StartupError["reason"], message: string) => Either.left(new StartupError({ reason, message }))
@@ -88,6 +109,47 @@ export const planPlugins = (
     }
   }
 
+  const rateLimits: Array<RateLimitDeclaration & { owner: string }> = builtInRateLimits.map((r) => ({ ...r, owner: "built-in" }))
+  const scopeOwner = new Map<string, string>([...rateLimits.map((r) => [r.scope, r.owner] as const), [EXEMPT_SCOPE, "built-in"]])
+  const schemes: Array<PluginPlan["schemes"][number]> = []
+  const schemeOwner = new Map<string, string>()
+  for (const plugin of ordered.right) {
+    for (const declared of plugin.rateLimits) {
+      if (!SCOPE_NAME.test(declared.scope)) {
+        return fail("invalid-plugin", `plugin "${plugin.id}" declares rate-limit scope "${declared.scope}": use lower-case letters, digits and dashes`)
+      }
+      if (!Number.isInteger(declared.limit) || declared.limit < 1) {
+        return fail("invalid-plugin", `plugin "${plugin.id}" declares rate-limit scope "${declared.scope}" with limit ${declared.limit}: use a whole number of at least 1`)
+      }
+      const existing = scopeOwner.get(declared.scope)
+      if (existing !== undefined) {
+        return fail(
+          "duplicate-rate-limit",
+          `plugin "${plugin.id}" declares rate-limit scope "${declared.scope}", already declared by ${describeOwner(existing)}`
+        )
+      }
+      scopeOwner.set(declared.scope, plugin.id)
+      rateLimits.push({ ...declared, owner: plugin.id })
+    }
+    for (const declared of plugin.authentication) {
+      if (!SCOPE_NAME.test(declared.name)) {
+        return fail("invalid-plugin", `plugin "${plugin.id}" declares authentication scheme "${declared.name}": use lower-case letters, digits and dashes`)
+      }
+      const existing = schemeOwner.get(declared.name)
+      if (existing !== undefined && declared.replaces !== true) {
+        return fail(
+          "duplicate-scheme",
+          `plugin "${plugin.id}" declares authentication scheme "${declared.name}", already provided by ${describeOwner(existing)}` +
+            " (a plugin that means to take its place says `replaces: true`)"
+        )
+      }
+      schemeOwner.set(declared.name, plugin.id)
+      const replaced = schemes.findIndex((s) => s.name === declared.name)
+      if (replaced >= 0) schemes.splice(replaced, 1)
+      schemes.push({ name: declared.name, owner: plugin.id, methods: declared.methods })
+    }
+  }
+
   const routes: Array<RouteEntry> = []
   const routeOwner = new Map<string, RouteEntry>()
   const claim = (entry: RouteEntry): Either.Either<void, StartupError> => {
@@ -101,10 +163,25 @@ export const planPlugins = (
         )} (${existing.method} ${existing.path})`
       )
     }
-    if (entry.access._tag === "Permission" && !permissionOwner.has(entry.access.permission)) {
+    const unknown = permissionsNamed(entry.access).find((permission) => !permissionOwner.has(permission))
+    if (unknown !== undefined) {
       return fail(
         "unknown-permission",
-        `${entry.method} ${entry.path} of ${describeOwner(entry.owner)} requires permission "${entry.access.permission}", which no plugin declares`
+        `${entry.method} ${entry.path} of ${describeOwner(entry.owner)} requires permission "${unknown}", which no plugin declares`
+      )
+    }
+    if (!scopeOwner.has(entry.rateLimit)) {
+      return fail(
+        "unknown-rate-limit",
+        `${entry.method} ${entry.path} of ${describeOwner(entry.owner)} counts against rate-limit scope "${entry.rateLimit}", which no plugin declares (known: ${[...scopeOwner.keys()].join(", ")})`
+      )
+    }
+    // The default (session) may be missing: without an accounts plugin every caller is anonymous, as before.
+    const unknownScheme = entry.schemes.find((name) => name !== SESSION_SCHEME && !schemeOwner.has(name))
+    if (unknownScheme !== undefined) {
+      return fail(
+        "unknown-scheme",
+        `${entry.method} ${entry.path} of ${describeOwner(entry.owner)} accepts authentication scheme "${unknownScheme}", which no plugin provides`
       )
     }
     routeOwner.set(shape, entry)
@@ -112,7 +189,17 @@ export const planPlugins = (
     return Either.void
   }
   for (const route of hostRoutes) {
-    const claimed = claim({ ...route, owner: "host", quiet: false })
+    const claimed = claim({
+      method: route.method,
+      path: route.path,
+      access: route.access,
+      owner: "host",
+      quiet: false,
+      rateLimit: route.rateLimit ?? DEFAULT_RATE_LIMIT,
+      csrfExempt: false,
+      schemes: [SESSION_SCHEME],
+      duringPasswordChange: false
+    })
     if (Either.isLeft(claimed)) return Either.left(claimed.left)
   }
   for (const plugin of ordered.right) {
@@ -128,18 +215,24 @@ export const planPlugins = (
           `plugin "${plugin.id}" endpoint ${endpoint.method} ${endpoint.path} declares no Access; annotate it with Access.none, Access.anyAuth or Access.permission(...)`
         )
       }
-      if (endpoint.constant !== undefined && endpoint.access._tag !== "None") {
+      if (endpoint.constant !== undefined && needsCaller(endpoint.access)) {
         return fail(
           "missing-access",
           `plugin "${plugin.id}" endpoint ${endpoint.method} ${endpoint.path} declares a ConstantResponse but requires authentication; constant responses are for Access.none endpoints only`
         )
       }
+      const serverParam = serverParamOf(endpoint.path)
       const claimed = claim({
         method: endpoint.method,
         path: endpoint.path,
         access: endpoint.access,
         owner: plugin.id,
         quiet: quiet.has(endpoint.path),
+        rateLimit: endpoint.rateLimit ?? DEFAULT_RATE_LIMIT,
+        csrfExempt: endpoint.csrfExempt ?? false,
+        schemes: endpoint.schemes ?? [SESSION_SCHEME],
+        duringPasswordChange: endpoint.duringPasswordChange ?? false,
+        ...(serverParam === undefined ? {} : { serverParam }),
         ...(endpoint.constant !== undefined
           ? { constant: { status: endpoint.constant.status, json: JSON.stringify(endpoint.constant.body) } }
           : {})
@@ -147,10 +240,11 @@ export const planPlugins = (
       if (Either.isLeft(claimed)) return Either.left(claimed.left)
     }
   }
-  return Either.right({ ordered: ordered.right, permissions, routes })
+  return Either.right({ ordered: ordered.right, permissions, routes, rateLimits, schemes })
 }
 
-const describeOwner = (owner: string) => (owner === "host" ? "the host" : `plugin "${owner}"`)
+const describeOwner = (owner: string) =>
+  owner === "host" ? "the host" : owner === "built-in" ? "the built-in catalog" : `plugin "${owner}"`
 
 /** Every endpoint of an API with its effective Access (the endpoint's own, else its group's). */
 export const listEndpoints = (api: HttpApi.HttpApi.Any) => {
@@ -159,6 +253,10 @@ export const listEndpoints = (api: HttpApi.HttpApi.Any) => {
     path: string
     access: AccessRule | undefined
     constant: ConstantResponseValue | undefined
+    rateLimit: string | undefined
+    csrfExempt: boolean | undefined
+    schemes: ReadonlyArray<string> | undefined
+    duringPasswordChange: boolean | undefined
   }> = []
   HttpApi.reflect(api as HttpApi.HttpApi<string, never, never, never>, {
     onGroup: () => {},
@@ -169,7 +267,11 @@ export const listEndpoints = (api: HttpApi.HttpApi.Any) => {
         method: endpoint.method,
         path: endpoint.path,
         access: access._tag === "Some" ? access.value : undefined,
-        constant: constant._tag === "Some" ? constant.value : undefined
+        constant: constant._tag === "Some" ? constant.value : undefined,
+        rateLimit: Option.getOrUndefined(Context.getOption(mergedAnnotations, RateLimit)),
+        csrfExempt: Option.getOrUndefined(Context.getOption(mergedAnnotations, CsrfExempt)),
+        schemes: Option.getOrUndefined(Context.getOption(mergedAnnotations, AuthSchemes)),
+        duringPasswordChange: Option.getOrUndefined(Context.getOption(mergedAnnotations, DuringPasswordChange))
       })
     }
   })

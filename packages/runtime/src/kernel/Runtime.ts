@@ -14,6 +14,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schedule from "effect/Schedule"
+import { Authenticators, type SchemeAuthenticator } from "../access/Authenticators.js"
 import { PermissionCatalog } from "../access/Permissions.js"
 import { DataDir, Secrets, SESSION_SIGNING_KEY } from "../config/DataDir.js"
 import { GarrisonConfig } from "../config/GarrisonConfig.js"
@@ -44,6 +45,7 @@ export type KernelServices =
   | PermissionCatalog
   | PluginRegistry
   | Announcements
+  | Authenticators
 
 /** The services the plugins in a list provide. */
 export type ProvidedBy<P> = P extends Plugin<infer A, infer _R> ? A : never
@@ -122,6 +124,21 @@ export const layer = <const Plugins extends ReadonlyArray<AnyPlugin>>(
         >
       }
 
+      // Each scheme's authenticator, built with its plugin's services (and every plugin's before it);
+      // a scheme another plugin replaces (see `AuthenticationScheme.replaces`) is the plan's owner's.
+      const authenticators = Layer.effect(
+        Authenticators,
+        Effect.gen(function* () {
+          const entries: Array<readonly [string, SchemeAuthenticator]> = []
+          for (const declared of plan.schemes) {
+            const plugin = plan.ordered.find((p) => p.id === declared.owner)!
+            const spec = plugin.authentication.find((s) => s.name === declared.name)!
+            entries.push([declared.name, yield* (spec.authenticator as Effect.Effect<SchemeAuthenticator>)])
+          }
+          return Authenticators.make(entries)
+        })
+      )
+
       const wiring = Layer.scopedDiscard(
         Effect.gen(function* () {
           const context = (yield* Effect.context<never>()) as Context.Context<never>
@@ -155,7 +172,7 @@ export const layer = <const Plugins extends ReadonlyArray<AnyPlugin>>(
           if (options.hostReleasesAnnouncements !== true) yield* Effect.flatMap(Announcements, (a) => a.release)
         })
       )
-      return wiring.pipe(Layer.provideMerge(services)) as Layer.Layer<
+      return wiring.pipe(Layer.provideMerge(authenticators), Layer.provideMerge(services)) as Layer.Layer<
         KernelServices | ProvidedBy<Plugins[number]>,
         StartupError,
         GarrisonConfig

@@ -187,7 +187,10 @@ for (const verification of ["proc-fd", "re-resolve"] as const) {
         Fs.writeFileSync(target, "inside\n")
         const resolved = yield* resolveRoot(root)
         const { swaps } = yield* startSwapper({ mode: "file", target, text: "inside\n", outside: secret })
-        const outcomes = yield* raceReads(() => withConfinedFile(resolved, "race.log", (file) => file.read(0, 100), { verification }))
+        const outcomes = yield* raceReads(
+          () => withConfinedFile(resolved, "race.log", (file) => file.read(0, 100), { verification }),
+          () => swaps() > 100
+        )
         expect(outcomes.leaked).toBe(0)
         expect(outcomes.inside).toBeGreaterThan(0)
         expect(swaps()).toBeGreaterThan(100)
@@ -203,7 +206,10 @@ for (const verification of ["proc-fd", "re-resolve"] as const) {
         Fs.symlinkSync(NodePath.join(root, "sub"), via)
         const resolved = yield* resolveRoot(root)
         const { swaps } = yield* startSwapper({ mode: "link", target: via, inside: NodePath.join(root, "sub"), outside })
-        const outcomes = yield* raceReads(() => withConfinedFile(resolved, "via/b.log", (file) => file.read(0, 100), { verification }))
+        const outcomes = yield* raceReads(
+          () => withConfinedFile(resolved, "via/b.log", (file) => file.read(0, 100), { verification }),
+          () => swaps() > 100
+        )
         expect(outcomes.leaked).toBe(0)
         expect(outcomes.inside).toBeGreaterThan(0)
         expect(swaps()).toBeGreaterThan(100)
@@ -218,13 +224,18 @@ for (const verification of ["proc-fd", "re-resolve"] as const) {
   })
 }
 
-/** 1,500 attempts: how many returned the secret, how many the inside content, how many were refused. */
-const raceReads = <E>(read: () => Effect.Effect<Uint8Array, E>) =>
+/**
+ * At least 1,500 attempts, and on until `swapsSeen` holds (a busy machine
+ * gives the swapper fewer turns; the race must have been run, not merely
+ * the reads): how many returned the secret, how many the inside content,
+ * how many were refused.
+ */
+const raceReads = <E>(read: () => Effect.Effect<Uint8Array, E>, swapsSeen: () => boolean = () => true) =>
   Effect.gen(function* () {
     let leaked = 0
     let inside = 0
     let refused = 0
-    for (let i = 0; i < 1500; i++) {
+    for (let i = 0; i < 1500 || (!swapsSeen() && i < 60_000); i++) {
       const outcome = yield* Effect.either(read())
       if (Either.isLeft(outcome)) refused++
       else if (decode(outcome.right).includes(SECRET)) leaked++

@@ -1,19 +1,26 @@
 /**
- * The accounts plugin's `Authenticator`: the host calls it for every
- * endpoint that is not public. Token from the `auth-token` cookie, else
- * `Authorization: Bearer`; signature, expiry and revocation checked; the
- * user and their role's permissions loaded now (so a role change or a
- * disabled account takes effect on the next request); CSRF for
- * cookie-authenticated writes; and the forced password change.
+ * The `session` scheme: what the accounts plugin's sign-in gives. Token from
+ * the `auth-token` cookie, else `Authorization: Bearer <JWT>`; signature,
+ * expiry and revocation checked; the user and their role's permissions
+ * loaded now (so a role change or a disabled account takes effect on the
+ * next request); CSRF for cookie-authenticated writes unless the endpoint
+ * is `CsrfExempt`; and the forced password change, unless the endpoint is
+ * allowed `DuringPasswordChange`.
  */
-import { AuditTrail, AuthenticationFailed, Authenticator, type AuthenticatorShape, type Principal } from "@garrison/runtime"
+import {
+  AuditTrail,
+  AuthenticationFailed,
+  type AuthenticationScheme,
+  type Principal,
+  type SchemeAuthenticator,
+  SESSION_SCHEME
+} from "@garrison/runtime"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { credentialsOf, csrfCookieOf, csrfHeaderOf } from "../http/request.js"
 import { Sessions } from "../sessions/Sessions.js"
 import { Users } from "../users/Users.js"
-import { allowedWhileMustChange, needsCsrf } from "./exemptions.js"
+import { bearerToken, sessionCookie } from "./methods.js"
 
 const invalidSession = new AuthenticationFailed({
   status: 401,
@@ -33,11 +40,14 @@ const mustChange = new AuthenticationFailed({
   message: "change your password first: POST /api/auth/change-password-forced with {currentPassword, newPassword}"
 })
 
-export const makeAuthenticator = Effect.gen(function* () {
+const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"])
+
+export const makeSessionAuthenticator = Effect.gen(function* () {
   const sessions = yield* Sessions
   const users = yield* Users
+  const audit = yield* AuditTrail
 
-  const authenticate: AuthenticatorShape["authenticate"] = (request, { path, method, clientIp }) =>
+  const authenticate: SchemeAuthenticator["authenticate"] = (request, { path, method, clientIp, csrfExempt, duringPasswordChange }) =>
     Effect.gen(function* () {
       const credentials = credentialsOf(request)
       if (Option.isNone(credentials)) return Option.none()
@@ -45,12 +55,11 @@ export const makeAuthenticator = Effect.gen(function* () {
       if (Option.isNone(claims)) return yield* invalidSession
       const found = yield* users.principal(claims.value.sub)
       if (Option.isNone(found) || found.value.user.disabled) return yield* invalidSession
-      const { user, permissions } = found.value
+      const { user, permissions, scoped } = found.value
 
       // Cookies ride along on cross-site requests; bearer tokens do not, so only cookie writes need the CSRF token.
-      if (credentials.value.via === "cookie" && needsCsrf(method, path)) {
+      if (credentials.value.via === "cookie" && MUTATING.has(method) && !csrfExempt) {
         if (!sessions.csrfValid(claims.value.jti, csrfHeaderOf(request), csrfCookieOf(request))) {
-          const audit = yield* AuditTrail
           yield* audit.record({
             actor: user.id,
             ip: clientIp,
@@ -62,7 +71,7 @@ export const makeAuthenticator = Effect.gen(function* () {
           return yield* csrfMismatch
         }
       }
-      if (user.mustChangePassword && !allowedWhileMustChange(method, path)) return yield* mustChange
+      if (user.mustChangePassword && !duringPasswordChange) return yield* mustChange
 
       const principal: Principal = {
         kind: "user",
@@ -70,13 +79,18 @@ export const makeAuthenticator = Effect.gen(function* () {
         name: user.username,
         role: user.role,
         permissions,
+        ...(scoped.size > 0 ? { scoped } : {}),
         attributes: { sessionId: claims.value.jti, authenticatedBy: credentials.value.via, ip: clientIp }
       }
       return Option.some(principal)
     })
 
-  return { authenticate } satisfies AuthenticatorShape
+  return { carries: (request) => Option.isSome(credentialsOf(request)), authenticate } satisfies SchemeAuthenticator
 })
 
-/** Fills the host's authenticator slot. */
-export const AuthenticatorLive = Layer.effect(Authenticator, makeAuthenticator)
+/** The scheme the plugin declares: every endpoint accepts it unless it names other schemes. */
+export const sessionScheme: AuthenticationScheme<Sessions | Users | AuditTrail> = {
+  name: SESSION_SCHEME,
+  methods: [bearerToken, sessionCookie],
+  authenticator: makeSessionAuthenticator
+}

@@ -1,13 +1,14 @@
 /**
  * The ways the accounts authenticator accepts, as the OpenAPI document
  * shows them: the session cookie (with the CSRF header on the writes that
- * need it) or the same token as a bearer token. Public endpoints take
- * neither.
+ * need it) or the same token as a bearer token. (The host asks a method
+ * only about operations that need a caller.)
  */
 import type { AuthenticationMethod } from "@garrison/runtime"
 import { AUTH_COOKIE } from "../http/request.js"
 import { CSRF_COOKIE } from "../sessions/Csrf.js"
-import { needsCsrf } from "./exemptions.js"
+
+const MUTATING = new Set(["POST", "PUT", "PATCH", "DELETE"])
 
 /** The header as documented (HTTP header names are case-insensitive; the code reads them lower-case). */
 const CSRF_HEADER_NAME = "X-CSRF-Token"
@@ -27,8 +28,7 @@ export const sessionCookie: AuthenticationMethod = {
       description: `The value of the \`${CSRF_COOKIE}\` cookie set at sign-in; required with the session cookie on POST, PUT, PATCH and DELETE (not on login and logout).`
     }
   },
-  requires: ({ access, method, path }) =>
-    access._tag === "None" ? undefined : needsCsrf(method.toUpperCase(), path) ? ["cookie", "csrf"] : ["cookie"]
+  requires: ({ method, csrfExempt }) => (!csrfExempt && MUTATING.has(method) ? ["cookie", "csrf"] : ["cookie"])
 }
 
 export const bearerToken: AuthenticationMethod = {
@@ -40,5 +40,5 @@ export const bearerToken: AuthenticationMethod = {
       description: "`Authorization: Bearer <token>` with the `token` from POST /api/auth/login; no CSRF header needed."
     }
   },
-  requires: ({ access }) => (access._tag === "None" ? undefined : ["bearer"])
+  requires: () => ["bearer"]
 }

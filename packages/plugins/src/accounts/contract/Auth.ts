@@ -7,7 +7,17 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, BodyExample, Conflict, Forbidden, Unauthenticated } from "@garrison/runtime"
+import {
+  Access,
+  BadRequest,
+  BodyExample,
+  Conflict,
+  CsrfExempt,
+  DuringPasswordChange,
+  Forbidden,
+  RateLimit,
+  Unauthenticated
+} from "@garrison/runtime"
 import { GivenPassword, NewPassword } from "./fields.js"
 
 export class LoginRequest extends Schema.Class<LoginRequest>("LoginRequest")({
@@ -71,6 +81,7 @@ export class AuthGroup extends HttpApiGroup.make("auth")
       .addSuccess(LoginResponse)
       .addError(Unauthenticated)
       .annotate(Access, Access.none)
+      .annotate(CsrfExempt, true)
       .annotate(OpenApi.Summary, "Sign in")
       .annotate(BodyExample, { username: "admin", password: "correct horse battery staple" })
       .annotate(
@@ -86,6 +97,8 @@ export class AuthGroup extends HttpApiGroup.make("auth")
     HttpApiEndpoint.post("logout", "/api/auth/logout")
       .addSuccess(Schema.Void, { status: 204 })
       .annotate(Access, Access.anyAuth)
+      .annotate(CsrfExempt, true)
+      .annotate(DuringPasswordChange, true)
       .annotate(OpenApi.Summary, "Sign out")
       .annotate(OpenApi.Description, "Revokes the session token (refused on every route after) and clears the cookies. CSRF-exempt.")
   )
@@ -141,4 +154,7 @@ export class AuthGroup extends HttpApiGroup.make("auth")
       .addError(BadRequest)
       .addError(Forbidden)
       .annotate(Access, Access.anyAuth)
-  ) {}
+      .annotate(DuringPasswordChange, true)
+  )
+  // The spec's `/api/auth/*` limit: 15 requests in 15 minutes per client address.
+  .annotate(RateLimit, "auth") {}

@@ -3,7 +3,7 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, BodyExample, Conflict } from "@garrison/runtime"
+import { Access, BadRequest, BodyExample, Conflict, CsrfExempt } from "@garrison/runtime"
 import { NewPassword, Username } from "./fields.js"
 import { UserView } from "./Users.js"
 
@@ -37,4 +37,6 @@ export class SetupGroup extends HttpApiGroup.make("setup")
           "first start (from ADMIN_USERNAME and ADMIN_PASSWORD, or with a one-time password printed to the log)."
       )
       .annotate(BodyExample, { username: "admin", password: "correct horse battery staple" })
-  ) {}
+  )
+  // The spec's list: all of /api/setup/* is CSRF-exempt.
+  .annotate(CsrfExempt, true) {}

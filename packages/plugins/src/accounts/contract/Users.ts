@@ -43,7 +43,8 @@ export class RoleView extends Schema.Class<RoleView>("RoleView")({
   id: Schema.String,
   name: Schema.String,
   description: Schema.String,
-  permissions: Schema.Array(Schema.String),
+  /** Permission names (everywhere) and `{permission, servers}` (on those servers only). */
+  permissions: PermissionNames,
   builtIn: Schema.Boolean,
   createdAt: Schema.String,
   updatedAt: Schema.String
@@ -111,8 +112,17 @@ export class RolesGroup extends HttpApiGroup.make("roles")
   .add(
     HttpApiEndpoint.post("create", "/api/roles").setPayload(NewRoleRequest).addSuccess(RoleView, { status: 201 })
       .annotate(OpenApi.Summary, "Create a role")
-      .annotate(OpenApi.Description, "400 naming any unknown permission; 409 when the name is taken.")
-      .annotate(BodyExample, { name: "event-team", description: "Runs the weekend events", permissions: ["chat.send", "players.view"] })
+      .annotate(
+        OpenApi.Description,
+        "Each permission is granted everywhere (its name) or on some servers only (`{permission, servers: [ids]}`): a moderator " +
+          "of one server. A caller whose `server.*` permissions are all scoped sees only those servers; `admin` cannot be scoped. " +
+          "A deleted server leaves every grant. 400 naming any unknown permission; 409 when the name is taken."
+      )
+      .annotate(BodyExample, {
+        name: "mod-chernarus",
+        description: "Moderates the Chernarus server",
+        permissions: ["players.view", { permission: "server.restart", servers: ["0b7c1c4e-1d7e-4a6b-9d1e-5b0f4c9e7a11"] }]
+      })
   )
   .add(
     HttpApiEndpoint.patch("update", "/api/roles/:id").setPath(IdPath).setPayload(RolePatchRequest).addSuccess(RoleView)

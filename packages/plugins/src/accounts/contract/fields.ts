@@ -25,7 +25,8 @@ export const RoleName = Schema.String.pipe(
   })
 )
 
-export const PermissionNames = Schema.Array(Schema.String.pipe(Schema.maxLength(128))).pipe(Schema.maxItems(256))
+/** A role's grants: permission names (everywhere) and `{permission, servers}` (on those servers only). */
+export { Grants as PermissionNames } from "../roles/permissions.js"
 
 export const Description = Schema.String.pipe(Schema.maxLength(500))
 

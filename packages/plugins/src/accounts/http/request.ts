@@ -38,12 +38,19 @@ export interface Credentials {
   readonly via: "cookie" | "bearer"
 }
 
-/** The `auth-token` cookie first, then `Authorization: Bearer`. */
+/**
+ * A session token as a bearer token is a JWT (three base64url parts); other
+ * bearer tokens (a chat bot's API key, a partner key) belong to other
+ * schemes, so they are not read as a bad session.
+ */
+const JWT = /^Bearer\s+([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)\s*$/i
+
+/** The `auth-token` cookie first, then `Authorization: Bearer <JWT>`. */
 export const credentialsOf = (request: HttpServerRequest.HttpServerRequest): Option.Option<Credentials> => {
   const cookie = request.cookies[AUTH_COOKIE]
   if (cookie !== undefined && cookie.length > 0) return Option.some({ token: cookie, via: "cookie" })
   const header = request.headers["authorization"]
-  const match = header === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(header)
+  const match = header === undefined ? null : JWT.exec(header)
   return match?.[1] !== undefined ? Option.some({ token: match[1], via: "bearer" }) : Option.none()
 }
 

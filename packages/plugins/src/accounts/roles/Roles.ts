@@ -14,12 +14,13 @@ import { ADMIN, PermissionCatalog } from "@garrison/runtime"
 import { BuiltInRole, LastAdmin, RoleExists, RoleInUse, RoleNotFound, UnknownPermissions } from "../errors.js"
 import { keepingAnAdmin } from "./adminGuard.js"
 import { ADMIN_ROLE, isBuiltInRole } from "./builtIn.js"
-import { normalizePermissions, parsePermissions } from "./permissions.js"
+import { type Grant, nameOf, normalizePermissions, parsePermissions, withoutServer } from "./permissions.js"
 
 export interface RoleRecord {
   readonly name: string
   readonly description: string
-  readonly permissions: ReadonlyArray<string>
+  /** Permission names (everywhere) and `{permission, servers}` (on those servers only). */
+  readonly permissions: ReadonlyArray<Grant>
   readonly builtIn: boolean
   readonly createdAt: string
   readonly updatedAt: string
@@ -28,12 +29,12 @@ export interface RoleRecord {
 export interface RoleInput {
   readonly name: string
   readonly description?: string | undefined
-  readonly permissions: ReadonlyArray<string>
+  readonly permissions: ReadonlyArray<Grant>
 }
 
 export interface RolePatch {
   readonly description?: string | undefined
-  readonly permissions?: ReadonlyArray<string> | undefined
+  readonly permissions?: ReadonlyArray<Grant> | undefined
 }
 
 /** Where a role stands in the list's order: built-in roles first, then by name. */
@@ -51,8 +52,10 @@ export interface RolesShape {
     limit: number
   ) => Effect.Effect<{ readonly roles: ReadonlyArray<RoleRecord>; readonly total: number }>
   readonly get: (name: string) => Effect.Effect<Option.Option<RoleRecord>>
-  /** The permissions a role grants now; None for an unknown role. */
+  /** The permissions a role grants everywhere now (not its server-scoped ones); None for an unknown role. */
   readonly permissionsOf: (name: string) => Effect.Effect<Option.Option<ReadonlySet<string>>>
+  /** Takes a deleted server out of every role's scoped grants; answers the roles that changed. */
+  readonly forgetServer: (serverId: string) => Effect.Effect<ReadonlyArray<string>>
   readonly create: (input: RoleInput) => Effect.Effect<RoleRecord, RoleExists | UnknownPermissions>
   readonly update: (
     name: string,
@@ -92,9 +95,11 @@ export class Roles extends Context.Tag("@garrison/plugins/accounts/Roles")<Roles
     const catalog = yield* PermissionCatalog
     const isoNow = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
 
-    const known = (names: ReadonlyArray<string>) => {
-      const unknown = catalog.unknown(names)
-      return unknown.length > 0 ? Effect.fail(new UnknownPermissions({ names: unknown })) : Effect.succeed(normalizePermissions(names))
+    const known = (grants: ReadonlyArray<Grant>) => {
+      const unknown = catalog.unknown(grants.map(nameOf))
+      return unknown.length > 0
+        ? Effect.fail(new UnknownPermissions({ names: [...new Set(unknown)] }))
+        : Effect.succeed(normalizePermissions(grants))
     }
 
     const getRow = (name: string) =>
@@ -177,7 +182,7 @@ export class Roles extends Context.Tag("@garrison/plugins/accounts/Roles")<Roles
 
     const restore: RolesShape["restore"] = (roles) =>
       Effect.gen(function* () {
-        const unknown = catalog.unknown(roles.flatMap((r) => r.permissions))
+        const unknown = catalog.unknown(roles.flatMap((r) => r.permissions.map(nameOf)))
         if (unknown.length > 0) return yield* new UnknownPermissions({ names: [...new Set(unknown)] })
         const now = yield* isoNow
         return yield* keepingAnAdmin(
@@ -205,11 +210,26 @@ export class Roles extends Context.Tag("@garrison/plugins/accounts/Roles")<Roles
         ).pipe(Effect.catchTag("SqlError", Effect.die))
       })
 
+    const forgetServer: RolesShape["forgetServer"] = (serverId) =>
+      Effect.gen(function* () {
+        const now = yield* isoNow
+        const changed: Array<string> = []
+        for (const role of yield* list) {
+          const next = withoutServer(role.permissions, serverId)
+          if (next === undefined) continue
+          yield* sql`UPDATE accounts_roles SET permissions = ${JSON.stringify(next)}, updated_at = ${now} WHERE name = ${role.name}`
+          changed.push(role.name)
+        }
+        return changed
+      }).pipe(sql.withTransaction, Effect.orDie)
+
     return Roles.of({
       list,
       listAfter,
       get,
-      permissionsOf: (name) => Effect.map(get(name), Option.map((r) => new Set(r.permissions))),
+      permissionsOf: (name) =>
+        Effect.map(get(name), Option.map((r) => new Set(r.permissions.filter((g): g is string => typeof g === "string")))),
+      forgetServer,
       create,
       update,
       remove,

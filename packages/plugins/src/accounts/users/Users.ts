@@ -23,7 +23,7 @@ import { Mfa } from "../mfa/Mfa.js"
 import { generatePassword, Passwords } from "../passwords/Passwords.js"
 import { keepingAnAdmin } from "../roles/adminGuard.js"
 import { ADMIN_ROLE } from "../roles/builtIn.js"
-import { parsePermissions } from "../roles/permissions.js"
+import { parsePermissions, splitGrants } from "../roles/permissions.js"
 import { Sessions } from "../sessions/Sessions.js"
 import { usernameKey } from "./username.js"
 
@@ -85,8 +85,14 @@ export interface UsersShape {
   readonly findById: (id: string) => Effect.Effect<Option.Option<UserRecord>>
   readonly findByUsername: (username: string) => Effect.Effect<Option.Option<UserRecord>>
   readonly count: Effect.Effect<number>
-  /** The user and the permissions their role grants right now. */
-  readonly principal: (id: string) => Effect.Effect<Option.Option<{ readonly user: UserRecord; readonly permissions: ReadonlySet<string> }>>
+  /** The user and what their role grants now: everywhere (`permissions`) and on some servers only (`scoped`). */
+  readonly principal: (id: string) => Effect.Effect<
+    Option.Option<{
+      readonly user: UserRecord
+      readonly permissions: ReadonlySet<string>
+      readonly scoped: ReadonlyMap<string, ReadonlySet<string>>
+    }>
+  >
   /** For sign-in only: the user and their password hash. */
   readonly credentials: (username: string) => Effect.Effect<Option.Option<{ readonly user: UserRecord; readonly passwordHash: string }>>
   readonly create: (input: NewUser) => Effect.Effect<UserRecord, UsernameTaken | RoleNotFound | PasswordRejected>
@@ -185,10 +191,7 @@ export class Users extends Context.Tag("@garrison/plugins/accounts/Users")<Users
                r.permissions
         FROM accounts_users u JOIN accounts_roles r ON r.name = u.role WHERE u.id = ${id}`.pipe(
         Effect.map((rows) =>
-          Option.map(Option.fromNullable(rows[0]), (row) => ({
-            user: toRecord(row),
-            permissions: new Set(parsePermissions(row.permissions))
-          }))
+          Option.map(Option.fromNullable(rows[0]), (row) => ({ user: toRecord(row), ...splitGrants(parsePermissions(row.permissions)) }))
         ),
         Effect.orDie
       )

@@ -7,11 +7,13 @@ import * as Option from "effect/Option"
 import {
   type ActorError,
   actorErrorToHttp,
+  CurrentPrincipal,
   EventBus,
   invalidCursor,
   ServerDeleted,
   type ServerEntry,
-  Supervisor
+  Supervisor,
+  visibleServers
 } from "@garrison/runtime"
 import { randomUUID } from "node:crypto"
 import { ServersApi } from "../contract/Api.js"
@@ -45,6 +47,8 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
     const servers = yield* Servers
     const bus = yield* EventBus
     const listBody = makeServerListBody()
+    // Callers who see only some servers (per-server roles) get a body of their own: the shared one stays cached for the rest.
+    const scopedListBody = makeServerListBody()
     // One array per (entries, unreadable) pair, so the list body's cache still sees "unchanged" by identity.
     let combined: { readonly stored: unknown; readonly unreadable: unknown; readonly listed: ReadonlyArray<ListedEntry> } | undefined
     const withUnreadable = (stored: ReadonlyArray<ServerEntry>, unreadable: ReadonlyArray<UnreadableEntry>): ReadonlyArray<ListedEntry> => {
@@ -77,7 +81,12 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
           // Only servers with an actor have live state; listing must not create actors.
           const actors = yield* supervisor.all
           const states = yield* Effect.forEach(actors, (actor) => actor.state)
-          return HttpServerResponse.uint8Array(listBody.render(listed, states, now, page), { contentType: "application/json" })
+          const visible = visibleServers(yield* CurrentPrincipal)
+          const body =
+            visible === "all"
+              ? listBody.render(listed, states, now, page)
+              : scopedListBody.render(listed.filter((entry) => visible.has(entry.id)), states, now, page)
+          return HttpServerResponse.uint8Array(body, { contentType: "application/json" })
         })
       )
       .handle("create", ({ payload }) =>
