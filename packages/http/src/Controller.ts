@@ -64,7 +64,13 @@ const serveRouter = (listen: ListenOptions, rateLimits: ReadonlyMap<string, Rate
         bodyLimitBytes: config.bodyLimitBytes,
         now: () => clock.unsafeCurrentTimeMillis()
       })
-      const frontDoor = makeFrontDoor({ bodyLimitBytes: config.bodyLimitBytes, authenticators, audit, verdicts })
+      const frontDoor = makeFrontDoor({
+        bodyLimitBytes: config.bodyLimitBytes,
+        authenticators,
+        audit,
+        verdicts,
+        errorCodes: registry.plan.errorCodes
+      })
       const handle = yield* NodeHttpServer.makeHandler(frontDoor(router.asHttpEffect())).pipe(
         // No trace exporter is configured, so per-request spans would be pure cost.
         HttpMiddleware.withTracerDisabledWhenEffect(() => true)

@@ -31,8 +31,11 @@ const decoder = new TextDecoder()
  * `{"_tag":"HttpApiDecodeError","issues":[...],"message":"..."}`; rewrite
  * those into `{error, message, details?}`. Only error responses pay for this.
  */
-export const normalizeErrorBody = (response: HttpServerResponse.HttpServerResponse): HttpServerResponse.HttpServerResponse =>
-  response.status < 400 ? response : withRetryHint(normalizedBody(response))
+export const normalizeErrorBody = (
+  response: HttpServerResponse.HttpServerResponse,
+  /** The code for each error class (`_tag`): the table's and the plugins' (the plan's `errorCodes`). */
+  codes: ReadonlyMap<string, string> | Readonly<Record<string, string>> = codeForTag
+): HttpServerResponse.HttpServerResponse => (response.status < 400 ? response : withRetryHint(normalizedBody(response, codes)))
 
 /** Seconds a 503 asks the client to wait when the error named no time of its own. */
 export const DEFAULT_RETRY_AFTER_SECONDS = 5
@@ -46,7 +49,13 @@ const withRetryHint = (response: HttpServerResponse.HttpServerResponse): HttpSer
     ? HttpServerResponse.setHeader(response, "retry-after", String(DEFAULT_RETRY_AFTER_SECONDS))
     : response
 
-const normalizedBody = (response: HttpServerResponse.HttpServerResponse): HttpServerResponse.HttpServerResponse => {
+const codeOf = (codes: ReadonlyMap<string, string> | Readonly<Record<string, string>>, tag: string): string | undefined =>
+  codes instanceof Map ? codes.get(tag) : Object.hasOwn(codes, tag) ? (codes as Readonly<Record<string, string>>)[tag] : undefined
+
+const normalizedBody = (
+  response: HttpServerResponse.HttpServerResponse,
+  codes: ReadonlyMap<string, string> | Readonly<Record<string, string>>
+): HttpServerResponse.HttpServerResponse => {
   const body = response.body
   if (body._tag === "Empty") {
     const code = codeForStatus(response.status)
@@ -64,7 +73,7 @@ const normalizedBody = (response: HttpServerResponse.HttpServerResponse): HttpSe
   }
   if (typeof parsed !== "object" || parsed === null || !("_tag" in parsed)) return response
   const { _tag, message, issues, details, ...rest } = parsed as Record<string, unknown>
-  const code = codeForTag[String(_tag)] ?? codeForStatus(response.status)
+  const code = codeOf(codes, String(_tag)) ?? codeForStatus(response.status)
   let text = typeof message === "string" && message.length > 0 ? safeMessage(message) : defaultMessage(response.status)
   let extra: unknown
   if (Array.isArray(issues)) {

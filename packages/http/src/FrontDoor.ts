@@ -43,6 +43,8 @@ export interface FrontDoorOptions {
   readonly audit: AuditTrailShape
   /** Where the gate left its verdict for each request. */
   readonly verdicts: WeakMap<IncomingMessage, GateVerdict>
+  /** The code each error class answers with (the plan's `errorCodes`); the table's when left out. */
+  readonly errorCodes?: ReadonlyMap<string, string>
 }
 
 type App = Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, HttpServerRequest.HttpServerRequest | Scope.Scope>
@@ -81,7 +83,7 @@ export const makeFrontDoor = (options: FrontDoorOptions) => (app: App): App =>
                 errorResponse("internal", `internal error; quote request id ${requestId}`)
               )
       ),
-      Effect.map((response) => (response === clientGone ? response : normalizeErrorBody(response))),
+      Effect.map((response) => (response === clientGone ? response : normalizeErrorBody(response, options.errorCodes))),
       Effect.locally(currentRequestRef, Option.some({ requestId, clientIp: verdict.ip }))
     )
     return logRequest(handled, request.method, path, requestId, route.quiet)

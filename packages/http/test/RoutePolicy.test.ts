@@ -4,25 +4,45 @@
  * request with another scheme's credentials is 401), access combinators, and
  * permissions a role grants on some servers only.
  */
-import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
+import {
+  HttpApi,
+  HttpApiBuilder,
+  HttpApiEndpoint,
+  HttpApiGroup,
+  HttpApiSchema,
+  HttpClient,
+  HttpClientRequest,
+  type HttpClientResponse
+} from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import {
   Access,
   AuthenticationFailed,
   AuthSchemes,
+  BadGateway,
   CsrfExempt,
   CurrentPrincipal,
+  DataDir,
   planPlugins,
   Plugin,
   RateLimit,
   scheme
 } from "@garrison/runtime"
 import { ConfigProvider, Duration, Effect, Either, Layer, Option, Schema } from "effect"
+import * as Fs from "node:fs"
+import * as NodePath from "node:path"
 import { testController } from "./fixtures.js"
 
 const PARTNER_KEY = "k-3f9a6c1d8e2b47a5"
 
 const ServerPath = Schema.Struct({ id: Schema.String })
+
+/** A plugin's own error class, answered with the code it declares. */
+class PartnerExpired extends Schema.TaggedError<PartnerExpired>()(
+  "PartnerExpired",
+  { message: Schema.String, details: Schema.optional(Schema.Unknown) },
+  HttpApiSchema.annotations({ status: 402 })
+) {}
 
 const PartnerApi = HttpApi.make("partner").add(
   HttpApiGroup.make("partner")
@@ -57,6 +77,13 @@ const PartnerApi = HttpApi.make("partner").add(
     )
     .add(HttpApiEndpoint.get("status", "/api/servers/:id/status-probe").setPath(ServerPath).addSuccess(Schema.String).annotate(Access, Access.anyAuth))
     .add(HttpApiEndpoint.post("hook", "/api/hooks/signed").addSuccess(Schema.String).annotate(Access, Access.anyAuth).annotate(CsrfExempt, true))
+    .add(
+      HttpApiEndpoint.get("expired", "/api/v1/partner/expired")
+        .addSuccess(Schema.String)
+        .addError(PartnerExpired)
+        .annotate(Access, Access.none)
+    )
+    .add(HttpApiEndpoint.get("upstream", "/api/v1/partner/upstream").addSuccess(Schema.String).addError(BadGateway).annotate(Access, Access.none))
 )
 
 const PartnerHandlers = HttpApiBuilder.group(PartnerApi, "partner", (h) =>
@@ -68,6 +95,8 @@ const PartnerHandlers = HttpApiBuilder.group(PartnerApi, "partner", (h) =>
     .handle("restart", ({ path }) => Effect.succeed(`restarting ${path.id}`))
     .handle("status", ({ path }) => Effect.succeed(`status of ${path.id}`))
     .handle("hook", () => Effect.succeed("hooked"))
+    .handle("expired", () => Effect.fail(new PartnerExpired({ message: "the partner agreement ended on 2026-10-01", details: { tier: "gold" } })))
+    .handle("upstream", () => Effect.fail(new BadGateway({ message: "the payment provider answered 500" })))
 )
 
 /** A partner key scheme: `X-Partner-Key`; a wrong key is 401 of its own. */
@@ -75,6 +104,8 @@ const PartnerPlugin = Plugin.make({
   id: "partner",
   http: Plugin.http(PartnerApi, PartnerHandlers),
   rateLimits: [{ scope: "partner", limit: 3, window: Duration.minutes(1), description: "partner exports" }],
+  errorCodes: [{ tag: "PartnerExpired", code: "partner.expired", status: 402, description: "The partner agreement has ended" }],
+  secrets: [{ name: "partner-signing-key", spec: { bytes: 32, what: "the partner proof signing key", ifReplaced: "partners must fetch the new key" } }],
   authentication: [
     scheme({
       name: "partner-key",
@@ -183,6 +214,46 @@ describe("permissions scoped to servers", () => {
       expect((yield* json(restartB)).message).toBe('missing permission "server.restart" on server B')
     }).pipe(Effect.provide(controller()))
   )
+})
+
+describe("a plugin's error codes and secrets", () => {
+  it.scoped("its error class answers its own code; the new table codes (402, 502) answer theirs", () =>
+    Effect.gen(function* () {
+      const expired = yield* get("/api/v1/partner/expired")
+      expect(expired.status).toBe(402)
+      expect(yield* json(expired)).toEqual({
+        error: "partner.expired",
+        message: "the partner agreement ended on 2026-10-01",
+        details: { tier: "gold" }
+      })
+      const upstream = yield* get("/api/v1/partner/upstream")
+      expect(upstream.status).toBe(502)
+      expect(yield* json(upstream)).toEqual({ error: "bad-gateway", message: "the payment provider answered 500" })
+    }).pipe(Effect.provide(controller()))
+  )
+
+  it.scoped("its secrets are made on the first start, private to the controller's user", () =>
+    Effect.gen(function* () {
+      const { dir } = yield* DataDir.pipe(Effect.map((d) => ({ dir: d.resolve("secrets") })))
+      const file = NodePath.join(dir, "partner-signing-key.key")
+      expect(Fs.statSync(file).mode & 0o777).toBe(0o600)
+      expect(Buffer.from(Fs.readFileSync(file, "utf8").trim(), "base64url").length).toBe(32)
+    }).pipe(Effect.provide(controller()))
+  )
+
+  it("a code the table or another plugin answers with another status stops the start", () => {
+    const clash = planPlugins([
+      Plugin.make({ id: "x", errorCodes: [{ tag: "XConflict", code: "conflict", status: 400, description: "" }] })
+    ])
+    expect(Either.getLeft(clash).pipe(Option.map((e) => e.message))).toEqual(
+      Option.some('plugin "x" declares error code "conflict" with status 400; the built-in catalog answers it with 409')
+    )
+    const twice = planPlugins([
+      Plugin.make({ id: "a", secrets: [{ name: "k", spec: { bytes: 32, what: "k", ifReplaced: "" } }] }),
+      Plugin.make({ id: "b", secrets: [{ name: "k", spec: { bytes: 32, what: "k", ifReplaced: "" } }] })
+    ])
+    expect(Either.getLeft(twice).pipe(Option.map((e) => e.reason))).toEqual(Option.some("duplicate-secret"))
+  })
 })
 
 describe("CSRF exemption", () => {

@@ -3,7 +3,7 @@
  * Plugins import from here only.
  */
 export * as Plugin from "./kernel/Plugin.js"
-export type { AnyPlugin, Job, PluginHttp, HttpRouteServices } from "./kernel/Plugin.js"
+export type { AnyPlugin, Job, PluginHttp, PluginSecret, HttpRouteServices } from "./kernel/Plugin.js"
 export * as Runtime from "./kernel/Runtime.js"
 export type { KernelServices } from "./kernel/Runtime.js"
 export { planPlugins, listEndpoints, routeShape } from "./kernel/PluginPlan.js"
@@ -55,16 +55,19 @@ export type { IsoReadOptions } from "./time/IsoDateTime.js"
 export { DURATION_EXAMPLES, readUserDuration } from "./time/UserDuration.js"
 
 export {
+  BadGateway,
   BadRequest,
   Conflict,
   Forbidden,
+  GatewayTimeout,
   NotFound,
+  PaymentRequired,
   Unauthenticated,
   Unavailable,
   codeForTag,
   errorStatus
 } from "./http/ApiErrors.js"
-export type { ErrorBody, ErrorCode } from "./http/ApiErrors.js"
+export type { ErrorBody, ErrorCode, ErrorCodeDeclaration } from "./http/ApiErrors.js"
 export { ConstantResponse } from "./http/ConstantResponse.js"
 export {
   cursorCodec,

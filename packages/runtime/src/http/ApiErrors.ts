@@ -22,10 +22,13 @@ export const errorStatus = {
   conflict: 409,
   "payload-too-large": 413,
   "unsupported-media-type": 415,
+  "payment-required": 402,
   "rate-limited": 429,
   "headers-too-large": 431,
   internal: 500,
-  unavailable: 503
+  "bad-gateway": 502,
+  unavailable: 503,
+  "gateway-timeout": 504
 } as const
 
 export type ErrorCode = keyof typeof errorStatus
@@ -68,6 +71,27 @@ export class Unavailable extends Schema.TaggedError<Unavailable>()(
   HttpApiSchema.annotations({ status: 503 })
 ) {}
 
+/** A payment or a licence tier is needed first (the store, licensed features). */
+export class PaymentRequired extends Schema.TaggedError<PaymentRequired>()(
+  "PaymentRequired",
+  fields,
+  HttpApiSchema.annotations({ status: 402 })
+) {}
+
+/** An upstream service (the payment provider, the Steam Web API, a game server's agent) answered badly. */
+export class BadGateway extends Schema.TaggedError<BadGateway>()(
+  "BadGateway",
+  fields,
+  HttpApiSchema.annotations({ status: 502 })
+) {}
+
+/** An upstream service did not answer in time (an agent command's 10 s, say). */
+export class GatewayTimeout extends Schema.TaggedError<GatewayTimeout>()(
+  "GatewayTimeout",
+  fields,
+  HttpApiSchema.annotations({ status: 504 })
+) {}
+
 /** The code written for an error class's tag (and the platform's own tags). */
 export const codeForTag: Readonly<Record<string, ErrorCode>> = {
   BadRequest: "invalid-request",
@@ -78,7 +102,26 @@ export const codeForTag: Readonly<Record<string, ErrorCode>> = {
   NotFound: "not-found",
   Conflict: "conflict",
   Unavailable: "unavailable",
+  PaymentRequired: "payment-required",
+  BadGateway: "bad-gateway",
+  GatewayTimeout: "gateway-timeout",
   InternalServerError: "internal"
+}
+
+/**
+ * A code a plugin adds to the table: its own error class (by `_tag`, with
+ * an `HttpApiSchema` status annotation) answers `{error: code, ...}` with
+ * `status`. `Plugin.make({ errorCodes: [...] })`; the host refuses a code
+ * that the table or another plugin gives another status.
+ */
+export interface ErrorCodeDeclaration {
+  /** The `_tag` of the plugin's error class. */
+  readonly tag: string
+  /** Lower case, dashes and dots: `chat.sig-rejected`, `licence-expired`. */
+  readonly code: string
+  readonly status: number
+  /** When it is answered, for the README-style table in the docs. */
+  readonly description: string
 }
 
 export interface ErrorBody {

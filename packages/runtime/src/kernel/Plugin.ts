@@ -18,7 +18,9 @@ import * as Layer from "effect/Layer"
 import type * as Scope from "effect/Scope"
 import type { AuthenticationScheme } from "../access/Authenticators.js"
 import type { PermissionDefinition } from "../access/Permissions.js"
+import type { SecretSpec } from "../config/DataDir.js"
 import type { Migration } from "../database/Migrations.js"
+import type { ErrorCodeDeclaration } from "../http/ApiErrors.js"
 import type { EventHandler } from "../events/EventBus.js"
 import type { RateLimitDeclaration } from "../http/RateLimits.js"
 import type { HookHandler } from "./Hooks.js"
@@ -45,6 +47,13 @@ export interface PluginHttp<R> {
   readonly quietPaths?: ReadonlyArray<string>
 }
 
+/** A key a plugin keeps in the data directory. */
+export interface PluginSecret {
+  /** Lower-case letters, digits and dashes; the file is `<name>.key`. */
+  readonly name: string
+  readonly spec: SecretSpec
+}
+
 /** A background job: `run` repeats every `every`, first after one interval; failures are logged. */
 export interface Job<R> {
   readonly name: string
@@ -65,6 +74,14 @@ export interface Plugin<Provides = never, R = never> {
   readonly authentication: ReadonlyArray<AuthenticationScheme<R>>
   /** Rate-limit scopes its endpoints may name (`RateLimit`), besides the built-in ones. */
   readonly rateLimits: ReadonlyArray<RateLimitDeclaration>
+  /**
+   * Keys it keeps under `DATA_DIR/secrets/<name>.key` (random, mode 0600):
+   * generated on the first start, checked on every start (a bad key file
+   * stops the start naming it). Read them with `Secrets.get(name, spec)`.
+   */
+  readonly secrets: ReadonlyArray<PluginSecret>
+  /** Error codes its own error classes answer with, besides the table's. */
+  readonly errorCodes: ReadonlyArray<ErrorCodeDeclaration>
   readonly events: ReadonlyArray<EventHandler<R>>
   readonly hooks: ReadonlyArray<HookHandler<R>>
   readonly jobs: ReadonlyArray<Job<R>>
@@ -99,6 +116,8 @@ export interface PluginSpec<Provides, RL, RH, RE, RK, RJ, RS, RA> {
   readonly http?: PluginHttp<RH>
   readonly authentication?: ReadonlyArray<AuthenticationScheme<RA>>
   readonly rateLimits?: ReadonlyArray<RateLimitDeclaration>
+  readonly secrets?: ReadonlyArray<PluginSecret>
+  readonly errorCodes?: ReadonlyArray<ErrorCodeDeclaration>
   readonly events?: ReadonlyArray<EventHandler<RE>>
   readonly hooks?: ReadonlyArray<HookHandler<RK>>
   readonly jobs?: ReadonlyArray<Job<RJ>>
@@ -119,6 +138,8 @@ export const make = <Provides = never, RL = never, RH = never, RE = never, RK = 
   http: spec.http,
   authentication: spec.authentication ?? [],
   rateLimits: spec.rateLimits ?? [],
+  secrets: spec.secrets ?? [],
+  errorCodes: spec.errorCodes ?? [],
   events: spec.events ?? [],
   hooks: spec.hooks ?? [],
   jobs: spec.jobs ?? [],

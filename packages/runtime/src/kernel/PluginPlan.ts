@@ -18,7 +18,8 @@ import { serverParamOf } from "../access/ServerScope.js"
 import { ConstantResponse, type ConstantResponseValue } from "../http/ConstantResponse.js"
 import { requireKnownFields } from "../http/KnownFields.js"
 import { builtInPermissions, type PermissionDefinition } from "../access/Permissions.js"
-import type { AnyPlugin } from "./Plugin.js"
+import { codeForTag, errorStatus } from "../http/ApiErrors.js"
+import type { AnyPlugin, PluginSecret } from "./Plugin.js"
 import { StartupError } from "./StartupError.js"
 
 export interface RouteEntry {
@@ -48,6 +49,10 @@ export interface PluginPlan {
   readonly routes: ReadonlyArray<RouteEntry>
   /** Every rate-limit scope (built-in first), with who declared it. */
   readonly rateLimits: ReadonlyArray<RateLimitDeclaration & { readonly owner: string }>
+  /** The code each error class answers with: the table's, then the plugins' (`_tag` to code). */
+  readonly errorCodes: ReadonlyMap<string, string>
+  /** Every key a plugin keeps, with who declared it. */
+  readonly secrets: ReadonlyArray<PluginSecret & { readonly owner: string }>
   /** Every authentication scheme a plugin provides, in load order, with how callers send it. */
   readonly schemes: ReadonlyArray<{ readonly name: string; readonly owner: string; readonly methods: ReadonlyArray<AuthenticationMethod> }>
 }
@@ -150,6 +155,41 @@ export const planPlugins = (
     }
   }
 
+  const errorCodes = new Map<string, string>(Object.entries(codeForTag))
+  const codeStatus = new Map<string, { status: number; owner: string }>(
+    Object.entries(errorStatus).map(([code, status]) => [code, { status, owner: "built-in" }])
+  )
+  const secrets: Array<PluginSecret & { owner: string }> = []
+  for (const plugin of ordered.right) {
+    for (const declared of plugin.errorCodes) {
+      if (!/^[a-z][a-z0-9.-]{0,63}$/.test(declared.code) || declared.status < 400 || declared.status > 599) {
+        return fail("invalid-plugin", `plugin "${plugin.id}" declares error code "${declared.code}" (${declared.status}): use lower case, dots and dashes, and a 4xx or 5xx status`)
+      }
+      const taken = codeStatus.get(declared.code)
+      if (taken !== undefined && taken.status !== declared.status) {
+        return fail(
+          "duplicate-error-code",
+          `plugin "${plugin.id}" declares error code "${declared.code}" with status ${declared.status}; ${describeOwner(taken.owner)} answers it with ${taken.status}`
+        )
+      }
+      if (errorCodes.has(declared.tag)) {
+        return fail("duplicate-error-code", `plugin "${plugin.id}" declares a code for error class "${declared.tag}", which already has one`)
+      }
+      codeStatus.set(declared.code, { status: declared.status, owner: plugin.id })
+      errorCodes.set(declared.tag, declared.code)
+    }
+    for (const secret of plugin.secrets) {
+      if (!/^[a-z0-9-]+$/.test(secret.name)) {
+        return fail("invalid-plugin", `plugin "${plugin.id}" declares secret "${secret.name}": use lower-case letters, digits and dashes`)
+      }
+      const other = secrets.find((s) => s.name === secret.name)
+      if (other !== undefined) {
+        return fail("duplicate-secret", `plugin "${plugin.id}" declares secret "${secret.name}", already declared by ${describeOwner(other.owner)}`)
+      }
+      secrets.push({ ...secret, owner: plugin.id })
+    }
+  }
+
   const routes: Array<RouteEntry> = []
   const routeOwner = new Map<string, RouteEntry>()
   const claim = (entry: RouteEntry): Either.Either<void, StartupError> => {
@@ -240,7 +280,7 @@ export const planPlugins = (
       if (Either.isLeft(claimed)) return Either.left(claimed.left)
     }
   }
-  return Either.right({ ordered: ordered.right, permissions, routes, rateLimits, schemes })
+  return Either.right({ ordered: ordered.right, permissions, routes, rateLimits, schemes, errorCodes, secrets })
 }
 
 const describeOwner = (owner: string) =>

@@ -102,7 +102,9 @@ export const layer = <const Plugins extends ReadonlyArray<AnyPlugin>>(
         Effect.gen(function* () {
           const secrets = yield* Secrets
           // A bad key file stops the start here, with one line naming it, before any port opens.
-          yield* Effect.forEach(FIRST_START_SECRETS, (secret) => secrets.require(secret.name, secret.spec), { discard: true })
+          yield* Effect.forEach([...FIRST_START_SECRETS, ...plan.secrets], (secret) => secrets.require(secret.name, secret.spec), {
+            discard: true
+          })
           // runMigrations logs each migration it applies.
           yield* runMigrations(plan.ordered.map((p) => ({ pluginId: p.id, migrations: p.migrations })))
         })

@@ -20,6 +20,8 @@ export class StartupError extends Schema.TaggedError<StartupError>()("StartupErr
     "unknown-rate-limit",
     "duplicate-scheme",
     "unknown-scheme",
+    "duplicate-error-code",
+    "duplicate-secret",
     "plugin-load",
     "data-dir",
     "database",
