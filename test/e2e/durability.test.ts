@@ -5,11 +5,14 @@
  * survive too), and start-up problems (unwritable data directory, taken
  * port) end the process non-zero with a message naming the problem.
  *
+ * The kill points and the bytes that corrupt a file are drawn from a seed
+ * printed on every run (`durability seed: N`); `DURABILITY_SEED=N` repeats
+ * them.
+ *
  * Needs the build (`npx tsc -b`): the controller and the test plugins run
  * from `dist`.
  */
 import { closeSync, existsSync, fstatSync, openSync, readdirSync, statSync, writeFileSync, writeSync } from "node:fs"
-import { randomBytes } from "node:crypto"
 import { createServer, type Server } from "node:net"
 import * as NodePath from "node:path"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
@@ -28,7 +31,11 @@ import {
   testAuth,
   testPlugins
 } from "../support/controller.js"
+import { seededRandom, seedFrom } from "../support/seededRandom.js"
 import { durabilityRows, integrityCheck, withDatabaseCopy, withReadOnlyDatabase } from "../support/sqliteFile.js"
+
+const SEED = seedFrom("DURABILITY_SEED")
+console.log(`durability seed: ${SEED} (set DURABILITY_SEED=${SEED} to repeat)`)
 
 const PLUGINS = [testPlugins.durability, testPlugins.auth]
 const AUTH = testAuth(["test.write"])
@@ -96,11 +103,11 @@ const listBackups = (dataDir: string) =>
     })
     .sort((a, b) => b.takenAt - a.takenAt)
 
-/** Overwrites `length` bytes of `file` at `offset` with random bytes. */
+/** Overwrites `length` bytes of `file` at `offset` with bytes drawn from the seed. */
 const scramble = (file: string, offset: number, length: number) => {
   const fd = openSync(file, "r+")
   try {
-    writeSync(fd, randomBytes(length), 0, length, offset)
+    writeSync(fd, seededRandom(SEED, `scramble ${NodePath.basename(file)} ${offset}`).bytes(length), 0, length, offset)
   } finally {
     closeSync(fd)
   }
@@ -172,7 +179,8 @@ describe("durability", () => {
     // Kill at a random moment once a random number (200..399) of writes was acknowledged,
     // possibly in the middle of the next request. Stay well under the 600 requests/minute
     // per-IP limit on /api/*: a 429 would end the loop before the kill.
-    const killAfter = 200 + Math.floor(Math.random() * 200)
+    const random = seededRandom(SEED, "kill")
+    const killAfter = random.int(200, 400)
     const acknowledged: Array<number> = []
     let killScheduled = false
     let killed = false
@@ -182,10 +190,11 @@ describe("durability", () => {
     for (let seq = 0; seq < 500 && stopReason === undefined; seq++) {
       if (acknowledged.length >= killAfter && !killScheduled) {
         killScheduled = true
+        // Real time on purpose: the kill lands 0-14 ms into the real process's work, wherever that is.
         setTimeout(() => {
           killed = true
           first.child.kill("SIGKILL")
-        }, Math.floor(Math.random() * 15))
+        }, random.int(0, 15))
       }
       inFlight = seq
       try {
@@ -199,7 +208,7 @@ describe("durability", () => {
     await first.exited
 
     // The loop must have ended because of the kill, not a failure of its own.
-    expect(killed, `writes stopped before the kill: ${String(stopReason)}\n${first.output()}`).toBe(true)
+    expect(killed, `writes stopped before the kill (DURABILITY_SEED=${SEED}): ${String(stopReason)}\n${first.output()}`).toBe(true)
     expect(stopReason).toBeInstanceOf(Error)
     expect(acknowledged.length).toBeGreaterThanOrEqual(200)
 
@@ -218,10 +227,10 @@ describe("durability", () => {
     expect(integrity).toEqual(["ok"])
     const stored = new Set(rows.map((r) => r.seq))
     const missing = acknowledged.filter((seq) => !stored.has(seq))
-    expect(missing, `acknowledged but lost (of ${acknowledged.length})`).toEqual([])
+    expect(missing, `acknowledged but lost (of ${acknowledged.length}; DURABILITY_SEED=${SEED})`).toEqual([])
     const acked = new Set(acknowledged)
     const unexpected = rows.filter((r) => !acked.has(r.seq) && r.seq !== inFlight)
-    expect(unexpected, "rows that were never written").toEqual([])
+    expect(unexpected, `rows that were never written (DURABILITY_SEED=${SEED})`).toEqual([])
     expect(rows.filter((r) => r.payload !== payloadFor(r.seq))).toEqual([])
   })
 
@@ -252,7 +261,7 @@ describe("durability", () => {
       const size = fstatSync(fd).size
       expect(size).toBeGreaterThan(8192)
       writeSync(fd, Buffer.alloc(4096, 0), 0, 4096, 0)
-      const garbage = Buffer.from(Array.from({ length: 4096 }, () => Math.floor(Math.random() * 256)))
+      const garbage = seededRandom(SEED, "garbage").bytes(4096)
       writeSync(fd, garbage, 0, garbage.length, Math.floor(size / 2))
     } finally {
       closeSync(fd)

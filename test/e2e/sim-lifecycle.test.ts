@@ -12,7 +12,7 @@ import { Effect } from "effect"
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import * as NodePath from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { delay, HOST } from "../support/controller.js"
+import { HOST } from "../support/controller.js"
 import {
   installSim,
   killAllSims,
@@ -103,7 +103,10 @@ describe("simulated DayZ server: install and process lifecycle", () => {
     const sim = await launchSim(install, { settings: { hang: 1 } })
     expect(await rcon(install, "#shutdown")).toBe("")
     sim.child.kill("SIGTERM")
-    await delay(700)
+    // It handled the signal (and said it ignores it)...
+    await waitFor(() => readRpt(install).includes("Received SIGTERM; ignored (hang mode)"), 5_000, () => "the SIGTERM line in the RPT")
+    // ...and still serves after both: a fresh RCon login and command are answered (a stopping server closes RCon first).
+    expect(await rcon(install, "players")).toContain("(0 players in total)")
     expect(sim.hasExited()).toBe(false)
     expect(readRpt(install)).toContain("ignored (hang mode)")
     expect(readRpt(install)).toContain("Received SIGTERM; ignored (hang mode)")

@@ -94,10 +94,10 @@ describe("simulated DayZ server over BattlEye RCon", () => {
     Effect.gen(function* () {
       const sim = yield* simulator()
       const client = yield* connect(sim.install)
+      // Subscribed once `subscribe` returned: messages from then on wait for the reader.
       const stream = yield* client.subscribe
       const seen: Array<string> = []
       yield* Effect.forkScoped(Stream.runForEach(stream, (m) => Effect.sync(() => seen.push(m))))
-      yield* Effect.sleep("50 millis")
       const steam64 = "76561198012345678" as PlayerIds.Steam64
       simControl(sim.install, `join ${steam64} Bravo17`, "chat Bravo17 Global hello there")
       yield* until("verified + chat", () => seen.some((m) => m.startsWith("(Global) Bravo17")) && seen.some((m) => m.startsWith("Verified GUID")))
@@ -186,15 +186,18 @@ describe("simulated DayZ server over BattlEye RCon", () => {
       const sim = yield* simulator({ dropAcks: 2, messageRetry: 50 })
       const raw = yield* Effect.acquireRelease(Effect.promise(() => rawClient(sim.install)), (r) => Effect.sync(() => r.close()))
       const client = yield* connect(sim.install)
+      // Subscribed once `subscribe` returned: messages from then on wait for the reader.
       const stream = yield* client.subscribe
       const seen: Array<string> = []
       yield* Effect.forkScoped(Stream.runForEach(stream, (m) => Effect.sync(() => seen.push(m))))
-      yield* Effect.sleep("50 millis")
       simControl(sim.install, "join 76561198000000005 Echo", "chat Echo Direct one", "chat Echo Direct two")
       yield* until("raw client saw three copies", () => raw.messages.filter((m) => m === "(Direct) Echo: two").length === 3)
-      yield* Effect.sleep("200 millis")
+      // A marker sent after the last copies went out to every client (the simulator's retries to both
+      // clients fire together), delivered after them: once it arrives, any repeat would have too.
+      simControl(sim.install, "chat Echo Direct three")
+      yield* until("the marker", () => seen.includes("(Direct) Echo: three"))
       const chats = seen.filter((m) => m.startsWith("(Direct) Echo"))
-      expect(chats).toEqual(["(Direct) Echo: one", "(Direct) Echo: two"])
+      expect(chats).toEqual(["(Direct) Echo: one", "(Direct) Echo: two", "(Direct) Echo: three"])
       expect(seen.filter((m) => m.startsWith("Player #0 Echo (")).length).toBe(1)
       // The raw client saw the repeats, proving the server really sent them.
       expect(raw.messages.filter((m) => m === "(Direct) Echo: one")).toHaveLength(3)
@@ -208,7 +211,10 @@ describe("simulated DayZ server over BattlEye RCon", () => {
       const client = yield* connect(sim.install, { keepAliveInterval: "300 millis" })
       simControl(sim.install, "join 76561198000000006 Quiet")
       yield* until("six copies", () => silent.messages.filter((m) => m.startsWith("Player #0 Quiet (")).length >= 6)
-      yield* Effect.sleep("400 millis")
+      // No seventh copy: a marker message, sent after the sixth, is retried on the same interval, so a
+      // seventh copy (one interval after the sixth) would be sent before the marker's second copy.
+      simControl(sim.install, "join 76561198000000016 Marker")
+      yield* until("the marker's second copy", () => silent.messages.filter((m) => m.startsWith("Player #1 Marker (")).length >= 2)
       expect(silent.messages.filter((m) => m.startsWith("Player #0 Quiet ("))).toHaveLength(6)
       // The raw client never sends anything after its login: after 2 s the server forgets it...
       yield* until("raw client dropped", () => readRpt(sim.install).includes("timed out"), 5_000)

@@ -3,11 +3,12 @@
  * program holds refuses the start before anything is spawned (naming the
  * port), a second entry on another entry's ports is refused at create, and
  * a simulated server that dies at start leaves what it printed in
- * `lastError`.
+ * `lastError`. One test each, on one controller.
  */
 import * as Dgram from "node:dgram"
-import { afterAll, describe, expect, it } from "vitest"
-import { makeFleet, until } from "../support/fleet.js"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { handoff, makeFleet, until } from "../support/fleet.js"
+import type { SimInstall } from "../support/sim.js"
 
 const fleet = makeFleet()
 afterAll(() => fleet.close())
@@ -20,25 +21,34 @@ const holdUdpPort = (port: number) =>
     socket.bind({ port, address: "0.0.0.0", exclusive: true }, () => resolve(socket))
   })
 
-describe("start failures that say why", () => {
-  it("a held port refuses the start naming it; a port clash refuses the create; a dying server leaves its output", { timeout: 90_000 }, async () => {
-    const held = await fleet.installSim()
-    const dying = await fleet.installSim()
-    await fleet.startController()
-    const { api } = fleet
+const { api } = fleet
+let held: SimInstall
+let dying: SimInstall
 
+beforeAll(async () => {
+  held = await fleet.installSim()
+  dying = await fleet.installSim()
+  await fleet.startController()
+}, 60_000)
+
+const heldEntry = handoff<string>("another entry on a taken game port is refused at create, naming the entry that has it")
+
+// The first test makes the entry "Held" that the second starts; the third stands alone.
+describe.sequential("start failures that say why", { timeout: 60_000 }, () => {
+  it("another entry on a taken game port is refused at create, naming the entry that has it", async () => {
     const created = await fleet.createServer(held, "Held")
     expect(created.status, JSON.stringify(created.body)).toBe(201)
     const heldId = (created.body as { id: string }).id
-
-    // Another entry on Held's game port is refused at create, naming Held.
+    heldEntry.set(heldId)
     const clash = await api("POST", "/api/servers", { name: "Clash", installDir: dying.dir, gamePort: held.gamePort })
     expect(clash.status).toBe(409)
     expect((clash.body as { message: string }).message).toContain(
       `gamePort: port ${held.gamePort} is already taken by server "Held" (${heldId})`
     )
+  })
 
-    // A foreign program on the game port: the start is refused before anything is spawned.
+  it("a port a foreign program holds refuses the start before anything is spawned, naming the port", async () => {
+    const heldId = heldEntry.get()
     const socket = await holdUdpPort(held.gamePort)
     try {
       const refused = await api("POST", `/api/servers/${heldId}/start`)
@@ -52,8 +62,10 @@ describe("start failures that say why", () => {
     } finally {
       await new Promise<void>((resolve) => socket.close(() => resolve()))
     }
+  })
 
-    // A server whose config cannot be read dies at start; its own words are the reason.
+  it("a server that dies at start leaves its own words in lastError", async () => {
+    // Its config cannot be read.
     const made = await api("POST", "/api/servers", {
       name: "Dying",
       installDir: dying.dir,

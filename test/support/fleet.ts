@@ -38,9 +38,12 @@ import { installSim, type InstallSimOptions, readRpt, type SimInstall, simArgume
 /** Every request of a fleet carries this: an admin through the TestAuthPlugin. */
 export const fleetAuth = testAuth(["admin"], "e2e")
 
+/** The watchdog's first delay in the fleet's controller (`WATCHDOG_BASE_DELAY`), for tests that wait it out. */
+export const FLEET_WATCHDOG_BASE_DELAY_MS = 300
+
 /** The controller's environment: fast watchdog, status sampling, RCON retries and restarts; no scheduled backup. */
 export const fleetEnv: Readonly<Record<string, string>> = {
-  WATCHDOG_BASE_DELAY: "300 millis",
+  WATCHDOG_BASE_DELAY: `${FLEET_WATCHDOG_BASE_DELAY_MS} millis`,
   SERVER_STATUS_INTERVAL: "300 millis",
   RCON_RETRY_DELAY: "200 millis",
   SERVER_RESTART_BACKOFF: "200 millis",
@@ -82,6 +85,28 @@ export const until = async <A>(probe: () => Promise<A> | A, done: (a: A) => bool
     await delay(100)
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last: ${JSON.stringify(last)}`)
+}
+
+/**
+ * State that one test of an ordered `describe.sequential` leaves for the
+ * next (a server's id, a pid): `set` it in the test that makes it, `get` it
+ * in the tests after. A test whose predecessor failed then fails at once,
+ * naming that test, instead of with a confusing error of its own.
+ */
+export interface Handoff<A> {
+  readonly set: (value: A) => A
+  readonly get: () => A
+}
+
+export const handoff = <A>(setBy: string): Handoff<A> => {
+  let value: A | undefined
+  return {
+    set: (next) => (value = next),
+    get: () => {
+      if (value === undefined) throw new Error(`this test starts where "${setBy}" ends, and that test did not finish`)
+      return value
+    }
+  }
 }
 
 /** Waits until the install's newest RPT holds `text`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Fiber, Ref, Schema, Stream, TestClock } from "effect"
+import { Effect, Exit, Fiber, Option, Ref, Schema, Scope, Stream, TestClock } from "effect"
 import { EventBus, on } from "../src/events/EventBus.js"
 
 class Ping extends Schema.TaggedClass<Ping>()("Ping", { n: Schema.Number }) {}
@@ -46,11 +46,48 @@ describe("EventBus", () => {
     })
   )
 
-  it.scoped("streams events of one class to subscribers", () =>
+  it.scoped("subscribe: an event published right after it returns is never missed", () =>
+    Effect.gen(function* () {
+      const bus = yield* EventBus.make()
+      for (let round = 0; round < 100; round++) {
+        const seen = yield* Effect.scoped(
+          Effect.gen(function* () {
+            // Published before the subscription: not in it.
+            yield* bus.publish(new Ping({ n: -1 }))
+            const pings = yield* bus.subscribe(Ping)
+            // No yield, no clock, no reader yet: the subscription is live once `subscribe` returned.
+            yield* bus.publish(new Other())
+            yield* bus.publish(new Ping({ n: round }))
+            yield* bus.publish(new Ping({ n: round + 1000 }))
+            // Read on another fiber, started only now: the events waited for it.
+            return yield* Fiber.join(yield* Effect.fork(pings.pipe(Stream.take(2), Stream.runCollect)))
+          })
+        )
+        expect([...seen].map((e) => e.n)).toEqual([round, round + 1000])
+      }
+    })
+  )
+
+  it.effect("subscribe: the stream ends when its scope closes", () =>
+    Effect.gen(function* () {
+      const bus = yield* EventBus.make()
+      const scope = yield* Scope.make()
+      const pings = yield* Scope.extend(bus.subscribe(Ping), scope)
+      yield* bus.publish(new Ping({ n: 1 }))
+      expect(Option.map(yield* Stream.runHead(pings), (e) => e.n)).toEqual(Option.some(1))
+      yield* Scope.close(scope, Exit.void)
+      // Ends (rather than waiting forever) and hears nothing after the close.
+      yield* bus.publish(new Ping({ n: 2 }))
+      expect([...(yield* Stream.runCollect(pings))]).toEqual([])
+    })
+  )
+
+  it.scoped("stream subscribes when it runs: a forked reader hears what is published once it waits", () =>
     Effect.gen(function* () {
       const bus = yield* EventBus.make()
       const fiber = yield* bus.stream(Ping).pipe(Stream.take(2), Stream.runCollect, Effect.fork)
-      // Let the stream subscribe before publishing.
+      // TestClock.adjust returns only once the test's child fibers are suspended: the reader
+      // suspends only when it waits for an event, which it does after subscribing.
       yield* TestClock.adjust("1 millis")
       yield* bus.publish(new Other())
       yield* bus.publish(new Ping({ n: 7 }))

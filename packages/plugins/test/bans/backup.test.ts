@@ -1,15 +1,17 @@
 /**
  * A large import asks the runtime for a backup: one appears (labelled
- * "bans-import") about a second later without the import waiting for it, a
- * run of imports shares it, and a small import leaves the backups alone.
+ * "bans-import") a second later without the import waiting for it, a run
+ * of imports shares it, and a small import leaves the backups alone. The
+ * request worker runs on the test clock; what must not happen is ruled out
+ * with a marker request made after the imports.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { BULK_WRITE_BACKUP_ROWS, Database } from "@garrison/runtime"
-import { Effect } from "effect"
+import { Clock, Effect, TestClock } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import { withDatabaseCopy } from "../../../../test/support/sqliteFile.js"
-import { bansController, call, makeFleet, realSleep } from "./support.js"
+import { bansController, call, eventually, makeFleet, sleepingUntil } from "./support.js"
 
 const MOD = "mod:bans.manage"
 
@@ -43,36 +45,61 @@ const importAll = (body: ReadonlyArray<unknown>) =>
     return Number(reply.body.added)
   })
 
+/** The backups taken on request (an import's or the test's marker), by name, oldest first. */
+const requestedBackups = Effect.map(Database, (db) =>
+  Fs.readdirSync(db.backupsDir)
+    .filter((name) => /-(bans-import|marker)[a-z-]*\.db$/.test(name))
+    .sort()
+)
+
+/** Asks for a backup labelled "marker": the next request after whatever the imports asked for. */
+const requestMarker = Effect.flatMap(Database, (db) => db.requestBackup("marker"))
+
+// The runtime's backup-request worker takes its time from the test clock: it waits 1 s after a first
+// request for the rest of a burst and keeps a minute between two backups it starts.
 describe("bans import backups", () => {
-  it.scopedLive("ten large imports in a row take one backup, holding every import answered before it began", () => {
+  it.scoped("ten large imports in a row take one backup, holding every import answered before it began", () => {
     const fleet = makeFleet({ alpha: "stopped" })
     return Effect.gen(function* () {
       const answeredAt: Array<number> = []
       for (let i = 0; i < 10; i++) {
         expect(yield* importAll(bans(i * 1000, BULK_WRITE_BACKUP_ROWS))).toBe(BULK_WRITE_BACKUP_ROWS)
-        answeredAt.push(Date.now())
+        answeredAt.push(yield* Clock.currentTimeMillis)
       }
-      for (let i = 0; i < 150 && (yield* importBackups).length === 0; i++) yield* realSleep(20)
-      yield* realSleep(1500)
-      // One backup; a second could only follow a minute later, for imports answered after this one began.
-      const taken = yield* importBackups
+      // The worker took the first request and waits until 1 s for the rest of the burst.
+      yield* sleepingUntil(1000)
+      expect(yield* importBackups).toEqual([])
+      yield* TestClock.adjust("1 second")
+      const taken = yield* eventually(importBackups, (found) => found.length > 0)
       expect(taken).toHaveLength(1)
       const began = takenAt(taken[0] ?? "")
+      expect(began).toBe(1000)
+      // Every import was answered before the backup began (the clock stood at 0): none waited for it.
       const before = answeredAt.filter((at) => at <= began).length
-      // The first import was answered before the backup began: it did not wait for it.
-      expect(before).toBeGreaterThanOrEqual(1)
-      expect(bansIn(taken[0] ?? "")).toBeGreaterThanOrEqual(before * BULK_WRITE_BACKUP_ROWS)
+      expect(before).toBe(10)
+      expect(bansIn(taken[0] ?? "")).toBe(before * BULK_WRITE_BACKUP_ROWS)
+      // Nothing else is owed: a marker asked for now is the next backup, on its own, a minute after the first began.
+      yield* requestMarker
+      yield* sleepingUntil(61_000)
+      yield* TestClock.adjust("1 minute")
+      const all = yield* eventually(requestedBackups, (names) => names.length > 1)
+      expect(all).toEqual(["garrison-19700101T000001000-bans-import.db", "garrison-19700101T000101000-marker.db"])
     }).pipe(Effect.provide(bansController(fleet)))
   })
 
-  it.scopedLive(`an import that adds fewer than ${BULK_WRITE_BACKUP_ROWS} bans takes no backup of its own`, () => {
+  it.scoped(`an import that adds fewer than ${BULK_WRITE_BACKUP_ROWS} bans takes no backup of its own`, () => {
     const fleet = makeFleet({ alpha: "stopped" })
     return Effect.gen(function* () {
       // 120 entries, but the 40 already stored are skipped: 80 added.
       expect(yield* importAll(bans(0, 40))).toBe(40)
       expect(yield* importAll(bans(0, 120))).toBe(80)
-      yield* realSleep(2000)
-      expect(yield* importBackups).toEqual([])
+      // A marker asked for after both imports: had either asked for a backup, the marker would share it
+      // (the label would name both) or come after it.
+      yield* requestMarker
+      yield* sleepingUntil(1000)
+      yield* TestClock.adjust("1 second")
+      const taken = yield* eventually(requestedBackups, (names) => names.length > 0)
+      expect(taken).toEqual(["garrison-19700101T000001000-marker.db"])
     }).pipe(Effect.provide(bansController(fleet)))
   })
 })

@@ -15,7 +15,8 @@ import { fakeActor, identifiedPlayers, NO_PLAYERS, stubServersPlugin } from "../
 import { tempDir } from "../support/tempDir.js"
 
 export { NO_PLAYERS, playersReply } from "../support/fakeServers.js"
-export { realSleep } from "../support/controller.js"
+export { eventually, realSleep, sleepingUntil, sleepsOnTestClock } from "../support/controller.js"
+export { tempDir } from "../support/tempDir.js"
 
 export interface FakeServer {
   readonly id: string
@@ -81,9 +82,11 @@ export const bansController = (fleet: Fleet) =>
     logLevel: LogLevel.Error
   })
 
-/** The kernel with the fleet and the bans plugin, in its own scope (for TestClock tests). */
-export const startRuntime = (fleet: Fleet) =>
-  Effect.suspend(() => startKernel([fleet.plugin, makeBansPlugin({ debounce: Duration.zero })], tempDir("garrison-bans-data-")))
+/** The kernel with the fleet and the bans plugin, in its own scope (for TestClock tests), on `dataDir` or a new one. */
+export const startRuntime = (fleet: Fleet, dataDir?: string) =>
+  Effect.suspend(() =>
+    startKernel([fleet.plugin, makeBansPlugin({ debounce: Duration.zero })], dataDir ?? tempDir("garrison-bans-data-"))
+  )
 
 export interface Reply {
   readonly status: number

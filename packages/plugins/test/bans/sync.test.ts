@@ -5,18 +5,18 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { BeforeServerStart, Hooks, PlayerIds } from "@garrison/runtime"
-import { ConfigProvider, Effect, Layer, TestClock } from "effect"
+import { Chunk, ConfigProvider, Effect, Layer, TestClock } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import { BAN_BLOCK_BEGIN, BAN_BLOCK_END, Bans, BanSync } from "../../src/bans/index.js"
-import { banFileWhen, type Fleet, makeFleet, readBanFile, realSleep, server, startRuntime } from "./support.js"
+import { banFileWhen, type Fleet, makeFleet, readBanFile, server, sleepingUntil, sleepsOnTestClock, startRuntime, tempDir } from "./support.js"
 
 const STEAM64 = "76561198012345678"
 const OTHER = "76561198000000001"
 
-const setUp = (fleet: Fleet) =>
+const setUp = (fleet: Fleet, dataDir?: string) =>
   Effect.gen(function* () {
-    const runtime = yield* startRuntime(fleet)
+    const runtime = yield* startRuntime(fleet, dataDir)
     yield* Effect.addFinalizer(() => runtime.stop)
     const bans = yield* Effect.provide(Bans, runtime.context)
     const sync = yield* Effect.provide(BanSync, runtime.context)
@@ -27,19 +27,33 @@ const setUp = (fleet: Fleet) =>
 describe("ban.txt sync", () => {
   it.scoped("an expired ban leaves every ban.txt when its time passes, with no one acting", () =>
     Effect.gen(function* () {
-      yield* TestClock.setTime(Date.parse("2025-03-01T12:00:00.000Z"))
+      const noon = Date.parse("2025-03-01T12:00:00.000Z")
+      const expiry = Date.parse("2025-03-01T13:00:00.000Z")
       const fleet = makeFleet({ alpha: "running", bravo: "stopped" })
-      const { bans } = yield* setUp(fleet)
-      yield* bans.add({ platformId: STEAM64, playerName: "A", reason: "r", expiresAt: "2025-03-01T13:00:00Z" }, "op")
-      yield* bans.add({ platformId: OTHER, playerName: "B", reason: "r" }, "op")
+      const dataDir = tempDir("garrison-bans-data-")
+      // The bans are added on a kernel of their own, on a test clock of its own: its sync worker's
+      // sleeps (some cut short by the adds) stay off this test's clock.
+      yield* Effect.gen(function* () {
+        yield* TestClock.setTime(noon)
+        const seeding = yield* startRuntime(fleet, dataDir)
+        const bans = yield* Effect.provide(Bans, seeding.context)
+        yield* bans.add({ platformId: STEAM64, playerName: "A", reason: "r", expiresAt: "2025-03-01T13:00:00Z" }, "op")
+        yield* bans.add({ platformId: OTHER, playerName: "B", reason: "r" }, "op")
+        yield* seeding.stop
+      }).pipe(Effect.provide(TestClock.live(TestClock.makeData(noon, Chunk.empty()))))
+
+      yield* TestClock.setTime(noon)
+      const { bans } = yield* setUp(fleet, dataDir)
       for (const name of ["alpha", "bravo"]) {
         const text = yield* banFileWhen(server(fleet, name), (t) => t.includes(STEAM64) && t.includes(OTHER))
         expect(text).toBe(`${BAN_BLOCK_BEGIN}\n${OTHER}\n${STEAM64}\n${BAN_BLOCK_END}\n`)
       }
-      // Let the worker go to sleep until the expiry.
-      yield* realSleep(100)
+      // Nobody acts from here on: the worker's only sleep on this clock is the one until the expiry,
+      // which it takes once it has synced. Then the adjusts below are sure to wake it.
+      yield* sleepingUntil(expiry)
       yield* TestClock.adjust("59 minutes")
-      yield* realSleep(100)
+      // A minute early it still sleeps (a sleep that fired leaves the list), so nothing rewrote the file.
+      expect(yield* sleepsOnTestClock).toEqual([expiry])
       expect(readBanFile(server(fleet, "alpha"))).toContain(STEAM64)
       yield* TestClock.adjust("1 minute")
       for (const name of ["alpha", "bravo"]) {

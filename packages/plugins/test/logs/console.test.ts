@@ -6,7 +6,7 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { ConsoleLine, EventBus, ServerDeleted } from "@garrison/runtime"
-import { Effect, Fiber, Stream, TestClock } from "effect"
+import { Chunk, Effect, Fiber, Stream, TestClock } from "effect"
 import { makeConsoleBuffer } from "../../src/logs/index.js"
 import { eventually, FakeServers, get, logsController, VIEWER } from "./support.js"
 
@@ -53,13 +53,22 @@ const readEvents = (
     return seen
   }).pipe(Effect.scoped)
 
-/** Publishes every 20 ms of real time until interrupted (the stream subscribes some time after its headers). */
-const keepPublishing = (lines: ReadonlyArray<readonly [string, string]>) =>
-  Effect.forEach(lines, ([serverId, text]) => publish(serverId, text), { discard: true }).pipe(
-    Effect.zipRight(Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, 20)))),
-    Effect.forever,
-    Effect.fork
+/**
+ * Waits until a stream's first heartbeat has arrived: the response subscribes to the bus before it
+ * sends anything, so from then on every published line reaches it.
+ */
+const subscribed = (seen: ReadonlyArray<string>) =>
+  eventually(
+    Effect.sync(() => seen[0]),
+    (first) => first === ": heartbeat"
   )
+
+/** Waits until some fiber sleeps on the TestClock until `at` (ms), so an `adjust` past it wakes that fiber. */
+const sleepingUntil = (at: number) =>
+  eventually(Effect.map(TestClock.sleeps(), Chunk.toReadonlyArray), (sleeps) => sleeps.includes(at))
+
+const texts = (lines: ReadonlyArray<string>) =>
+  lines.filter((l) => l.startsWith("data: ")).map((l) => (JSON.parse(l.slice(6)) as { text: string }).text)
 
 describe("console", () => {
   it("a ring keeps the newest lines per server, oldest first", () => {
@@ -114,28 +123,22 @@ describe("console", () => {
       const s2Reader = yield* Effect.fork(
         readEvents("?stream=1", undefined, (lines) => lines.some((l) => l.startsWith("data: ")), "s2", s2Seen)
       )
-      const s1Reader = yield* Effect.fork(readEvents("?stream=1", undefined, () => false))
-      yield* eventually(Effect.sync(() => s2Seen.length), (n) => n > 0)
+      const s1Seen: Array<string> = []
+      const s1Reader = yield* Effect.fork(readEvents("?stream=1", undefined, () => false, "s1", s1Seen))
+      yield* subscribed(s2Seen)
+      yield* subscribed(s1Seen)
 
-      // Repeated, since a stream subscribes some time after its headers went out.
-      const deleting = yield* bus.publish(new ServerDeleted({ serverId: "s1", name: "Server s1" })).pipe(
-        Effect.zipRight(Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, 20)))),
-        Effect.forever,
-        Effect.fork
-      )
+      yield* bus.publish(new ServerDeleted({ serverId: "s1", name: "Server s1" }))
       // The response body ends: the reader's stream completes without an error.
       const s1Lines = yield* Fiber.join(s1Reader)
-      yield* Fiber.interrupt(deleting)
       expect(s1Lines[0]).toBe(": heartbeat")
       expect(s1Lines.filter((l) => l.startsWith("data: "))).toEqual([])
 
+      // s2's stream heard the same event and stays open: a line published now still reaches it.
       expect(s2Reader.unsafePoll()).toBeNull()
-      const publisher = yield* keepPublishing([["s2", "still here"]])
+      yield* publish("s2", "still here")
       const s2Lines = yield* Fiber.join(s2Reader)
-      yield* Fiber.interrupt(publisher)
-      expect(s2Lines.filter((l) => l.startsWith("data: ")).map((l) => (JSON.parse(l.slice(6)) as { text: string }).text)).toEqual([
-        "still here"
-      ])
+      expect(texts(s2Lines)).toEqual(["still here"])
     }).pipe(Effect.provide(logsController(servers)))
   })
 
@@ -181,9 +184,15 @@ describe("console", () => {
     const servers = new FakeServers()
     servers.add("s1")
     return Effect.gen(function* () {
-      const publisher = yield* keepPublishing([["s2", "not for s1"], ["s1", "say -1 Restart in 5 minutes"]])
-      const seen = yield* readEvents("", "text/event-stream", (lines) => lines.some((l) => l.startsWith("data: ")))
-      yield* Fiber.interrupt(publisher)
+      const seen: Array<string> = []
+      const reader = yield* Effect.fork(
+        readEvents("", "text/event-stream", (lines) => lines.some((l) => l.startsWith("data: ")), "s1", seen)
+      )
+      yield* subscribed(seen)
+      // Another server's line first: were it let through, it would be the first data line.
+      yield* publish("s2", "not for s1")
+      yield* publish("s1", "say -1 Restart in 5 minutes")
+      yield* Fiber.join(reader)
       // `tick` sends the first heartbeat at once: the client knows the stream is open.
       expect(seen[0]).toBe(": heartbeat")
       const data = seen.filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)) as { text: string; at: string })
@@ -195,13 +204,26 @@ describe("console", () => {
     const servers = new FakeServers()
     servers.add("s1")
     return Effect.gen(function* () {
-      const reader = yield* Effect.fork(readEvents("?stream=1", undefined, (lines) => lines.length >= 2))
-      // The first heartbeat comes at once; the next only when the (test) clock has moved 15 s.
-      yield* Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, 200)))
-      expect(reader.unsafePoll()).toBeNull()
-      yield* TestClock.adjust("15 seconds")
-      const seen = yield* Fiber.join(reader)
-      expect(seen).toEqual([": heartbeat", ": heartbeat"])
+      const seen: Array<string> = []
+      const reader = yield* Effect.fork(readEvents("?stream=1", undefined, (lines) => lines.length >= 3, "s1", seen))
+      // The first heartbeat comes at once (the test clock stands at 0); the next is due at 15 s.
+      yield* subscribed(seen)
+      yield* sleepingUntil(15_000)
+      yield* TestClock.adjust("14999 millis")
+      // A line published now is a marker: it arrives with no heartbeat before it.
+      yield* publish("s1", "marker", 14_999)
+      yield* eventually(
+        Effect.sync(() => seen.length),
+        (n) => n >= 2
+      )
+      expect(seen).toEqual([": heartbeat", `data: ${JSON.stringify({ at: new Date(14_999).toISOString(), text: "marker" })}`])
+      yield* TestClock.adjust("1 millis")
+      yield* Fiber.join(reader)
+      expect(seen).toEqual([
+        ": heartbeat",
+        `data: ${JSON.stringify({ at: new Date(14_999).toISOString(), text: "marker" })}`,
+        ": heartbeat"
+      ])
     }).pipe(Effect.provide(logsController(servers)))
   })
 })

@@ -10,7 +10,7 @@ import type { Headers } from "@effect/platform/Headers"
 import type { HttpMethod } from "@effect/platform/HttpMethod"
 import { Controller } from "@garrison/http"
 import { type AnyPlugin, GarrisonConfig, Runtime } from "@garrison/runtime"
-import { Duration, Effect, Exit, Layer, Logger, LogLevel, Scope } from "effect"
+import { Chunk, Duration, Effect, Exit, Layer, Logger, LogLevel, Scope, TestClock } from "effect"
 import { TestAuthPlugin as HeaderAuthPlugin } from "../../../../test/support/TestAuthPlugin.js"
 import { tempDir } from "./tempDir.js"
 
@@ -106,6 +106,17 @@ export interface Reply<Body = unknown> {
 /** One request; its status and parsed body (`undefined` when there is none). */
 export const call = (method: HttpMethod, path: string, options: CallOptions = {}) =>
   Effect.map(request(method, path, options), ({ status, text }): Reply => ({ status, body: jsonBody<unknown>(text, undefined) }))
+
+/** When the fibers asleep on the TestClock wake (ms since the epoch); a sleep leaves the list when it fires. */
+export const sleepsOnTestClock = Effect.map(TestClock.sleeps(), Chunk.toReadonlyArray)
+
+/**
+ * Waits (polling in real time) until some fiber sleeps on the TestClock until `at`, such as a
+ * worker waiting for an expiry or a backup request waiting to settle: an `adjust` to `at` is then
+ * sure to wake it. (A sleep cut short stays in the list, so `at` should be one only that fiber waits for.)
+ */
+export const sleepingUntil = (at: number, timeoutMs = 5000) =>
+  eventually(sleepsOnTestClock, (sleeps) => sleeps.includes(at), timeoutMs)
 
 /** Sleeps in wall-clock time, whatever clock the test runs on. */
 export const realSleep = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))

@@ -5,6 +5,12 @@
  * Publishing never waits for a handler: each handler has its own queue and
  * fiber. A handler that fails, dies or runs past its time limit is logged and
  * interrupted; it never affects the publisher or the other handlers.
+ *
+ * Streams of events (server-sent events, tests) come two ways: `stream` is
+ * lazy and subscribes whenever it starts running, so nobody can tell when
+ * it starts hearing; `subscribe` is subscribed by the time it returns, so a
+ * caller that must not miss an event (or a test about to publish one) uses
+ * it and acts only after.
  */
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
@@ -64,7 +70,18 @@ export interface EventBusShape {
   readonly publish: (event: AnyEvent) => Effect.Effect<void>
   /** Register a handler for the life of the current scope; queued events are drained when it closes. */
   readonly register: <R>(owner: string, handler: EventHandler<R>) => Effect.Effect<void, never, R | Scope.Scope>
-  /** Every event of one class from now on, for streams such as server-sent events. */
+  /**
+   * Subscribes now: the returned stream has every event of one class
+   * published after this effect returned (held until pulled), for as long as
+   * the scope is open; when the scope closes the stream ends. Returning is the
+   * signal that the subscription is live.
+   */
+  readonly subscribe: <A extends AnyEvent>(eventClass: EventClass<A>) => Effect.Effect<Stream.Stream<A>, never, Scope.Scope>
+  /**
+   * Every event of one class from the moment the stream starts running (it
+   * subscribes then, some time after it is asked for: use `subscribe` to
+   * know when it hears).
+   */
   readonly stream: <A extends AnyEvent>(eventClass: EventClass<A>) => Stream.Stream<A>
 }
 
@@ -131,12 +148,16 @@ export class EventBus extends Context.Tag("@garrison/runtime/EventBus")<EventBus
           return PubSub.publish(all, event)
         }).pipe(Effect.asVoid)
 
-      const stream: EventBusShape["stream"] = (eventClass) =>
-        Stream.fromPubSub(all).pipe(
-          Stream.filter((event): event is InstanceType<typeof eventClass> => event instanceof eventClass)
+      const subscribe: EventBusShape["subscribe"] = (eventClass) =>
+        Effect.map(PubSub.subscribe(all), (subscription) =>
+          Stream.fromQueue(subscription).pipe(
+            Stream.filter((event): event is InstanceType<typeof eventClass> => event instanceof eventClass)
+          )
         )
 
-      return EventBus.of({ publish, register, stream })
+      const stream: EventBusShape["stream"] = (eventClass) => Stream.unwrapScoped(subscribe(eventClass))
+
+      return EventBus.of({ publish, register, subscribe, stream })
     })
 
   static readonly layer = (options?: Partial<EventBusOptions>) => Layer.scoped(EventBus, EventBus.make(options))

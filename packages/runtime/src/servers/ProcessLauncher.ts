@@ -12,6 +12,7 @@
  */
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
@@ -112,11 +113,18 @@ const signalProcess = (pid: number, signal: "SIGTERM" | "SIGKILL") =>
     }
   })
 
+/**
+ * How often a reattached process is checked: it is not the controller's
+ * child, so no exit event comes (tests bound their wait for a wrong "it
+ * exited" by it).
+ */
+export const ATTACHED_POLL_INTERVAL = Duration.millis(500)
+
 /** A process that is not our child (after a controller restart): watch it by polling. */
 const attachedHandle = (pid: number, startToken: string): ProcessHandle => {
   const gone = () => !isAlive(pid) || readStartToken(pid) !== startToken
   const exited = Effect.sync(gone).pipe(
-    Effect.repeat({ schedule: Schedule.spaced("500 millis"), until: (done) => done }),
+    Effect.repeat({ schedule: Schedule.spaced(ATTACHED_POLL_INTERVAL), until: (done) => done }),
     Effect.as<ProcessExit>({ code: null, signal: null })
   )
   return { pid, startToken, exited, signal: (s) => signalProcess(pid, s) }

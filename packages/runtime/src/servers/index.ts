@@ -13,7 +13,7 @@ export { actorErrorToHttp, ServerFault, ServerNotFound, ServerUnreadable, server
 export type { ActorHttpError } from "./ServerErrors.js"
 export { LaunchArgument, LaunchFields, LaunchPath, launchProblem, MANAGED_PARAMETERS, ModName } from "./LaunchParameters.js"
 export type { LaunchProblem } from "./LaunchParameters.js"
-export { ProcessLauncher, SpawnFailed, readStartToken } from "./ProcessLauncher.js"
+export { ATTACHED_POLL_INTERVAL, ProcessLauncher, SpawnFailed, readStartToken } from "./ProcessLauncher.js"
 export type { ProcessExit, ProcessHandle, ProcessLauncherShape, ProcessUsage } from "./ProcessLauncher.js"
 export { ProcessRecords } from "./ProcessRecords.js"
 export type { ProcessRecord, ProcessRecordsShape } from "./ProcessRecords.js"

@@ -97,6 +97,7 @@ export const recordingBus = () => {
   const bus: EventBusShape = {
     publish: (event) => Effect.sync(() => void events.push(event)),
     register: () => Effect.void,
+    subscribe: () => Effect.succeed(Stream.empty),
     stream: () => Stream.empty
   }
   return { bus, events, tags: () => events.map((e) => e._tag) }

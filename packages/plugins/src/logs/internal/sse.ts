@@ -1,7 +1,9 @@
 /**
  * Server-sent events: the live console as `data: <json>\n\n` frames, with a
  * comment every 15 s so proxies and browsers keep an idle stream open. The
- * stream ends when the server's entry is deleted.
+ * stream ends when the server's entry is deleted. It subscribes to the bus
+ * before its first byte, so a client that has read the first heartbeat
+ * misses no line published after it (and tests know when to publish).
  */
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
@@ -35,7 +37,8 @@ export const consoleStream = (
     Stream.buffer({ capacity: CLIENT_BUFFER, strategy: "sliding" }),
     Stream.map(frame)
   )
-  // `tick` emits at once, which doubles as the first byte that tells the client the stream is open.
+  // `tick` emits at once, which doubles as the first byte that tells the client the stream is open
+  // (and, with `lines` and `deleted` subscribed already, that it hears).
   const heartbeat = Stream.tick(HEARTBEAT).pipe(Stream.map(() => ": heartbeat\n\n"))
   const gone = deleted.pipe(
     Stream.filter((event) => event.serverId === serverId),
@@ -50,8 +53,16 @@ export const consoleStream = (
 
 export const consoleResponse = (serverId: string) =>
   Effect.map(EventBus, (bus) =>
-    HttpServerResponse.stream(consoleStream(serverId, bus.stream(ConsoleLine), bus.stream(ServerDeleted)), {
-      contentType: "text/event-stream",
-      headers: { "cache-control": "no-cache", "x-accel-buffering": "no" }
-    })
+    HttpServerResponse.stream(
+      // Subscribed when the body starts, before its first heartbeat; unsubscribed when it ends.
+      Stream.unwrapScoped(
+        Effect.zipWith(bus.subscribe(ConsoleLine), bus.subscribe(ServerDeleted), (lines, deleted) =>
+          consoleStream(serverId, lines, deleted)
+        )
+      ),
+      {
+        contentType: "text/event-stream",
+        headers: { "cache-control": "no-cache", "x-accel-buffering": "no" }
+      }
+    )
   )
