@@ -4,7 +4,7 @@
  * authenticator; install folders come from `fakeInstall`.
  */
 import type { HttpMethod } from "@effect/platform/HttpMethod"
-import type { AnyPlugin, ProcessLauncher } from "@garrison/runtime"
+import type { AnyPlugin, ProcessLauncher, Supervisor } from "@garrison/runtime"
 import { Effect, type Layer } from "effect"
 import { PlayersPlugin } from "../../src/players/index.js"
 import { makeServersPlugin, type ServerEntries } from "../../src/servers/index.js"
@@ -19,7 +19,7 @@ export { fakeInstall } from "../support/fakeServers.js"
  * what a real start does; a fake by default.
  */
 export const serversController = (extra: ReadonlyArray<AnyPlugin> = [], launcher?: Layer.Layer<ProcessLauncher>, dataDir?: string) =>
-  testController<ServerEntries>([makeServersPlugin({ launcher: launcher ?? makeFakeLauncher().layer }), PlayersPlugin], {
+  testController<ServerEntries | Supervisor>([makeServersPlugin({ launcher: launcher ?? makeFakeLauncher().layer }), PlayersPlugin], {
     dataPrefix: "garrison-servers-",
     ...(dataDir === undefined ? {} : { dataDir }),
     trustProxyHops: 1,
