@@ -291,21 +291,22 @@ for (const verification of ["proc-fd", "re-resolve"] as const) {
   })
 }
 
+/** The HTTP error a failed operation maps to. */
+const httpErrorOf = <A>(effect: Effect.Effect<A, ConfinedFileError>, field?: string) =>
+  Effect.flatMap(Effect.flip(effect), (error) => Effect.flip(confinedFileHttpError(error, field)))
+
 describe("a refused path over HTTP", () => {
   it.effect("is 400 naming the field and the path; missing is 404; in the way or swapped 409; an I/O fault dies", () =>
     Effect.gen(function* () {
       const { root } = layout()
       const files = ServerFiles.local(root)
-      const refused = yield* Effect.flip(Effect.flatMap(Effect.flip(files.read("../etc/passwd")), (e) => confinedFileHttpError(e, "file")))
+      const refused = yield* httpErrorOf(files.read("../etc/passwd"), "file")
       expect(refused).toBeInstanceOf(BadRequest)
       expect(refused.message).toBe(`file: "../etc/passwd" must not go up out of its folder ('..')`)
       expect(refused.details).toEqual([{ path: "file", message: "must not go up out of its folder ('..')", file: "../etc/passwd", problem: "invalid-path" }])
-      const surrogate = yield* Effect.flip(Effect.flatMap(Effect.flip(files.read("a\uD800")), (e) => confinedFileHttpError(e)))
-      expect(surrogate.message).toContain(`path: "a\\ud800"`)
-      const missing = yield* Effect.flip(Effect.flatMap(Effect.flip(files.read("nope.txt")), (e) => confinedFileHttpError(e)))
-      expect(missing).toBeInstanceOf(NotFound)
-      const taken = yield* Effect.flip(Effect.flatMap(Effect.flip(files.rename("a.txt", "sub/b.txt")), (e) => confinedFileHttpError(e, "to")))
-      expect(taken).toBeInstanceOf(Conflict)
+      expect((yield* httpErrorOf(files.read("a\uD800"))).message).toContain(`path: "a\\ud800"`)
+      expect(yield* httpErrorOf(files.read("nope.txt"))).toBeInstanceOf(NotFound)
+      expect(yield* httpErrorOf(files.rename("a.txt", "sub/b.txt"), "to")).toBeInstanceOf(Conflict)
       const fault = yield* Effect.exit(confinedFileHttpError(new ConfinedFileError({ path: "x", problem: "io", message: "cannot be read (EIO)" })))
       expect(Exit.isFailure(fault) && fault.cause._tag === "Die").toBe(true)
     })
