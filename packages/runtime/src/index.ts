@@ -49,6 +49,11 @@ export { listConfined, listConfinedStats, openConfined, resolveRoot, statConfine
 export type { ConfinedFile, ConfinedRoot, EntryKind, EntryStats, FolderEntry, OpenOptions, Verification } from "./files/ConfinedFiles.js"
 export { makeConfinedFolder, removeConfined, renameConfined, truncateConfined, writeConfined } from "./files/ConfinedWrites.js"
 export * as ServerFiles from "./files/ServerFiles.js"
+export * as GeneratedFile from "./files/GeneratedFile.js"
+export { ServerFileSyncError } from "./files/GeneratedFile.js"
+export type { FolderFailure, GeneratedFileHandle, Rendered, SyncReport as GeneratedFileSyncReport } from "./files/GeneratedFile.js"
+export { ServerFileSync } from "./files/ServerFileSync.js"
+export type { ServerFileSyncOptions, ServerFileSyncShape } from "./files/ServerFileSync.js"
 
 export * from "./database/index.js"
 
