@@ -26,7 +26,7 @@
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Controller } from "@garrison/http"
-import { BanSync, makeBansPlugin, ServerEntries, ServerNotFound } from "@garrison/plugins"
+import { BanSync, makeBansPlugin, ServerEntries, serverFileSyncHook, serverFileSyncLayer, ServerNotFound } from "@garrison/plugins"
 import { Authenticator, GarrisonConfig, makeServerEntry, Plugin, Supervisor } from "@garrison/runtime"
 import { Duration, Effect, Layer, Logger, LogLevel, ManagedRuntime, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -93,7 +93,8 @@ const stubServers = (installDirs: ReadonlyArray<string>) => {
   )
   return Plugin.make({
     id: "servers",
-    layer: Layer.merge(
+    // The real ServerFileSync (what writes ban.txt) over the stub entries.
+    layer: Layer.provideMerge(serverFileSyncLayer, Layer.merge(
       Layer.succeed(Supervisor, {
         ensure: () => Effect.dieMessage("not in the benchmark"),
         get: () => Effect.succeed(Option.none()),
@@ -113,7 +114,8 @@ const stubServers = (installDirs: ReadonlyArray<string>) => {
         remove: () => Effect.dieMessage("not in the benchmark"),
         upsertAll: () => Effect.dieMessage("not in the benchmark")
       })
-    )
+    )),
+    hooks: [serverFileSyncHook]
   })
 }
 

@@ -16,13 +16,14 @@ import {
   type ProcessHandle,
   ProcessLauncher,
   type ServerActor,
+  type ServerFileSync,
   SpawnFailed,
   Supervisor
 } from "@garrison/runtime"
 import { Deferred, Effect, Layer, Option, Stream } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
-import { ServerEntries, ServerNotFound } from "../../src/servers/index.js"
+import { ServerEntries, serverFileSyncHook, serverFileSyncLayer, ServerNotFound } from "../../src/servers/index.js"
 import { tempDir } from "./tempDir.js"
 
 let nextRconPort = 40_000
@@ -132,16 +133,17 @@ export const fakeActor = (serverId: string, ops: Partial<Omit<ServerActor.Server
 /**
  * Stands in for the servers plugin (same id): `Supervisor` finds the actors
  * in `actors` (read on every call, so servers may be added later) and never
- * creates one; `ServerEntries` reads the actors' entries (writes die).
+ * creates one; `ServerEntries` reads the actors' entries (writes die);
+ * the real `ServerFileSync` (and its start hook) over those entries.
  * `events`: handlers the stub runs too (e.g. a recorder).
  */
 export const stubServersPlugin = (
   actors: ReadonlyMap<string, ServerActor.ServerActor>,
   options: { readonly events?: ReadonlyArray<EventHandler<never>> } = {}
-): Plugin.Plugin<Supervisor | ServerEntries> =>
+): Plugin.Plugin<Supervisor | ServerEntries | ServerFileSync, ServerFileSync> =>
   Plugin.make({
     id: "servers",
-    layer: Layer.merge(
+    layer: Layer.provideMerge(serverFileSyncLayer, Layer.merge(
       Layer.succeed(Supervisor, {
         ensure: () => unused,
         get: (serverId) => Effect.sync(() => Option.fromNullable(actors.get(serverId))),
@@ -162,6 +164,7 @@ export const stubServersPlugin = (
         remove: () => unused,
         upsertAll: () => unused
       })
-    ),
+    )),
+    hooks: [serverFileSyncHook],
     events: options.events ?? []
   })
