@@ -7,7 +7,7 @@
  * naming the file).
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Context, Effect, Option, Queue, TestClock } from "effect"
+import { Chunk, Context, Effect, Option, Queue, TestClock } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as NodePath from "node:path"
@@ -32,6 +32,13 @@ const until = (check: () => boolean) =>
   Effect.gen(function* () {
     for (let i = 0; i < 300 && !check(); i++) yield* realSleep(10)
     expect(check()).toBe(true)
+  })
+
+/** Waits (in real time) until a fiber sleeps on the TestClock until `at`: only then does an adjust surely wake it. */
+const sleepingUntil = (at: number) =>
+  Effect.gen(function* () {
+    for (let i = 0; i < 300 && !Chunk.toReadonlyArray(yield* TestClock.sleeps()).includes(at); i++) yield* realSleep(10)
+    expect(Chunk.toReadonlyArray(yield* TestClock.sleeps())).toContain(at)
   })
 
 /** Local files that count the writes per folder. */
@@ -68,17 +75,20 @@ describe("ServerFileSync", () => {
         changed: Queue.take(signal),
         debounce: "1 second"
       })
-      yield* until(() => read(a) === "v1" && read(b) === "v1")
+      yield* until(() => writes(a) === 1 && writes(b) === 1)
+      expect([read(a), read(b)]).toEqual(["v1", "v1"])
+      yield* realSleep(100)
       // A folder named twice (two entries on one install) was written once.
       expect([writes(a), writes(b)]).toEqual([1, 1])
 
       content = "v2"
       yield* Queue.offerAll(signal, [undefined, undefined, undefined, undefined, undefined])
-      yield* realSleep(100)
+      yield* sleepingUntil(1000)
       // Still gathering: nothing written until the debounce has passed.
       expect(read(a)).toBe("v1")
       yield* TestClock.adjust("1 second")
-      yield* until(() => read(a) === "v2" && read(b) === "v2")
+      yield* until(() => writes(a) === 2 && writes(b) === 2)
+      expect([read(a), read(b)]).toEqual(["v2", "v2"])
       yield* realSleep(100)
       expect([writes(a), writes(b)]).toEqual([2, 2])
 
@@ -86,9 +96,10 @@ describe("ServerFileSync", () => {
       content = "v3"
       yield* handle.changed
       yield* handle.changed
-      yield* realSleep(100)
+      yield* sleepingUntil(2000)
       yield* TestClock.adjust("1 second")
-      yield* until(() => read(a) === "v3")
+      yield* until(() => writes(a) === 3 && writes(b) === 3)
+      expect([read(a), read(b)]).toEqual(["v3", "v3"])
       yield* realSleep(100)
       expect([writes(a), writes(b)]).toEqual([3, 3])
 
@@ -113,7 +124,7 @@ describe("ServerFileSync", () => {
         nextChange: (now) => Effect.succeed(now < expiry ? Option.some(expiry) : Option.none())
       })
       yield* until(() => read(dir) === "a;b")
-      yield* realSleep(100)
+      yield* sleepingUntil(expiry)
       yield* TestClock.adjust("59 minutes")
       yield* realSleep(100)
       expect(read(dir)).toBe("a;b")
@@ -135,11 +146,10 @@ describe("ServerFileSync", () => {
         nextChange: (now) => Effect.succeed(Option.fromNullable(expiries.filter((at) => at > now).sort((x, y) => x - y)[0]))
       })
       yield* until(() => read(dir) === "")
-      yield* realSleep(100)
       expiries = [60_000]
       yield* handle.syncAll
       expect(read(dir)).toBe("60000")
-      yield* realSleep(100)
+      yield* sleepingUntil(60_000)
       yield* TestClock.adjust("1 minute")
       yield* until(() => read(dir) === "")
     })
