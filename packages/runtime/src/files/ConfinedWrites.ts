@@ -191,11 +191,12 @@ export const renameConfined = (
     Effect.gen(function* () {
       const source = yield* parentOf(root, from, options)
       const target = yield* parentOf(root, to, options)
+      const moved = yield* lstat(source.folder.at(source.name), from)
       if (startsWith(target.segments, source.segments)) {
+        // The same path in another spelling: nothing to move.
         if (target.segments.length === source.segments.length) return
         return yield* refuse(to, "invalid-path", "is inside the folder being moved")
       }
-      const moved = yield* lstat(source.folder.at(source.name), from)
       const present = yield* notFoundAsUndefined(lstat(target.folder.at(target.name), to))
       // The same file under another spelling (a case-only rename on a case-insensitive disk) is not in the way.
       if (present !== undefined && options.replace !== true && !sameFile(present, moved)) return yield* refuse(to, "exists")
