@@ -26,7 +26,7 @@
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { Controller } from "@garrison/http"
-import { BanSync, makeBansPlugin, ServerEntries, Servers } from "@garrison/plugins"
+import { BanSync, makeBansPlugin, ServerEntries, serverFileSyncHook, serverFileSyncLayer, Servers } from "@garrison/plugins"
 import { GarrisonConfig, makeServerEntry, Plugin, scheme, ServerNotFound, SESSION_SCHEME, Supervisor } from "@garrison/runtime"
 import { Duration, Effect, Layer, Logger, LogLevel, ManagedRuntime, Option } from "effect"
 import { randomUUID } from "node:crypto"
@@ -103,8 +103,8 @@ const stubServers = (installDirs: ReadonlyArray<string>) => {
   )
   return Plugin.make({
     id: "servers",
-    // The real gateway over stand-ins for the store and the supervisor.
-    layer: Servers.layer.pipe(Layer.provideMerge(Layer.merge(
+    // The real gateway and ServerFileSync (what writes ban.txt) over stand-ins for the store and the supervisor.
+    layer: Layer.merge(Servers.layer, serverFileSyncLayer).pipe(Layer.provideMerge(Layer.merge(
       Layer.succeed(Supervisor, {
         ensure: () => Effect.dieMessage("not in the benchmark"),
         get: () => Effect.succeed(Option.none()),
@@ -124,7 +124,8 @@ const stubServers = (installDirs: ReadonlyArray<string>) => {
         remove: () => Effect.dieMessage("not in the benchmark"),
         upsertAll: () => Effect.dieMessage("not in the benchmark")
       })
-    )))
+    ))),
+    hooks: [serverFileSyncHook]
   })
 }
 

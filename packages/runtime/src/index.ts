@@ -43,10 +43,19 @@ export type { OpenFailure, SealedBox, SealedSecretsShape, SealingKey } from "./s
 export { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./files/PrivateModes.js"
 
 export { AtomicFiles, AtomicWriteError, writeFileAtomic } from "./files/AtomicFile.js"
-export { ConfinedFileError, ConfinedFileProblem } from "./files/ConfinedFileError.js"
+export { CONFINEMENT_PROBLEMS, ConfinedFileError, ConfinedFileProblem, isConfinementRefusal } from "./files/ConfinedFileError.js"
+export { confinedFileBadRequest, confinedFileHttpError, showPath } from "./files/ConfinedFileHttp.js"
+export type { ConfinedFileHttpError } from "./files/ConfinedFileHttp.js"
 export { isFolderOrInside, isInsideFolder, relativeSegments } from "./files/ConfinedPath.js"
-export { listConfined, openConfined, resolveRoot, withConfinedFile } from "./files/ConfinedFiles.js"
-export type { ConfinedFile, ConfinedRoot, EntryKind, FolderEntry, OpenOptions, Verification } from "./files/ConfinedFiles.js"
+export { listConfined, listConfinedStats, openConfined, resolveRoot, statConfined, withConfinedFile } from "./files/ConfinedFiles.js"
+export type { ConfinedFile, ConfinedRoot, EntryKind, EntryStats, FolderEntry, OpenOptions, Verification } from "./files/ConfinedFiles.js"
+export { makeConfinedFolder, removeConfined, renameConfined, truncateConfined, writeConfined } from "./files/ConfinedWrites.js"
+export * as ServerFiles from "./files/ServerFiles.js"
+export * as GeneratedFile from "./files/GeneratedFile.js"
+export { ServerFileSyncError } from "./files/GeneratedFile.js"
+export type { FolderFailure, GeneratedFileHandle, Rendered, SyncReport as GeneratedFileSyncReport } from "./files/GeneratedFile.js"
+export { ServerFileSync } from "./files/ServerFileSync.js"
+export type { ServerFileSyncOptions, ServerFileSyncShape } from "./files/ServerFileSync.js"
 
 export * from "./database/index.js"
 

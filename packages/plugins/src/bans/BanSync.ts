@@ -1,22 +1,22 @@
 /**
- * `BanSync`: writes the active bans into every server's `<installDir>/ban.txt`
- * (atomically, owner lines kept, see internal/banFile.ts). The block is
- * rendered once per sync and written to all servers concurrently. The
- * worker re-syncs after changes (debounced) and when the next ban expires.
+ * `BanSync`: the active bans in every server's `<installDir>/ban.txt`, the
+ * owner's lines kept (see internal/banFile.ts). The file is one registration
+ * with the runtime's `ServerFileSync`, which writes it (through each
+ * server's `ServerFiles`: confined, atomic, only when the bytes change)
+ * before each start, at controller start, after changes (debounced) and
+ * when the next ban expires. The block is rendered once per sync and merged
+ * into each server's file.
  */
-import { AtomicFiles } from "@garrison/runtime"
+import { GeneratedFile, ServerFileSync } from "@garrison/runtime"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Option from "effect/Option"
-import * as Fs from "node:fs/promises"
 import * as NodePath from "node:path"
-import { oneEntryPerInstall, ServerEntries } from "../servers/index.js"
 import { Bans } from "./Bans.js"
 import { banFileIdFormConfig } from "./config.js"
-import { BanFileError, type BanStoreError, storeError } from "./errors.js"
+import { BanFileError, type BanStoreError } from "./errors.js"
 import { type BanFileIdForm, type EncodedBlock, encodeBlock, mergeBlockBytes, renderBlock } from "./internal/banFile.js"
 
 export const BAN_FILE = "ban.txt"
@@ -30,7 +30,7 @@ export interface SyncReport {
 }
 
 export interface BanSyncShape {
-  /** One server's file, now (the start hook). */
+  /** One server's file, now (what the start hook does). */
   readonly syncServer: (installDir: string) => Effect.Effect<void, BanFileError | BanStoreError>
   /** Every server's file, now; a server that fails is reported, not fatal. */
   readonly syncAll: Effect.Effect<SyncReport, BanStoreError>
@@ -38,8 +38,6 @@ export interface BanSyncShape {
   readonly writeAll: (installDirs: ReadonlyArray<string>, block: EncodedBlock) => Effect.Effect<SyncReport>
   /** The block for the bans in force now. */
   readonly currentBlock: Effect.Effect<{ readonly block: EncodedBlock; readonly count: number }, BanStoreError>
-  /** Runs forever: syncs after changes (debounced) and at each expiry. */
-  readonly worker: Effect.Effect<never>
   readonly idForm: BanFileIdForm
 }
 
@@ -48,95 +46,49 @@ export interface BanSyncOptions {
   readonly debounce?: Duration.DurationInput
 }
 
-const describe = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause))
+/** The block merged into whatever each file holds (a file that cannot be read is not replaced: the owner's lines are in it). */
+const mergedInto = (block: EncodedBlock, count: number) =>
+  GeneratedFile.merged((existing) => mergeBlockBytes(Buffer.from(existing.buffer, existing.byteOffset, existing.byteLength), block), count)
 
-/** The file's bytes; a missing file is empty. */
-const readText = (path: string) =>
-  Effect.tryPromise({ try: () => Fs.readFile(path), catch: (cause) => cause }).pipe(
-    Effect.catchAll((cause) =>
-      (cause as { code?: unknown } | undefined)?.code === "ENOENT"
-        ? Effect.succeed(Buffer.alloc(0))
-        : Effect.fail(new BanFileError({ path, message: describe(cause) }))
-    )
-  )
+const toReport = (report: GeneratedFile.SyncReport): SyncReport => ({
+  servers: report.folders,
+  failed: report.failed,
+  bans: report.entries ?? 0
+})
 
 export class BanSync extends Context.Tag("@garrison/plugins/BanSync")<BanSync, BanSyncShape>() {
   static readonly make = (options: BanSyncOptions = {}) =>
     Effect.gen(function* () {
       const bans = yield* Bans
-      const entries = yield* ServerEntries
-      const files = yield* AtomicFiles
+      const fileSync = yield* ServerFileSync
       const idForm = yield* banFileIdFormConfig
-      const debounce = Duration.decode(options.debounce ?? Duration.millis(200))
 
-      const writeOne = (installDir: string, block: EncodedBlock) =>
-        Effect.gen(function* () {
-          const path = NodePath.join(installDir, BAN_FILE)
-          const existing = yield* readText(path)
-          const next = mergeBlockBytes(existing, block)
-          if (next.equals(existing)) return
-          yield* files
-            .write(path, next)
-            .pipe(Effect.mapError((e) => new BanFileError({ path, message: e.message })))
-        })
+      const blockAt = (now: number) =>
+        Effect.map(bans.activeIds(now), (ids) => ({ block: encodeBlock(renderBlock(ids, idForm)), count: ids.length }))
 
-      const currentBlock = Effect.gen(function* () {
-        const ids = yield* bans.activeIds(yield* Clock.currentTimeMillis)
-        return { block: encodeBlock(renderBlock(ids, idForm)), count: ids.length }
+      const file = yield* fileSync.register({
+        path: BAN_FILE,
+        owner: "bans",
+        render: (now) => Effect.map(blockAt(now), ({ block, count }) => mergedInto(block, count)),
+        changed: bans.changed,
+        nextChange: bans.nextExpiry,
+        debounce: options.debounce ?? Duration.millis(200)
       })
 
-      const writeAll: BanSyncShape["writeAll"] = (installDirs, block) =>
-        Effect.forEach(
-          installDirs,
-          (installDir) =>
-            writeOne(installDir, block).pipe(
-              Effect.as(Option.none()),
-              Effect.catchAll((e) => Effect.succeed(Option.some({ installDir, message: e.message })))
-            ),
-          { concurrency: "unbounded" }
-        ).pipe(
-          Effect.map((results) => ({ servers: installDirs.length, failed: results.flatMap(Option.toArray), bans: 0 }))
-        )
-
-      const syncAll = Effect.gen(function* () {
-        const list = yield* entries.list.pipe(Effect.mapError(storeError("list servers")))
-        const { block, count } = yield* currentBlock
-        const report = yield* writeAll(
-          oneEntryPerInstall(list).map((entry) => entry.installDir),
-          block
-        )
-        for (const failure of report.failed) {
-          yield* Effect.logWarning(`bans: could not write ${BAN_FILE} in ${failure.installDir}: ${failure.message}`)
-        }
-        return { ...report, bans: count }
+      return BanSync.of({
+        syncServer: (installDir) =>
+          file.writeFolder(installDir).pipe(
+            Effect.catchTag("ServerFileSyncError", (e) =>
+              Effect.fail(new BanFileError({ path: NodePath.join(installDir, BAN_FILE), message: e.message }))
+            )
+          ),
+        syncAll: Effect.map(file.syncAll, toReport),
+        writeAll: (installDirs, block) => Effect.map(file.writeAll(installDirs, mergedInto(block, 0)), toReport),
+        currentBlock: Effect.flatMap(Clock.currentTimeMillis, blockAt),
+        idForm
       })
-
-      const syncServer: BanSyncShape["syncServer"] = (installDir) =>
-        Effect.flatMap(currentBlock, ({ block }) => writeOne(installDir, block))
-
-      const waitForWork = Effect.gen(function* () {
-        const now = yield* Clock.currentTimeMillis
-        const next = yield* bans.nextExpiry(now).pipe(Effect.orElseSucceed(() => Option.none<number>()))
-        const expiry = Option.match(next, {
-          onNone: () => Effect.never,
-          onSome: (at) => Effect.sleep(Duration.millis(Math.max(1, at - now)))
-        })
-        const woke = yield* Effect.raceFirst(Effect.as(expiry, "expiry" as const), Effect.as(bans.changed, "change" as const))
-        if (woke === "change" && Duration.toMillis(debounce) > 0) {
-          yield* Effect.sleep(debounce)
-          yield* bans.drainChanges
-        }
-      })
-
-      const syncLogged = syncAll.pipe(
-        Effect.catchAllCause((cause) => Effect.logWarning("bans: sync failed", cause)),
-        Effect.asVoid
-      )
-
-      const worker = Effect.zipRight(syncLogged, Effect.forever(Effect.zipRight(waitForWork, syncLogged)))
-
-      return BanSync.of({ syncServer, syncAll, writeAll, currentBlock, worker, idForm })
     })
 
-  static readonly layer = (options?: BanSyncOptions) => Layer.effect(BanSync, BanSync.make(options))
+  /** Needs `Bans`, the kernel's `Clock` and the servers plugin's `ServerFileSync`; its registration lasts as long as the layer. */
+  static readonly layer = (options?: BanSyncOptions) => Layer.scoped(BanSync, BanSync.make(options))
 }

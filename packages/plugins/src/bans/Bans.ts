@@ -6,7 +6,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import type * as SqlError from "@effect/sql/SqlError"
 import type * as Statement from "@effect/sql/Statement"
-import * as Chunk from "effect/Chunk"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -52,8 +51,6 @@ export interface BansShape {
   readonly nextExpiry: (now: number) => Effect.Effect<Option.Option<number>, BanStoreError>
   /** Completes at the next change (or at once when one happened since the last call). */
   readonly changed: Effect.Effect<void>
-  /** Forgets changes already signalled (after a debounce). */
-  readonly drainChanges: Effect.Effect<void>
 }
 
 /**
@@ -231,8 +228,7 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
           Effect.map((rows) => Option.flatMap(Option.fromNullable(rows[0]?.next), (next) => parseIso(next))),
           Effect.mapError(storeError("read the next expiry"))
         ),
-      changed: Queue.take(changes),
-      drainChanges: Effect.asVoid(Effect.map(Queue.takeAll(changes), Chunk.size))
+      changed: Queue.take(changes)
     })
   })
 

@@ -4,8 +4,7 @@
  * `ban.txt` (before each start and restart, after every change, at each
  * expiry). See README.md.
  */
-import { BeforeServerStart, Plugin } from "@garrison/runtime"
-import * as Effect from "effect/Effect"
+import { Plugin } from "@garrison/runtime"
 import * as Layer from "effect/Layer"
 import { Bans } from "./Bans.js"
 import { BanSync, type BanSyncOptions } from "./BanSync.js"
@@ -23,9 +22,8 @@ export const makeBansPlugin = (options: BansPluginOptions = {}) =>
     migrations,
     layer: BanSync.layer(options).pipe(Layer.provideMerge(Bans.layer)),
     http: Plugin.http(BansApi, Routes),
-    // Runs before every start and restart: if ban.txt cannot be written, the server does not start.
-    hooks: [BeforeServerStart.handle((input) => Effect.flatMap(BanSync, (sync) => sync.syncServer(input.installDir)))],
-    onStart: Effect.asVoid(Effect.forkScoped(Effect.flatMap(BanSync, (sync) => sync.worker)))
+    // ban.txt is written by the servers plugin's ServerFileSync (BanSync registers it): before every start and
+    // restart (a file that cannot be written refuses the start), at controller start, after changes, at expiries.
   })
 
 export const BansPlugin = makeBansPlugin()

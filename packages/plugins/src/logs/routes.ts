@@ -5,7 +5,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { BadRequest, Conflict, cursorCodec, invalidCursor, NotFound, pageOfRows, profilesPath } from "@garrison/runtime"
+import { BadRequest, Conflict, cursorCodec, invalidCursor, NotFound, pageOfRows, profilesFolder } from "@garrison/runtime"
 import { ConsoleBuffer } from "./ConsoleBuffer.js"
 import { CONSOLE_PAGE, LOG_FILE_PAGE, type LogFileInfo, LogsApi } from "./contract/Api.js"
 import { decodeText, listLogFiles, openLogFile, readRange, readTail } from "./internal/logFiles.js"
@@ -40,7 +40,7 @@ export const LogsRoutes = HttpApiBuilder.group(LogsApi, "logs", (handlers) =>
     return handlers
       .handle("logs", ({ path, urlParams }) =>
         Effect.gen(function* () {
-          const folder = profilesPath(yield* servers.entry(path.id))
+          const folder = profilesFolder(yield* servers.entry(path.id))
           if (urlParams.file === undefined) {
             const after = yield* positionOf(fileCursor, urlParams.cursor)
             const files = yield* listLogFiles(folder)

@@ -4,6 +4,10 @@
  * is stored, then synced into all servers, then published as
  * `PriorityChanged`. Exported, so other plugins (a VIP store, a chat bot)
  * can grant priority without HTTP.
+ *
+ * `priority.txt` is one registration with the runtime's `ServerFileSync`,
+ * which also writes it before each start, at controller start and when the
+ * next entry expires; a change here syncs every server before it answers.
  */
 import * as SqlError from "@effect/sql/SqlError"
 import * as Clock from "effect/Clock"
@@ -11,7 +15,15 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { AtomicFiles, type AtomicWriteError, BULK_WRITE_BACKUP_ROWS, Database, effectiveLimit, EventBus, pageOfRows } from "@garrison/runtime"
+import {
+  BULK_WRITE_BACKUP_ROWS,
+  Database,
+  effectiveLimit,
+  EventBus,
+  pageOfRows,
+  ServerFileSync,
+  type ServerFileSyncError
+} from "@garrison/runtime"
 import { randomUUID } from "node:crypto"
 import {
   PriorityCleanupResult,
@@ -36,8 +48,7 @@ import { type PriorityChangeAction, PriorityChanged } from "./events.js"
 import { planImport } from "./internal/importing.js"
 import { type EntryRow, iso, isActive, priorityCursor, toView } from "./internal/rows.js"
 import { makeStore } from "./internal/store.js"
-import { writePriorityFile } from "./internal/sync.js"
-import { oneEntryPerInstall, ServerEntries } from "../servers/index.js"
+import { PRIORITY_FILE, priorityFile } from "./internal/sync.js"
 
 export interface PriorityQueueShape {
   readonly list: (params: PriorityListParams) => Effect.Effect<PriorityPage, InvalidPriorityCursor | PriorityStoreError>
@@ -61,7 +72,7 @@ export interface PriorityQueueShape {
   /** Steam64 ids of the entries not expired now, oldest first: what `priority.txt` holds. */
   readonly activePlatformIds: Effect.Effect<ReadonlyArray<string>, PriorityStoreError>
   /** Writes one server's `priority.txt` (the start hook). */
-  readonly syncServer: (installDir: string) => Effect.Effect<void, AtomicWriteError | PriorityStoreError>
+  readonly syncServer: (installDir: string) => Effect.Effect<void, ServerFileSyncError | PriorityStoreError>
   /** Writes every server's `priority.txt`, all at once; a server that cannot be written is logged. */
   readonly syncAll: Effect.Effect<void, PriorityStoreError>
 }
@@ -69,37 +80,27 @@ export interface PriorityQueueShape {
 export class PriorityQueue extends Context.Tag("@garrison/plugins/PriorityQueue")<PriorityQueue, PriorityQueueShape>() {
   static readonly make = Effect.gen(function* () {
     const store = yield* makeStore
-    const servers = yield* ServerEntries
-    const files = yield* AtomicFiles
+    const fileSync = yield* ServerFileSync
     const bus = yield* EventBus
     const database = yield* Database
-    // One sync at a time, each reading the latest entries: an older list never overwrites a newer one.
-    const syncLock = yield* Effect.makeSemaphore(1)
     const now = Clock.currentTimeMillis
     const nowIso = Effect.map(now, iso)
-    const withFiles = Effect.provideService(AtomicFiles, files)
 
     const activePlatformIds = Effect.flatMap(nowIso, store.activePlatformIds)
 
-    const syncServer: PriorityQueueShape["syncServer"] = (installDir) =>
-      syncLock.withPermits(1)(Effect.flatMap(activePlatformIds, (ids) => withFiles(writePriorityFile(installDir, ids))))
+    // One sync at a time, each reading the latest entries (the registration's lock): an older list never overwrites a newer one.
+    const file = yield* fileSync.register({
+      path: PRIORITY_FILE,
+      owner: "priority",
+      render: (at) => Effect.map(store.activePlatformIds(iso(at)), priorityFile),
+      // An entry whose expiresAt passes leaves the file then, before the cleanup job removes it.
+      nextChange: (at) => store.nextExpiry(iso(at))
+    })
 
-    const syncAll: PriorityQueueShape["syncAll"] = syncLock.withPermits(1)(
-      Effect.gen(function* () {
-        const ids = yield* activePlatformIds
-        const entries = yield* servers.list.pipe(
-          Effect.catchAll((error) => Effect.as(Effect.logWarning(`priority: cannot list servers: ${error.message}`), []))
-        )
-        yield* Effect.forEach(
-          oneEntryPerInstall(entries),
-          (entry) =>
-            withFiles(writePriorityFile(entry.installDir, ids)).pipe(
-              Effect.catchAll((error) => Effect.logWarning(`priority: cannot write ${error.path} (server ${entry.name}): ${error.message}`))
-            ),
-          { concurrency: "unbounded", discard: true }
-        )
-      })
-    )
+    const syncServer: PriorityQueueShape["syncServer"] = file.writeFolder
+
+    // A folder that cannot be written is logged by the sync, which carries on with the others.
+    const syncAll: PriorityQueueShape["syncAll"] = Effect.asVoid(file.syncAll)
 
     /** After a stored change: sync every server, then tell the other plugins. */
     const changed = (action: PriorityChangeAction, rows: ReadonlyArray<EntryRow>) =>
@@ -238,6 +239,6 @@ export class PriorityQueue extends Context.Tag("@garrison/plugins/PriorityQueue"
     })
   })
 
-  /** Needs the kernel (`SqlClient`, `AtomicFiles`, `EventBus`) and the servers plugin's `ServerEntries`. */
-  static readonly layer = Layer.effect(PriorityQueue, PriorityQueue.make)
+  /** Needs the kernel (`SqlClient`, `EventBus`, `Database`) and the servers plugin's `ServerFileSync`; the registration lasts as long as the layer. */
+  static readonly layer = Layer.scoped(PriorityQueue, PriorityQueue.make)
 }

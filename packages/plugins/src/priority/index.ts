@@ -4,7 +4,7 @@
  * `priority.txt` (before each start and restart, after every change, and
  * after the 60-second cleanup of expired entries). See README.md.
  */
-import { AuditTrail, BeforeServerStart, Plugin } from "@garrison/runtime"
+import { AuditTrail, Plugin } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
 import { PriorityApi } from "./contract/Api.js"
 import { migrations } from "./migrations.js"
@@ -21,10 +21,8 @@ export const PriorityPlugin = Plugin.make({
   migrations,
   layer: PriorityQueue.layer,
   http: Plugin.http(PriorityApi, PriorityRoutes),
-  hooks: [
-    // A start must not go ahead with a stale list: a failure here fails the start.
-    BeforeServerStart.handle((input) => Effect.flatMap(PriorityQueue, (queue) => queue.syncServer(input.installDir)))
-  ],
+  // priority.txt is written by the servers plugin's ServerFileSync (PriorityQueue registers it): before every start
+  // and restart (a start must not go ahead with a stale list: a failure refuses it), at controller start, at expiries.
   jobs: [
     {
       name: "cleanup",

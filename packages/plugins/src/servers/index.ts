@@ -11,6 +11,7 @@ import * as Layer from "effect/Layer"
 import { type EventBus, type Hooks, Plugin, ProcessLauncher, ProcessRecords, type ServerEntry, Supervisor } from "@garrison/runtime"
 import { actorOptionsConfig } from "./config.js"
 import { ServersApi } from "./contract/Api.js"
+import { serverFileSyncHook, serverFileSyncLayer } from "./fileSync.js"
 import { installKey } from "./internal/installFolder.js"
 import { migrations } from "./migrations.js"
 import { ServersBackupRoutes } from "./routes/backup.js"
@@ -97,10 +98,12 @@ export const makeServersPlugin = (options: ServersPluginOptions = {}) =>
     description: "Server entries, process lifecycle, live status",
     migrations,
     layer: Servers.layer.pipe(
-      Layer.provideMerge(supervisorLayer(options.launcher ?? ProcessLauncher.node)),
+      Layer.provideMerge(Layer.merge(supervisorLayer(options.launcher ?? ProcessLauncher.node), serverFileSyncLayer)),
       Layer.provideMerge(ServerEntries.layer)
     ),
     http: Plugin.http(ServersApi, Layer.merge(ServersRoutes, ServersBackupRoutes)),
+    // Generated files (ban.txt, priority.txt, ...) are written before every start and restart; a failure refuses the start.
+    hooks: [serverFileSyncHook],
     onStart: ensureActors
   })
 
@@ -109,6 +112,7 @@ export const ServersPlugin = makeServersPlugin()
 export { actorOptionsConfig } from "./config.js"
 export { Servers } from "./Servers.js"
 export type { ServerHandle, ServerLookupError, ServersShape } from "./Servers.js"
+export { serverFileSyncHook, serverFileSyncLayer } from "./fileSync.js"
 export { oneEntryPerInstall, ServerEntries } from "./ServerEntries.js"
 export type { ServerEntriesShape } from "./ServerEntries.js"
 export { SqlProcessRecords } from "./SqlProcessRecords.js"

@@ -16,6 +16,7 @@ import {
   type ProcessHandle,
   ProcessLauncher,
   type ServerActor,
+  type ServerFileSync,
   ServerNotFound,
   SpawnFailed,
   Supervisor
@@ -23,7 +24,7 @@ import {
 import { Deferred, Effect, Layer, Option, Stream } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
-import { ServerEntries, Servers } from "../../src/servers/index.js"
+import { ServerEntries, serverFileSyncHook, serverFileSyncLayer, Servers } from "../../src/servers/index.js"
 import { tempDir } from "./tempDir.js"
 
 let nextRconPort = 40_000
@@ -133,17 +134,18 @@ export const fakeActor = (serverId: string, ops: Partial<Omit<ServerActor.Server
 /**
  * Stands in for the servers plugin (same id): `Supervisor` finds the actors
  * in `actors` (read on every call, so servers may be added later) and never
- * creates one; `ServerEntries` reads the actors' entries (writes die).
+ * creates one; `ServerEntries` reads the actors' entries (writes die);
+ * the real `ServerFileSync` (and its start hook) over those entries.
  * `events`: handlers the stub runs too (e.g. a recorder).
  */
 export const stubServersPlugin = (
   actors: ReadonlyMap<string, ServerActor.ServerActor>,
   options: { readonly events?: ReadonlyArray<EventHandler<never>> } = {}
-): Plugin.Plugin<Supervisor | ServerEntries | Servers> =>
+): Plugin.Plugin<Supervisor | ServerEntries | Servers | ServerFileSync, ServerFileSync> =>
   Plugin.make({
     id: "servers",
-    // The real gateway over stand-ins for the store and the supervisor.
-    layer: Servers.layer.pipe(Layer.provideMerge(Layer.merge(
+    // The real gateway and the real ServerFileSync over stand-ins for the store and the supervisor.
+    layer: Layer.merge(Servers.layer, serverFileSyncLayer).pipe(Layer.provideMerge(Layer.merge(
       Layer.succeed(Supervisor, {
         ensure: () => unused,
         get: (serverId) => Effect.sync(() => Option.fromNullable(actors.get(serverId))),
@@ -165,5 +167,6 @@ export const stubServersPlugin = (
         upsertAll: () => unused
       })
     ))),
+    hooks: [serverFileSyncHook],
     events: options.events ?? []
   })

@@ -18,52 +18,32 @@
  *    must still name the opened file.
  * Reads then go through that descriptor; nothing is opened by path again.
  *
- * The pieces (root, folder resolution, descriptor proof) are what a writer
- * needs too: create a temporary file with `O_CREAT | O_EXCL | O_NOFOLLOW` in
- * the proven folder, prove its descriptor, write, fsync, rename within the
- * folder (see `AtomicFile`).
+ * The pieces (root, folder resolution, descriptor proof) are shared with
+ * the writer (`ConfinedWrites`: a temporary file made with `O_CREAT |
+ * O_EXCL | O_NOFOLLOW` in the proven folder, fsync, rename within it) through
+ * `internal/provenFolder.ts`.
  */
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import type * as Scope from "effect/Scope"
 import type { Dirent } from "node:fs"
 import * as FsPromises from "node:fs/promises"
 import * as NodePath from "node:path"
 import type { ConfinedFileError } from "./ConfinedFileError.js"
-import { isFolderOrInside, isInsideFolder, relativeSegments } from "./ConfinedPath.js"
+import { type BigStats, fsCall, fstat, lstat, openHandle, READ_FILE_FLAGS, refuse, sameFile } from "./internal/descriptors.js"
 import {
-  type BigStats,
-  descriptorPath,
-  fsCall,
-  fstat,
-  hasProcFd,
-  type Identity,
-  lstat,
-  openHandle,
-  procPathOf,
-  READ_FILE_FLAGS,
-  READ_FOLDER_FLAGS,
-  realPath,
-  refuse,
-  sameFile
-} from "./internal/descriptors.js"
+  checkedSegments,
+  type ConfinedRoot,
+  type OpenOptions,
+  openProvenFolder,
+  proveByProc,
+  resolveFolder,
+  type ResolvedFolder,
+  sameFolderAgain,
+  useProc
+} from "./internal/provenFolder.js"
 
-/** A root folder, resolved once: every path opened under it must stay inside `path`. */
-export interface ConfinedRoot {
-  /** The root's real path (symlinks resolved). */
-  readonly path: string
-}
-
-/**
- * How an opened descriptor is proven to be inside the root: `proc-fd`
- * (Linux, `/proc/self/fd`), `re-resolve` (portable: resolve the folder again
- * and compare device and inode), or `auto` (`proc-fd` where `/proc` exists).
- */
-export type Verification = "auto" | "proc-fd" | "re-resolve"
-
-export interface OpenOptions {
-  readonly verification?: Verification
-}
+export { resolveRoot } from "./internal/provenFolder.js"
+export type { ConfinedRoot, OpenOptions, Verification } from "./internal/provenFolder.js"
 
 /** An opened, proven file. Valid until the scope it was opened in closes. */
 export interface ConfinedFile {
@@ -84,50 +64,11 @@ export interface FolderEntry {
   readonly kind: EntryKind
 }
 
-const useProc = (options: OpenOptions): boolean =>
-  options.verification === "proc-fd" || (options.verification !== "re-resolve" && hasProcFd())
-
-/** Resolves `folder` once; fails `not-found` or `not-a-folder`. */
-export const resolveRoot = (folder: string): Effect.Effect<ConfinedRoot, ConfinedFileError> =>
-  Effect.gen(function* () {
-    const path = yield* realPath(folder, ".")
-    const stats = yield* fsCall(".", () => FsPromises.stat(path))
-    if (!stats.isDirectory()) return yield* refuse(".", "not-a-folder")
-    return { path }
-  })
-
-const checkedSegments = (path: string, allowRoot: boolean) =>
-  Either.match(relativeSegments(path, { allowRoot }), {
-    onLeft: (problem) => Effect.fail(refuse(path, "invalid-path", problem)),
-    onRight: (segments) => Effect.succeed(segments)
-  })
-
-interface ResolvedFolder extends Identity {
-  readonly path: string
+/** What a name is, as `lstat` says it (a symlink is not followed): kind, bytes, last modified. */
+export interface EntryStats extends FolderEntry {
+  readonly size: number
+  readonly modified: Date
 }
-
-/** The real path of the folder `segments` name under the root, which must be the root or inside it. */
-const resolveFolder = (root: ConfinedRoot, segments: ReadonlyArray<string>, shownAs: string) =>
-  Effect.gen(function* () {
-    const path = yield* realPath(NodePath.join(root.path, ...segments), shownAs)
-    if (!isFolderOrInside(root.path, path)) return yield* refuse(shownAs, "outside-root")
-    const stats = yield* lstat(path, shownAs)
-    if (!stats.isDirectory()) return yield* refuse(shownAs, "not-a-folder")
-    return { path, dev: stats.dev, ino: stats.ino } satisfies ResolvedFolder
-  })
-
-/**
- * Linux: the kernel's path of the descriptor lies inside the root (or is
- * the root, for a folder) and still names the same file.
- */
-const proveByProc = (root: ConfinedRoot, handle: FsPromises.FileHandle, opened: BigStats, shownAs: string) =>
-  Effect.gen(function* () {
-    const where = yield* procPathOf(handle, shownAs)
-    const inside = opened.isDirectory() ? isFolderOrInside(root.path, where) : isInsideFolder(root.path, where)
-    if (!inside) return yield* refuse(shownAs, "outside-root")
-    const now = yield* lstat(where, shownAs).pipe(Effect.catchAll(() => Effect.fail(refuse(shownAs, "changed"))))
-    if (!sameFile(now, opened)) return yield* refuse(shownAs, "changed")
-  })
 
 /** Portable: the folder resolves to the same folder as before the open, and the path still names the opened file. */
 const proveByReresolving = (
@@ -139,10 +80,7 @@ const proveByReresolving = (
   shownAs: string
 ) =>
   Effect.gen(function* () {
-    const after = yield* resolveFolder(root, folderSegments, shownAs).pipe(
-      Effect.catchAll(() => Effect.fail(refuse(shownAs, "changed")))
-    )
-    if (after.path !== before.path || !sameFile(after, before)) return yield* refuse(shownAs, "changed")
+    yield* sameFolderAgain(root, folderSegments, before, shownAs)
     const now = yield* lstat(path, shownAs).pipe(Effect.catchAll(() => Effect.fail(refuse(shownAs, "changed"))))
     if (!sameFile(now, opened)) return yield* refuse(shownAs, "changed")
   })
@@ -203,8 +141,18 @@ export const withConfinedFile = <A, E, R>(
 ): Effect.Effect<A, E | ConfinedFileError, Exclude<R, Scope.Scope>> =>
   Effect.scoped(Effect.flatMap(openConfined(root, path, options), use))
 
-const kindOf = (entry: Dirent): EntryKind =>
+const kindOfDirent = (entry: Dirent): EntryKind =>
   entry.isSymbolicLink() ? "symlink" : entry.isFile() ? "file" : entry.isDirectory() ? "folder" : "other"
+
+const kindOfStats = (stats: BigStats): EntryKind =>
+  stats.isSymbolicLink() ? "symlink" : stats.isFile() ? "file" : stats.isDirectory() ? "folder" : "other"
+
+const entryStats = (name: string, stats: BigStats): EntryStats => ({
+  name,
+  kind: kindOfStats(stats),
+  size: Number(stats.size),
+  modified: stats.mtime
+})
 
 /**
  * The entries of the folder `path` under `root` (`""` for the root itself),
@@ -217,24 +165,64 @@ export const listConfined = (
   path: string,
   options: OpenOptions = {}
 ): Effect.Effect<ReadonlyArray<FolderEntry>, ConfinedFileError> =>
-  Effect.gen(function* () {
-    const segments = yield* checkedSegments(path, true)
-    const folder = yield* resolveFolder(root, segments, path)
-    const toEntries = (entries: ReadonlyArray<Dirent>) => entries.map((entry) => ({ name: entry.name, kind: kindOf(entry) }))
-    if (useProc(options)) {
-      return yield* Effect.scoped(
-        Effect.gen(function* () {
-          const handle = yield* openHandle(folder.path, READ_FOLDER_FLAGS, path)
-          const opened = yield* fstat(handle, path)
-          if (!opened.isDirectory()) return yield* refuse(path, "not-a-folder")
-          yield* proveByProc(root, handle, opened, path)
-          // Reading the descriptor's /proc entry lists the opened folder itself, wherever its path now leads.
-          return toEntries(yield* fsCall(path, () => FsPromises.readdir(descriptorPath(handle), { withFileTypes: true })))
-        })
+  Effect.scoped(
+    Effect.gen(function* () {
+      const segments = yield* checkedSegments(path, true)
+      const folder = yield* openProvenFolder(root, segments, path, options)
+      // On Linux this reads the descriptor's /proc entry: the opened folder itself, wherever its path now leads.
+      const entries = yield* fsCall(path, () => FsPromises.readdir(folder.at(""), { withFileTypes: true }))
+      yield* folder.recheck
+      return entries.map((entry) => ({ name: entry.name, kind: kindOfDirent(entry) }))
+    })
+  )
+
+/**
+ * `listConfined` with each entry's size and last change (one `lstat` per
+ * entry, in the proven folder): what a file browser shows. An entry removed
+ * between the listing and its `lstat` is left out.
+ */
+export const listConfinedStats = (
+  root: ConfinedRoot,
+  path: string,
+  options: OpenOptions = {}
+): Effect.Effect<ReadonlyArray<EntryStats>, ConfinedFileError> =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const segments = yield* checkedSegments(path, true)
+      const folder = yield* openProvenFolder(root, segments, path, options)
+      const names = yield* fsCall(path, () => FsPromises.readdir(folder.at("")))
+      const entries = yield* fsCall(path, () =>
+        Promise.all(
+          names.map((name) =>
+            FsPromises.lstat(folder.at(name), { bigint: true }).then(
+              (stats) => entryStats(name, stats),
+              (error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? undefined : Promise.reject(error))
+            )
+          )
+        )
       )
-    }
-    const entries = yield* fsCall(path, () => FsPromises.readdir(folder.path, { withFileTypes: true }))
-    const after = yield* resolveFolder(root, segments, path).pipe(Effect.catchAll(() => Effect.fail(refuse(path, "changed"))))
-    if (after.path !== folder.path || !sameFile(after, folder)) return yield* refuse(path, "changed")
-    return toEntries(entries)
-  })
+      yield* folder.recheck
+      return entries.filter((entry): entry is EntryStats => entry !== undefined)
+    })
+  )
+
+/**
+ * What `path` under `root` is (`""`: the root itself), without following a
+ * symlink as its last name: the folders on its way are proven as for an
+ * open.
+ */
+export const statConfined = (root: ConfinedRoot, path: string, options: OpenOptions = {}): Effect.Effect<EntryStats, ConfinedFileError> =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const segments = yield* checkedSegments(path, true)
+      if (segments.length === 0) {
+        const folder = yield* openProvenFolder(root, [], path, options)
+        return entryStats("", yield* lstat(folder.at("."), path))
+      }
+      const name = segments[segments.length - 1]!
+      const folder = yield* openProvenFolder(root, segments.slice(0, -1), path, options)
+      const stats = yield* lstat(folder.at(name), path)
+      yield* folder.recheck
+      return entryStats(name, stats)
+    })
+  )

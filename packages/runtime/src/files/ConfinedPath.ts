@@ -1,8 +1,13 @@
 /**
  * The rules for a path that a request names inside a root folder, as plain
- * functions (tested without a file system): relative, no NUL, no `..`, no
- * drive letter; `/` and `\` both separate folders, so a Windows-style path
- * cannot slip a `..` past the check.
+ * functions (tested without a file system): relative, no NUL, well-formed
+ * Unicode, no drive letter, no `..` that climbs out of the root; `/` and `\`
+ * both separate folders, so a Windows-style path cannot slip a `..` past the
+ * check.
+ *
+ * `..` is resolved here, by name (`a/../b` is `b`), never by the system: the
+ * path handed to the file system holds no `..` at all, so a symlink on the
+ * way cannot turn a `..` into a step outside.
  */
 import * as Either from "effect/Either"
 import * as NodePath from "node:path"
@@ -14,8 +19,10 @@ export const MAX_NAME_BYTES = 255
 
 /**
  * The names along `path` (`a/b/c.log` → `["a", "b", "c.log"]`), or why the
- * path may not be used. `.` and empty segments are skipped; with
- * `allowRoot`, a path naming the root itself (`""`, `"."`) is `[]`.
+ * path may not be used. `.` and empty segments are skipped, `..` takes the
+ * name before it away (refused when there is none: that would leave the
+ * root); with `allowRoot`, a path naming the root itself (`""`, `"."`,
+ * `"a/.."`) is `[]`.
  */
 export const relativeSegments = (
   path: string,
@@ -23,13 +30,19 @@ export const relativeSegments = (
 ): Either.Either<ReadonlyArray<string>, string> => {
   if (path.length > MAX_RELATIVE_PATH) return Either.left(`must be at most ${MAX_RELATIVE_PATH} characters`)
   if (path.includes("\0")) return Either.left("must not contain a NUL character")
+  // A lone surrogate has no UTF-8 form: the system would get U+FFFD, another name than the one checked.
+  if (!path.isWellFormed()) return Either.left("must be well-formed Unicode (it holds a lone surrogate)")
   if (path.startsWith("/") || path.startsWith("\\") || /^[A-Za-z]:/.test(path)) {
     return Either.left("must be relative to its folder, not absolute")
   }
   const segments: Array<string> = []
   for (const segment of path.split(/[/\\]/)) {
     if (segment === "" || segment === ".") continue
-    if (segment === "..") return Either.left("must not go up a folder ('..')")
+    if (segment === "..") {
+      if (segments.length === 0) return Either.left("must not go up out of its folder ('..')")
+      segments.pop()
+      continue
+    }
     if (Buffer.byteLength(segment) > MAX_NAME_BYTES) return Either.left(`a name in it is longer than ${MAX_NAME_BYTES} bytes`)
     segments.push(segment)
   }

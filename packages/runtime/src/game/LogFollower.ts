@@ -6,14 +6,18 @@
  * followed; when a newer one appears it is read from its start. Reads are
  * bounded per poll, so a long log (a controller reattaching to a server that
  * has run for days) is caught up over several polls instead of in one read.
+ *
+ * Everything is read through the log folder's `ServerFiles`: a log that is
+ * a symlink, a hard link or anything but a regular file is not followed.
  */
-import * as Fs from "node:fs/promises"
-import * as NodePath from "node:path"
+import * as Effect from "effect/Effect"
 import { StringDecoder } from "node:string_decoder"
+import type { FileInfo } from "../files/ServerFiles.js"
+import { inLogFolder, type LogFolder } from "./LogFolder.js"
 
 export interface LogFollower {
-  /** Lines completed since the last poll, RPT first, then ADM. Never rejects: unreadable files give nothing. */
-  readonly poll: () => Promise<ReadonlyArray<string>>
+  /** Lines completed since the last poll, RPT first, then ADM. Never fails: unreadable files give nothing. */
+  readonly poll: Effect.Effect<ReadonlyArray<string>>
 }
 
 export interface LogFollowerOptions {
@@ -24,7 +28,7 @@ export interface LogFollowerOptions {
 }
 
 interface Followed {
-  path: string
+  name: string
   offset: number
   /** The start of a line not finished yet. */
   carry: string
@@ -37,32 +41,25 @@ const MAX_LINE = 64 * 1024
 /** Files written this long before the run started still count (clocks and file systems are coarse). */
 const SLACK_MS = 5_000
 
-/** The newest file of each extension in `folder` modified since `since` (one listing; only matching names are looked at). */
-const newestFiles = async (
-  folder: string,
-  extensions: ReadonlyArray<string>,
-  since: number
-): Promise<ReadonlyMap<string, string>> => {
-  const names = await Fs.readdir(folder).catch(() => [] as Array<string>)
-  const newest = new Map<string, { readonly path: string; readonly mtime: number }>()
-  for (const name of names) {
-    const extension = extensions.find((ext) => name.toUpperCase().endsWith(ext.toUpperCase()))
+/** The newest file of each extension among `entries` modified since `since` (only regular files). */
+const newestFiles = (entries: ReadonlyArray<FileInfo>, extensions: ReadonlyArray<string>, since: number): ReadonlyMap<string, string> => {
+  const newest = new Map<string, { readonly name: string; readonly mtime: number }>()
+  for (const entry of entries) {
+    if (entry.kind !== "file") continue
+    const extension = extensions.find((ext) => entry.name.toUpperCase().endsWith(ext.toUpperCase()))
     if (extension === undefined) continue
-    const path = NodePath.join(folder, name)
-    const stat = await Fs.stat(path).catch(() => undefined)
+    const mtime = entry.modified.getTime()
     const best = newest.get(extension)
-    if (stat?.isFile() && stat.mtimeMs >= since - SLACK_MS && (best === undefined || stat.mtimeMs > best.mtime)) {
-      newest.set(extension, { path, mtime: stat.mtimeMs })
-    }
+    if (mtime >= since - SLACK_MS && (best === undefined || mtime > best.mtime)) newest.set(extension, { name: entry.name, mtime })
   }
-  return new Map([...newest].map(([extension, file]) => [extension, file.path] as const))
+  return new Map([...newest].map(([extension, file]) => [extension, file.name] as const))
 }
 
 /** Folder times this close to the last listing may hide a change in the same tick of a coarse clock: list again. */
 const COARSE_MS = 2_000
 
-/** Follows the logs in `folder` written at or after `since` (epoch ms). */
-export const followLogs = (folder: string, since: number, options: LogFollowerOptions = {}): LogFollower => {
+/** Follows the logs in `logs` written at or after `since` (epoch ms). */
+export const followLogs = (logs: LogFolder, since: number, options: LogFollowerOptions = {}): LogFollower => {
   const extensions = options.extensions ?? [".RPT", ".ADM"]
   const maxBytes = options.maxBytesPerPoll ?? 4 * 1024 * 1024
   const followed = new Map<string, Followed>()
@@ -70,61 +67,62 @@ export const followLogs = (folder: string, since: number, options: LogFollowerOp
   let listed: { readonly folderMtime: number; readonly at: number } | undefined
 
   /**
-   * Which files to follow. Listing the folder means a `stat` per log file, and
+   * Which files to follow. Listing the folder means a `stat` per entry, and
    * a profiles folder keeps every old log: so it is listed again only when
    * the folder itself changed (a file was created, renamed or removed).
    */
-  const choose = async () => {
-    const folderStat = await Fs.stat(folder).catch(() => undefined)
-    if (folderStat === undefined) {
-      chosen = new Map()
-      listed = undefined
-      return
-    }
-    const mtime = folderStat.mtimeMs
+  const choose = Effect.gen(function* () {
+    const folder = yield* logs.files.stat(logs.folder)
+    const mtime = folder.modified.getTime()
     if (listed !== undefined && mtime === listed.folderMtime && mtime < listed.at - COARSE_MS) return
+    // Wall-clock time on purpose: it is compared with the disk's own modification times, not with the Clock of the fibers.
     const at = Date.now()
-    chosen = await newestFiles(folder, extensions, since)
+    chosen = newestFiles(yield* logs.files.list(logs.folder), extensions, since)
     listed = { folderMtime: mtime, at }
-  }
+  }).pipe(
+    Effect.catchAll(() =>
+      Effect.sync(() => {
+        chosen = new Map()
+        listed = undefined
+      })
+    )
+  )
 
-  const readNew = async (extension: string): Promise<ReadonlyArray<string>> => {
-    const path = chosen.get(extension)
-    if (path === undefined) return []
-    let state = followed.get(extension)
-    if (state === undefined || state.path !== path) {
-      state = { path, offset: 0, carry: "", decoder: new StringDecoder("utf8") }
-      followed.set(extension, state)
-    }
-    const handle = await Fs.open(path, "r")
-    try {
-      const { size } = await handle.stat()
+  const readNew = (extension: string) =>
+    Effect.gen(function* () {
+      const name = chosen.get(extension)
+      if (name === undefined) return []
+      let state = followed.get(extension)
+      if (state === undefined || state.name !== name) {
+        state = { name, offset: 0, carry: "", decoder: new StringDecoder("utf8") }
+        followed.set(extension, state)
+      }
+      const file = yield* logs.files.open(inLogFolder(logs, name))
       // A file cut short (rewritten in place) is read again from its start.
-      if (size < state.offset) Object.assign(state, { offset: 0, carry: "", decoder: new StringDecoder("utf8") })
-      const length = Math.min(size - state.offset, maxBytes)
+      if (file.size < state.offset) Object.assign(state, { offset: 0, carry: "", decoder: new StringDecoder("utf8") })
+      const length = Math.min(file.size - state.offset, maxBytes)
       if (length <= 0) return []
-      const buffer = Buffer.alloc(length)
-      const { bytesRead } = await handle.read(buffer, 0, length, state.offset)
-      state.offset += bytesRead
-      const text = state.carry + state.decoder.write(buffer.subarray(0, bytesRead))
+      const bytes = yield* file.read(state.offset, length)
+      state.offset += bytes.length
+      const text = state.carry + state.decoder.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength))
       const lines = text.split(/\r?\n/)
       const rest = lines.pop() ?? ""
       // A "line" that never ends is not one of ours: do not let it grow without bound.
       state.carry = rest.length > MAX_LINE ? "" : rest
       return lines
-    } finally {
-      await handle.close()
-    }
-  }
+    }).pipe(
+      Effect.scoped,
+      Effect.orElseSucceed((): ReadonlyArray<string> => [])
+    )
 
   return {
-    poll: async () => {
-      await choose().catch(() => undefined)
+    poll: Effect.gen(function* () {
+      yield* choose
       const lines: Array<string> = []
       for (const extension of extensions) {
-        for (const line of await readNew(extension).catch(() => [] as ReadonlyArray<string>)) lines.push(line)
+        for (const line of yield* readNew(extension)) lines.push(line)
       }
       return lines
-    }
+    })
   }
 }

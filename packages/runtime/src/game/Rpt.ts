@@ -4,8 +4,9 @@
  * patterns are tolerant: `Version 1.26.159040` / `Exe version: ...`,
  * `Mission: dayzOffline.chernarusplus` / `World: chernarusplus`.
  */
-import * as Fs from "node:fs/promises"
-import * as NodePath from "node:path"
+import * as Effect from "effect/Effect"
+import type { ConfinedFileError } from "../files/ConfinedFileError.js"
+import { inLogFolder, type LogFolder } from "./LogFolder.js"
 
 export interface RptFacts {
   readonly version: string | undefined
@@ -16,30 +17,28 @@ const VERSION = /\bversion\b[:\s]+(\d+(?:\.\d+)+)/i
 const WORLD = /\bWorld[:\s]+([A-Za-z0-9_-]+)/
 const MISSION = /\bMission[:\s]+[\w-]+\.([A-Za-z0-9_-]+)/
 
+/** Files written this long before the run started still count (clocks and file systems are coarse). */
+const SLACK_MS = 5_000
+/** The facts are near the top: only this much of the file is read. */
+const HEAD_BYTES = 64 * 1024
+
 export const parseRptFacts = (text: string): RptFacts => ({
   version: VERSION.exec(text)?.[1],
   map: WORLD.exec(text)?.[1] ?? MISSION.exec(text)?.[1]
 })
 
-/** Reads the head of the newest .RPT in `profilesDir` modified at or after `since` (ms). */
-export const readRptFacts = async (profilesDir: string, since: number): Promise<RptFacts | undefined> => {
-  const names = await Fs.readdir(profilesDir).catch(() => [] as Array<string>)
-  let newest: { path: string; mtime: number } | undefined
-  for (const name of names) {
-    if (!name.toUpperCase().endsWith(".RPT")) continue
-    const path = NodePath.join(profilesDir, name)
-    const stat = await Fs.stat(path).catch(() => undefined)
-    if (stat?.isFile() && stat.mtimeMs >= since - 5_000 && (newest === undefined || stat.mtimeMs > newest.mtime)) {
-      newest = { path, mtime: stat.mtimeMs }
+/** Reads the head of the newest .RPT in the log folder modified at or after `since` (ms); undefined when there is none. */
+export const readRptFacts = (logs: LogFolder, since: number): Effect.Effect<RptFacts | undefined, ConfinedFileError> =>
+  Effect.gen(function* () {
+    const entries = yield* logs.files.list(logs.folder)
+    let newest: { readonly name: string; readonly mtime: number } | undefined
+    for (const entry of entries) {
+      if (entry.kind !== "file" || !entry.name.toUpperCase().endsWith(".RPT")) continue
+      const mtime = entry.modified.getTime()
+      if (mtime >= since - SLACK_MS && (newest === undefined || mtime > newest.mtime)) newest = { name: entry.name, mtime }
     }
-  }
-  if (newest === undefined) return undefined
-  const handle = await Fs.open(newest.path, "r")
-  try {
-    const buffer = Buffer.alloc(64 * 1024)
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0)
-    return parseRptFacts(buffer.subarray(0, bytesRead).toString("utf8"))
-  } finally {
-    await handle.close()
-  }
-}
+    if (newest === undefined) return undefined
+    const file = yield* logs.files.open(inLogFolder(logs, newest.name))
+    const head = yield* file.read(0, HEAD_BYTES)
+    return parseRptFacts(Buffer.from(head.buffer, head.byteOffset, head.byteLength).toString("utf8"))
+  }).pipe(Effect.scoped)

@@ -8,6 +8,8 @@ export { InvalidPlayerId, PlatformId, Steam64, parsePlatformId } from "./PlayerI
 export { OnlinePlayer, parsePlayerLine, parsePlayers, parsePlayerTotal, RconPlayer } from "./Players.js"
 export { makePlayerDirectory, parsePlayerLogLine } from "./PlayerLog.js"
 export type { LoggedPlayer, PlayerDirectory } from "./PlayerLog.js"
+export { inLogFolder } from "./LogFolder.js"
+export type { LogFolder } from "./LogFolder.js"
 export { followLogs } from "./LogFollower.js"
 export type { LogFollower, LogFollowerOptions } from "./LogFollower.js"
 export { parseBans, RconBan } from "./Bans.js"

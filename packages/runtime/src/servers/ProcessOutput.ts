@@ -9,10 +9,16 @@
  * server runs the status poller cuts the file back to its last part once it
  * passes `MAX_OUTPUT_BYTES` (the child writes with O_APPEND, so it goes on
  * writing at the new end).
+ *
+ * Read and bounded through the profiles folder's `ServerFiles` (see
+ * `ProfilesFolder`): a symlink or hard link planted as the output file is
+ * never read, cut or written through.
  */
 import * as Effect from "effect/Effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
+import { inLogFolder } from "../game/LogFolder.js"
+import { profilesFolder } from "./ProfilesFolder.js"
 import { profilesPath, type ServerEntry } from "./ServerEntry.js"
 
 export const OUTPUT_FILE = "garrison-output.log"
@@ -43,51 +49,52 @@ export const openOutputForChild = (entry: ServerEntry): number | undefined => {
   }
 }
 
-/** The last part of a file, at most `bytes`, as whole lines (a cut first line is dropped). */
-const readTail = (file: string, bytes: number): ReadonlyArray<string> => {
-  const fd = Fs.openSync(file, Fs.constants.O_RDONLY | Fs.constants.O_NOFOLLOW | Fs.constants.O_NONBLOCK)
-  try {
-    const { size } = Fs.fstatSync(fd)
-    const length = Math.min(size, bytes)
-    const buffer = Buffer.alloc(length)
-    Fs.readSync(fd, buffer, 0, length, size - length)
-    const lines = buffer.toString("utf8").split(/\r?\n/)
-    return length < size ? lines.slice(1) : lines
-  } finally {
-    Fs.closeSync(fd)
-  }
+/** The output file, in the files of the entry's profiles folder. */
+const outputFile = (entry: ServerEntry) => {
+  const logs = profilesFolder(entry)
+  return { files: logs.files, path: inLogFolder(logs, OUTPUT_FILE) }
 }
+
+/** The last part of the output file, at most `bytes`, as whole lines (a cut first line is dropped). */
+const readTail = (entry: ServerEntry, bytes: number) =>
+  Effect.gen(function* () {
+    const { files, path } = outputFile(entry)
+    const file = yield* files.open(path)
+    const length = Math.min(file.size, bytes)
+    const tail = yield* file.read(file.size - length, length)
+    const lines = Buffer.from(tail.buffer, tail.byteOffset, tail.byteLength).toString("utf8").split(/\r?\n/)
+    return length < file.size ? lines.slice(1) : lines
+  }).pipe(Effect.scoped)
 
 /**
  * The last non-empty lines the process printed (at most `count`, each cut
  * to 300 characters); empty when there is no output file.
  */
 export const recentOutput = (entry: ServerEntry, count = 50): Effect.Effect<ReadonlyArray<string>> =>
-  Effect.sync(() => {
-    try {
-      return readTail(outputPath(entry), TAIL_BYTES)
+  readTail(entry, TAIL_BYTES).pipe(
+    Effect.map((lines) =>
+      lines
         .map((line) => line.trim())
         .filter((line) => line.length > 0)
         .slice(-count)
         .map((line) => (line.length > 300 ? `${line.slice(0, 300)}…` : line))
-    } catch {
-      return []
-    }
-  })
+    ),
+    Effect.orElseSucceed((): ReadonlyArray<string> => [])
+  )
 
-/** Cuts the output file back to its last part once it passes the limit. Never fails. */
+/** Cuts the output file back to its last part once it passes the limit (the part kept goes to `.1`). Never fails. */
 export const boundOutput = (entry: ServerEntry, maxBytes = MAX_OUTPUT_BYTES): Effect.Effect<void> =>
-  Effect.sync(() => {
-    const file = outputPath(entry)
-    try {
-      if (Fs.statSync(file).size <= maxBytes) return
-      const kept = readTail(file, TAIL_BYTES).join("\n")
-      Fs.writeFileSync(`${file}.1`, kept)
-      Fs.truncateSync(file, 0)
-    } catch {
-      // Gone or unreadable: nothing to bound.
-    }
-  })
+  Effect.gen(function* () {
+    const { files, path } = outputFile(entry)
+    const info = yield* files.stat(path)
+    if (info.kind !== "file" || info.size <= maxBytes) return
+    const kept = (yield* readTail(entry, TAIL_BYTES)).join("\n")
+    yield* files.write(`${path}.1`, kept)
+    yield* files.truncate(path, 0)
+  }).pipe(
+    // Gone, unreadable or refused: nothing to bound.
+    Effect.catchAll(() => Effect.void)
+  )
 
 /** A line that says what went wrong, as engines and runtimes word it. */
 const TELLING = /\b(error|errormessage|fatal|exception|failed|failure|cannot|can't|unable|not found|denied|invalid|missing|abort(ed)?|segmentation fault|out of memory)\b/i

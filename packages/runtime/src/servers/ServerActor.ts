@@ -60,7 +60,8 @@ import {
 import { launchProblem } from "./LaunchParameters.js"
 import type { ProcessExit, ProcessHandle } from "./ProcessLauncher.js"
 import { recentOutput, withRecentOutput } from "./ProcessOutput.js"
-import { profilesPath, type ServerEntry } from "./ServerEntry.js"
+import { profilesFolder } from "./ProfilesFolder.js"
+import type { ServerEntry } from "./ServerEntry.js"
 import { initialState, type ServerState } from "./ServerState.js"
 
 export { defaultActorOptions } from "./actor/options.js"
@@ -201,7 +202,7 @@ export const make = (
         generation += 1
         const current = generation
         const scope = yield* Scope.fork(actorScope, ExecutionStrategy.sequential)
-        run = { generation: current, handle, scope, logs: followLogs(profilesPath(entry), startedAt), stopping: false }
+        run = { generation: current, handle, scope, logs: followLogs(profilesFolder(entry), startedAt), stopping: false }
         // A start runs this uninterruptibly (a spawned process must be recorded), and a fork inherits
         // that: the children are made interruptible again, or closing the run scope would wait forever.
         const child = (effect: Effect.Effect<unknown>) => Effect.forkIn(Effect.interruptible(effect), scope)

@@ -16,6 +16,7 @@ export type { LaunchProblem } from "./LaunchParameters.js"
 export { ATTACHED_POLL_INTERVAL, ProcessLauncher, SpawnFailed, readStartToken } from "./ProcessLauncher.js"
 export type { ProcessExit, ProcessHandle, ProcessLauncherShape, ProcessUsage } from "./ProcessLauncher.js"
 export { ProcessRecords } from "./ProcessRecords.js"
+export { profilesFolder, profilesInsideInstall } from "./ProfilesFolder.js"
 export type { ProcessRecord, ProcessRecordsShape } from "./ProcessRecords.js"
 export * as ServerActor from "./ServerActor.js"
 export {

@@ -5,6 +5,8 @@
  * - `file`: a regular file holding `text`, then a symlink to `outside`;
  * - `link`: a symlink to `inside`, then a symlink to `outside`.
  * `swaps()` counts the swaps done so far; the scope's end stops the worker.
+ * It is running (a few swaps done) before this returns: a worker thread can
+ * take longer to start on a busy machine than a whole race lasts.
  */
 import { Effect } from "effect"
 import { Worker } from "node:worker_threads"
@@ -50,4 +52,13 @@ export const startSwapper = (swap: SwapMode) =>
         Atomics.store(flags, 0, 1)
         await worker.terminate()
       })
-  ).pipe(Effect.map(({ swaps }) => ({ swaps })))
+  ).pipe(
+    Effect.tap(({ swaps }) => untilSwapping(swaps)),
+    Effect.map(({ swaps }) => ({ swaps }))
+  )
+
+/** Waits in real time (the tests' clock may be a TestClock) until the worker has swapped a few times. */
+const untilSwapping = (swaps: () => number) =>
+  Effect.promise(async () => {
+    for (let waited = 0; swaps() < 10 && waited < 10_000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5))
+  })

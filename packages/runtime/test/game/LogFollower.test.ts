@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest"
+import { Effect } from "effect"
 import * as Fs from "node:fs"
 import { tmpdir } from "node:os"
 import * as NodePath from "node:path"
-import { followLogs } from "../../src/game/LogFollower.js"
+import * as ServerFiles from "../../src/files/ServerFiles.js"
+import { followLogs as followIn, type LogFollowerOptions } from "../../src/game/LogFollower.js"
 
 const folders: Array<string> = []
 afterEach(() => {
@@ -16,6 +18,12 @@ const profiles = () => {
 }
 
 const setModified = (path: string, ms: number) => Fs.utimesSync(path, ms / 1000, ms / 1000)
+
+/** A follower of `folder` read as the root of its own files, with `poll` run as a promise. */
+const followLogs = (folder: string, since: number, options?: LogFollowerOptions) => {
+  const follower = followIn({ files: ServerFiles.local(folder), folder: "" }, since, options)
+  return { poll: () => Effect.runPromise(follower.poll) }
+}
 
 describe("followLogs", () => {
   it("answers each complete line once, RPT then ADM, and keeps an unfinished line for later", async () => {
@@ -79,5 +87,20 @@ describe("followLogs", () => {
 
   it("answers nothing for a missing or unreadable folder", async () => {
     expect(await followLogs(NodePath.join(profiles(), "missing"), 0).poll()).toEqual([])
+  })
+
+  it("reads the profiles folder inside the install folder's files, and never follows a symlinked or hard-linked log", async () => {
+    const install = profiles()
+    const outside = profiles()
+    Fs.mkdirSync(NodePath.join(install, "profiles"))
+    Fs.writeFileSync(NodePath.join(outside, "secret.RPT"), "secret line\n")
+    Fs.writeFileSync(NodePath.join(outside, "linked.ADM"), "linked line\n")
+    Fs.symlinkSync(NodePath.join(outside, "secret.RPT"), NodePath.join(install, "profiles", "newest.RPT"))
+    Fs.linkSync(NodePath.join(outside, "linked.ADM"), NodePath.join(install, "profiles", "newest.ADM"))
+    const logs = followIn({ files: ServerFiles.local(install), folder: "profiles" }, Date.now())
+    expect(await Effect.runPromise(logs.poll)).toEqual([])
+    Fs.writeFileSync(NodePath.join(install, "profiles", "real.RPT"), "real line\n")
+    setModified(NodePath.join(install, "profiles", "real.RPT"), Date.now() + 10_000)
+    expect(await Effect.runPromise(logs.poll)).toEqual(["real line"])
   })
 })

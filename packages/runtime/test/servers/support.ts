@@ -137,8 +137,16 @@ export const setup = (
     return { actor, launcher, records, recordsMap: map, bus, hooks }
   })
 
-/** Lets forked fibers (watchers, the mailbox) run. */
-export const settle = Effect.repeatN(Effect.yieldNow(), 20)
+/**
+ * Lets forked fibers (watchers, the mailbox) run, and the file reads they
+ * wait on finish: the output file and the logs are read through
+ * `ServerFiles`, real I/O that completes on the event loop, not on a fiber
+ * yield. Real milliseconds, so the TestClock stands still meanwhile.
+ */
+export const settle = Effect.repeatN(
+  Effect.zipRight(Effect.yieldNow(), Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, 2)))),
+  25
+)
 
 /** An RCON session that is up at once and answers `players` with what the test sets. */
 export const fakeRcon = (reply: () => string): ServerActor.ActorEnvironment["connectRcon"] => () => {

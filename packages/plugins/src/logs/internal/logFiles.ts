@@ -1,20 +1,14 @@
 /**
- * Reading a server's log files through the runtime's confined opener: a
- * name from a request is checked (a plain log file name), then opened once
- * inside the profiles folder and proven to be a regular file there (no
- * symlink, no hard link, no swap while opening); every read goes through
- * that open descriptor. Reads are bounded: a range reads at most
- * `MAX_RANGE_BYTES`, a tail reads backwards in chunks up to `MAX_TAIL_BYTES`;
- * a file is never loaded whole.
+ * Reading a server's log files through its profiles folder's `ServerFiles`
+ * (the runtime's `profilesFolder`: the install folder's files, at the
+ * profiles folder's relative path): a name from a request is checked (a
+ * plain log file name), then opened once and proven to be a regular file
+ * inside the root (no symlink, no hard link, no swap while opening); every
+ * read goes through that open descriptor. Reads are bounded: a range reads
+ * at most `MAX_RANGE_BYTES`, a tail reads backwards in chunks up to
+ * `MAX_TAIL_BYTES`; a file is never loaded whole.
  */
-import {
-  type ConfinedFile,
-  type ConfinedFileError,
-  type ConfinedRoot,
-  listConfined,
-  openConfined,
-  resolveRoot
-} from "@garrison/runtime"
+import { type ConfinedFileError, inLogFolder, type LogFolder, type ServerFiles } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import {
@@ -27,8 +21,14 @@ import {
 import { InvalidLogFile, LogFileChanged, LogFileMissing, LogReadError } from "../errors.js"
 import { logKind, nameProblem } from "./names.js"
 
+type OpenedFile = ServerFiles.OpenedFile
+
 const TAIL_CHUNK = 64 * 1024
 const decoder = new TextDecoder("utf-8")
+
+/** Said when the profiles folder (a symlink) leads out of the install folder: its logs are not read there. */
+const PROFILES_OUTSIDE =
+  "the profiles folder resolves outside the server's install folder (a symbolic link?); set the entry's profilesDir to where it really is"
 
 /** The opener's refusal as the route's: bad names 400, missing 404, a swap mid-open 409, the rest a real fault. */
 const asLogError = (name: string) => (error: ConfinedFileError) => {
@@ -46,29 +46,27 @@ const asLogError = (name: string) => (error: ConfinedFileError) => {
   }
 }
 
-/** The profiles folder, resolved once per request; undefined when it does not exist. */
-const profilesRoot = (folder: string) =>
-  resolveRoot(folder).pipe(
-    Effect.map((root): ConfinedRoot | undefined => root),
-    Effect.catchAll(() => Effect.succeed(undefined))
-  )
+/**
+ * `outside-root` for a plain name inside a profiles folder that lies in the
+ * install folder means the profiles folder itself leads out (a symlink): a
+ * state of the server's folders (409 saying what to do), not a bad name.
+ */
+const profilesLeadOut = (logs: LogFolder, error: ConfinedFileError) => logs.folder !== "" && error.problem === "outside-root"
 
-/** Opens the log file `name` in `folder` for the rest of the scope, or fails with why not. */
-export const openLogFile = (folder: string, name: string) =>
+/** Opens the log file `name` in the log folder for the rest of the scope, or fails with why not. */
+export const openLogFile = (logs: LogFolder, name: string) =>
   Effect.gen(function* () {
     const problem = nameProblem(name)
     if (problem !== undefined) return yield* new InvalidLogFile({ file: name, message: `file ${problem}` })
-    const root = yield* profilesRoot(folder)
-    if (root === undefined) return yield* new LogFileMissing({ file: name })
-    return yield* openConfined(root, name).pipe(Effect.mapError(asLogError(name)))
+    return yield* logs.files
+      .open(inLogFolder(logs, name))
+      .pipe(Effect.mapError((error) => (profilesLeadOut(logs, error) ? new LogFileChanged({ message: PROFILES_OUTSIDE }) : asLogError(name)(error))))
   })
 
-/** The log files directly in `folder` (regular files only: symlinks and hard links are left out), newest first. */
-export const listLogFiles = (folder: string) =>
+/** The log files directly in the log folder (regular files only: symlinks and hard links are left out), newest first. */
+export const listLogFiles = (logs: LogFolder) =>
   Effect.gen(function* () {
-    const root = yield* profilesRoot(folder)
-    if (root === undefined) return []
-    const entries = yield* listConfined(root, "").pipe(
+    const entries = yield* logs.files.list(logs.folder).pipe(
       Effect.catchIf(
         (error) => error.problem === "not-found" || error.problem === "not-a-folder",
         () => Effect.succeed([])
@@ -76,14 +74,16 @@ export const listLogFiles = (folder: string) =>
       Effect.mapError((error) =>
         error.problem === "io"
           ? new LogReadError({ message: `cannot list the profiles folder: ${error.message}` })
-          : // Swapped (or re-pointed outside) since it was resolved a moment ago.
-            new LogFileChanged({ message: "the profiles folder changed while it was being listed; try again" })
+          : profilesLeadOut(logs, error)
+            ? new LogFileChanged({ message: PROFILES_OUTSIDE })
+            : // Swapped (or re-pointed outside) while it was being listed.
+              new LogFileChanged({ message: "the profiles folder changed while it was being listed; try again" })
       )
     )
     const found = yield* Effect.forEach(
       entries.filter((entry) => entry.kind === "file" && nameProblem(entry.name) === undefined),
       ({ name }) =>
-        openConfined(root, name).pipe(
+        logs.files.open(inLogFolder(logs, name)).pipe(
           Effect.map((file) =>
             Option.some(
               new LogFileInfo({ name, kind: logKind(name) ?? "log", size: file.size, modified: file.modified.toISOString() })
@@ -103,13 +103,13 @@ export const listLogFiles = (folder: string) =>
 const readFailed = (error: ConfinedFileError) => new LogReadError({ message: `cannot read the log file: ${error.message}` })
 
 /** Reads up to `length` bytes (clamped to `MAX_RANGE_BYTES`) from `offset`. */
-export const readRange = (file: ConfinedFile, offset: number, length?: number) => {
+export const readRange = (file: OpenedFile, offset: number, length?: number) => {
   const wanted = Math.min(length ?? DEFAULT_RANGE_BYTES, MAX_RANGE_BYTES, Math.max(0, file.size - offset))
   return wanted === 0 ? Effect.succeed(new Uint8Array(0)) : file.read(offset, wanted).pipe(Effect.mapError(readFailed))
 }
 
 /** The last `count` lines (clamped to `MAX_TAIL_LINES`), scanning back at most `MAX_TAIL_BYTES`. */
-export const readTail = (file: ConfinedFile, count: number) =>
+export const readTail = (file: OpenedFile, count: number) =>
   Effect.gen(function* () {
     const lines = Math.min(count, MAX_TAIL_LINES)
     const chunks: Array<Uint8Array> = []

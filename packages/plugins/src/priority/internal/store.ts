@@ -84,6 +84,12 @@ export const makeStore = Effect.gen(function* () {
         Effect.map((rows) => rows.map((r) => r.platformId)),
         Effect.mapError(storeError("read active priority players"))
       ),
+    /** The earliest expiry after `nowIso` (epoch ms), when `priority.txt` next changes by itself. */
+    nextExpiry: (nowIso: string) =>
+      sql<{ next: string | null }>`SELECT MIN(expires_at) AS "next" FROM priority_entries WHERE expires_at > ${nowIso}`.pipe(
+        Effect.map((rows) => Option.filter(Option.map(Option.fromNullable(rows[0]?.next), Date.parse), Number.isFinite)),
+        Effect.mapError(storeError("read the next priority expiry"))
+      ),
     expired: (nowIso: string) =>
       read("read expired priority entries")(
         sql`SELECT ${columns} FROM priority_entries WHERE expires_at IS NOT NULL AND expires_at <= ${nowIso} ORDER BY seq`

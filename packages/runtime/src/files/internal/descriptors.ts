@@ -27,12 +27,24 @@ const flag = (name: "O_NOFOLLOW" | "O_NONBLOCK" | "O_NOCTTY" | "O_DIRECTORY"): n
  */
 export const READ_FILE_FLAGS = Fs.constants.O_RDONLY | flag("O_NOFOLLOW") | flag("O_NONBLOCK") | flag("O_NOCTTY")
 export const READ_FOLDER_FLAGS = Fs.constants.O_RDONLY | flag("O_NOFOLLOW") | flag("O_DIRECTORY")
+/** A new file that must not exist yet (not even as a symlink): what a temporary file is created with. */
+export const CREATE_NEW_FLAGS = Fs.constants.O_WRONLY | Fs.constants.O_CREAT | Fs.constants.O_EXCL | flag("O_NOFOLLOW") | flag("O_NOCTTY")
+/** An existing file written in place (cut back), never through a symlink, never blocking on a FIFO. */
+export const WRITE_IN_PLACE_FLAGS = Fs.constants.O_WRONLY | flag("O_NOFOLLOW") | flag("O_NONBLOCK") | flag("O_NOCTTY")
 
 const errnoProblem = (code: string | undefined): ConfinedFileProblem => {
   switch (code) {
     case "ENOENT":
-    case "ENOTDIR":
       return "not-found"
+    // A name on the way is a file, not a folder.
+    case "ENOTDIR":
+      return "not-a-folder"
+    case "EISDIR":
+      return "not-regular-file"
+    case "EEXIST":
+      return "exists"
+    case "ENOTEMPTY":
+      return "not-empty"
     // O_NOFOLLOW on a symlink: ELOOP on Linux and macOS, EMLINK on FreeBSD.
     case "ELOOP":
     case "EMLINK":
@@ -54,6 +66,9 @@ export const problemMessages: Readonly<Record<ConfinedFileProblem, string>> = {
   "not-a-folder": "is not a folder",
   "hard-link": "has other hard links, so it may be a file from outside its folder",
   "not-found": "does not exist",
+  "too-large": "is larger than the limit",
+  exists: "already exists",
+  "not-empty": "is a folder that is not empty",
   changed: "changed while it was being opened; try again",
   io: "cannot be read"
 }
@@ -61,23 +76,28 @@ export const problemMessages: Readonly<Record<ConfinedFileProblem, string>> = {
 export const refuse = (path: string, problem: ConfinedFileProblem, message = problemMessages[problem]) =>
   new ConfinedFileError({ path, problem, message })
 
+/** What a call was doing, for the message of an I/O fault (`cannot be written (ENOSPC)`). */
+export type Action = "read" | "written" | "removed" | "renamed" | "created"
+
 /** One file-system call; a failure names the problem, never the real path. */
-export const fsCall = <A>(path: string, run: () => Promise<A>): Effect.Effect<A, ConfinedFileError> =>
+export const fsCall = <A>(path: string, run: () => Promise<A>, action: Action = "read"): Effect.Effect<A, ConfinedFileError> =>
   Effect.tryPromise({
     try: run,
     catch: (cause) => {
       const code = (cause as NodeJS.ErrnoException | undefined)?.code
       const problem = errnoProblem(code)
-      return refuse(path, problem, problem === "io" ? `${problemMessages.io} (${code ?? "unknown error"})` : problemMessages[problem])
+      return refuse(path, problem, problem === "io" ? `cannot be ${action} (${code ?? "unknown error"})` : problemMessages[problem])
     }
   })
 
 export const realPath = (path: string, shownAs: string) => fsCall(shownAs, () => FsPromises.realpath(path))
 export const lstat = (path: string, shownAs: string) => fsCall(shownAs, () => FsPromises.lstat(path, { bigint: true }))
 
+const opensForWriting = (flags: number) => (flags & (Fs.constants.O_WRONLY | Fs.constants.O_RDWR)) !== 0
+
 /** Opens `path`; the handle is closed when the scope closes (the open itself is never interrupted half-way). */
-export const openHandle = (path: string, flags: number, shownAs: string) =>
-  Effect.acquireRelease(fsCall(shownAs, () => FsPromises.open(path, flags)), (handle) =>
+export const openHandle = (path: string, flags: number, shownAs: string, mode?: number) =>
+  Effect.acquireRelease(fsCall(shownAs, () => FsPromises.open(path, flags, mode), opensForWriting(flags) ? "written" : "read"), (handle) =>
     Effect.promise(() => handle.close().catch(() => undefined))
   )
 

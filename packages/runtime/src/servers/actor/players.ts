@@ -41,8 +41,7 @@ export const makeRoster = (deps: RosterDeps) =>
       Effect.suspend(() => {
         const logs = deps.logs()
         if (logs === undefined) return Effect.void
-        return Effect.tryPromise(() => logs.poll()).pipe(
-          Effect.orElseSucceed((): ReadonlyArray<string> => []),
+        return logs.poll.pipe(
           Effect.map((lines) => {
             for (const line of lines) {
               const seen = parsePlayerLogLine(line)

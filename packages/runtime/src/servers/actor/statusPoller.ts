@@ -11,7 +11,8 @@ import * as Schedule from "effect/Schedule"
 import { readRptFacts } from "../../game/Rpt.js"
 import type { ProcessUsage } from "../ProcessLauncher.js"
 import { boundOutput } from "../ProcessOutput.js"
-import { profilesPath, type ServerEntry } from "../ServerEntry.js"
+import { profilesFolder } from "../ProfilesFolder.js"
+import type { ServerEntry } from "../ServerEntry.js"
 import type { ServerState } from "../ServerState.js"
 
 export interface StatusPollerDeps {
@@ -28,9 +29,7 @@ export const statusPoller = (deps: StatusPollerDeps, pid: number, startedAt: num
   const readLogFacts = Effect.gen(function* () {
     const known = yield* deps.state
     if (known.map !== undefined && known.version !== undefined) return
-    const facts = yield* Effect.tryPromise(() => readRptFacts(profilesPath(deps.entry()), startedAt)).pipe(
-      Effect.orElseSucceed(() => undefined)
-    )
+    const facts = yield* readRptFacts(profilesFolder(deps.entry()), startedAt).pipe(Effect.orElseSucceed(() => undefined))
     if (facts !== undefined) yield* deps.patch({ map: facts.map ?? known.map, version: facts.version ?? known.version })
   })
 

@@ -1,0 +1,81 @@
+/**
+ * priority.txt on TestClock: an entry whose `expiresAt` passes leaves every
+ * server's file at that moment, with no one acting and before the cleanup
+ * job has removed it (the runtime's ServerFileSync wakes at the next
+ * expiry); a later change moves that wake-up.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Chunk, Effect, Schema, TestClock } from "effect"
+import { makeServerEntry } from "@garrison/runtime"
+import { PriorityEntryInput, PriorityPlugin, PriorityQueue } from "../../src/priority/index.js"
+import { realSleep, startKernel } from "../support/controller.js"
+import { fakeActor, stubServersPlugin } from "../support/fakeServers.js"
+import { tempDir } from "../support/tempDir.js"
+import { OTHER, priorityFile, STEAM64, THIRD } from "./support.js"
+
+const START = Date.parse("2026-03-01T12:00:00.000Z")
+
+/** An entry as the route decodes it (a VIP, expiring `expiresIn` ms after START, or never). */
+const vip = (platformId: string, name: string, expiresIn: number | null) =>
+  Schema.decodeUnknownSync(PriorityEntryInput)({
+    platformId,
+    name,
+    role: "VIP",
+    expiresAt: expiresIn === null ? null : new Date(START + expiresIn).toISOString()
+  })
+
+/** Waits (in real time) until a fiber sleeps on the TestClock until `at`: only then does an adjust surely wake it. */
+const sleepingUntil = (at: number) =>
+  Effect.gen(function* () {
+    for (let i = 0; i < 300 && !Chunk.toReadonlyArray(yield* TestClock.sleeps()).includes(at); i++) yield* realSleep(10)
+    expect(Chunk.toReadonlyArray(yield* TestClock.sleeps())).toContain(at)
+  })
+
+const fileWhen = (installDir: string, check: (text: string | undefined) => boolean) =>
+  Effect.gen(function* () {
+    for (let i = 0; i < 300 && !check(priorityFile(installDir)); i++) yield* realSleep(10)
+    return priorityFile(installDir)
+  })
+
+describe("priority.txt at expiry", () => {
+  it.scoped("an expired entry leaves every server's file when its time passes, before the cleanup removes it", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(START)
+      const alpha = tempDir("garrison-priority-alpha-")
+      const bravo = tempDir("garrison-priority-bravo-")
+      const actors = new Map(
+        [
+          ["alpha", alpha],
+          ["bravo", bravo]
+        ].map(([id, installDir]) => [id!, fakeActor(id!, { entry: Effect.succeed(makeServerEntry({ id: id!, name: id!, installDir: installDir!, watchdog: false })) })])
+      )
+      const runtime = yield* startKernel([stubServersPlugin(actors), PriorityPlugin], tempDir("garrison-priority-data-"))
+      yield* Effect.addFinalizer(() => runtime.stop)
+      const queue = yield* Effect.provide(PriorityQueue, runtime.context)
+
+      // The controller's start wrote the (empty) file into every install folder.
+      expect(yield* fileWhen(alpha, (text) => text === "")).toBe("")
+      yield* queue.add(vip(STEAM64, "One", 90_000), "op")
+      yield* queue.add(vip(OTHER, "Two", null), "op")
+      expect([priorityFile(alpha), priorityFile(bravo)]).toEqual([`${STEAM64};${OTHER}`, `${STEAM64};${OTHER}`])
+
+      // Let the sync go to sleep until the expiry; the cleanup job runs at 60 s and finds nothing yet.
+      yield* sleepingUntil(START + 90_000)
+      yield* TestClock.adjust("89 seconds")
+      yield* realSleep(100)
+      expect(priorityFile(alpha)).toBe(`${STEAM64};${OTHER}`)
+      yield* TestClock.adjust("1 second")
+      expect(yield* fileWhen(alpha, (text) => text === OTHER)).toBe(OTHER)
+      expect(yield* fileWhen(bravo, (text) => text === OTHER)).toBe(OTHER)
+      // Still stored: the cleanup job (every 60 s) has not come round again.
+      expect((yield* queue.exportAll).map((entry) => entry.platformId)).toEqual([STEAM64, OTHER])
+
+      // An entry added later with an earlier expiry than any other moves the wake-up.
+      yield* queue.add(vip(THIRD, "Three", 100_000), "op")
+      expect(priorityFile(alpha)).toBe(`${OTHER};${THIRD}`)
+      yield* sleepingUntil(START + 100_000)
+      yield* TestClock.adjust("10 seconds")
+      expect(yield* fileWhen(alpha, (text) => text === OTHER)).toBe(OTHER)
+    })
+  )
+})
