@@ -1,7 +1,7 @@
 /**
  * `Servers`: the one way other plugins find a server. `get(id)` gives a
- * handle (the entry, the actor, its state and changes, and its
- * `GameControl`) or fails with the runtime's `ServerNotFound` (404, one
+ * handle (the entry, the actor, its state and changes, its `GameControl`
+ * and its `ServerFiles`) or fails with the runtime's `ServerNotFound` (404, one
  * body and message everywhere) or `ServerUnreadable` (409: stored, but it
  * cannot be read). Nobody else looks actors up in the `Supervisor`.
  *
@@ -19,6 +19,7 @@ import {
   RconGameControl,
   type ServerActor,
   type ServerEntry,
+  ServerFiles,
   ServerNotFound,
   type ServerState,
   ServerUnreadable,
@@ -37,6 +38,11 @@ export interface ServerHandle {
   readonly actor: ServerActor.ServerActor
   /** What admins do to the running game. */
   readonly control: GameControl
+  /**
+   * The files under the server's install folder, every path confined to it.
+   * Made from the entry as it is now: after a PATCH of `installDir`, get a new handle.
+   */
+  readonly files: ServerFiles.ServerFiles
 }
 
 export type ServerLookupError = ServerNotFound | ServerUnreadable
@@ -56,14 +62,18 @@ export interface ServersShape {
   readonly installs: Effect.Effect<ReadonlyArray<ServerEntry>>
 }
 
-const handleOf = (actor: ServerActor.ServerActor): ServerHandle => ({
+const handleOf = (actor: ServerActor.ServerActor, installDir: string): ServerHandle => ({
   id: actor.serverId,
   entry: actor.entry,
   state: actor.state,
   changes: actor.changes,
   actor,
-  control: RconGameControl.make(actor)
+  control: RconGameControl.make(actor),
+  files: ServerFiles.local(installDir)
 })
+
+/** A handle for an actor, with the files of the install folder its entry names now. */
+const handleFor = (actor: ServerActor.ServerActor) => Effect.map(actor.entry, (entry) => handleOf(actor, entry.installDir))
 
 export class Servers extends Context.Tag("@garrison/plugins/Servers")<Servers, ServersShape>() {
   static readonly make = Effect.gen(function* () {
@@ -89,18 +99,21 @@ export class Servers extends Context.Tag("@garrison/plugins/Servers")<Servers, S
     const get: ServersShape["get"] = (serverId) =>
       Effect.gen(function* () {
         const existing = yield* supervisor.find(serverId)
-        if (Option.isSome(existing)) return handleOf(existing.value)
+        if (Option.isSome(existing)) return yield* handleFor(existing.value)
         const stored = yield* entry(serverId)
         // Only a racing delete makes this fail (the actor was retired): the entry is gone.
         const actor = yield* supervisor.ensure(stored).pipe(Effect.mapError(() => ServerNotFound.of(serverId)))
-        return handleOf(actor)
+        return handleOf(actor, stored.installDir)
       })
 
-    const supervised = Effect.map(supervisor.all, (actors) => actors.map(handleOf))
+    const supervised = Effect.flatMap(supervisor.all, Effect.forEach(handleFor))
     const running = Effect.gen(function* () {
       const actors = yield* supervisor.all
       const states = yield* Effect.forEach(actors, (actor) => actor.state)
-      return actors.filter((_, i) => states[i]!.status === "running").map(handleOf)
+      return yield* Effect.forEach(
+        actors.filter((_, i) => states[i]!.status === "running"),
+        handleFor
+      )
     })
 
     return Servers.of({ get, entry, running, supervised, entries, installs: Effect.map(entries, oneEntryPerInstall) })

@@ -48,12 +48,13 @@ describe("ban.txt sync", () => {
         const text = yield* banFileWhen(server(fleet, name), (t) => t.includes(STEAM64) && t.includes(OTHER))
         expect(text).toBe(`${BAN_BLOCK_BEGIN}\n${OTHER}\n${STEAM64}\n${BAN_BLOCK_END}\n`)
       }
-      // Nobody acts from here on: the worker's only sleep on this clock is the one until the expiry,
-      // which it takes once it has synced. Then the adjusts below are sure to wake it.
+      // Nobody acts from here on: the worker's sleeps on this clock are until the expiry, which it
+      // takes once it has synced. Then the adjusts below are sure to wake it.
       yield* sleepingUntil(expiry)
       yield* TestClock.adjust("59 minutes")
-      // A minute early it still sleeps (a sleep that fired leaves the list), so nothing rewrote the file.
-      expect(yield* sleepsOnTestClock).toEqual([expiry])
+      // A minute early it still sleeps until the expiry and nothing else (a sleep that fired leaves the list;
+      // one a wake-up cut short may stay listed, at the same time), so nothing rewrote the file.
+      expect(new Set(yield* sleepsOnTestClock)).toEqual(new Set([expiry]))
       expect(readBanFile(server(fleet, "alpha"))).toContain(STEAM64)
       yield* TestClock.adjust("1 minute")
       for (const name of ["alpha", "bravo"]) {

@@ -8,6 +8,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { GameCapability, makeServerEntry, RconGameControl, ServerNotFound } from "@garrison/runtime"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Option } from "effect"
+import * as Fs from "node:fs"
+import * as NodePath from "node:path"
 import { BansPlugin } from "../../src/bans/index.js"
 import { LogsPlugin } from "../../src/logs/index.js"
 import { PlayersPlugin } from "../../src/players/index.js"
@@ -101,6 +103,16 @@ describe("the Servers gateway", () => {
       expect((yield* servers.supervised).map((server) => server.id)).toEqual([id])
       yield* handle.actor.stop
       expect(yield* servers.running).toEqual([])
+
+      // Its files are the install folder's, every path confined to it.
+      const installDir = (yield* handle.entry).installDir
+      yield* handle.files.makeFolder("notes")
+      yield* handle.files.write("notes/motd.txt", "hello")
+      expect(Fs.readFileSync(NodePath.join(installDir, "notes", "motd.txt"), "utf8")).toBe("hello")
+      expect(new TextDecoder().decode(yield* handle.files.read("notes/motd.txt"))).toBe("hello")
+      const escape = yield* Effect.flip(handle.files.read("../../etc/passwd"))
+      expect(["invalid-path", "outside-root"]).toContain(escape.problem)
+      expect(escape.path).toBe("../../etc/passwd")
 
       const missing = yield* Effect.flip(servers.get("nope"))
       expect(missing).toEqual(ServerNotFound.of("nope"))
