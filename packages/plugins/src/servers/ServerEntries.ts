@@ -11,7 +11,6 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { describePorts, portsOf, SEALED_PREFIX, SealedSecrets, ServerEntry, ServerNotFound, type StartupError } from "@garrison/runtime"
@@ -99,25 +98,25 @@ export class ServerEntries extends Context.Tag("@garrison/plugins/ServerEntries"
         WHERE entry LIKE ${`%${SEALED_PREFIX}%`}`.pipe(Effect.orDie)
       const box = yield* (yield* SealedSecrets).box(SERVERS_KEY, {
         sealedValuesExist: Number(sealedRows?.n ?? 0) > 0,
-        sealedWhat: "RCON passwords"
+        sealedWhat: "RCON passwords and agent keys"
       })
       const encode = (entry: ServerEntry) => encodeJson(sealEntry(box, entry))
       const decodeRow = (row: Row) =>
         decode(row.entry).pipe(
           Effect.mapError((e) => storeError(`server ${row.id} is unreadable`)({ message: e.message })),
-          Effect.flatMap((stored) =>
-            Either.match(openEntry(box, stored), {
-              onRight: Effect.succeed,
-              // The entry stays (its server may be running); RCON waits until the password is entered again.
-              onLeft: (failure) =>
-                Effect.as(
-                  Effect.logError(
-                    `server ${row.id}: its stored RCON password ${describeOpenFailure(failure)}; enter the RCON password again`
-                  ),
-                  new ServerEntry({ ...stored, rcon: stored.rcon === undefined ? undefined : { ...stored.rcon, password: "" } })
-                )
-            })
-          )
+          Effect.flatMap((stored) => {
+            // The entry stays (its server may be running); what did not open waits until it is entered again.
+            const { entry, failed } = openEntry(box, stored)
+            return Effect.as(
+              Effect.forEach(
+                failed,
+                ({ field, failure }) =>
+                  Effect.logError(`server ${row.id}: its stored ${field} ${describeOpenFailure(failure)}; enter the ${field} again`),
+                { discard: true }
+              ),
+              entry
+            )
+          })
         )
 
       const exists = (id: string) =>

@@ -325,3 +325,41 @@ describe("servers config backup", () => {
     }).pipe(Effect.provide(controller()))
   )
 })
+
+describe("the agent of an entry", () => {
+  it.scopedLive("is set on create, shown with its key masked, kept by a masked PATCH, changed, removed with null; bad URLs are 400", () =>
+    Effect.gen(function* () {
+      const made = yield* create({ name: "With agent", installDir: fakeInstall(), agent: { url: "http://127.0.0.1:9100", apiKey: "agent-key-1" } })
+      expect(made.status).toBe(201)
+      expect(made.body.agent).toEqual({ url: "http://127.0.0.1:9100", apiKey: "********" })
+      expect(JSON.stringify(made.body)).not.toContain("agent-key-1")
+      const id = String(made.body.id)
+      const entries = yield* ServerEntries
+      expect((yield* entries.get(id)).agent).toEqual({ url: "http://127.0.0.1:9100", apiKey: "agent-key-1" })
+
+      // A new URL with the masked key keeps the key.
+      const moved = yield* call("PATCH", `/api/servers/${id}`, { as: DEPLOY, json: { agent: { url: "https://agent.example:9443", apiKey: "********" } } })
+      expect(moved.status).toBe(200)
+      expect((yield* entries.get(id)).agent).toEqual({ url: "https://agent.example:9443", apiKey: "agent-key-1" })
+      yield* call("PATCH", `/api/servers/${id}`, { as: DEPLOY, json: { agent: { apiKey: "agent-key-2" } } })
+      expect((yield* entries.get(id)).agent?.apiKey).toBe("agent-key-2")
+      expect(JSON.stringify((yield* call("GET", "/api/backup/servers", { as: ADMIN })).body)).not.toContain("agent-key-2")
+
+      for (const [agent, says] of [
+        [{ url: "ftp://127.0.0.1:9100" }, "must start with http:// or https://"],
+        [{ url: "http://user:pw@127.0.0.1:9100" }, "must not carry a user or password"],
+        [{ url: "not a url" }, "must be an absolute http(s) URL"]
+      ] as const) {
+        const refused = yield* call("PATCH", `/api/servers/${id}`, { as: DEPLOY, json: { agent } })
+        expect(refused.status, JSON.stringify(agent)).toBe(400)
+        expect(String(refused.body.message)).toContain(says)
+      }
+      const noUrl = yield* create({ name: "No URL", installDir: fakeInstall(), gamePort: 2402, agent: { apiKey: "k" } })
+      expect(noUrl.status).toBe(400)
+      expect(noUrl.body.message).toBe("agent.url: required for a new agent (for example http://127.0.0.1:9100)")
+
+      expect((yield* call("PATCH", `/api/servers/${id}`, { as: DEPLOY, json: { agent: null } })).body.agent).toBeNull()
+      expect((yield* entries.get(id)).agent).toBeUndefined()
+    }).pipe(Effect.provide(controller()))
+  )
+})

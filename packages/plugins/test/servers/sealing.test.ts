@@ -124,7 +124,7 @@ describe("RCON passwords at rest", () => {
       const error = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.failureOption(exit.cause)) : undefined
       expect((error as StartupError | undefined)?._tag).toBe("StartupError")
       const message = (error as StartupError).message
-      expect(message).toContain(`${keyFile} is missing but the database holds RCON passwords sealed with it`)
+      expect(message).toContain(`${keyFile} is missing but the database holds RCON passwords and agent keys sealed with it`)
       expect(message).toContain("restore it from a backup of the data directory")
       expect(message).not.toContain("\n")
       expect(Fs.existsSync(keyFile)).toBe(false)
@@ -156,6 +156,39 @@ describe("RCON passwords at rest", () => {
       const third = yield* kernel(dataDir)
       expect(yield* passwordOf(third.context, "s1")).toBe("new-pw")
       yield* third.stop
+    })
+  )
+})
+
+describe("agent keys at rest", () => {
+  const AGENT_KEY = "agent-clear-Key-5519"
+  const withAgent = (id: string, installDir: string) =>
+    new ServerEntry({ ...entry(id, installDir), agent: { url: "http://127.0.0.1:9100", apiKey: AGENT_KEY } })
+
+  it.effect("are sealed to their entry and field, open again after a restart, and a swapped one does not open", () =>
+    Effect.gen(function* () {
+      const dataDir = tempDir("garrison-sealing-")
+      const first = yield* kernel(dataDir)
+      yield* Effect.flatMap(ServerEntries, (entries) => entries.insert(withAgent("a1", dataDir))).pipe(Effect.provide(first.context))
+      const row = yield* storedRow(first.context, "a1")
+      expect(row).toMatch(/"apiKey":"sealed:v1:[A-Za-z0-9_-]{8}:/)
+      expect(row).not.toContain(AGENT_KEY)
+      // The sealed RCON password put in the agent key's place must not open as the key: the field is part of the context.
+      const parsed = JSON.parse(row) as { rcon: { password: string }; agent: { apiKey: string } }
+      const swapped = JSON.stringify({ ...parsed, agent: { ...parsed.agent, apiKey: parsed.rcon.password } })
+      yield* Effect.flatMap(SqlClient.SqlClient, (sql) => sql`UPDATE servers SET entry = ${swapped} WHERE id = 'a1'`).pipe(
+        Effect.provide(first.context)
+      )
+      yield* first.stop
+
+      const second = yield* kernelWithLogs(dataDir)
+      const opened = yield* Effect.flatMap(ServerEntries, (entries) => entries.get("a1")).pipe(Effect.provide(second.context))
+      expect(opened.rcon?.password).toBe(PASSWORD)
+      expect(opened.agent).toEqual({ url: "http://127.0.0.1:9100", apiKey: "" })
+      expect(second.lines).toEqual([
+        "server a1: its stored agent key does not open (altered, or copied from another entry); enter the agent key again"
+      ])
+      yield* second.stop
     })
   )
 })

@@ -13,6 +13,16 @@ export const RconSettings = Schema.Struct({
 })
 export type RconSettings = typeof RconSettings.Type
 
+/**
+ * The agent beside the game server (the in-house provider of admin actions):
+ * its base URL and the key it takes (`SIDECAR_API_KEY` on the agent).
+ */
+export const AgentSettings = Schema.Struct({
+  url: Schema.String,
+  apiKey: Schema.String
+})
+export type AgentSettings = typeof AgentSettings.Type
+
 /** Waits of the stop escalation: RCON `#shutdown`, then SIGTERM, then SIGKILL. */
 export const StopPolicy = Schema.Struct({
   shutdownWaitMs: Schema.Int.pipe(Schema.between(0, 600_000)),
@@ -37,6 +47,8 @@ export class ServerEntry extends Schema.Class<ServerEntry>("ServerEntry")({
   /** Further launch flags, e.g. `-cpuCount=4`, `-limitFPS=60`. */
   extraArgs: Schema.Array(Schema.String),
   rcon: Schema.optional(RconSettings),
+  /** The agent that runs in-game admin actions for this server; none: RCON only. */
+  agent: Schema.optional(AgentSettings),
   /** Restart the server when it crashes. */
   watchdog: Schema.Boolean,
   stop: StopPolicy

@@ -20,6 +20,7 @@ export { profilesFolder, profilesInsideInstall } from "./ProfilesFolder.js"
 export type { ProcessRecord, ProcessRecordsShape } from "./ProcessRecords.js"
 export * as ServerActor from "./ServerActor.js"
 export {
+  AgentSettings,
   RconSettings,
   ServerEntry,
   StopPolicy,

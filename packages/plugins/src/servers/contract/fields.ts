@@ -23,6 +23,30 @@ export const RconInput = Schema.Struct({
 })
 export type RconInput = typeof RconInput.Type
 
+/** An agent's base URL: http or https, a host, no credentials in it (the key goes in `apiKey`). */
+export const AgentUrl = Schema.String.pipe(
+  Schema.maxLength(2048),
+  Schema.filter((text) => {
+    let url: URL
+    try {
+      url = new URL(text)
+    } catch {
+      return "must be an absolute http(s) URL such as http://127.0.0.1:9100"
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") return "must start with http:// or https://"
+    if (url.username !== "" || url.password !== "") return "must not carry a user or password: give the key as apiKey"
+    if (url.search !== "" || url.hash !== "") return "must not have a query or fragment"
+    return true
+  })
+)
+
+/** The agent as a client sends it: `apiKey` omitted or the mask keeps the stored one. */
+export const AgentInput = Schema.Struct({
+  url: Schema.optional(AgentUrl),
+  apiKey: Schema.optional(Schema.String.pipe(Schema.maxLength(512)))
+})
+export type AgentInput = typeof AgentInput.Type
+
 export const StopInput = Schema.Struct({
   shutdownWaitMs: Schema.optional(Wait),
   terminateWaitMs: Schema.optional(Wait)
@@ -47,7 +71,9 @@ export const CreateServerBody = Schema.Struct({
   name: Name,
   installDir: LaunchPath,
   ...entryFields,
-  rcon: Schema.optional(RconInput)
+  rcon: Schema.optional(RconInput),
+  /** The agent beside the game server, for in-game admin actions. */
+  agent: Schema.optional(AgentInput)
 })
 export type CreateServerBody = typeof CreateServerBody.Type
 
@@ -56,7 +82,9 @@ export const UpdateServerBody = Schema.Struct({
   installDir: Schema.optional(LaunchPath),
   ...entryFields,
   /** null removes the RCON settings. */
-  rcon: Schema.optional(Schema.NullOr(RconInput))
+  rcon: Schema.optional(Schema.NullOr(RconInput)),
+  /** null removes the agent. */
+  agent: Schema.optional(Schema.NullOr(AgentInput))
 })
 export type UpdateServerBody = typeof UpdateServerBody.Type
 
@@ -72,6 +100,12 @@ export const RconView = Schema.Struct({
 
 export const StopView = Schema.Struct({ shutdownWaitMs: Schema.Int, terminateWaitMs: Schema.Int })
 
+export const AgentView = Schema.Struct({
+  url: Schema.String,
+  /** Always the mask (or "" when no key is set). */
+  apiKey: Schema.String
+})
+
 export const EntryView = Schema.Struct({
   name: Schema.String,
   installDir: Schema.String,
@@ -84,6 +118,7 @@ export const EntryView = Schema.Struct({
   serverMods: Schema.Array(Schema.String),
   extraArgs: Schema.Array(Schema.String),
   rcon: Schema.NullOr(RconView),
+  agent: Schema.NullOr(AgentView),
   watchdog: Schema.Boolean,
   stop: StopView
 })

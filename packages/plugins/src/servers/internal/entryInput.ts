@@ -2,10 +2,10 @@
  * Turning create and update bodies into a `ServerEntry`: defaults, the
  * binary check, and RCON settings filled in from the BattlEye config.
  */
-import { BadRequest, defaultStopPolicy, type RconSettings, ServerEntry, serverEntryDefaults } from "@garrison/runtime"
+import { type AgentSettings, BadRequest, defaultStopPolicy, type RconSettings, ServerEntry, serverEntryDefaults } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
 import * as NodePath from "node:path"
-import { type CreateServerBody, PASSWORD_MASK, type RconInput, type UpdateServerBody } from "../contract/fields.js"
+import { type AgentInput, type CreateServerBody, PASSWORD_MASK, type RconInput, type UpdateServerBody } from "../contract/fields.js"
 import { InvalidServerEntry } from "../errors.js"
 import { defaultExecutable, isDirectory, isFile, readBattlEyeRcon } from "./install.js"
 
@@ -51,6 +51,17 @@ export const resolveRcon = (
     })
   })
 
+/** The agent from what the client sent and what was stored: a new agent needs its URL; an omitted or masked key keeps the stored one. */
+export const resolveAgent = (
+  input: AgentInput | undefined,
+  stored: AgentSettings | undefined
+): Effect.Effect<AgentSettings | undefined, InvalidServerEntry> => {
+  if (input === undefined) return Effect.succeed(stored)
+  const url = input.url ?? stored?.url
+  if (url === undefined) return invalid("agent.url", "required for a new agent (for example http://127.0.0.1:9100)")
+  return Effect.succeed({ url, apiKey: isKept(input.apiKey) ? (stored?.apiKey ?? "") : input.apiKey! })
+}
+
 export const entryFromCreate = (id: string, body: CreateServerBody): Effect.Effect<ServerEntry, InvalidServerEntry> =>
   Effect.gen(function* () {
     const executable = body.executable ?? defaultExecutable
@@ -58,6 +69,7 @@ export const entryFromCreate = (id: string, body: CreateServerBody): Effect.Effe
     const profilesDir = body.profilesDir ?? DEFAULTS.profilesDir
     const battleyeDir = body.battleyeDir ?? DEFAULTS.battleyeDir
     const rcon = yield* resolveRcon(body.rcon, undefined, { installDir: body.installDir, battleyeDir, profilesDir })
+    const agent = yield* resolveAgent(body.agent, undefined)
     return new ServerEntry({
       id,
       name: body.name,
@@ -71,6 +83,7 @@ export const entryFromCreate = (id: string, body: CreateServerBody): Effect.Effe
       serverMods: body.serverMods ?? [],
       extraArgs: body.extraArgs ?? [],
       rcon,
+      agent,
       watchdog: body.watchdog ?? true,
       stop: { ...defaultStopPolicy, ...body.stop }
     })
@@ -90,6 +103,7 @@ export const entryFromUpdate = (existing: ServerEntry, body: UpdateServerBody): 
         : body.rcon === undefined
           ? existing.rcon
           : yield* resolveRcon(body.rcon, existing.rcon, { installDir, battleyeDir, profilesDir })
+    const agent = body.agent === null ? undefined : yield* resolveAgent(body.agent, existing.agent)
     return new ServerEntry({
       ...existing,
       name: body.name ?? existing.name,
@@ -103,6 +117,7 @@ export const entryFromUpdate = (existing: ServerEntry, body: UpdateServerBody): 
       serverMods: body.serverMods ?? existing.serverMods,
       extraArgs: body.extraArgs ?? existing.extraArgs,
       rcon,
+      agent,
       watchdog: body.watchdog ?? existing.watchdog,
       stop: { ...existing.stop, ...body.stop }
     })

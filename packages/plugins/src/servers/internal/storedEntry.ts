@@ -6,7 +6,7 @@
  * never makes an old entry unreadable. A new field added to `ServerEntry`
  * must get its default here too (the test writes rows of older shapes).
  */
-import { RconSettings, ServerEntry, serverEntryDefaults, StopPolicy } from "@garrison/runtime"
+import { AgentSettings, RconSettings, ServerEntry, serverEntryDefaults, StopPolicy } from "@garrison/runtime"
 import * as Schema from "effect/Schema"
 
 const withDefault = <S extends Schema.Schema.Any>(schema: S, value: Schema.Schema.Type<S>) =>
@@ -25,6 +25,7 @@ const StoredEntryFields = Schema.Struct({
   serverMods: withDefault(Schema.Array(Schema.String), serverEntryDefaults.serverMods),
   extraArgs: withDefault(Schema.Array(Schema.String), serverEntryDefaults.extraArgs),
   rcon: Schema.optional(RconSettings),
+  agent: Schema.optional(AgentSettings),
   watchdog: withDefault(Schema.Boolean, serverEntryDefaults.watchdog),
   stop: withDefault(StopPolicy, serverEntryDefaults.stop)
 })

@@ -17,6 +17,7 @@ export const entryView = (entry: ServerEntry) => ({
   serverMods: entry.serverMods,
   extraArgs: entry.extraArgs,
   rcon: entry.rcon === undefined ? null : { ...entry.rcon, password: maskPassword(entry.rcon.password) },
+  agent: entry.agent === undefined ? null : { url: entry.agent.url, apiKey: maskPassword(entry.agent.apiKey) },
   watchdog: entry.watchdog,
   stop: entry.stop
 })

@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import { ServerEntry, Supervisor } from "@garrison/runtime"
 import { ServersApi } from "../contract/Api.js"
 import { PASSWORD_MASK } from "../contract/fields.js"
-import { resolveRcon, invalidToBadRequest } from "../internal/entryInput.js"
+import { invalidToBadRequest, resolveAgent, resolveRcon } from "../internal/entryInput.js"
 import { installDirInUse, portsInUse, storeDefect } from "../internal/httpErrors.js"
 import { entryView } from "../internal/view.js"
 import { ServerEntries } from "../ServerEntries.js"
@@ -33,7 +33,7 @@ export const ServersBackupRoutes = HttpApiBuilder.group(ServersApi, "serversBack
       .handle("restore", ({ payload }) =>
         Effect.gen(function* () {
           const stored = new Map((yield* entries.list.pipe(Effect.catchTag("ServerStoreError", storeDefect))).map((e) => [e.id, e]))
-          const restored = yield* Effect.forEach(payload.servers, ({ id, rcon, ...fields }) =>
+          const restored = yield* Effect.forEach(payload.servers, ({ id, rcon, agent, ...fields }) =>
             Effect.gen(function* () {
               const settings =
                 rcon === null
@@ -43,7 +43,15 @@ export const ServersBackupRoutes = HttpApiBuilder.group(ServersApi, "serversBack
                       stored.get(id)?.rcon,
                       fields
                     ).pipe(Effect.mapError(invalidToBadRequest))
-              return new ServerEntry({ id, ...fields, rcon: settings })
+              // A masked (or empty) key keeps the stored one; a new agent's key is entered again with PATCH.
+              const agentSettings =
+                agent === null
+                  ? undefined
+                  : yield* resolveAgent(
+                      { url: agent.url, apiKey: agent.apiKey === "" ? PASSWORD_MASK : agent.apiKey },
+                      stored.get(id)?.agent
+                    ).pipe(Effect.mapError(invalidToBadRequest))
+              return new ServerEntry({ id, ...fields, rcon: settings, agent: agentSettings })
             })
           )
           yield* entries.upsertAll(restored).pipe(

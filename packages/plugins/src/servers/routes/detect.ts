@@ -46,6 +46,8 @@ export const detect = (installDir: string, stored: ReadonlyArray<ServerEntry>) =
           rcon?.port === undefined
             ? null
             : { protocol: "battleye" as const, host: rcon.host, port: rcon.port, password: maskPassword(rcon.password ?? "") },
+        // An agent runs beside the game server, not in its folder: nothing here tells where it listens.
+        agent: null,
         watchdog: true,
         stop: defaultStopPolicy
       },
