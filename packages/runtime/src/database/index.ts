@@ -12,5 +12,7 @@ export {
   type Migration,
   type MigrationReport,
   type MigrationSet,
+  type MigrationStatements,
+  migration,
   runMigrations
 } from "./Migrations.js"
