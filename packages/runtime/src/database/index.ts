@@ -16,3 +16,4 @@ export {
   migration,
   runMigrations
 } from "./Migrations.js"
+export { storeDefect, storeErrorFields, storeErrorMapper, storeFailureMessage, type StoreFailure } from "./StoreError.js"
