@@ -24,6 +24,9 @@ export const httpStatusOf = (error: ActorHttpError | ServerUnreadable): { readon
 /** Store failures are real faults: a 500 with a request id, from the host (the runtime's one mapper, named here for the routes). */
 export { storeDefect } from "@garrison/runtime"
 
+// The two conflicts below are values, not `conflictWith` mappers: the routes fail with them
+// (`Effect.fail(installDirInUse(e))`) and their message is built from several fields.
+
 /** A second entry for one install folder: 409 naming the entry that has it. */
 export const installDirInUse = (error: InstallDirInUse) =>
   new Conflict({
