@@ -45,6 +45,7 @@ export type SortKey<Position> = readonly [KeyPart<Position>, ...Array<KeyPart<Po
 export interface KeysetPaging<Position, Row> {
   readonly cursor: CursorCodec<Position>
   readonly key: SortKey<Position>
+  /** A row's position: what its cursor holds. */
   readonly positionOf: (row: Row) => Position
   /** The key as an `ORDER BY` list, `banned_at DESC, id DESC`: `ORDER BY ${sql.literal(paging.orderBy)}`. */
   readonly orderBy: string
@@ -56,8 +57,8 @@ export interface KeysetPaging<Position, Row> {
    * `(a < ? OR (a = ? AND b < ?))` for two, and so on.
    */
   readonly after: (sql: SqlClient.SqlClient, position: Position) => Statement.Fragment
-  /** The same test in memory: whether `position` comes after `after`. */
-  readonly follows: (position: Position, after: Position) => boolean
+  /** The same test in memory: whether `position` comes strictly after `other` in the key's order. */
+  readonly follows: (position: Position, other: Position) => boolean
   /** The page in `rows` read with `LIMIT limit + 1` (see `pageOfRows`), its cursor the last row's position. */
   readonly page: <R extends Row>(rows: ReadonlyArray<R>, limit: number) => PageOf<R>
   /** For a list read whole and sorted by the key: the page after `after` (from the start when undefined). */
@@ -84,10 +85,10 @@ export const make = <Position, Row>({ cursor, key, positionOf }: KeysetOptions<P
     return from(0)
   }
 
-  const follows = (position: Position, than: Position): boolean => {
+  const follows = (position: Position, other: Position): boolean => {
     for (const { direction, value } of key) {
       const mine = value(position)
-      const theirs = value(than)
+      const theirs = value(other)
       if (mine !== theirs) return direction === "asc" ? mine > theirs : mine < theirs
     }
     return false
