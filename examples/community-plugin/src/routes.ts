@@ -4,45 +4,36 @@
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
-import { cursorCodec, CurrentPrincipal, invalidCursor, NotFound, pageOfRows } from "@garrison/runtime"
+import { CurrentPrincipal, cursorBadRequest, notFoundWith, storeDefect } from "@garrison/runtime"
 import { MOTD_PAGE, MotdApi } from "./contract/Api.js"
-import { Motd } from "./service.js"
+import { Motd, motdPaging, type MotdNotFound } from "./service.js"
 
-/** The list's cursors: the position of a page's last message (the runtime encodes and checks them). */
-const motdCursor = cursorCodec("motd", Schema.Struct({ postedAt: Schema.String, id: Schema.String }))
+const notFound = notFoundWith((error: MotdNotFound) => `no message with id "${error.id}"`)
 
 export const MotdRoutes = HttpApiBuilder.group(MotdApi, "motd", (handlers) =>
   Effect.gen(function* () {
     const motd = yield* Motd
-    // A storage failure is a real fault: let it become a 500 with a request id.
+    // A storage failure is a real fault: storeDefect makes it a 500 with a request id.
     return handlers
       .handle("list", ({ urlParams }) =>
         Effect.gen(function* () {
-          const after = urlParams.cursor === undefined ? undefined : motdCursor.decode(urlParams.cursor)
-          if (after !== undefined && Option.isNone(after)) return yield* invalidCursor()
+          const after = yield* motdPaging.decode(urlParams.cursor)
           const limit = urlParams.limit ?? MOTD_PAGE.defaultLimit
           // One more than asked says whether another page follows.
-          const rows = yield* Effect.orDie(motd.listAfter(after === undefined ? undefined : after.value, limit + 1))
-          return pageOfRows(rows, limit, (last) => motdCursor.encode({ postedAt: last.postedAt, id: last.id }))
-        })
+          const rows = yield* motd.listAfter(after, limit + 1)
+          return motdPaging.page(rows, limit)
+        }).pipe(Effect.catchTags({ InvalidCursor: cursorBadRequest, MotdStorageError: storeDefect }))
       )
-      .handle("stats", () => Effect.orDie(motd.stats))
+      .handle("stats", () => motd.stats.pipe(Effect.catchTag("MotdStorageError", storeDefect)))
       .handle("post", ({ payload }) =>
         Effect.gen(function* () {
           // Always present here: the endpoint requires a permission, so the host authenticated the caller.
           const principal = yield* CurrentPrincipal
-          return yield* Effect.orDie(motd.post({ text: payload.text, author: principal.name }))
-        })
+          return yield* motd.post({ text: payload.text, author: principal.name })
+        }).pipe(Effect.catchTag("MotdStorageError", storeDefect))
       )
       .handle("remove", ({ path }) =>
-        motd.remove(path.id).pipe(
-          Effect.catchTags({
-            MotdNotFound: (error) => Effect.fail(new NotFound({ message: `no message with id "${error.id}"` })),
-            MotdStorageError: Effect.die
-          })
-        )
+        motd.remove(path.id).pipe(Effect.catchTags({ MotdNotFound: notFound, MotdStorageError: storeDefect }))
       )
   })
 )

@@ -9,7 +9,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
-import { EventBus } from "@garrison/runtime"
+import { cursorCodec, EventBus, Keyset, storeErrorFields, storeErrorMapper } from "@garrison/runtime"
 import { randomUUID } from "node:crypto"
 import { AuthorCount, MotdMessage, MotdStats } from "./contract/Api.js"
 import { MotdPosted } from "./events.js"
@@ -18,16 +18,30 @@ export class MotdNotFound extends Schema.TaggedError<MotdNotFound>()("MotdNotFou
   id: Schema.String
 }) {}
 
-/** The database refused or returned rows we cannot read. */
-export class MotdStorageError extends Schema.TaggedError<MotdStorageError>()("MotdStorageError", {
-  message: Schema.String
-}) {}
+/** The database refused or returned rows we cannot read; the message names the operation. */
+export class MotdStorageError extends Schema.TaggedError<MotdStorageError>()("MotdStorageError", storeErrorFields) {}
+
+const storageError = storeErrorMapper(MotdStorageError)
 
 /** Where a message stands in the list: newest first, by `postedAt` then `id`. */
 export interface MotdPosition {
   readonly postedAt: string
   readonly id: string
 }
+
+/**
+ * The list's paging: its cursors (the runtime encodes and checks them), its
+ * sort key (the SQL condition "after this message" comes from it) and a
+ * message's position. The routes decode and page with it, `listAfter` reads.
+ */
+export const motdPaging = Keyset.make({
+  cursor: cursorCodec("motd", Schema.Struct({ postedAt: Schema.String, id: Schema.String })),
+  key: [
+    { column: "posted_at", direction: "desc", value: (position) => position.postedAt },
+    { column: "id", direction: "desc", value: (position) => position.id }
+  ],
+  positionOf: (message: MotdMessage): MotdPosition => ({ postedAt: message.postedAt, id: message.id })
+})
 
 export interface MotdShape {
   /** Newest first. */
@@ -39,8 +53,6 @@ export interface MotdShape {
   readonly remove: (id: string) => Effect.Effect<void, MotdNotFound | MotdStorageError>
   readonly stats: Effect.Effect<MotdStats, MotdStorageError>
 }
-
-const storageError = (error: { readonly message: string }) => new MotdStorageError({ message: error.message })
 
 export class Motd extends Context.Tag("@garrison/example-community-plugin/Motd")<Motd, MotdShape>() {
   static readonly make = Effect.gen(function* () {
@@ -61,7 +73,7 @@ export class Motd extends Context.Tag("@garrison/example-community-plugin/Motd")
         sql`SELECT author, posted, last_posted_at AS "lastPostedAt" FROM motd_stats ORDER BY posted DESC, author`
     })
 
-    const list: MotdShape["list"] = findAll(undefined).pipe(Effect.mapError(storageError))
+    const list: MotdShape["list"] = findAll(undefined).pipe(Effect.mapError(storageError("list messages")))
 
     // Keyset: the next page starts strictly after the last message shown, so none is skipped or repeated.
     const findAfter = SqlSchema.findAll({
@@ -69,10 +81,11 @@ export class Motd extends Context.Tag("@garrison/example-community-plugin/Motd")
       Result: MotdMessage,
       execute: ({ after, limit }) =>
         sql`SELECT id, text, author, posted_at AS "postedAt" FROM motd_messages
-          WHERE ${after === undefined ? sql`1 = 1` : sql`(posted_at < ${after.postedAt} OR (posted_at = ${after.postedAt} AND id < ${after.id}))`}
-          ORDER BY posted_at DESC, id DESC LIMIT ${limit}`
+          WHERE ${after === undefined ? sql`1 = 1` : motdPaging.after(sql, after)}
+          ORDER BY ${sql.literal(motdPaging.orderBy)} LIMIT ${limit}`
     })
-    const listAfter: MotdShape["listAfter"] = (after, limit) => findAfter({ after, limit }).pipe(Effect.mapError(storageError))
+    const listAfter: MotdShape["listAfter"] = (after, limit) =>
+      findAfter({ after, limit }).pipe(Effect.mapError(storageError("list messages")))
 
     const post: MotdShape["post"] = ({ text, author }) =>
       Effect.gen(function* () {
@@ -82,21 +95,21 @@ export class Motd extends Context.Tag("@garrison/example-community-plugin/Motd")
         // Published only after the insert committed, so handlers never see a message that is not stored.
         yield* bus.publish(new MotdPosted({ id, author, text, postedAt }))
         return new MotdMessage({ id, text, author, postedAt })
-      }).pipe(Effect.mapError(storageError))
+      }).pipe(Effect.mapError(storageError("post a message")))
 
     const remove: MotdShape["remove"] = (id) =>
       Effect.gen(function* () {
         const found = yield* sql<{ readonly id: string }>`SELECT id FROM motd_messages WHERE id = ${id}`
         if (found.length === 0) return yield* new MotdNotFound({ id })
         yield* sql`DELETE FROM motd_messages WHERE id = ${id}`
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", (error) => Effect.fail(storageError(error))))
+      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", (error) => Effect.fail(storageError("delete a message")(error))))
 
     const stats: MotdShape["stats"] = findAuthors(undefined).pipe(
       Effect.map(
         (authors) =>
           new MotdStats({ totalPosted: authors.reduce((sum, a) => sum + a.posted, 0), authors })
       ),
-      Effect.mapError(storageError)
+      Effect.mapError(storageError("count posts"))
     )
 
     return Motd.of({ list, listAfter, post, remove, stats })

@@ -80,7 +80,9 @@ export type { ErrorBody, ErrorCode, ErrorCodeDeclaration } from "./http/ApiError
 export { ConstantResponse } from "./http/ConstantResponse.js"
 export {
   cursorCodec,
+  decodeCursor,
   effectiveLimit,
+  InvalidCursor,
   invalidCursor,
   MAX_CURSOR_LENGTH,
   PageCursor,
@@ -92,6 +94,10 @@ export {
   totalField
 } from "./http/Page.js"
 export type { CursorCodec, PageLimits, PageOf } from "./http/Page.js"
+export * as Keyset from "./http/Keyset.js"
+export type { KeyPart, KeysetOptions, KeysetPaging, KeyValue, SortKey } from "./http/Keyset.js"
+export { conflictWith, cursorBadRequest, fieldBadRequest, notFoundWith } from "./http/EndpointErrors.js"
+export type { FieldRefusal } from "./http/EndpointErrors.js"
 export { knownFieldsOnly, requireKnownFields } from "./http/KnownFields.js"
 export type { ConstantResponseValue } from "./http/ConstantResponse.js"
 export type { AuthenticationMethod, OperationFacts } from "./http/AuthenticationMethods.js"

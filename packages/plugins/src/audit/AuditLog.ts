@@ -10,9 +10,9 @@ import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { AuditTrail, type AuditEntry } from "@garrison/runtime"
+import { AuditTrail, type AuditEntry, type InvalidCursor } from "@garrison/runtime"
 import type { AuditPage, AuditRow, VerifyReport } from "./contract/Api.js"
-import type { AuditStoreError, InvalidAuditCursor } from "./errors.js"
+import type { AuditStoreError } from "./errors.js"
 import { makeAppend } from "./internal/append.js"
 import { type AuditFilter, makeQuery } from "./internal/query.js"
 import { makeVerify } from "./internal/verify.js"
@@ -23,7 +23,7 @@ export interface AuditLogShape {
   /** Appends one entry, committed before it returns; fails when the store does. */
   readonly append: (entry: AuditEntry) => Effect.Effect<AuditRow, AuditStoreError>
   /** One page, newest first. */
-  readonly query: (filter: AuditFilter) => Effect.Effect<AuditPage, AuditStoreError | InvalidAuditCursor>
+  readonly query: (filter: AuditFilter) => Effect.Effect<AuditPage, AuditStoreError | InvalidCursor>
   /** Walks the whole chain and reports the first broken link. */
   readonly verify: Effect.Effect<VerifyReport, AuditStoreError>
 }

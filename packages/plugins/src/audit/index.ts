@@ -30,5 +30,5 @@ export {
   VerifyFailure as AuditVerifyFailure,
   VerifyReport as AuditVerifyReport
 } from "./contract/Api.js"
-export { AuditStoreError, InvalidAuditCursor } from "./errors.js"
+export { AuditStoreError } from "./errors.js"
 export { GENESIS_HASH as AUDIT_GENESIS_HASH, rowHash as auditRowHash } from "./internal/chain.js"

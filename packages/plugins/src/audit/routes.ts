@@ -1,7 +1,7 @@
 /** The handlers behind `AuditApi`; the host has already checked `admin`. */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
-import { BadRequest, invalidCursor } from "@garrison/runtime"
+import { BadRequest, cursorBadRequest, storeDefect } from "@garrison/runtime"
 import { AuditLog } from "./AuditLog.js"
 import { AuditApi } from "./contract/Api.js"
 
@@ -15,11 +15,11 @@ export const AuditRoutes = HttpApiBuilder.group(AuditApi, "audit", (handlers) =>
           ? Effect.fail(new BadRequest({ message: "from must not be after to", details: [{ path: "from", message: "after to" }] }))
           : log.query(urlParams).pipe(
               Effect.catchTags({
-                InvalidAuditCursor: () => Effect.fail(invalidCursor()),
-                AuditStoreError: Effect.die
+                InvalidCursor: cursorBadRequest,
+                AuditStoreError: storeDefect
               })
             )
       )
-      .handle("verify", () => Effect.orDie(log.verify))
+      .handle("verify", () => log.verify.pipe(Effect.catchTag("AuditStoreError", storeDefect)))
   })
 )

@@ -13,12 +13,20 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
-import { AuditTrail, BULK_WRITE_BACKUP_ROWS, Database, effectiveLimit, EventBus, pageOfRows, parsePlatformId } from "@garrison/runtime"
+import {
+  AuditTrail,
+  BULK_WRITE_BACKUP_ROWS,
+  Database,
+  effectiveLimit,
+  EventBus,
+  type InvalidCursor,
+  parsePlatformId
+} from "@garrison/runtime"
 import { randomUUID } from "node:crypto"
 import { Ban, BanPage, type BanListParams, DEFAULT_PAGE_SIZE, ImportResult, MAX_PAGE_SIZE } from "./contract/Api.js"
 import { BanExists, BanNotFound, type BanStoreError, InvalidBan, storeError } from "./errors.js"
 import { BanAdded, BanRemoved, BansImported } from "./events.js"
-import { banCursor } from "./internal/cursor.js"
+import { banPaging } from "./internal/cursor.js"
 import { IMPORT_COLUMNS, IMPORT_WIDTH, planImport } from "./internal/importer.js"
 import { decodeBans, SELECT_COLUMNS } from "./internal/rows.js"
 import { iso, parseIso, readExpiry } from "./internal/time.js"
@@ -34,7 +42,7 @@ export interface NewBan {
 }
 
 export interface BansShape {
-  readonly list: (params: BanListParams) => Effect.Effect<BanPage, InvalidBan | BanStoreError>
+  readonly list: (params: BanListParams) => Effect.Effect<BanPage, InvalidBan | InvalidCursor | BanStoreError>
   readonly get: (id: string) => Effect.Effect<Ban, BanNotFound | BanStoreError>
   readonly add: (input: NewBan, bannedBy: string) => Effect.Effect<Ban, InvalidBan | BanExists | BanStoreError>
   readonly remove: (id: string, removedBy: string) => Effect.Effect<Ban, BanNotFound | BanStoreError>
@@ -119,17 +127,13 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
           const pattern = `%${escapeLike(params.q.toLowerCase())}%`
           clauses.push(sql`(LOWER(player_name) LIKE ${pattern} ESCAPE ${"\\"} OR LOWER(reason) LIKE ${pattern} ESCAPE ${"\\"})`)
         }
-        if (params.cursor !== undefined) {
-          const position = banCursor.decode(params.cursor)
-          if (Option.isNone(position)) return yield* new InvalidBan({ field: "cursor", message: "cursor: not a cursor from this list" })
-          const { bannedAt, id } = position.value
-          clauses.push(sql`(banned_at < ${bannedAt} OR (banned_at = ${bannedAt} AND id < ${id}))`)
-        }
+        const after = yield* banPaging.decode(params.cursor)
+        if (after !== undefined) clauses.push(banPaging.after(sql, after))
         const limit = effectiveLimit(params.limit, { defaultLimit: DEFAULT_PAGE_SIZE, maxLimit: MAX_PAGE_SIZE })
         const rows = yield* read(
-          sql`SELECT ${columns} FROM bans WHERE ${sql.and(clauses)} ORDER BY banned_at DESC, id DESC LIMIT ${limit + 1}`
+          sql`SELECT ${columns} FROM bans WHERE ${sql.and(clauses)} ORDER BY ${sql.literal(banPaging.orderBy)} LIMIT ${limit + 1}`
         )
-        return new BanPage(pageOfRows(rows, limit, (last) => banCursor.encode({ bannedAt: last.bannedAt, id: last.id })))
+        return new BanPage(banPaging.page(rows, limit))
       })
 
     const add: BansShape["add"] = (input, bannedBy) =>

@@ -1,4 +1,5 @@
 import * as Schema from "effect/Schema"
+import { storeErrorFields, storeErrorMapper } from "@garrison/runtime"
 
 /** A body field the caller sent that cannot be used; `field` names it. */
 export class InvalidBan extends Schema.TaggedError<InvalidBan>()("InvalidBan", {
@@ -17,9 +18,7 @@ export class BanExists extends Schema.TaggedError<BanExists>()("BanExists", {
 }) {}
 
 /** The database refused a read or write, or returned rows we cannot read. */
-export class BanStoreError extends Schema.TaggedError<BanStoreError>()("BanStoreError", {
-  message: Schema.String
-}) {}
+export class BanStoreError extends Schema.TaggedError<BanStoreError>()("BanStoreError", storeErrorFields) {}
 
 /** A server's `ban.txt` could not be read or written. */
 export class BanFileError extends Schema.TaggedError<BanFileError>()("BanFileError", {
@@ -27,5 +26,4 @@ export class BanFileError extends Schema.TaggedError<BanFileError>()("BanFileErr
   message: Schema.String
 }) {}
 
-export const storeError = (operation: string) => (error: { readonly message: string }) =>
-  new BanStoreError({ message: `${operation}: ${error.message}` })
+export const storeError = storeErrorMapper(BanStoreError)

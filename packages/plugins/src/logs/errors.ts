@@ -1,4 +1,5 @@
 import * as Schema from "effect/Schema"
+import { storeErrorFields, storeErrorMapper } from "@garrison/runtime"
 
 /** A `file` parameter that is not a plain log file name inside the profiles folder. */
 export class InvalidLogFile extends Schema.TaggedError<InvalidLogFile>()("InvalidLogFile", {
@@ -22,9 +23,6 @@ export class LogReadError extends Schema.TaggedError<LogReadError>()("LogReadErr
 }) {}
 
 /** The database refused a metrics read or write. */
-export class MetricsStoreError extends Schema.TaggedError<MetricsStoreError>()("MetricsStoreError", {
-  message: Schema.String
-}) {}
+export class MetricsStoreError extends Schema.TaggedError<MetricsStoreError>()("MetricsStoreError", storeErrorFields) {}
 
-export const metricsStoreError = (operation: string) => (error: { readonly message: string }) =>
-  new MetricsStoreError({ message: `${operation}: ${error.message}` })
+export const metricsStoreError = storeErrorMapper(MetricsStoreError)

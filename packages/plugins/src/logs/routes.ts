@@ -3,11 +3,21 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { BadRequest, Conflict, cursorCodec, invalidCursor, NotFound, pageOfRows, profilesFolder } from "@garrison/runtime"
+import {
+  BadRequest,
+  conflictWith,
+  cursorBadRequest,
+  cursorCodec,
+  decodeCursor,
+  Keyset,
+  notFoundWith,
+  profilesFolder,
+  storeDefect
+} from "@garrison/runtime"
 import { ConsoleBuffer } from "./ConsoleBuffer.js"
 import { CONSOLE_PAGE, LOG_FILE_PAGE, type LogFileInfo, LogsApi } from "./contract/Api.js"
+import type { InvalidLogFile, LogFileChanged, LogFileMissing } from "./errors.js"
 import { decodeText, listLogFiles, openLogFile, readRange, readTail } from "./internal/logFiles.js"
 import { Servers } from "../servers/index.js"
 import { consoleResponse, wantsStream } from "./internal/sse.js"
@@ -16,21 +26,23 @@ import { Metrics } from "./Metrics.js"
 const DEFAULT_METRICS_RANGE_MS = 24 * 60 * 60 * 1000
 
 /** The file list's order is `modified` (newest first), then name; a cursor holds that key of a page's last file. */
-const fileCursor = cursorCodec("logs", Schema.Tuple(Schema.String, Schema.String))
-const fileKey = (file: LogFileInfo) => [file.modified ?? "", file.name] as const
-const isAfter = (file: LogFileInfo, [modified, name]: readonly [string, string]) => {
-  const own = file.modified ?? ""
-  return own < modified || (own === modified && file.name > name)
-}
+const filePaging = Keyset.make({
+  cursor: cursorCodec("logs", Schema.Tuple(Schema.String, Schema.String)),
+  key: [
+    { column: "modified", direction: "desc", value: ([modified]) => modified },
+    { column: "name", direction: "asc", value: ([, name]) => name }
+  ],
+  positionOf: (file: LogFileInfo) => [file.modified ?? "", file.name] as const
+})
 
 /** The console's cursor: the number of the oldest line a page showed; the next page ends before it. */
 const consoleCursor = cursorCodec("console", Schema.Int.pipe(Schema.positive()))
 
-/** The decoded `cursor` (undefined for the first page), or the 400 for one the list did not issue. */
-const positionOf = <A>(codec: { readonly decode: (cursor: string) => Option.Option<A> }, cursor: string | undefined) =>
-  cursor === undefined
-    ? Effect.succeed(undefined)
-    : Option.match(codec.decode(cursor), { onNone: () => Effect.fail(invalidCursor()), onSome: Effect.succeed })
+// `file` is the query field, but the message leads with it and the details' does not: not the shared field shape.
+const badFile = (error: InvalidLogFile) =>
+  Effect.fail(new BadRequest({ message: `file: ${error.message}`, details: [{ path: "file", message: error.message }] }))
+const missingFile = notFoundWith((error: LogFileMissing) => `no log file ${error.file} in this server's profiles folder`)
+const changedFile = conflictWith((error: LogFileChanged) => error.message)
 
 export const LogsRoutes = HttpApiBuilder.group(LogsApi, "logs", (handlers) =>
   Effect.gen(function* () {
@@ -42,11 +54,9 @@ export const LogsRoutes = HttpApiBuilder.group(LogsApi, "logs", (handlers) =>
         Effect.gen(function* () {
           const folder = profilesFolder(yield* servers.entry(path.id))
           if (urlParams.file === undefined) {
-            const after = yield* positionOf(fileCursor, urlParams.cursor)
+            const after = yield* filePaging.decode(urlParams.cursor)
             const files = yield* listLogFiles(folder)
-            const limit = urlParams.limit ?? LOG_FILE_PAGE.defaultLimit
-            const rest = after === undefined ? files : files.filter((file) => isAfter(file, after))
-            return { ...pageOfRows(rest.slice(0, limit + 1), limit, (last) => fileCursor.encode(fileKey(last))), total: files.length }
+            return { ...filePaging.pageOf(files, urlParams.limit ?? LOG_FILE_PAGE.defaultLimit, after), total: files.length }
           }
           if (urlParams.limit !== undefined || urlParams.cursor !== undefined) {
             return yield* new BadRequest({
@@ -71,13 +81,11 @@ export const LogsRoutes = HttpApiBuilder.group(LogsApi, "logs", (handlers) =>
         }).pipe(
           Effect.scoped,
           Effect.catchTags({
-            InvalidLogFile: (error) =>
-              Effect.fail(
-                new BadRequest({ message: `file: ${error.message}`, details: [{ path: "file", message: error.message }] })
-              ),
-            LogFileMissing: (error) =>
-              Effect.fail(new NotFound({ message: `no log file ${error.file} in this server's profiles folder` })),
-            LogFileChanged: (error) => Effect.fail(new Conflict({ message: error.message })),
+            InvalidCursor: cursorBadRequest,
+            InvalidLogFile: badFile,
+            LogFileMissing: missingFile,
+            LogFileChanged: changedFile,
+            // The file system refused a read the request was entitled to: a fault, not an answer.
             LogReadError: Effect.die
           })
         )
@@ -87,14 +95,14 @@ export const LogsRoutes = HttpApiBuilder.group(LogsApi, "logs", (handlers) =>
           yield* servers.entry(path.id)
           const request = yield* HttpServerRequest.HttpServerRequest
           if (wantsStream(request.headers["accept"], urlParams.stream)) return yield* consoleResponse(path.id)
-          const before = yield* positionOf(consoleCursor, urlParams.cursor)
+          const before = yield* decodeCursor(consoleCursor, urlParams.cursor)
           const page = yield* consoleBuffer.page(path.id, urlParams.limit ?? CONSOLE_PAGE.defaultLimit, before)
           return {
             items: page.lines.map((line) => ({ at: new Date(line.at).toISOString(), text: line.text })),
             nextCursor: page.more ? consoleCursor.encode(page.first) : null,
             total: page.kept
           }
-        })
+        }).pipe(Effect.catchTag("InvalidCursor", cursorBadRequest))
       )
       .handle("metrics", ({ path, urlParams }) =>
         Effect.gen(function* () {
@@ -108,7 +116,7 @@ export const LogsRoutes = HttpApiBuilder.group(LogsApi, "logs", (handlers) =>
             })
           }
           return yield* metrics.range(path.id, fromMs, toMs)
-        }).pipe(Effect.catchTag("MetricsStoreError", Effect.die))
+        }).pipe(Effect.catchTag("MetricsStoreError", storeDefect))
       )
   })
 )

@@ -12,9 +12,9 @@ import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { EventBus, PermissionCatalog } from "@garrison/runtime"
+import { EventBus, type InvalidCursor, PermissionCatalog } from "@garrison/runtime"
 import type { Notification, NotificationInput, NotificationPage } from "./contract/Api.js"
-import type { InvalidNotification, InvalidNotificationCursor, NotificationStoreError } from "./errors.js"
+import type { InvalidNotification, NotificationStoreError } from "./errors.js"
 import type { Viewer } from "./internal/audience.js"
 import { makeInbox, type PageRequest } from "./internal/inbox.js"
 import { makePublish } from "./internal/publish.js"
@@ -31,7 +31,7 @@ export interface NotificationsShape {
   readonly list: (
     viewer: Viewer,
     page?: PageRequest
-  ) => Effect.Effect<NotificationPage, InvalidNotificationCursor | NotificationStoreError>
+  ) => Effect.Effect<NotificationPage, InvalidCursor | NotificationStoreError>
   /** Marks the given ids (those `viewer` sees), or everything when `ids` is undefined; answers how many became read. */
   readonly markRead: (viewer: Viewer, ids?: ReadonlyArray<string>) => Effect.Effect<number, NotificationStoreError>
   /** Hides everything `viewer` sees now; answers how many. Later notifications show as usual. */

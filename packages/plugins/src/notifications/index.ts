@@ -49,6 +49,6 @@ export {
   NotificationsGroup
 } from "./contract/Api.js"
 export type { NotificationInput } from "./contract/Api.js"
-export { InvalidNotification, InvalidNotificationCursor, NotificationStoreError } from "./errors.js"
+export { InvalidNotification, NotificationStoreError } from "./errors.js"
 export { serverAudience } from "./internal/serverAlerts.js"
 export { NotificationPublished } from "./events.js"

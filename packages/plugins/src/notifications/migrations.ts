@@ -5,19 +5,15 @@
  * users see it. `seq` comes from `notification_counter`, bumped inside the
  * publishing transaction, so positions follow commit order and are never
  * reused (watermarks depend on both).
- * Never edit a released migration: add the next number instead.
+ * Never edit a released migration: add the next number instead. The text
+ * inside each statement is byte for byte as released, indentation included
+ * (a database's schema keeps it), hence lines deeper than the call.
  */
-import * as SqlClient from "@effect/sql/SqlClient"
-import * as Effect from "effect/Effect"
-import type { Migration } from "@garrison/runtime"
+import { type Migration, migration } from "@garrison/runtime"
 
 export const migrations: ReadonlyArray<Migration> = [
-  {
-    version: 1,
-    name: "create notifications, reads, user state and counter",
-    up: Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      Effect.all([
-        sql`CREATE TABLE notifications (
+  migration(1, "create notifications, reads, user state and counter", (sql) => [
+    sql`CREATE TABLE notifications (
           seq INTEGER PRIMARY KEY,
           id TEXT NOT NULL UNIQUE,
           created_at TEXT NOT NULL,
@@ -28,26 +24,24 @@ export const migrations: ReadonlyArray<Migration> = [
           message TEXT NOT NULL,
           link TEXT
         )`,
-        // The read query is an OR of (kind, key) equalities ordered by seq: each term is an index range.
-        sql`CREATE INDEX notifications_audience ON notifications (audience_kind, audience_key, seq)`,
-        sql`CREATE INDEX notifications_created ON notifications (created_at)`,
-        sql`CREATE TABLE notification_reads (
+    // The read query is an OR of (kind, key) equalities ordered by seq: each term is an index range.
+    sql`CREATE INDEX notifications_audience ON notifications (audience_kind, audience_key, seq)`,
+    sql`CREATE INDEX notifications_created ON notifications (created_at)`,
+    sql`CREATE TABLE notification_reads (
           user_id TEXT NOT NULL,
           seq INTEGER NOT NULL,
           read_at TEXT NOT NULL,
           PRIMARY KEY (user_id, seq)
         )`,
-        sql`CREATE TABLE notification_user_state (
+    sql`CREATE TABLE notification_user_state (
           user_id TEXT PRIMARY KEY,
           read_seq INTEGER NOT NULL,
           cleared_seq INTEGER NOT NULL
         )`,
-        sql`CREATE TABLE notification_counter (
+    sql`CREATE TABLE notification_counter (
           id INTEGER PRIMARY KEY,
           last_seq INTEGER NOT NULL
         )`,
-        sql`INSERT INTO notification_counter (id, last_seq) VALUES (1, 0)`
-      ], { discard: true })
-    )
-  }
+    sql`INSERT INTO notification_counter (id, last_seq) VALUES (1, 0)`
+  ])
 ]

@@ -1,7 +1,7 @@
 /** The handlers behind `NotificationsApi`: each acts for the caller only. */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
-import { CurrentPrincipal, invalidCursor } from "@garrison/runtime"
+import { CurrentPrincipal, cursorBadRequest, storeDefect } from "@garrison/runtime"
 import { NotificationsApi } from "./contract/Api.js"
 import { Notifications } from "./Notifications.js"
 
@@ -13,21 +13,21 @@ export const NotificationsRoutes = HttpApiBuilder.group(NotificationsApi, "notif
       .handle("list", ({ urlParams }) =>
         Effect.flatMap(CurrentPrincipal, (caller) => notifications.list(caller, urlParams)).pipe(
           Effect.catchTags({
-            InvalidNotificationCursor: () => Effect.fail(invalidCursor()),
-            NotificationStoreError: Effect.die
+            InvalidCursor: cursorBadRequest,
+            NotificationStoreError: storeDefect
           })
         )
       )
       .handle("markRead", ({ payload }) =>
         Effect.flatMap(CurrentPrincipal, (caller) => notifications.markRead(caller, payload?.ids)).pipe(
           Effect.map((marked) => ({ marked })),
-          Effect.orDie
+          Effect.catchTag("NotificationStoreError", storeDefect)
         )
       )
       .handle("clear", () =>
         Effect.flatMap(CurrentPrincipal, (caller) => notifications.clear(caller)).pipe(
           Effect.map((cleared) => ({ cleared })),
-          Effect.orDie
+          Effect.catchTag("NotificationStoreError", storeDefect)
         )
       )
   })

@@ -20,7 +20,7 @@ import {
   Database,
   effectiveLimit,
   EventBus,
-  pageOfRows,
+  type InvalidCursor,
   ServerFileSync,
   type ServerFileSyncError
 } from "@garrison/runtime"
@@ -37,7 +37,6 @@ import {
   MAX_PAGE_SIZE
 } from "./contract/Api.js"
 import {
-  InvalidPriorityCursor,
   InvalidPriorityEntry,
   PriorityEntryExists,
   PriorityEntryNotFound,
@@ -46,12 +45,12 @@ import {
 } from "./errors.js"
 import { type PriorityChangeAction, PriorityChanged } from "./events.js"
 import { planImport } from "./internal/importing.js"
-import { type EntryRow, iso, isActive, priorityCursor, toView } from "./internal/rows.js"
+import { type EntryRow, iso, isActive, priorityPaging, toView } from "./internal/rows.js"
 import { makeStore } from "./internal/store.js"
 import { PRIORITY_FILE, priorityFile } from "./internal/sync.js"
 
 export interface PriorityQueueShape {
-  readonly list: (params: PriorityListParams) => Effect.Effect<PriorityPage, InvalidPriorityCursor | PriorityStoreError>
+  readonly list: (params: PriorityListParams) => Effect.Effect<PriorityPage, InvalidCursor | PriorityStoreError>
   readonly get: (id: string) => Effect.Effect<PriorityEntry, PriorityEntryNotFound | PriorityStoreError>
   /** `addedBy` is who grants it (the caller's name over HTTP). */
   readonly add: (
@@ -135,19 +134,16 @@ export class PriorityQueue extends Context.Tag("@garrison/plugins/PriorityQueue"
     const list: PriorityQueueShape["list"] = (params) =>
       Effect.gen(function* () {
         const limit = effectiveLimit(params.limit, { defaultLimit: DEFAULT_PAGE_SIZE, maxLimit: MAX_PAGE_SIZE })
-        const after = params.cursor === undefined ? Option.none() : priorityCursor.decode(params.cursor)
-        if (params.cursor !== undefined && Option.isNone(after)) {
-          return yield* new InvalidPriorityCursor({ cursor: params.cursor })
-        }
+        const after = yield* priorityPaging.decode(params.cursor)
         const rows = yield* store.page({
           ...(params.role === undefined ? {} : { role: params.role }),
           ...(params.active === undefined ? {} : { active: params.active === "true" }),
-          ...(Option.isSome(after) ? { after: after.value } : {}),
+          ...(after === undefined ? {} : { after }),
           // One more than asked says whether another page follows.
           limit: limit + 1,
           nowIso: yield* nowIso
         })
-        const page = pageOfRows(rows, limit, (last) => priorityCursor.encode(last.seq))
+        const page = priorityPaging.page(rows, limit)
         return new PriorityPage({ items: page.items.map(toView), nextCursor: page.nextCursor })
       })
 

@@ -1,4 +1,5 @@
 import * as Schema from "effect/Schema"
+import { storeErrorFields, storeErrorMapper } from "@garrison/runtime"
 
 /** A body the schema accepted but the rules refuse (a past `expiresAt`); `field` names the body field. */
 export class InvalidPriorityEntry extends Schema.TaggedError<InvalidPriorityEntry>()("InvalidPriorityEntry", {
@@ -16,14 +17,7 @@ export class PriorityEntryExists extends Schema.TaggedError<PriorityEntryExists>
   id: Schema.String
 }) {}
 
-export class InvalidPriorityCursor extends Schema.TaggedError<InvalidPriorityCursor>()("InvalidPriorityCursor", {
-  cursor: Schema.String
-}) {}
-
 /** The database refused a read or write, or returned rows we cannot read. */
-export class PriorityStoreError extends Schema.TaggedError<PriorityStoreError>()("PriorityStoreError", {
-  message: Schema.String
-}) {}
+export class PriorityStoreError extends Schema.TaggedError<PriorityStoreError>()("PriorityStoreError", storeErrorFields) {}
 
-export const storeError = (operation: string) => (error: { readonly message: string }) =>
-  new PriorityStoreError({ message: `${operation}: ${error.message}` })
+export const storeError = storeErrorMapper(PriorityStoreError)

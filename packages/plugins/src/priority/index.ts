@@ -68,7 +68,6 @@ export {
   PriorityRole
 } from "./contract/Api.js"
 export {
-  InvalidPriorityCursor,
   InvalidPriorityEntry,
   PriorityEntryExists,
   PriorityEntryNotFound,

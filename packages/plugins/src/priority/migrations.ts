@@ -1,20 +1,16 @@
 /**
  * Numbered, run once each on start-up. Never edit a released migration: add
- * the next number instead. Portable SQL (SQLite and PostgreSQL).
+ * the next number instead. Portable SQL (SQLite and PostgreSQL). The text
+ * inside each statement is byte for byte as released, indentation included
+ * (a database's schema keeps it), hence lines deeper than the call.
  */
-import * as SqlClient from "@effect/sql/SqlClient"
-import * as Effect from "effect/Effect"
-import type { Migration } from "@garrison/runtime"
+import { type Migration, migration } from "@garrison/runtime"
 
 export const migrations: ReadonlyArray<Migration> = [
-  {
-    version: 1,
-    name: "create priority_entries",
-    up: Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      Effect.all([
-        // Times are ISO-8601 UTC strings from toISOString(), so they compare as text.
-        // seq: insertion order (1, 2, ...), the order of lists, exports and priority.txt.
-        sql`CREATE TABLE priority_entries (
+  migration(1, "create priority_entries", (sql) => [
+    // Times are ISO-8601 UTC strings from toISOString(), so they compare as text.
+    // seq: insertion order (1, 2, ...), the order of lists, exports and priority.txt.
+    sql`CREATE TABLE priority_entries (
           id TEXT PRIMARY KEY,
           seq INTEGER NOT NULL UNIQUE,
           platform_id TEXT NOT NULL UNIQUE,
@@ -24,8 +20,6 @@ export const migrations: ReadonlyArray<Migration> = [
           added_by TEXT NOT NULL,
           added_at TEXT NOT NULL
         )`,
-        sql`CREATE INDEX priority_entries_expires ON priority_entries (expires_at)`
-      ]).pipe(Effect.asVoid)
-    )
-  }
+    sql`CREATE INDEX priority_entries_expires ON priority_entries (expires_at)`
+  ])
 ]

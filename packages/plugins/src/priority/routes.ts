@@ -3,17 +3,23 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import { BadRequest, Conflict, CurrentPrincipal, invalidCursor, NotFound } from "@garrison/runtime"
+import {
+  conflictWith,
+  CurrentPrincipal,
+  cursorBadRequest,
+  fieldBadRequest,
+  notFoundWith,
+  storeDefect
+} from "@garrison/runtime"
 import { PriorityApi } from "./contract/Api.js"
-import type { InvalidPriorityCursor, InvalidPriorityEntry, PriorityEntryExists, PriorityEntryNotFound } from "./errors.js"
+import type { PriorityEntryExists, PriorityEntryNotFound } from "./errors.js"
 import { PriorityQueue } from "./PriorityQueue.js"
 
-const notFound = (error: PriorityEntryNotFound) => Effect.fail(new NotFound({ message: `no priority entry with id "${error.id}"` }))
-const invalid = (error: InvalidPriorityEntry) =>
-  Effect.fail(new BadRequest({ message: error.message, details: [{ path: error.field, message: error.message }] }))
-const badCursor = (_: InvalidPriorityCursor) => Effect.fail(invalidCursor())
-const exists = (error: PriorityEntryExists) =>
-  Effect.fail(new Conflict({ message: `player ${error.platformId} already has a priority entry`, details: { id: error.id } }))
+const notFound = notFoundWith((error: PriorityEntryNotFound) => `no priority entry with id "${error.id}"`)
+const exists = conflictWith(
+  (error: PriorityEntryExists) => `player ${error.platformId} already has a priority entry`,
+  (error) => ({ id: error.id })
+)
 
 /** `service-priority-YYYY-MM-DD.json`, dated by the controller's clock (UTC). */
 export const exportFileName = (ms: number): string => `service-priority-${new Date(ms).toISOString().slice(0, 10)}.json`
@@ -25,24 +31,24 @@ export const PriorityRoutes = HttpApiBuilder.group(PriorityApi, "priority", (han
     // A store failure is a real fault: it becomes a 500 with a request id.
     return handlers
       .handle("list", ({ urlParams }) =>
-        queue.list(urlParams).pipe(Effect.catchTags({ InvalidPriorityCursor: badCursor, PriorityStoreError: Effect.die }))
+        queue.list(urlParams).pipe(Effect.catchTags({ InvalidCursor: cursorBadRequest, PriorityStoreError: storeDefect }))
       )
       .handle("add", ({ payload }) =>
         Effect.flatMap(caller, (name) => queue.add(payload, name)).pipe(
-          Effect.catchTags({ InvalidPriorityEntry: invalid, PriorityEntryExists: exists, PriorityStoreError: Effect.die })
+          Effect.catchTags({ InvalidPriorityEntry: fieldBadRequest, PriorityEntryExists: exists, PriorityStoreError: storeDefect })
         )
       )
       .handle("update", ({ path, payload }) =>
         queue.update(path.id, payload).pipe(
-          Effect.catchTags({ InvalidPriorityEntry: invalid, PriorityEntryNotFound: notFound, PriorityStoreError: Effect.die })
+          Effect.catchTags({ InvalidPriorityEntry: fieldBadRequest, PriorityEntryNotFound: notFound, PriorityStoreError: storeDefect })
         )
       )
       .handle("remove", ({ path }) =>
-        queue.remove(path.id).pipe(Effect.catchTags({ PriorityEntryNotFound: notFound, PriorityStoreError: Effect.die }))
+        queue.remove(path.id).pipe(Effect.catchTags({ PriorityEntryNotFound: notFound, PriorityStoreError: storeDefect }))
       )
       .handle("export", () =>
         Effect.gen(function* () {
-          const entries = yield* queue.exportAll.pipe(Effect.catchTag("PriorityStoreError", Effect.die))
+          const entries = yield* queue.exportAll.pipe(Effect.catchTag("PriorityStoreError", storeDefect))
           const ms = yield* Clock.currentTimeMillis
           return HttpServerResponse.unsafeJson(entries, {
             headers: { "content-disposition": `attachment; filename="${exportFileName(ms)}"` }
@@ -50,8 +56,8 @@ export const PriorityRoutes = HttpApiBuilder.group(PriorityApi, "priority", (han
         })
       )
       .handle("import", ({ payload }) =>
-        Effect.flatMap(caller, (name) => queue.importEntries(payload, name)).pipe(Effect.catchTag("PriorityStoreError", Effect.die))
+        Effect.flatMap(caller, (name) => queue.importEntries(payload, name)).pipe(Effect.catchTag("PriorityStoreError", storeDefect))
       )
-      .handle("cleanup", () => queue.cleanup.pipe(Effect.catchTag("PriorityStoreError", Effect.die)))
+      .handle("cleanup", () => queue.cleanup.pipe(Effect.catchTag("PriorityStoreError", storeDefect)))
   })
 )

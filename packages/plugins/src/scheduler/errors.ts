@@ -1,4 +1,5 @@
 import * as Schema from "effect/Schema"
+import { storeErrorFields, storeErrorMapper } from "@garrison/runtime"
 
 /** A job the caller sent that cannot be scheduled; `field` names the offending body field. */
 export class InvalidScheduledJob extends Schema.TaggedError<InvalidScheduledJob>()("InvalidScheduledJob", {
@@ -12,9 +13,6 @@ export class ScheduledJobNotFound extends Schema.TaggedError<ScheduledJobNotFoun
 }) {}
 
 /** The database refused a read or write, or returned rows we cannot read. */
-export class SchedulerStoreError extends Schema.TaggedError<SchedulerStoreError>()("SchedulerStoreError", {
-  message: Schema.String
-}) {}
+export class SchedulerStoreError extends Schema.TaggedError<SchedulerStoreError>()("SchedulerStoreError", storeErrorFields) {}
 
-export const storeError = (operation: string) => (error: { readonly message: string }) =>
-  new SchedulerStoreError({ message: `${operation}: ${error.message}` })
+export const storeError = storeErrorMapper(SchedulerStoreError)

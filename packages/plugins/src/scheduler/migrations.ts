@@ -1,19 +1,15 @@
 /**
  * Numbered, run once each on start-up. Never edit a released migration: add
- * the next number instead. Portable SQL (SQLite and PostgreSQL).
+ * the next number instead. Portable SQL (SQLite and PostgreSQL). The text
+ * inside each statement is byte for byte as released, indentation included
+ * (a database's schema keeps it), hence lines deeper than the call.
  */
-import * as SqlClient from "@effect/sql/SqlClient"
-import * as Effect from "effect/Effect"
-import type { Migration } from "@garrison/runtime"
+import { type Migration, migration } from "@garrison/runtime"
 
 export const migrations: ReadonlyArray<Migration> = [
-  {
-    version: 1,
-    name: "create scheduled_jobs",
-    up: Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      Effect.all([
-        // warnings: a JSON array of minutes before the run, largest first.
-        sql`CREATE TABLE scheduled_jobs (
+  migration(1, "create scheduled_jobs", (sql) => [
+    // warnings: a JSON array of minutes before the run, largest first.
+    sql`CREATE TABLE scheduled_jobs (
           id TEXT PRIMARY KEY,
           server_id TEXT NOT NULL,
           kind TEXT NOT NULL,
@@ -29,8 +25,6 @@ export const migrations: ReadonlyArray<Migration> = [
           created_at TEXT NOT NULL,
           updated_at TEXT NOT NULL
         )`,
-        sql`CREATE INDEX scheduled_jobs_server ON scheduled_jobs (server_id)`
-      ]).pipe(Effect.asVoid)
-    )
-  }
+    sql`CREATE INDEX scheduled_jobs_server ON scheduled_jobs (server_id)`
+  ])
 ]

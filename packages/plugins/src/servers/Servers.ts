@@ -23,6 +23,7 @@ import {
   ServerNotFound,
   type ServerState,
   ServerUnreadable,
+  storeDefect,
   Supervisor
 } from "@garrison/runtime"
 import { oneEntryPerInstall, ServerEntries } from "./ServerEntries.js"
@@ -81,7 +82,7 @@ export class Servers extends Context.Tag("@garrison/plugins/Servers")<Servers, S
     const supervisor = yield* Supervisor
 
     // A store that cannot answer is a real fault (500 with a request id), not something a caller handles.
-    const entries = Effect.orDie(store.list)
+    const entries = store.list.pipe(Effect.catchTag("ServerStoreError", storeDefect))
 
     const entry: ServersShape["entry"] = (serverId) =>
       store.get(serverId).pipe(
@@ -92,7 +93,7 @@ export class Servers extends Context.Tag("@garrison/plugins/Servers")<Servers, S
               const row = rows.find((r) => r.id === serverId)
               return Effect.fail(row === undefined ? notFound : ServerUnreadable.of(row))
             }),
-          ServerStoreError: Effect.die
+          ServerStoreError: storeDefect
         })
       )
 

@@ -1,9 +1,8 @@
 import * as Schema from "effect/Schema"
+import { storeErrorFields, storeErrorMapper } from "@garrison/runtime"
 
 /** The database refused a servers read or write. */
-export class ServerStoreError extends Schema.TaggedError<ServerStoreError>()("ServerStoreError", {
-  message: Schema.String
-}) {}
+export class ServerStoreError extends Schema.TaggedError<ServerStoreError>()("ServerStoreError", storeErrorFields) {}
 
 /** An entry that cannot be launched as given (missing binary, relative folder, ...). */
 export class InvalidServerEntry extends Schema.TaggedError<InvalidServerEntry>()("InvalidServerEntry", {
@@ -29,7 +28,4 @@ export class PortsInUse extends Schema.TaggedError<PortsInUse>()("PortsInUse", {
   ports: Schema.String
 }) {}
 
-export const storeError = (operation: string) => (error: { readonly message: string; readonly cause?: unknown }) =>
-  new ServerStoreError({
-    message: `${operation}: ${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ""}`
-  })
+export const storeError = storeErrorMapper(ServerStoreError)

@@ -5,42 +5,36 @@
  * process of each running server, so a restarted controller reattaches.
  * RCON passwords inside `entry` are sealed (see sealing.ts); v2 sealed the
  * ones earlier versions wrote in clear.
- * Never edit a released migration: add the next number instead.
+ * Never edit a released migration: add the next number instead. The text
+ * inside each statement is byte for byte as released, indentation included
+ * (a database's schema keeps it), hence lines deeper than the call.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
-import { type Migration, SealedSecrets } from "@garrison/runtime"
+import { type Migration, migration, SealedSecrets } from "@garrison/runtime"
 import { SERVERS_KEY, sealStoredJson } from "./sealing.js"
 
 export const migrations: ReadonlyArray<Migration> = [
-  {
-    version: 1,
-    name: "create servers and server_processes",
-    up: Effect.flatMap(SqlClient.SqlClient, (sql) =>
-      Effect.all(
-        [
-          sql`CREATE TABLE servers (
+  migration(1, "create servers and server_processes", (sql) => [
+    sql`CREATE TABLE servers (
             id TEXT PRIMARY KEY,
             name TEXT NOT NULL,
             entry TEXT NOT NULL,
             created_at TEXT NOT NULL,
             updated_at TEXT NOT NULL
           )`,
-          sql`CREATE TABLE server_processes (
+    sql`CREATE TABLE server_processes (
             server_id TEXT PRIMARY KEY,
             pid INTEGER NOT NULL,
             start_token TEXT NOT NULL,
             started_at BIGINT NOT NULL
           )`
-        ],
-        { discard: true }
-      )
-    )
-  },
-  {
-    version: 2,
-    name: "seal RCON passwords stored in clear",
-    up: Effect.gen(function* () {
+  ]),
+  // Reads before it writes: its own Effect rather than a list of statements.
+  migration(
+    2,
+    "seal RCON passwords stored in clear",
+    Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const rows = yield* sql<{ readonly id: string; readonly entry: string }>`SELECT id, entry FROM servers`
       if (rows.length === 0) return
@@ -60,5 +54,5 @@ export const migrations: ReadonlyArray<Migration> = [
         )
       }
     })
-  }
+  )
 ]

@@ -23,6 +23,24 @@ export interface Migration {
   readonly up: Effect.Effect<void, SqlError | StartupError, SqlClient.SqlClient | SealedSecrets>
 }
 
+/** A migration's statements, given the client: run in order, their results ignored. */
+export type MigrationStatements = (sql: SqlClient.SqlClient) => ReadonlyArray<Effect.Effect<unknown, SqlError>>
+
+/**
+ * One numbered migration, as plugins write them:
+ *
+ *   migration(1, "create bans", (sql) => [sql`CREATE TABLE bans (...)`, sql`CREATE INDEX ...`])
+ *
+ * The statements run in order, inside the transaction that records the
+ * migration. A migration that reads before it writes (sealing values stored
+ * in clear, say) passes its own Effect instead of the statements.
+ */
+export const migration = (version: number, name: string, up: MigrationStatements | Migration["up"]): Migration => ({
+  version,
+  name,
+  up: typeof up === "function" ? Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.all(up(sql), { discard: true })) : up
+})
+
 export interface MigrationSet {
   readonly pluginId: string
   readonly migrations: ReadonlyArray<Migration>

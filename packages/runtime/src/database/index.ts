@@ -12,5 +12,8 @@ export {
   type Migration,
   type MigrationReport,
   type MigrationSet,
+  type MigrationStatements,
+  migration,
   runMigrations
 } from "./Migrations.js"
+export { storeDefect, storeErrorFields, storeErrorMapper, storeFailureMessage, type StoreFailure } from "./StoreError.js"

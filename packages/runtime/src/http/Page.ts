@@ -10,6 +10,7 @@
  * until it is null. `total` is there where it is cheap (a count the list
  * already knows), never at the price of a second scan.
  */
+import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { BadRequest } from "./ApiErrors.js"
@@ -117,6 +118,27 @@ export const cursorCodec = <Position, Encoded>(list: string, position: Schema.Sc
     }
   }
 }
+
+/**
+ * A `cursor` the list did not issue: the one error every list fails with
+ * for it, whether the list lives in a service or a route. An endpoint
+ * answers it with `invalidCursor()` (`cursorBadRequest` in `catchTags`).
+ */
+export class InvalidCursor extends Schema.TaggedError<InvalidCursor>()("InvalidCursor", {
+  cursor: Schema.String
+}) {}
+
+/** The position `cursor` holds: undefined for the first page (no cursor), `InvalidCursor` for one the list did not issue. */
+export const decodeCursor = <Position>(
+  codec: CursorCodec<Position>,
+  cursor: string | undefined
+): Effect.Effect<Position | undefined, InvalidCursor> =>
+  cursor === undefined
+    ? Effect.succeed(undefined)
+    : Option.match(codec.decode(cursor), {
+        onNone: () => Effect.fail(new InvalidCursor({ cursor })),
+        onSome: (position) => Effect.succeed<Position | undefined>(position)
+      })
 
 /** The 400 for a `cursor` the list did not issue. */
 export const invalidCursor = (): BadRequest =>

@@ -14,6 +14,7 @@ import { ADMIN, PermissionCatalog } from "@garrison/runtime"
 import { BuiltInRole, LastAdmin, RoleExists, RoleInUse, RoleNotFound, UnknownPermissions } from "../errors.js"
 import { keepingAnAdmin } from "./adminGuard.js"
 import { ADMIN_ROLE, isBuiltInRole } from "./builtIn.js"
+import { rolePaging } from "./paging.js"
 import { type Grant, nameOf, normalizePermissions, parsePermissions, withoutServer } from "./permissions.js"
 
 export interface RoleRecord {
@@ -114,20 +115,14 @@ export class Roles extends Context.Tag("@garrison/plugins/accounts/Roles")<Roles
       Effect.orDie
     )
 
-    const listAfter: RolesShape["listAfter"] = (after, limit) => {
-      // built_in DESC, name: after a built-in role come the later built-in ones, then every other role.
-      const where =
-        after === undefined
-          ? sql`1 = 1`
-          : after.builtIn
-            ? sql`(built_in = 0 OR (built_in = 1 AND name > ${after.name}))`
-            : sql`(built_in = 0 AND name > ${after.name})`
-      return Effect.all({
+    // built_in DESC, name: after a built-in role come the later built-in ones, then every other role.
+    const listAfter: RolesShape["listAfter"] = (after, limit) =>
+      Effect.all({
         roles: sql<RoleRow>`SELECT name, description, permissions, built_in, created_at, updated_at FROM accounts_roles
-          WHERE ${where} ORDER BY built_in DESC, name LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map(toRecord))),
+          WHERE ${after === undefined ? sql`1 = 1` : rolePaging.after(sql, after)}
+          ORDER BY ${sql.literal(rolePaging.orderBy)} LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map(toRecord))),
         total: Effect.map(sql<{ readonly n: number }>`SELECT COUNT(*) AS n FROM accounts_roles`, (rows) => Number(rows[0]?.n ?? 0))
       }).pipe(sql.withTransaction, Effect.orDie)
-    }
 
     const get: RolesShape["get"] = (name) => Effect.orDie(getRow(name))
 

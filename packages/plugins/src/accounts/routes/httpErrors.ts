@@ -1,6 +1,12 @@
 /**
  * Domain errors to the host's HTTP errors. The mapping is typed, so each
  * endpoint declares exactly the HTTP errors its handler can produce.
+ *
+ * Not the runtime's shared mappers (`fieldBadRequest`, `notFoundWith`, ...):
+ * `asHttp` maps a whole union at once and answers, per error type, the one
+ * HTTP class it becomes (`HttpFor`), which needs the errors as values from
+ * one switch; and these refusals name no field (a 400 here has no
+ * `details` path), so the shared 400 shape would change what they answer.
  */
 import { BadRequest, Conflict, Forbidden, NotFound } from "@garrison/runtime"
 import * as Effect from "effect/Effect"

@@ -2,13 +2,12 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
-import { cursorCodec, CurrentPrincipal, invalidCursor, pageOfRows } from "@garrison/runtime"
+import { CurrentPrincipal, cursorBadRequest } from "@garrison/runtime"
 import { ACCOUNTS_PAGE, AccountsApi } from "../contract/Api.js"
+import { rolePaging } from "../roles/paging.js"
 import { type RoleRecord, Roles } from "../roles/Roles.js"
+import { userPaging } from "../users/paging.js"
 import { Users } from "../users/Users.js"
-import { usernameKey } from "../users/username.js"
 import { audit } from "./context.js"
 import { asHttp, roleAsBadRequest } from "./httpErrors.js"
 
@@ -22,28 +21,18 @@ const changed = (action: string, target: string, details?: Record<string, unknow
 
 const fieldsOf = (patch: object) => Object.entries(patch).filter(([, v]) => v !== undefined).map(([k]) => k)
 
-/** Keyset cursors: the last user's username key; the last role's place (built-in first, then name). */
-const userCursor = cursorCodec("users", Schema.String.pipe(Schema.minLength(1), Schema.maxLength(128)))
-const roleCursor = cursorCodec("roles", Schema.Struct({ builtIn: Schema.Boolean, name: Schema.String.pipe(Schema.maxLength(128)) }))
-
-/** The decoded `cursor` (undefined for the first page), or the 400 for one the list did not issue. */
-const positionOf = <A>(codec: { readonly decode: (cursor: string) => Option.Option<A> }, cursor: string | undefined) =>
-  cursor === undefined
-    ? Effect.succeed(undefined)
-    : Option.match(codec.decode(cursor), { onNone: () => Effect.fail(invalidCursor()), onSome: Effect.succeed })
-
 export const UsersRoutes = HttpApiBuilder.group(AccountsApi, "users", (handlers) =>
   Effect.gen(function* () {
     const users = yield* Users
     return handlers
       .handle("list", ({ urlParams }) =>
         Effect.gen(function* () {
-          const after = yield* positionOf(userCursor, urlParams.cursor)
+          const after = yield* userPaging.decode(urlParams.cursor)
           const limit = urlParams.limit ?? ACCOUNTS_PAGE.defaultLimit
           // One more than asked says whether another page follows.
           const { users: rows, total } = yield* users.listAfter(after, limit + 1)
-          return { ...pageOfRows(rows, limit, (last) => userCursor.encode(usernameKey(last.username))), total }
-        })
+          return { ...userPaging.page(rows, limit), total }
+        }).pipe(Effect.catchTag("InvalidCursor", cursorBadRequest))
       )
       .handle("create", ({ payload }) =>
         users.create({ ...payload, mustChangePassword: payload.mustChangePassword ?? true }).pipe(
@@ -75,12 +64,12 @@ export const RolesRoutes = HttpApiBuilder.group(AccountsApi, "roles", (handlers)
     return handlers
       .handle("list", ({ urlParams }) =>
         Effect.gen(function* () {
-          const after = yield* positionOf(roleCursor, urlParams.cursor)
+          const after = yield* rolePaging.decode(urlParams.cursor)
           const limit = urlParams.limit ?? ACCOUNTS_PAGE.defaultLimit
           const { roles: rows, total } = yield* roles.listAfter(after, limit + 1)
-          const page = pageOfRows(rows, limit, (last) => roleCursor.encode({ builtIn: last.builtIn, name: last.name }))
+          const page = rolePaging.page(rows, limit)
           return { items: page.items.map(roleView), nextCursor: page.nextCursor, total }
-        })
+        }).pipe(Effect.catchTag("InvalidCursor", cursorBadRequest))
       )
       .handle("create", ({ payload }) =>
         roles.create(payload).pipe(

@@ -25,6 +25,7 @@ import { keepingAnAdmin } from "../roles/adminGuard.js"
 import { ADMIN_ROLE } from "../roles/builtIn.js"
 import { parsePermissions, splitGrants } from "../roles/permissions.js"
 import { Sessions } from "../sessions/Sessions.js"
+import { userPaging } from "./paging.js"
 import { usernameKey } from "./username.js"
 
 /** A user as the API shows it: never a hash or a secret. */
@@ -179,7 +180,8 @@ export class Users extends Context.Tag("@garrison/plugins/accounts/Users")<Users
     const listAfter: UsersShape["listAfter"] = (afterKey, limit) =>
       Effect.all({
         users: sql<UserRow>`SELECT ${columns} FROM accounts_users
-          WHERE ${afterKey === undefined ? sql`1 = 1` : sql`username_key > ${afterKey}`} ORDER BY username_key LIMIT ${limit}`.pipe(
+          WHERE ${afterKey === undefined ? sql`1 = 1` : userPaging.after(sql, afterKey)}
+          ORDER BY ${sql.literal(userPaging.orderBy)} LIMIT ${limit}`.pipe(
           Effect.map((rows) => rows.map(toRecord))
         ),
         total: count

@@ -1,8 +1,16 @@
 /**
- * The audit list's cursor: the position (`seq`) of the last row of a page;
- * the next (older) page starts strictly before it (see the runtime's `Page`).
+ * The audit list's paging, newest first: a cursor holds the position
+ * (`seq`) of the last row of a page; the next (older) page starts strictly
+ * before it (see the runtime's `Keyset`).
  */
 import * as Schema from "effect/Schema"
-import { cursorCodec } from "@garrison/runtime"
+import { cursorCodec, Keyset } from "@garrison/runtime"
+import type { StoredRow } from "./rows.js"
 
 export const auditCursor = cursorCodec("audit", Schema.Int.pipe(Schema.positive()))
+
+export const auditPaging = Keyset.make({
+  cursor: auditCursor,
+  key: [{ column: "seq", direction: "desc", value: (seq) => seq }],
+  positionOf: (row: StoredRow) => Number(row.seq)
+})

@@ -2,11 +2,10 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type * as Statement from "@effect/sql/Statement"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import { effectiveLimit, pageOfRows } from "@garrison/runtime"
+import { effectiveLimit, type InvalidCursor } from "@garrison/runtime"
 import { type AuditResult, AuditPage, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../contract/Api.js"
-import { type AuditStoreError, InvalidAuditCursor, storeError } from "../errors.js"
-import { auditCursor } from "./cursor.js"
+import { type AuditStoreError, storeError } from "../errors.js"
+import { auditPaging } from "./cursor.js"
 import { wellFormed } from "./text.js"
 import { COLUMNS, type StoredRow, toAuditRow } from "./rows.js"
 
@@ -34,18 +33,12 @@ const actionCondition = (sql: SqlClient.SqlClient, action: string): Statement.Fr
 }
 
 export const makeQuery = (sql: SqlClient.SqlClient) =>
-  (filter: AuditFilter): Effect.Effect<AuditPage, AuditStoreError | InvalidAuditCursor> =>
+  (filter: AuditFilter): Effect.Effect<AuditPage, AuditStoreError | InvalidCursor> =>
     Effect.gen(function* () {
       const limit = effectiveLimit(filter.limit, { defaultLimit: DEFAULT_PAGE_SIZE, maxLimit: MAX_PAGE_SIZE })
       const conditions: Array<Statement.Fragment> = []
-      if (filter.cursor !== undefined) {
-        const cursor = filter.cursor
-        const before = yield* Option.match(auditCursor.decode(cursor), {
-          onNone: () => Effect.fail(new InvalidAuditCursor({ cursor })),
-          onSome: Effect.succeed
-        })
-        conditions.push(sql`seq < ${before}`)
-      }
+      const after = yield* auditPaging.decode(filter.cursor)
+      if (after !== undefined) conditions.push(auditPaging.after(sql, after))
       // Filters take the stored form too, so a value with a lone surrogate finds its rows.
       if (filter.actor !== undefined) conditions.push(sql`actor = ${wellFormed(filter.actor)}`)
       if (filter.action !== undefined) {
@@ -58,9 +51,9 @@ export const makeQuery = (sql: SqlClient.SqlClient) =>
 
       // One row more than asked says whether another page exists.
       const rows = yield* sql<StoredRow>`SELECT ${sql.literal(COLUMNS)} FROM audit_log
-        WHERE ${sql.and(conditions)} ORDER BY seq DESC LIMIT ${limit + 1}`.pipe(
+        WHERE ${sql.and(conditions)} ORDER BY ${sql.literal(auditPaging.orderBy)} LIMIT ${limit + 1}`.pipe(
         Effect.mapError(storeError("cannot read the audit log"))
       )
-      const page = pageOfRows(rows, limit, (last) => auditCursor.encode(Number(last.seq)))
+      const page = auditPaging.page(rows, limit)
       return new AuditPage({ items: page.items.map(toAuditRow), nextCursor: page.nextCursor })
     })

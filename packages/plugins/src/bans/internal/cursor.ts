@@ -1,9 +1,11 @@
 /**
- * The ban list's cursor: `bannedAt` and `id` of the last ban of a page, its
- * sort key; the next page starts strictly after it (see the runtime's `Page`).
+ * The ban list's paging, newest first: a cursor holds `bannedAt` and `id`
+ * of the last ban of a page, its sort key; the next page starts strictly
+ * after it (see the runtime's `Keyset`).
  */
 import * as Schema from "effect/Schema"
-import { cursorCodec } from "@garrison/runtime"
+import { cursorCodec, Keyset } from "@garrison/runtime"
+import type { Ban } from "../contract/Api.js"
 
 export const banCursor = cursorCodec(
   "bans",
@@ -12,3 +14,12 @@ export const banCursor = cursorCodec(
     id: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))
   })
 )
+
+export const banPaging = Keyset.make({
+  cursor: banCursor,
+  key: [
+    { column: "banned_at", direction: "desc", value: (position) => position.bannedAt },
+    { column: "id", direction: "desc", value: (position) => position.id }
+  ],
+  positionOf: (ban: Ban) => ({ bannedAt: ban.bannedAt, id: ban.id })
+})

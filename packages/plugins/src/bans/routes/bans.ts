@@ -3,10 +3,10 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import { BadRequest, CurrentPrincipal } from "@garrison/runtime"
+import { BadRequest, CurrentPrincipal, cursorBadRequest, fieldBadRequest, storeDefect } from "@garrison/runtime"
 import { BansApi } from "../contract/Api.js"
 import { Bans } from "../Bans.js"
-import { exists, invalid, notFound } from "./httpErrors.js"
+import { exists, notFound } from "./httpErrors.js"
 
 /** `service-bans-YYYY-MM-DD.json`, the UTC date of the export. */
 export const exportFileName = (now: number) => `service-bans-${new Date(now).toISOString().slice(0, 10)}.json`
@@ -26,23 +26,25 @@ export const BansRoutes = HttpApiBuilder.group(BansApi, "bans", (handlers) =>
     // A store failure is a real fault: it becomes a 500 with a request id.
     return handlers
       .handle("list", ({ urlParams }) =>
-        bans.list(urlParams).pipe(Effect.catchTags({ InvalidBan: invalid, BanStoreError: Effect.die }))
+        bans.list(urlParams).pipe(
+          Effect.catchTags({ InvalidBan: fieldBadRequest, InvalidCursor: cursorBadRequest, BanStoreError: storeDefect })
+        )
       )
       .handle("add", ({ payload }) =>
         Effect.flatMap(caller, (name) => bans.add(payload, name)).pipe(
-          Effect.catchTags({ InvalidBan: invalid, BanExists: exists, BanStoreError: Effect.die })
+          Effect.catchTags({ InvalidBan: fieldBadRequest, BanExists: exists, BanStoreError: storeDefect })
         )
       )
-      .handle("get", ({ path }) => bans.get(path.id).pipe(Effect.catchTags({ BanNotFound: notFound, BanStoreError: Effect.die })))
+      .handle("get", ({ path }) => bans.get(path.id).pipe(Effect.catchTags({ BanNotFound: notFound, BanStoreError: storeDefect })))
       .handle("remove", ({ path }) =>
         Effect.flatMap(caller, (name) => bans.remove(path.id, name)).pipe(
           Effect.asVoid,
-          Effect.catchTags({ BanNotFound: notFound, BanStoreError: Effect.die })
+          Effect.catchTags({ BanNotFound: notFound, BanStoreError: storeDefect })
         )
       )
       .handle("export", () =>
         Effect.gen(function* () {
-          const all = yield* bans.exportAll.pipe(Effect.catchTag("BanStoreError", Effect.die))
+          const all = yield* bans.exportAll.pipe(Effect.catchTag("BanStoreError", storeDefect))
           const name = exportFileName(yield* Clock.currentTimeMillis)
           return HttpServerResponse.text(JSON.stringify(all), {
             contentType: "application/json",
@@ -52,7 +54,7 @@ export const BansRoutes = HttpApiBuilder.group(BansApi, "bans", (handlers) =>
       )
       .handle("import", ({ payload }) =>
         isArray(payload)
-          ? Effect.flatMap(caller, (name) => bans.importMany(payload, name)).pipe(Effect.catchTag("BanStoreError", Effect.die))
+          ? Effect.flatMap(caller, (name) => bans.importMany(payload, name)).pipe(Effect.catchTag("BanStoreError", storeDefect))
           : Effect.fail(notAnArray())
       )
   })

@@ -1,21 +1,10 @@
-/** The bans plugin's failures as HTTP errors. */
-import { BadRequest, Conflict, invalidCursor, NotFound } from "@garrison/runtime"
-import * as Effect from "effect/Effect"
-import type { BanExists, BanNotFound, InvalidBan } from "../errors.js"
+/** The bans plugin's failures as HTTP errors (the runtime's shared mappers; `InvalidBan` names its field: `fieldBadRequest`). */
+import { conflictWith, notFoundWith } from "@garrison/runtime"
+import type { BanExists, BanNotFound } from "../errors.js"
 
-export const invalid = (error: InvalidBan) =>
-  Effect.fail(
-    error.field === "cursor"
-      ? invalidCursor()
-      : new BadRequest({ message: error.message, details: [{ path: error.field, message: error.message }] })
-  )
+export const notFound = notFoundWith((error: BanNotFound) => `no ban with id "${error.id}"`)
 
-export const notFound = (error: BanNotFound) => Effect.fail(new NotFound({ message: `no ban with id "${error.id}"` }))
-
-export const exists = (error: BanExists) =>
-  Effect.fail(
-    new Conflict({
-      message: `player ${error.platformId} already has an active ban`,
-      details: { existingId: error.existingId, platformId: error.platformId }
-    })
-  )
+export const exists = conflictWith(
+  (error: BanExists) => `player ${error.platformId} already has an active ban`,
+  (error) => ({ existingId: error.existingId, platformId: error.platformId })
+)

@@ -15,7 +15,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import { actorErrorToHttp, CurrentPrincipal, NotFound, parsePlatformId, PlayerIds } from "@garrison/runtime"
+import { actorErrorToHttp, CurrentPrincipal, fieldBadRequest, NotFound, parsePlatformId, PlayerIds, storeDefect } from "@garrison/runtime"
 import { findPlayer } from "../../players/index.js"
 import { playerView, Servers } from "../../servers/index.js"
 import { BansApi, KickedOn, type PlayerBanBody, PlayerBanReply } from "../contract/Api.js"
@@ -23,7 +23,7 @@ import { Bans } from "../Bans.js"
 import { InvalidBan } from "../errors.js"
 import { expirationToIso } from "../internal/expiration.js"
 import { findOnline, kickEverywhere } from "../internal/kick.js"
-import { exists, invalid } from "./httpErrors.js"
+import { exists } from "./httpErrors.js"
 
 const badPlatformId = (message: string) => new InvalidBan({ field: "platformId", message: `platformId: ${message}` })
 
@@ -85,9 +85,9 @@ export const PlayerBanRoutes = HttpApiBuilder.group(BansApi, "playerBan", (handl
         })
       }).pipe(
         Effect.catchTags({
-          InvalidBan: invalid,
+          InvalidBan: fieldBadRequest,
           BanExists: exists,
-          BanStoreError: Effect.die
+          BanStoreError: storeDefect
         })
       )
     )

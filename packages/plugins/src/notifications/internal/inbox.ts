@@ -7,12 +7,11 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
-import { effectiveLimit, pageOfRows } from "@garrison/runtime"
+import { effectiveLimit, type InvalidCursor } from "@garrison/runtime"
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, NotificationPage } from "../contract/Api.js"
-import { InvalidNotificationCursor, type NotificationStoreError, storeError } from "../errors.js"
+import { type NotificationStoreError, storeError } from "../errors.js"
 import { type Viewer, visibleTo } from "./audience.js"
-import { notificationCursor } from "./cursor.js"
+import { notificationPaging } from "./cursor.js"
 import { COLUMNS, type StoredNotification, toNotification } from "./rows.js"
 
 export interface PageRequest {
@@ -66,30 +65,23 @@ export const makeInbox = (sql: SqlClient.SqlClient) => {
   const list = (
     viewer: Viewer,
     page: PageRequest
-  ): Effect.Effect<NotificationPage, NotificationStoreError | InvalidNotificationCursor> =>
+  ): Effect.Effect<NotificationPage, NotificationStoreError | InvalidCursor> =>
     Effect.gen(function* () {
       const limit = effectiveLimit(page.limit, { defaultLimit: DEFAULT_PAGE_SIZE, maxLimit: MAX_PAGE_SIZE })
-      let before: number | undefined
-      if (page.cursor !== undefined) {
-        const cursor = page.cursor
-        before = yield* Option.match(notificationCursor.decode(cursor), {
-          onNone: () => Effect.fail(new InvalidNotificationCursor({ cursor })),
-          onSome: Effect.succeed
-        })
-      }
+      const after = yield* notificationPaging.decode(page.cursor)
       const result = yield* Effect.gen(function* () {
         const s = yield* state(viewer.id)
         const conditions = [visibleTo(sql, viewer), sql`n.seq > ${s.cleared}`]
-        if (before !== undefined) conditions.push(sql`n.seq < ${before}`)
+        if (after !== undefined) conditions.push(notificationPaging.after(sql, after))
         // One row more than asked says whether another page exists.
         const rows = yield* sql<StoredNotification & { readonly read_mark: number | string | null }>`
           SELECT ${sql.literal(COLUMNS)}, r.seq AS read_mark FROM notifications n
           LEFT JOIN notification_reads r ON r.user_id = ${viewer.id} AND r.seq = n.seq
-          WHERE ${sql.and(conditions)} ORDER BY n.seq DESC LIMIT ${limit + 1}`
+          WHERE ${sql.and(conditions)} ORDER BY ${sql.literal(notificationPaging.orderBy)} LIMIT ${limit + 1}`
         const unreadCount = yield* countUnread(viewer, s)
         return { rows, unreadCount, read: s.read }
       }).pipe(sql.withTransaction, Effect.mapError(storeError("cannot read notifications")))
-      const shown = pageOfRows(result.rows, limit, (last) => notificationCursor.encode(Number(last.seq)))
+      const shown = notificationPaging.page(result.rows, limit)
       return new NotificationPage({
         items: shown.items.map((row) => toNotification(row, Number(row.seq) <= result.read || row.read_mark !== null)),
         unreadCount: result.unreadCount,

@@ -1,6 +1,6 @@
 /** `priority_entries` rows, their API view, and the list's page cursors. */
 import * as Schema from "effect/Schema"
-import { cursorCodec } from "@garrison/runtime"
+import { cursorCodec, Keyset } from "@garrison/runtime"
 import { PriorityEntry } from "../contract/Api.js"
 
 export const SELECT_COLUMNS = `id, seq, platform_id AS "platformId", name, role, expires_at AS "expiresAt",
@@ -32,3 +32,10 @@ export const isActive = (row: { readonly expiresAt: string | null }, nowIso: str
 
 /** Keyset cursor: the `seq` of a page's last row (rows added in between are neither skipped nor repeated). */
 export const priorityCursor = cursorCodec("priority", Schema.Int.pipe(Schema.positive()))
+
+/** The list's paging: insertion order (`seq`), a page's next one starting strictly after its last row. */
+export const priorityPaging = Keyset.make({
+  cursor: priorityCursor,
+  key: [{ column: "seq", direction: "asc", value: (seq) => seq }],
+  positionOf: (row: EntryRow) => row.seq
+})

@@ -6,7 +6,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { storeError } from "../errors.js"
-import { decodeRows, type EntryRow, SELECT_COLUMNS } from "./rows.js"
+import { decodeRows, type EntryRow, priorityPaging, SELECT_COLUMNS } from "./rows.js"
 
 /** Rows per multi-row INSERT: well under every database's bound-parameter limit. */
 const INSERT_CHUNK = 500
@@ -34,12 +34,10 @@ export const makeStore = Effect.gen(function* () {
         : query.active
           ? [sql`(expires_at IS NULL OR expires_at > ${query.nowIso})`]
           : [sql`(expires_at IS NOT NULL AND expires_at <= ${query.nowIso})`]),
-      ...(query.after === undefined
-        ? []
-        : [sql`seq > ${query.after}`])
+      ...(query.after === undefined ? [] : [priorityPaging.after(sql, query.after)])
     ]
     return read("list priority entries")(
-      sql`SELECT ${columns} FROM priority_entries WHERE ${sql.and(clauses)} ORDER BY seq LIMIT ${query.limit}`
+      sql`SELECT ${columns} FROM priority_entries WHERE ${sql.and(clauses)} ORDER BY ${sql.literal(priorityPaging.orderBy)} LIMIT ${query.limit}`
     )
   }
 

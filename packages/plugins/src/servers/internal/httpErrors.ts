@@ -3,8 +3,7 @@
  * runtime's `actorErrorToHttp`, the same for every plugin).
  */
 import { type ActorHttpError, Conflict, type ServerUnreadable } from "@garrison/runtime"
-import * as Effect from "effect/Effect"
-import type { InstallDirInUse, PortsInUse, ServerStoreError } from "../errors.js"
+import type { InstallDirInUse, PortsInUse } from "../errors.js"
 import { folderInUseMessage } from "./installFolder.js"
 
 /** The status and code a batch result reports, as the single-server route would answer. */
@@ -22,8 +21,11 @@ export const httpStatusOf = (error: ActorHttpError | ServerUnreadable): { readon
   }
 }
 
-/** Store failures are real faults: a 500 with a request id, from the host. */
-export const storeDefect = (error: ServerStoreError) => Effect.die(error)
+/** Store failures are real faults: a 500 with a request id, from the host (the runtime's one mapper, named here for the routes). */
+export { storeDefect } from "@garrison/runtime"
+
+// The two conflicts below are values, not `conflictWith` mappers: the routes fail with them
+// (`Effect.fail(installDirInUse(e))`) and their message is built from several fields.
 
 /** A second entry for one install folder: 409 naming the entry that has it. */
 export const installDirInUse = (error: InstallDirInUse) =>

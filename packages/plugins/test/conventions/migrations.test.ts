@@ -1,0 +1,70 @@
+/**
+ * Released migrations never change: `garrison_migrations` records each
+ * plugin's versions and names, and an existing database must not run one
+ * again or find it renamed. The SQL each one runs is pinned too (a
+ * fingerprint of the statements' text, as SQLite receives them), so a
+ * re-indented or edited statement is caught here rather than in a database
+ * whose `sqlite_master` holds the old text. Values bound into statements
+ * (the built-in roles, the audit chain's genesis hash) are not part of the
+ * fingerprint: they belong to the code that owns them.
+ */
+import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import * as Statement from "@effect/sql/Statement"
+import { describe, expect, it } from "@effect/vitest"
+import { type Migration, SealedSecrets } from "@garrison/runtime"
+import { Effect } from "effect"
+import { createHash } from "node:crypto"
+import { migrations as accounts } from "../../src/accounts/migrations.js"
+import { migrations as audit } from "../../src/audit/migrations.js"
+import { migrations as bans } from "../../src/bans/migrations.js"
+import { migrations as logs } from "../../src/logs/migrations.js"
+import { migrations as notifications } from "../../src/notifications/migrations.js"
+import { migrations as priority } from "../../src/priority/migrations.js"
+import { migrations as scheduler } from "../../src/scheduler/migrations.js"
+import { migrations as servers } from "../../src/servers/migrations.js"
+
+/** Runs a plugin's migrations in order on an empty in-memory database: version, name and the SQL text's fingerprint of each. */
+const fingerprints = (list: ReadonlyArray<Migration>) =>
+  Effect.forEach(list, (migration) => {
+    const texts: Array<string> = []
+    const record: Statement.Statement.Transformer = (statement) =>
+      Effect.sync(() => {
+        texts.push(statement.compile()[0])
+        return statement
+      })
+    return migration.up.pipe(
+      Statement.withTransformer(record),
+      // An empty database gives the sealing migration nothing to seal: it never opens a box.
+      Effect.provideService(SealedSecrets, SealedSecrets.of({} as never)),
+      Effect.map(() => [migration.version, migration.name, createHash("sha256").update(texts.join("\n;\n")).digest("hex").slice(0, 16)])
+    )
+  }).pipe(Effect.provide(SqliteClient.layer({ filename: ":memory:" })))
+
+const released: Record<string, readonly [ReadonlyArray<Migration>, ReadonlyArray<readonly [number, string, string]>]> = {
+  accounts: [accounts, [
+    [1, "create roles and users", "fc40fb1bd36136f3"],
+    [2, "create sessions", "e32e8c7a2a198c37"],
+    [3, "create login lockout", "deaee5fff05541b8"],
+    [4, "create recovery codes", "13e0d7fbc1f6a797"],
+    [5, "count login attempts before they are checked", "766de2ffc3eff6d5"]
+  ]],
+  audit: [audit, [[1, "create audit_log and audit_head", "baddf2734fb14af5"]]],
+  bans: [bans, [[1, "create bans", "2899b8c8d391e062"]]],
+  logs: [logs, [[1, "create server_metrics", "429ede243be65b41"]]],
+  notifications: [notifications, [[1, "create notifications, reads, user state and counter", "b7ceffa7a15fd5da"]]],
+  priority: [priority, [[1, "create priority_entries", "93ebb79d76992244"]]],
+  scheduler: [scheduler, [[1, "create scheduled_jobs", "6158d01c323d89f8"]]],
+  servers: [servers, [
+    [1, "create servers and server_processes", "45beb0a353de4ec3"],
+    [2, "seal RCON passwords stored in clear", "39aa865b368bab87"]
+  ]]
+}
+
+describe("released migrations", () => {
+  it.effect.each(Object.keys(released))("%s: versions, names and SQL as released", (plugin) =>
+    Effect.gen(function* () {
+      const [list, expected] = released[plugin]!
+      expect(yield* fingerprints(list)).toEqual(expected)
+    })
+  )
+})
