@@ -1,37 +1,19 @@
 /**
- * The plugin loaded into the real controller process with
- * `PLUGINS=./examples/community-plugin`, exercised over loopback HTTP.
+ * The plugin in the controller (`@garrison/testkit`'s in-process
+ * controller: the real host on a loopback port, a throw-away data
+ * directory, the test authenticator), exercised over HTTP as a client
+ * would. `loading.e2e.test.ts` loads it into the controller process through
+ * `PLUGINS`, as an operator does.
  */
-import { SqlClient } from "@effect/sql"
-import { describe, expect, it, layer } from "@effect/vitest"
-import { GarrisonConfig, Runtime, undocumentedEndpoints } from "@garrison/runtime"
-import { Effect, Layer, Logger, LogLevel } from "effect"
+import { describe, expect, layer } from "@effect/vitest"
+import { undocumentedEndpoints } from "@garrison/runtime"
+import { call as api, eventually, testController } from "@garrison/testkit"
+import { Effect } from "effect"
 import { MotdApi } from "../src/contract/Api.js"
 import MotdPlugin from "../src/index.js"
-import { call, ControllerProcess, controllerLayer, eventually, startController, tempDataDir } from "./support.js"
 
 const MANAGER = "mia:motd.manage"
 const READER = "rex:server.view"
-
-/** The controller in context, called with `path` relative to it. */
-const api = (method: "GET" | "POST" | "DELETE", path: string, options: Parameters<typeof call>[3] = {}) =>
-  Effect.flatMap(ControllerProcess, (controller) => call(controller.baseUrl, method, path, options))
-
-/** The runtime with the motd plugin alone, its warnings kept in `warnings` instead of printed. */
-const runtimeLayer = (dataDir: string, warnings: Array<string>) =>
-  Runtime.layer([MotdPlugin], { scheduledBackups: false }).pipe(
-    Layer.provide(GarrisonConfig.layerWith({ dataDir })),
-    Layer.provide(
-      Logger.replace(
-        Logger.defaultLogger,
-        Logger.make(({ logLevel, message }) => {
-          if (LogLevel.greaterThanEqual(logLevel, LogLevel.Warning)) {
-            warnings.push(Array.isArray(message) ? message.map(String).join(" ") : String(message))
-          }
-        })
-      )
-    )
-  )
 
 interface MotdPage {
   readonly items: ReadonlyArray<{ readonly id: string; readonly text: string }>
@@ -40,7 +22,8 @@ interface MotdPage {
 
 const messageIds = (body: unknown) => (body as MotdPage).items.map((m) => m.id)
 
-layer(controllerLayer(tempDataDir()), { excludeTestServices: true, timeout: "30 seconds" })("motd over HTTP", (it) => {
+// The live clock, as in a real controller: messages get real, distinct times.
+layer(testController([MotdPlugin]), { excludeTestServices: true })("motd over HTTP", (it) => {
   describe("permission", () => {
     it.effect("the routes are mounted with the access the plugin declared", () =>
       Effect.gen(function* () {
@@ -195,48 +178,4 @@ layer(controllerLayer(tempDataDir()), { excludeTestServices: true, timeout: "30 
         expect(stats.totalPosted).toBe(stats.authors.reduce((sum, a) => sum + a.posted, 0))
       }))
   })
-})
-
-describe("migrations over a restart", () => {
-  it.live(
-    "run on the first start only, recorded in garrison_migrations; messages survive the restart",
-    () =>
-      Effect.gen(function* () {
-        const dataDir = tempDataDir()
-        const run = <A, E>(use: (baseUrl: string) => Effect.Effect<A, E>) =>
-          Effect.scoped(
-            Effect.gen(function* () {
-              const controller = yield* startController(dataDir)
-              return { result: yield* use(controller.baseUrl), output: controller.output }
-            })
-          )
-
-        const first = yield* run((baseUrl) => call(baseUrl, "POST", "/api/motd", { as: MANAGER, json: { text: "persisted" } }))
-        expect(first.output()).toContain('Applied migration motd v1 "create motd_messages"')
-        expect(first.output()).toContain('Applied migration motd v2 "create motd_stats"')
-
-        // Same data directory, after the first process has stopped.
-        const second = yield* run((baseUrl) => call(baseUrl, "GET", "/api/motd", { as: READER }))
-        // Loaded through PLUGINS, after the default plugins.
-        expect(second.output()).toMatch(/runtime started in \d+ ms with plugins: .*\bmotd, test-auth\b/)
-        expect(second.output()).not.toContain("Applied migration")
-        expect(second.result.body).toEqual({ items: [first.result.body], nextCursor: null })
-
-        // The bookkeeping in the database the processes used, read in-process with the motd plugin alone.
-        const warnings: Array<string> = []
-        const rows = yield* Effect.flatMap(
-          SqlClient.SqlClient,
-          (sql) => sql`SELECT plugin_id, version, name FROM garrison_migrations WHERE plugin_id = 'motd' ORDER BY version`
-        ).pipe(Effect.provide(runtimeLayer(dataDir, warnings)))
-        // The default plugins' migrations are in the database but their plugins are not loaded: one warning each.
-        expect(warnings.filter((w) => w.includes('plugin "accounts", which is not loaded'))).toHaveLength(1)
-        expect(warnings.filter((w) => w.includes("is not loaded")).length).toBeGreaterThanOrEqual(8)
-        expect(warnings.join("\n")).not.toContain('"motd"')
-        expect(rows).toEqual([
-          { plugin_id: "motd", version: 1, name: "create motd_messages" },
-          { plugin_id: "motd", version: 2, name: "create motd_stats" }
-        ])
-      }),
-    60_000
-  )
 })

@@ -38,6 +38,7 @@ export {
   type SpawnOptions,
   testAuthPluginModule
 } from "./SpawnController.js"
+export { type RawRequest, rawRequest, type RawResponse } from "./RawHttp.js"
 export { integrityCheck, type RawDatabase, type RawStatement, withDatabaseCopy, withReadOnlyDatabase } from "./SqliteFile.js"
 export { scopedTempDir, tempDir } from "./TempDir.js"
 export { caller, parseTestToken, TestAuthPlugin, testAuthorization, testToken } from "./TestAuthPlugin.js"
