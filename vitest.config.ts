@@ -1,25 +1,36 @@
 /**
- * Two projects: `unit` (every package's and example's tests, in process:
- * `npm run test:unit`) and `e2e` (real processes: the built controller,
- * agent and simulated servers; `test/e2e` and the examples' `*.e2e.test.ts`).
- * `npm test` runs both.
+ * Two projects, both run by `npm test` (`vitest run`):
  *
- * In the unit project the workspace packages resolve to their sources, so
- * these tests need no build and every test file, the testkit and the code
- * under test share one copy of each module. The e2e project's processes run
- * the build (`npm run build`).
+ * - `unit` (`npm run test:unit`): every package's and example's tests, in
+ *   process. The workspace packages resolve to their sources, so these need
+ *   no build, and test files, the testkit and the code under test share one
+ *   copy of each module. Test files share their worker's modules too
+ *   (`isolate: false`): the sources load once per worker, not once per file,
+ *   which is most of the time saved. So a test file must not leave state
+ *   behind in shared modules; the testkit's `tempDir` folders go after each
+ *   file (`fileSetup`), and `@effect/vitest`'s `layer()` is not used here
+ *   (it rebinds `it.effect` for every later file of its worker).
+ * - `e2e`: real processes (the built controller, agent and simulated
+ *   servers; run `npm run build` first): `test/e2e` and the examples'
+ *   `*.e2e.test.ts`. One file at a time, in one worker, each file with
+ *   fresh modules, so the processes of two files never compete for the CPU.
  */
 import { fileURLToPath } from "node:url"
 import { defineConfig } from "vitest/config"
 
 const at = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
-const shared = { testTimeout: 30_000, hookTimeout: 30_000 }
+const timeouts = { testTimeout: 30_000, hookTimeout: 30_000 }
 
 export default defineConfig({
   test: {
     // One TMPDIR per run, checked and removed at the end: a test that leaves a `garrison-*` folder behind fails the run.
     globalSetup: [at("packages/testkit/src/globalSetup.ts")],
+    // Workers are kept from file to file (see each project's `isolate`). Three on two cores: much of a
+    // unit test's time is spent waiting (fsync, loopback HTTP, polling), not computing.
+    maxWorkers: 3,
+    minWorkers: 3,
+    poolOptions: { forks: { isolate: false } },
     projects: [
       {
         resolve: {
@@ -29,21 +40,25 @@ export default defineConfig({
             { find: /^@garrison\/plugins\/([a-z-]+)$/, replacement: at("packages/plugins/src/$1/index.ts") },
             { find: /^@garrison\/http$/, replacement: at("packages/http/src/index.ts") },
             { find: /^@garrison\/testkit$/, replacement: at("packages/testkit/src/index.ts") },
-            { find: /^@garrison\/testkit\/(TestAuthPlugin|globalSetup)$/, replacement: at("packages/testkit/src/$1.ts") }
+            { find: /^@garrison\/testkit\/(TestAuthPlugin|globalSetup|fileSetup)$/, replacement: at("packages/testkit/src/$1.ts") }
           ]
         },
         test: {
-          ...shared,
+          ...timeouts,
           name: "unit",
           include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts"],
-          exclude: ["**/node_modules/**", "**/*.e2e.test.ts"]
+          exclude: ["**/node_modules/**", "**/*.e2e.test.ts"],
+          isolate: false,
+          setupFiles: [at("packages/testkit/src/fileSetup.ts")]
         }
       },
       {
         test: {
-          ...shared,
+          ...timeouts,
           name: "e2e",
-          include: ["test/e2e/**/*.test.ts", "examples/*/test/**/*.e2e.test.ts"]
+          include: ["test/e2e/**/*.test.ts", "examples/*/test/**/*.e2e.test.ts"],
+          isolate: true,
+          poolOptions: { forks: { singleFork: true } }
         }
       }
     ]

@@ -90,7 +90,24 @@ export interface ChildHandle {
 }
 
 const OUTPUT_LIMIT = 1024 * 1024
-const running = new Set<ChildProcess>()
+
+/**
+ * Every child still running, one set per process: the e2e tests run one
+ * after another in one worker, each with this module loaded afresh, and
+ * one exit hook serves them all.
+ */
+const running: Set<ChildProcess> = (() => {
+  const shared = globalThis as { garrisonTestChildren?: Set<ChildProcess> }
+  if (shared.garrisonTestChildren === undefined) {
+    const children = new Set<ChildProcess>()
+    shared.garrisonTestChildren = children
+    // Children must not outlive a crashed test run or an interrupted benchmark.
+    process.once("exit", () => {
+      for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
+    })
+  }
+  return shared.garrisonTestChildren
+})()
 
 /** SIGKILLs every child still running; safe to call any time (tests' afterAll, bench deadlines). */
 export const killAllChildren = (): void => {
@@ -99,9 +116,6 @@ export const killAllChildren = (): void => {
   }
   running.clear()
 }
-
-// Children must not outlive a crashed test run or an interrupted benchmark.
-process.once("exit", killAllChildren)
 
 export interface SpawnOptions {
   readonly args: ReadonlyArray<string>

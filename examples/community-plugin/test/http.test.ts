@@ -5,7 +5,8 @@
  * would. `loading.e2e.test.ts` loads it into the controller process through
  * `PLUGINS`, as an operator does.
  */
-import { describe, expect, layer } from "@effect/vitest"
+import type { HttpClient } from "@effect/platform"
+import { describe, expect, it } from "@effect/vitest"
 import { undocumentedEndpoints } from "@garrison/runtime"
 import { call as api, eventually, testController } from "@garrison/testkit"
 import { Effect } from "effect"
@@ -22,10 +23,16 @@ interface MotdPage {
 
 const messageIds = (body: unknown) => (body as MotdPage).items.map((m) => m.id)
 
-// The live clock, as in a real controller: messages get real, distinct times.
-layer(testController([MotdPlugin]), { excludeTestServices: true })("motd over HTTP", (it) => {
+/**
+ * A test against a controller of its own with the motd plugin, on the live
+ * clock as in a real controller (messages get real, distinct times).
+ */
+const test = <E>(name: string, body: () => Effect.Effect<void, E, HttpClient.HttpClient>) =>
+  it.scopedLive(name, () => Effect.provide(body(), testController([MotdPlugin])))
+
+describe("motd over HTTP", () => {
   describe("permission", () => {
-    it.effect("the routes are mounted with the access the plugin declared", () =>
+    test("the routes are mounted with the access the plugin declared", () =>
       Effect.gen(function* () {
         const { body } = yield* api("GET", "/api/openapi.json")
         const paths = (body as { paths: Record<string, Record<string, Record<string, unknown>>> }).paths
@@ -39,7 +46,7 @@ layer(testController([MotdPlugin]), { excludeTestServices: true })("motd over HT
         expect(access("/api/motd/{id}", "delete")).toEqual({ access: "motd.manage", plugin: "motd" })
       }))
 
-    it.effect("every endpoint is documented: a summary, its permission in words, an example body", () =>
+    test("every endpoint is documented: a summary, its permission in words, an example body", () =>
       Effect.gen(function* () {
         // The check a plugin's own tests can run; the controller also warns at start-up.
         expect(undocumentedEndpoints(MotdApi)).toEqual([])
@@ -52,7 +59,7 @@ layer(testController([MotdPlugin]), { excludeTestServices: true })("motd over HT
         expect(post?.["requestBody"]).toMatchObject({ content: { "application/json": { example: { text: expect.any(String) } } } })
       }))
 
-    it.effect("reading needs a signed-in caller, but no permission", () =>
+    test("reading needs a signed-in caller, but no permission", () =>
       Effect.gen(function* () {
         const anonymous = yield* api("GET", "/api/motd")
         expect(anonymous.status).toBe(401)
@@ -61,7 +68,7 @@ layer(testController([MotdPlugin]), { excludeTestServices: true })("motd over HT
         expect(reader.status).toBe(200)
       }))
 
-    it.effect("posting and deleting without motd.manage is 403 naming the permission; nothing changes", () =>
+    test("posting and deleting without motd.manage is 403 naming the permission; nothing changes", () =>
       Effect.gen(function* () {
         const posted = yield* api("POST", "/api/motd", { as: READER, json: { text: "not allowed" } })
         expect(posted.status).toBe(403)
@@ -82,7 +89,7 @@ layer(testController([MotdPlugin]), { excludeTestServices: true })("motd over HT
         expect((list.body as MotdPage).items.map((m) => m.text)).not.toContain("not allowed")
       }))
 
-    it.effect("admin implies motd.manage", () =>
+    test("admin implies motd.manage", () =>
       Effect.gen(function* () {
         const posted = yield* api("POST", "/api/motd", { as: "root:admin", json: { text: "from admin" } })
         expect(posted.status).toBe(201)
@@ -90,7 +97,7 @@ layer(testController([MotdPlugin]), { excludeTestServices: true })("motd over HT
   })
 
   describe("routes", () => {
-    it.effect("create, list, delete, and 404 for a message that is gone", () =>
+    test("create, list, delete, and 404 for a message that is gone", () =>
       Effect.gen(function* () {
         const first = yield* api("POST", "/api/motd", { as: MANAGER, json: { text: "  Restart at 18:00 UTC  " } })
         expect(first.status).toBe(201)
@@ -111,7 +118,7 @@ layer(testController([MotdPlugin]), { excludeTestServices: true })("motd over HT
         expect(again.body).toEqual({ error: "not-found", message: `no message with id "${id}"` })
       }))
 
-    it.effect("a bad body is 400 naming the field, and stores nothing", () =>
+    test("a bad body is 400 naming the field, and stores nothing", () =>
       Effect.gen(function* () {
         const before = yield* api("GET", "/api/motd", { as: READER })
         for (const json of [{}, { text: "   " }, { text: 42 }, { text: "x".repeat(281) }]) {
@@ -135,7 +142,7 @@ layer(testController([MotdPlugin]), { excludeTestServices: true })("motd over HT
   })
 
   describe("list", () => {
-    it.effect("answers {items, nextCursor} in pages: limit, then nextCursor until null, newest first", () =>
+    test("answers {items, nextCursor} in pages: limit, then nextCursor until null, newest first", () =>
       Effect.gen(function* () {
         for (const text of ["page a", "page b", "page c"]) yield* api("POST", "/api/motd", { as: MANAGER, json: { text } })
         const all = (yield* api("GET", "/api/motd?limit=200", { as: READER })).body as MotdPage
@@ -156,7 +163,7 @@ layer(testController([MotdPlugin]), { excludeTestServices: true })("motd over HT
   })
 
   describe("event handler", () => {
-    it.effect("MotdPosted is counted per author, and deleting a message does not uncount it", () =>
+    test("MotdPosted is counted per author, and deleting a message does not uncount it", () =>
       Effect.gen(function* () {
         for (const text of ["one", "two", "three"]) {
           yield* api("POST", "/api/motd", { as: "cleo:motd.manage", json: { text } })

@@ -10,12 +10,15 @@ import * as NodePath from "node:path"
 
 const created = new Set<string>()
 
-const removeAll = (): void => {
+/** Removes every folder `tempDir` made so far (the `@garrison/testkit/fileSetup` hook calls it after each test file). */
+export const removeTempDirs = (): void => {
   for (const dir of created) Fs.rmSync(dir, { recursive: true, force: true })
   created.clear()
 }
+const removeAll = removeTempDirs
 
-// Under vitest each test file loads this module afresh: its folders go after that file's tests.
+// Under vitest each test file loads this module afresh (unless `isolate` is off: then the
+// `@garrison/testkit/fileSetup` setup file does this per file): its folders go after that file's tests.
 // Anywhere else (a benchmark, a script), they go when the process exits.
 if (process.env["VITEST"] !== undefined) {
   const { afterAll } = await import("vitest")
