@@ -18,18 +18,18 @@ import * as Fs from "node:fs"
 import { createRequire } from "node:module"
 import * as NodeNet from "node:net"
 import * as NodePath from "node:path"
-import { fileURLToPath } from "node:url"
 
 export class ControllerFailed extends Schema.TaggedError<ControllerFailed>()("ControllerFailed", {
   message: Schema.String
 }) {}
 
-/** The controller's entry point, next to the `@garrison/http` package's main module. */
-export const controllerEntry = (): string =>
-  NodePath.join(NodePath.dirname(createRequire(import.meta.url).resolve("@garrison/http")), "start.js")
+const require = createRequire(import.meta.url)
 
-/** The test authenticator's module, as `PLUGINS` takes it. */
-export const testAuthPluginModule: string = fileURLToPath(new URL("./TestAuthPlugin.js", import.meta.url))
+/** The controller's entry point, next to the `@garrison/http` package's main module. */
+export const controllerEntry = (): string => NodePath.join(NodePath.dirname(require.resolve("@garrison/http")), "start.js")
+
+/** The test authenticator's built module, as `PLUGINS` takes it. */
+export const testAuthPluginModule = (): string => require.resolve("@garrison/testkit/TestAuthPlugin")
 
 export interface SpawnOptions {
   /** The data directory (need not exist yet: a first start makes it). */
@@ -114,7 +114,7 @@ export const spawnController = (options: SpawnOptions): Effect.Effect<SpawnedCon
             PORT: String(port),
             HOST: "127.0.0.1",
             DATA_DIR: options.dataDir,
-            PLUGINS: [...(options.plugins ?? []), testAuthPluginModule].join(","),
+            PLUGINS: [...(options.plugins ?? []), testAuthPluginModule()].join(","),
             ...options.env
           },
           stdio: ["ignore", "pipe", "pipe"]

@@ -40,7 +40,7 @@ export {
 } from "./SpawnController.js"
 export { type RawRequest, rawRequest, type RawResponse } from "./RawHttp.js"
 export { integrityCheck, type RawDatabase, type RawStatement, withDatabaseCopy, withReadOnlyDatabase } from "./SqliteFile.js"
-export { scopedTempDir, tempDir } from "./TempDir.js"
+export { removeTempDirs, scopedTempDir, tempDir } from "./TempDir.js"
 export { caller, parseTestToken, TestAuthPlugin, testAuthorization, testToken } from "./TestAuthPlugin.js"
 export { sleepingUntil, sleepsOnTestClock } from "./TestClockSleeps.js"
 export { serverPort, testController, type TestControllerOptions } from "./TestController.js"
