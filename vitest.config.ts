@@ -1,11 +1,66 @@
+/**
+ * Two projects, both run by `npm test` (`vitest run`):
+ *
+ * - `unit` (`npm run test:unit`): every package's and example's tests, in
+ *   process. The workspace packages resolve to their sources, so these need
+ *   no build, and test files, the testkit and the code under test share one
+ *   copy of each module. Test files share their worker's modules too
+ *   (`isolate: false`): the sources load once per worker, not once per file,
+ *   which is most of the time saved. So a test file must not leave state
+ *   behind in shared modules; the testkit's `tempDir` folders go after each
+ *   file (`fileSetup`), and `@effect/vitest`'s `layer()` is not used here
+ *   (it rebinds `it.effect` for every later file of its worker).
+ * - `e2e`: real processes (the built controller, agent and simulated
+ *   servers; run `npm run build` first): `test/e2e` and the examples'
+ *   `*.e2e.test.ts`. One file at a time, in one worker, each file with
+ *   fresh modules, so the processes of two files never compete for the CPU.
+ */
+import { fileURLToPath } from "node:url"
 import { defineConfig } from "vitest/config"
+
+const at = (path: string) => fileURLToPath(new URL(path, import.meta.url))
+
+const timeouts = { testTimeout: 30_000, hookTimeout: 30_000 }
 
 export default defineConfig({
   test: {
-    include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts", "test/e2e/**/*.test.ts"],
-    // One TMPDIR per run, checked and removed at the end (test/support/runTempDir.ts).
-    globalSetup: ["test/support/runTempDir.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 30_000
+    // One TMPDIR per run, checked and removed at the end: a test that leaves a `garrison-*` folder behind fails the run.
+    globalSetup: [at("packages/testkit/src/globalSetup.ts")],
+    // Workers are kept from file to file (see each project's `isolate`). Three on two cores: much of a
+    // unit test's time is spent waiting (fsync, loopback HTTP, polling), not computing.
+    maxWorkers: 3,
+    minWorkers: 3,
+    poolOptions: { forks: { isolate: false } },
+    projects: [
+      {
+        resolve: {
+          alias: [
+            { find: /^@garrison\/runtime$/, replacement: at("packages/runtime/src/index.ts") },
+            { find: /^@garrison\/plugins$/, replacement: at("packages/plugins/src/index.ts") },
+            { find: /^@garrison\/plugins\/([a-z-]+)$/, replacement: at("packages/plugins/src/$1/index.ts") },
+            { find: /^@garrison\/http$/, replacement: at("packages/http/src/index.ts") },
+            { find: /^@garrison\/testkit$/, replacement: at("packages/testkit/src/index.ts") },
+            { find: /^@garrison\/testkit\/(TestAuthPlugin|globalSetup|fileSetup)$/, replacement: at("packages/testkit/src/$1.ts") }
+          ]
+        },
+        test: {
+          ...timeouts,
+          name: "unit",
+          include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts"],
+          exclude: ["**/node_modules/**", "**/*.e2e.test.ts"],
+          isolate: false,
+          setupFiles: [at("packages/testkit/src/fileSetup.ts")]
+        }
+      },
+      {
+        test: {
+          ...timeouts,
+          name: "e2e",
+          include: ["test/e2e/**/*.test.ts", "examples/*/test/**/*.e2e.test.ts"],
+          isolate: true,
+          poolOptions: { forks: { singleFork: true } }
+        }
+      }
+    ]
   }
 })

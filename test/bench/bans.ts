@@ -2,8 +2,8 @@
  * Issue 6's bans benchmark, in one process:
  *
  * 1. Import: 100,000 bans through `POST /api/bans/import` on the controller
- *    (real HTTP on loopback, the bans plugin over 20 stub server entries,
- *    a header authenticator), against a plain better-sqlite3 transaction
+ *    (`@garrison/testkit`'s in-process controller: real HTTP on loopback,
+ *    the bans plugin over 20 stub server entries, the test authenticator), against a plain better-sqlite3 transaction
  *    inserting the very same rows, one prepared INSERT per row, into a
  *    fresh database with the same table and indexes (read back from the
  *    controller's own database, not restated) and the same pragmas (WAL,
@@ -24,11 +24,9 @@
  * Env: BENCH_BANS (100000), BENCH_BANS_SERVERS (20).
  * Run alone: `node test/dist/bench/bans.js`; with the rest: `npm run bench`.
  */
-import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { Controller } from "@garrison/http"
-import { BanSync, makeBansPlugin, ServerEntries, serverFileSyncHook, serverFileSyncLayer, Servers } from "@garrison/plugins"
-import { GarrisonConfig, makeServerEntry, Plugin, scheme, ServerNotFound, SESSION_SCHEME, Supervisor } from "@garrison/runtime"
-import { Duration, Effect, Layer, Logger, LogLevel, ManagedRuntime, Option } from "effect"
+import { BanSync, makeBansPlugin } from "@garrison/plugins"
+import { request, StubFleet, testController } from "@garrison/testkit"
+import { Duration, Effect, LogLevel, ManagedRuntime } from "effect"
 import { randomUUID } from "node:crypto"
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
@@ -78,65 +76,20 @@ const makeRows = (count: number, offset: number): ReadonlyArray<Row> => {
   }))
 }
 
-/** Every request is the bench's caller with `bans.manage`. */
-const HeaderAuth = Plugin.make({
-  id: "bench-auth",
-  authentication: [
-    scheme({
-      name: SESSION_SCHEME,
-      methods: [],
-      authenticator: Effect.succeed({
-        carries: () => true,
-        authenticate: () =>
-          Effect.succeed(
-            Option.some({ kind: "user" as const, id: "bench", name: "bench", role: "admin", permissions: new Set(["bans.manage"]) })
-          )
-      })
-    })
-  ]
-})
-
+/** Stub servers (no processes) whose entries are these install folders: the real ServerFileSync writes their ban.txt. */
 const stubServers = (installDirs: ReadonlyArray<string>) => {
-  const entries = installDirs.map(
-    (installDir, i) =>
-      makeServerEntry({ id: `s${i}`, name: `s${i}`, installDir, gamePort: 2302 + i * 10, watchdog: false })
-  )
-  return Plugin.make({
-    id: "servers",
-    // The real gateway and ServerFileSync (what writes ban.txt) over stand-ins for the store and the supervisor.
-    layer: Layer.merge(Servers.layer, serverFileSyncLayer).pipe(Layer.provideMerge(Layer.merge(
-      Layer.succeed(Supervisor, {
-        ensure: () => Effect.dieMessage("not in the benchmark"),
-        get: () => Effect.succeed(Option.none()),
-        find: () => Effect.succeed(Option.none()),
-        all: Effect.succeed([]),
-        remove: () => Effect.void
-      }),
-      Layer.succeed(ServerEntries, {
-        list: Effect.succeed(entries),
-        unreadable: Effect.succeed([]),
-        get: (serverId) => {
-          const entry = entries.find((e) => e.id === serverId)
-          return entry === undefined ? Effect.fail(ServerNotFound.of(serverId)) : Effect.succeed(entry)
-        },
-        insert: () => Effect.dieMessage("not in the benchmark"),
-        update: () => Effect.dieMessage("not in the benchmark"),
-        remove: () => Effect.dieMessage("not in the benchmark"),
-        upsertAll: () => Effect.dieMessage("not in the benchmark")
-      })
-    ))),
-    hooks: [serverFileSyncHook]
-  })
+  const fleet = new StubFleet()
+  installDirs.forEach((installDir, i) => fleet.add(`s${i}`, { entry: { installDir, gamePort: 2302 + i * 10 } }))
+  return fleet.plugin()
 }
 
+/** The import as the bench's caller, with `bans.manage` (the testkit's test authenticator). */
 const postImport = (body: string) =>
   Effect.gen(function* () {
-    const request = HttpClientRequest.post("/api/bans/import").pipe(HttpClientRequest.bodyText(body, "application/json"))
-    const response = yield* HttpClient.execute(request)
-    const text = yield* response.text
-    if (response.status !== 200) return yield* Effect.dieMessage(`import answered ${response.status}: ${text.slice(0, 300)}`)
+    const { status, text } = yield* request("POST", "/api/bans/import", { as: "bench:bans.manage", text: { body, contentType: "application/json" } })
+    if (status !== 200) return yield* Effect.dieMessage(`import answered ${status}: ${text.slice(0, 300)}`)
     return JSON.parse(text) as { added: number; skipped: number; errors: ReadonlyArray<unknown>; total: number }
-  }).pipe(Effect.scoped)
+  })
 
 const plainInsert = (file: string, schema: ReadonlyArray<string>, rows: ReadonlyArray<Row>): number => {
   const Sqlite = require("better-sqlite3") as DatabaseConstructor
@@ -187,15 +140,14 @@ const run = async (): Promise<BenchmarkReport> => {
       writeFileSync(NodePath.join(dir, "ban.txt"), `${OWNER_LINE}\n`)
       return dir
     })
-    const controller = Controller.layerTest([
-      stubServers(installDirs),
-      // The background sync waits an hour after a change, so only the timed syncs write the files.
-      makeBansPlugin({ debounce: Duration.hours(1) }),
-      HeaderAuth
-    ]).pipe(
-      Layer.provide(GarrisonConfig.layerWith({ dataDir, bodyLimitBytes: BODY_LIMIT, backupInterval: Duration.days(365_000) })),
-      Layer.provide(Logger.minimumLogLevel(LogLevel.Error))
-    ) as Layer.Layer<HttpClient.HttpClient | BanSync, unknown>
+    const controller = testController<BanSync>(
+      [
+        stubServers(installDirs),
+        // The background sync waits an hour after a change, so only the timed syncs write the files.
+        makeBansPlugin({ debounce: Duration.hours(1) })
+      ],
+      { settings: { dataDir, bodyLimitBytes: BODY_LIMIT }, logLevel: LogLevel.Error }
+    )
     const runtime = ManagedRuntime.make(controller)
     try {
       // Warm-up: a small import through the same path (other players).

@@ -8,7 +8,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest"
 import { type ControllerHandle, makeTempDir, removeDir, startController, stopProcess } from "../support/controller.js"
-import { rawRequest } from "../support/rawHttp.js"
+import { rawRequest } from "@garrison/testkit"
 
 const ADMIN = { username: "limit-admin", password: "limit admin password" }
 

@@ -2,7 +2,7 @@
  * For tests only: a write endpoint whose acknowledgement means "committed",
  * so the durability e2e test can kill the controller mid-stream and check
  * that every acknowledged row survived. Load it with
- * `PLUGINS=./test/dist/support/DurabilityPlugin.js,./test/dist/support/TestAuthPlugin.js`
+ * `PLUGINS=./test/dist/support/DurabilityPlugin.js,./packages/testkit/dist/TestAuthPlugin.js`
  * and call it with `Authorization: Bearer test:t:test.write`.
  *
  *   POST /api/test/writes        { seq, payload } -> 201 { seq }   (409 when seq exists)

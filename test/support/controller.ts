@@ -4,7 +4,10 @@
  * script) with its output captured, waiting until it answers, and stopping
  * it. Framework-free, so vitest tests import the TS and benchmarks import
  * the compiled JS. Every child is tracked and killed when this process exits.
+ * The test authenticator is `@garrison/testkit`'s; in-process tests use the
+ * testkit's controller instead.
  */
+import { testAuthorization } from "@garrison/testkit/TestAuthPlugin"
 import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs"
 import { createServer } from "node:net"
@@ -36,7 +39,8 @@ export const HOST = "127.0.0.1"
 
 /** Plugin module paths as `PLUGINS` expects them (relative to the repository root, the child's cwd). */
 export const testPlugins = {
-  auth: "./test/dist/support/TestAuthPlugin.js",
+  /** The testkit's header authenticator: `Authorization: Bearer test:<user>:<perm,perm>`. */
+  auth: "./packages/testkit/dist/TestAuthPlugin.js",
   durability: "./test/dist/support/DurabilityPlugin.js"
 } as const
 
@@ -86,7 +90,24 @@ export interface ChildHandle {
 }
 
 const OUTPUT_LIMIT = 1024 * 1024
-const running = new Set<ChildProcess>()
+
+/**
+ * Every child still running, one set per process: the e2e tests run one
+ * after another in one worker, each with this module loaded afresh, and
+ * one exit hook serves them all.
+ */
+const running: Set<ChildProcess> = (() => {
+  const shared = globalThis as { garrisonTestChildren?: Set<ChildProcess> }
+  if (shared.garrisonTestChildren === undefined) {
+    const children = new Set<ChildProcess>()
+    shared.garrisonTestChildren = children
+    // Children must not outlive a crashed test run or an interrupted benchmark.
+    process.once("exit", () => {
+      for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
+    })
+  }
+  return shared.garrisonTestChildren
+})()
 
 /** SIGKILLs every child still running; safe to call any time (tests' afterAll, bench deadlines). */
 export const killAllChildren = (): void => {
@@ -95,9 +116,6 @@ export const killAllChildren = (): void => {
   }
   running.clear()
 }
-
-// Children must not outlive a crashed test run or an interrupted benchmark.
-process.once("exit", killAllChildren)
 
 export interface SpawnOptions {
   readonly args: ReadonlyArray<string>
@@ -261,7 +279,5 @@ export const requestJson = async (
   return { status: response.status, headers: response.headers, body: text.length === 0 ? undefined : (JSON.parse(text) as unknown) }
 }
 
-/** `Authorization` header for the TestAuthPlugin: `Bearer test:<user>:<perm,...>`. */
-export const testAuth = (permissions: ReadonlyArray<string>, user = "t"): Readonly<Record<string, string>> => ({
-  authorization: `Bearer test:${user}:${permissions.join(",")}`
-})
+/** `Authorization` header for the test authenticator: `Bearer test:<user>:<perm,...>`. */
+export const testAuth = (permissions: ReadonlyArray<string>, user = "t"): Readonly<Record<string, string>> => testAuthorization(user, permissions)

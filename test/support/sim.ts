@@ -155,14 +155,23 @@ export interface LaunchSimOptions {
   readonly readyTimeoutMs?: number
 }
 
-const running = new Set<ChildProcess>()
+/** Every simulated server still running, one set per process (see `running` in controller.ts). */
+const running: Set<ChildProcess> = (() => {
+  const shared = globalThis as { garrisonTestSims?: Set<ChildProcess> }
+  if (shared.garrisonTestSims === undefined) {
+    const sims = new Set<ChildProcess>()
+    shared.garrisonTestSims = sims
+    process.once("exit", () => {
+      for (const child of sims) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
+    })
+  }
+  return shared.garrisonTestSims
+})()
 
 export const killAllSims = (): void => {
   for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
   running.clear()
 }
-
-process.once("exit", killAllSims)
 
 /** Settings as `-simXxx=` parameters, e.g. `{ modPoll: 5 }` as `-simModPoll=5` (booleans as 1 and 0). */
 export const simArguments = (settings: SimSettings): Array<string> =>

@@ -1,45 +1,11 @@
 /**
- * Reads a database file directly, outside the controller, for assertions
- * after it has stopped. better-sqlite3 ships no type declarations (and
- * `@types/better-sqlite3` is not installed), so the few calls used here are
- * typed locally and the module is loaded through `createRequire`.
+ * The durability plugin's table read directly from a database file, after
+ * the controller has stopped; opening files read-only (or a copy of them)
+ * is the testkit's (`withReadOnlyDatabase`, `withDatabaseCopy`).
  */
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs"
-import { createRequire } from "node:module"
-import { tmpdir } from "node:os"
-import * as NodePath from "node:path"
+import type { RawDatabase } from "@garrison/testkit"
 
-export interface RawStatement {
-  pluck(toggle?: boolean): RawStatement
-  all(...params: ReadonlyArray<unknown>): Array<unknown>
-}
-
-export interface RawDatabase {
-  prepare(source: string): RawStatement
-  close(): void
-}
-
-type RawDatabaseConstructor = new (
-  filename: string,
-  options?: { readonly readonly?: boolean; readonly fileMustExist?: boolean }
-) => RawDatabase
-
-const require = createRequire(import.meta.url)
-
-/** Opens `file` read-only, runs `f`, always closes. */
-export const withReadOnlyDatabase = <A>(file: string, f: (db: RawDatabase) => A): A => {
-  const Sqlite = require("better-sqlite3") as RawDatabaseConstructor
-  const db = new Sqlite(file, { readonly: true, fileMustExist: true })
-  try {
-    return f(db)
-  } finally {
-    db.close()
-  }
-}
-
-/** `PRAGMA integrity_check` rows: `["ok"]` for a sound file. */
-export const integrityCheck = (db: RawDatabase): ReadonlyArray<string> =>
-  db.prepare("PRAGMA integrity_check").pluck().all().map(String)
+export { integrityCheck, type RawDatabase, withDatabaseCopy, withReadOnlyDatabase } from "@garrison/testkit"
 
 export interface WriteRow {
   readonly seq: number
@@ -52,20 +18,3 @@ export const durabilityRows = (db: RawDatabase): ReadonlyArray<WriteRow> =>
     const { seq, payload } = row as { readonly seq: unknown; readonly payload: unknown }
     return { seq: Number(seq), payload: String(payload) }
   })
-
-/**
- * Reads a copy of `file` (and its -wal, if any) made in a temporary folder,
- * so opening it cannot leave -shm/-wal files next to the original, e.g. a
- * backup the controller will look at later.
- */
-export const withDatabaseCopy = <A>(file: string, f: (db: RawDatabase) => A): A => {
-  const dir = mkdtempSync(NodePath.join(tmpdir(), "garrison-dbcopy-"))
-  try {
-    const copy = NodePath.join(dir, NodePath.basename(file))
-    copyFileSync(file, copy)
-    if (existsSync(`${file}-wal`)) copyFileSync(`${file}-wal`, `${copy}-wal`)
-    return withReadOnlyDatabase(copy, f)
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
-}

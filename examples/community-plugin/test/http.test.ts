@@ -1,37 +1,20 @@
 /**
- * The plugin loaded into the real controller process with
- * `PLUGINS=./examples/community-plugin`, exercised over loopback HTTP.
+ * The plugin in the controller (`@garrison/testkit`'s in-process
+ * controller: the real host on a loopback port, a throw-away data
+ * directory, the test authenticator), exercised over HTTP as a client
+ * would. `loading.e2e.test.ts` loads it into the controller process through
+ * `PLUGINS`, as an operator does.
  */
-import { SqlClient } from "@effect/sql"
-import { describe, expect, it, layer } from "@effect/vitest"
-import { GarrisonConfig, Runtime, undocumentedEndpoints } from "@garrison/runtime"
-import { Effect, Layer, Logger, LogLevel } from "effect"
+import type { HttpClient } from "@effect/platform"
+import { describe, expect, it } from "@effect/vitest"
+import { undocumentedEndpoints } from "@garrison/runtime"
+import { call as api, eventually, testController } from "@garrison/testkit"
+import { Effect } from "effect"
 import { MotdApi } from "../src/contract/Api.js"
 import MotdPlugin from "../src/index.js"
-import { call, ControllerProcess, controllerLayer, eventually, startController, tempDataDir } from "./support.js"
 
 const MANAGER = "mia:motd.manage"
 const READER = "rex:server.view"
-
-/** The controller in context, called with `path` relative to it. */
-const api = (method: "GET" | "POST" | "DELETE", path: string, options: Parameters<typeof call>[3] = {}) =>
-  Effect.flatMap(ControllerProcess, (controller) => call(controller.baseUrl, method, path, options))
-
-/** The runtime with the motd plugin alone, its warnings kept in `warnings` instead of printed. */
-const runtimeLayer = (dataDir: string, warnings: Array<string>) =>
-  Runtime.layer([MotdPlugin], { scheduledBackups: false }).pipe(
-    Layer.provide(GarrisonConfig.layerWith({ dataDir })),
-    Layer.provide(
-      Logger.replace(
-        Logger.defaultLogger,
-        Logger.make(({ logLevel, message }) => {
-          if (LogLevel.greaterThanEqual(logLevel, LogLevel.Warning)) {
-            warnings.push(Array.isArray(message) ? message.map(String).join(" ") : String(message))
-          }
-        })
-      )
-    )
-  )
 
 interface MotdPage {
   readonly items: ReadonlyArray<{ readonly id: string; readonly text: string }>
@@ -40,9 +23,16 @@ interface MotdPage {
 
 const messageIds = (body: unknown) => (body as MotdPage).items.map((m) => m.id)
 
-layer(controllerLayer(tempDataDir()), { excludeTestServices: true, timeout: "30 seconds" })("motd over HTTP", (it) => {
+/**
+ * A test against a controller of its own with the motd plugin, on the live
+ * clock as in a real controller (messages get real, distinct times).
+ */
+const test = <E>(name: string, body: () => Effect.Effect<void, E, HttpClient.HttpClient>) =>
+  it.scopedLive(name, () => Effect.provide(body(), testController([MotdPlugin])))
+
+describe("motd over HTTP", () => {
   describe("permission", () => {
-    it.effect("the routes are mounted with the access the plugin declared", () =>
+    test("the routes are mounted with the access the plugin declared", () =>
       Effect.gen(function* () {
         const { body } = yield* api("GET", "/api/openapi.json")
         const paths = (body as { paths: Record<string, Record<string, Record<string, unknown>>> }).paths
@@ -56,7 +46,7 @@ layer(controllerLayer(tempDataDir()), { excludeTestServices: true, timeout: "30 
         expect(access("/api/motd/{id}", "delete")).toEqual({ access: "motd.manage", plugin: "motd" })
       }))
 
-    it.effect("every endpoint is documented: a summary, its permission in words, an example body", () =>
+    test("every endpoint is documented: a summary, its permission in words, an example body", () =>
       Effect.gen(function* () {
         // The check a plugin's own tests can run; the controller also warns at start-up.
         expect(undocumentedEndpoints(MotdApi)).toEqual([])
@@ -69,7 +59,7 @@ layer(controllerLayer(tempDataDir()), { excludeTestServices: true, timeout: "30 
         expect(post?.["requestBody"]).toMatchObject({ content: { "application/json": { example: { text: expect.any(String) } } } })
       }))
 
-    it.effect("reading needs a signed-in caller, but no permission", () =>
+    test("reading needs a signed-in caller, but no permission", () =>
       Effect.gen(function* () {
         const anonymous = yield* api("GET", "/api/motd")
         expect(anonymous.status).toBe(401)
@@ -78,7 +68,7 @@ layer(controllerLayer(tempDataDir()), { excludeTestServices: true, timeout: "30 
         expect(reader.status).toBe(200)
       }))
 
-    it.effect("posting and deleting without motd.manage is 403 naming the permission; nothing changes", () =>
+    test("posting and deleting without motd.manage is 403 naming the permission; nothing changes", () =>
       Effect.gen(function* () {
         const posted = yield* api("POST", "/api/motd", { as: READER, json: { text: "not allowed" } })
         expect(posted.status).toBe(403)
@@ -99,7 +89,7 @@ layer(controllerLayer(tempDataDir()), { excludeTestServices: true, timeout: "30 
         expect((list.body as MotdPage).items.map((m) => m.text)).not.toContain("not allowed")
       }))
 
-    it.effect("admin implies motd.manage", () =>
+    test("admin implies motd.manage", () =>
       Effect.gen(function* () {
         const posted = yield* api("POST", "/api/motd", { as: "root:admin", json: { text: "from admin" } })
         expect(posted.status).toBe(201)
@@ -107,7 +97,7 @@ layer(controllerLayer(tempDataDir()), { excludeTestServices: true, timeout: "30 
   })
 
   describe("routes", () => {
-    it.effect("create, list, delete, and 404 for a message that is gone", () =>
+    test("create, list, delete, and 404 for a message that is gone", () =>
       Effect.gen(function* () {
         const first = yield* api("POST", "/api/motd", { as: MANAGER, json: { text: "  Restart at 18:00 UTC  " } })
         expect(first.status).toBe(201)
@@ -128,7 +118,7 @@ layer(controllerLayer(tempDataDir()), { excludeTestServices: true, timeout: "30 
         expect(again.body).toEqual({ error: "not-found", message: `no message with id "${id}"` })
       }))
 
-    it.effect("a bad body is 400 naming the field, and stores nothing", () =>
+    test("a bad body is 400 naming the field, and stores nothing", () =>
       Effect.gen(function* () {
         const before = yield* api("GET", "/api/motd", { as: READER })
         for (const json of [{}, { text: "   " }, { text: 42 }, { text: "x".repeat(281) }]) {
@@ -152,7 +142,7 @@ layer(controllerLayer(tempDataDir()), { excludeTestServices: true, timeout: "30 
   })
 
   describe("list", () => {
-    it.effect("answers {items, nextCursor} in pages: limit, then nextCursor until null, newest first", () =>
+    test("answers {items, nextCursor} in pages: limit, then nextCursor until null, newest first", () =>
       Effect.gen(function* () {
         for (const text of ["page a", "page b", "page c"]) yield* api("POST", "/api/motd", { as: MANAGER, json: { text } })
         const all = (yield* api("GET", "/api/motd?limit=200", { as: READER })).body as MotdPage
@@ -173,7 +163,7 @@ layer(controllerLayer(tempDataDir()), { excludeTestServices: true, timeout: "30 
   })
 
   describe("event handler", () => {
-    it.effect("MotdPosted is counted per author, and deleting a message does not uncount it", () =>
+    test("MotdPosted is counted per author, and deleting a message does not uncount it", () =>
       Effect.gen(function* () {
         for (const text of ["one", "two", "three"]) {
           yield* api("POST", "/api/motd", { as: "cleo:motd.manage", json: { text } })
@@ -195,48 +185,4 @@ layer(controllerLayer(tempDataDir()), { excludeTestServices: true, timeout: "30 
         expect(stats.totalPosted).toBe(stats.authors.reduce((sum, a) => sum + a.posted, 0))
       }))
   })
-})
-
-describe("migrations over a restart", () => {
-  it.live(
-    "run on the first start only, recorded in garrison_migrations; messages survive the restart",
-    () =>
-      Effect.gen(function* () {
-        const dataDir = tempDataDir()
-        const run = <A, E>(use: (baseUrl: string) => Effect.Effect<A, E>) =>
-          Effect.scoped(
-            Effect.gen(function* () {
-              const controller = yield* startController(dataDir)
-              return { result: yield* use(controller.baseUrl), output: controller.output }
-            })
-          )
-
-        const first = yield* run((baseUrl) => call(baseUrl, "POST", "/api/motd", { as: MANAGER, json: { text: "persisted" } }))
-        expect(first.output()).toContain('Applied migration motd v1 "create motd_messages"')
-        expect(first.output()).toContain('Applied migration motd v2 "create motd_stats"')
-
-        // Same data directory, after the first process has stopped.
-        const second = yield* run((baseUrl) => call(baseUrl, "GET", "/api/motd", { as: READER }))
-        // Loaded through PLUGINS, after the default plugins.
-        expect(second.output()).toMatch(/runtime started in \d+ ms with plugins: .*\bmotd, test-auth\b/)
-        expect(second.output()).not.toContain("Applied migration")
-        expect(second.result.body).toEqual({ items: [first.result.body], nextCursor: null })
-
-        // The bookkeeping in the database the processes used, read in-process with the motd plugin alone.
-        const warnings: Array<string> = []
-        const rows = yield* Effect.flatMap(
-          SqlClient.SqlClient,
-          (sql) => sql`SELECT plugin_id, version, name FROM garrison_migrations WHERE plugin_id = 'motd' ORDER BY version`
-        ).pipe(Effect.provide(runtimeLayer(dataDir, warnings)))
-        // The default plugins' migrations are in the database but their plugins are not loaded: one warning each.
-        expect(warnings.filter((w) => w.includes('plugin "accounts", which is not loaded'))).toHaveLength(1)
-        expect(warnings.filter((w) => w.includes("is not loaded")).length).toBeGreaterThanOrEqual(8)
-        expect(warnings.join("\n")).not.toContain('"motd"')
-        expect(rows).toEqual([
-          { plugin_id: "motd", version: 1, name: "create motd_messages" },
-          { plugin_id: "motd", version: 2, name: "create motd_stats" }
-        ])
-      }),
-    60_000
-  )
 })

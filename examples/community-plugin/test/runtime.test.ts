@@ -4,16 +4,15 @@
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { EventBus, GarrisonConfig, PermissionCatalog, Runtime } from "@garrison/runtime"
-import { Effect, Layer, Logger, LogLevel, TestClock } from "effect"
+import { EventBus, PermissionCatalog } from "@garrison/runtime"
+import { eventually, tempDir, testKernel } from "@garrison/testkit"
+import { Effect, type Layer, LogLevel, TestClock } from "effect"
 import MotdPlugin, { Motd, MotdPosted } from "../src/index.js"
-import { eventually, tempDataDir } from "./support.js"
 
-const runtime = (dataDir: string) =>
-  Runtime.layer([MotdPlugin], { scheduledBackups: false }).pipe(
-    Layer.provide(GarrisonConfig.layerWith({ dataDir })),
-    Layer.provide(Logger.minimumLogLevel(LogLevel.Warning))
-  )
+/** The kernel (no HTTP) with the motd plugin alone (`@garrison/testkit`). */
+const runtime = (dataDir: string) => testKernel([MotdPlugin], { settings: { dataDir }, logLevel: LogLevel.Warning })
+
+const tempDataDir = () => tempDir("garrison-motd-")
 
 /** Runs `effect` in one runtime start on `dataDir`, as one controller run would. */
 const inRuntime = <A, E, R extends Layer.Layer.Success<ReturnType<typeof runtime>>>(

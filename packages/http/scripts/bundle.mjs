@@ -20,7 +20,7 @@ import { fileURLToPath } from "node:url"
 
 const dist = NodePath.join(NodePath.dirname(fileURLToPath(import.meta.url)), "..", "dist")
 
-await build({
+const result = await build({
   entryPoints: [NodePath.join(dist, "main.js")],
   outfile: NodePath.join(dist, "garrison.mjs"),
   bundle: true,
@@ -32,5 +32,13 @@ await build({
   banner: { js: 'import { createRequire as __garrisonCreateRequire } from "node:module"; const require = __garrisonCreateRequire(import.meta.url);' },
   sourcemap: "linked",
   legalComments: "eof",
-  logLevel: "warning"
+  logLevel: "warning",
+  metafile: true
 })
+
+// Test code never ships: the testkit (and anything else built only for tests) must not reach the controller.
+const testOnly = Object.keys(result.metafile.inputs).filter((input) => /(^|\/)packages\/testkit\/|(^|\/)test\/dist\//.test(input))
+if (testOnly.length > 0) {
+  console.error(`bundle: test code reached the controller: ${testOnly.join(", ")}`)
+  process.exit(1)
+}

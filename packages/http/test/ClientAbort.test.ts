@@ -8,7 +8,7 @@ import { HttpServer } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, LogLevel } from "effect"
 import * as Net from "node:net"
-import { auditRecorder, watchHangHandler, type LogLine, testController } from "./fixtures.js"
+import { auditRecorder, watchHangHandler, type LogLine, hostController } from "./fixtures.js"
 
 const serverPort = Effect.flatMap(HttpServer.HttpServer, (server) =>
   server.address._tag === "TcpAddress" ? Effect.succeed(server.address.port) : Effect.dieMessage("expected a TCP address")
@@ -108,7 +108,7 @@ const troubles = (logs: ReadonlyArray<LogLine>) =>
 const scenario = <A, E, R>(run: (logs: ReadonlyArray<LogLine>, audit: ReturnType<typeof auditRecorder>) => Effect.Effect<A, E, R>) => {
   const logs: Array<LogLine> = []
   const audit = auditRecorder()
-  return run(logs, audit).pipe(Effect.provide(testController({}, { logs, plugins: [audit.plugin] })))
+  return run(logs, audit).pipe(Effect.provide(hostController({}, { logs, plugins: [audit.plugin] })))
 }
 
 describe("a client that aborts mid-request", () => {

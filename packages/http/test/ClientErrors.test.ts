@@ -8,8 +8,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { connect } from "node:net"
-import { rawRequest } from "../../../test/support/rawHttp.js"
-import { serverPort, testController } from "./fixtures.js"
+import { rawRequest } from "@garrison/testkit"
+import { serverPort, hostController } from "./fixtures.js"
 
 /** Writes `head` (and keeps writing filler for a while), reading whatever comes back until the server closes. */
 const sendBytes = (port: number, head: Buffer, fillerBytes = 0) =>
@@ -39,7 +39,7 @@ describe("requests the HTTP parser refuses", () => {
       expect(raw.toLowerCase()).toContain("x-content-type-options: nosniff")
       expect(raw.toLowerCase()).toContain("content-type: application/json")
       expect(bodyOf(raw)).toMatchObject({ error: "headers-too-large" })
-    }).pipe(Effect.provide(testController()))
+    }).pipe(Effect.provide(hostController()))
   )
 
   it.scoped("bytes HTTP does not allow in the request line or a header: 400 invalid-request in the one shape", () =>
@@ -58,7 +58,7 @@ describe("requests the HTTP parser refuses", () => {
       }
       // The server still answers normal requests.
       expect((yield* Effect.promise(() => rawRequest({ port, method: "GET", target: "/api/health/ping" }))).status).toBe(200)
-    }).pipe(Effect.provide(testController()))
+    }).pipe(Effect.provide(hostController()))
   )
 })
 
@@ -70,6 +70,6 @@ describe("passing unavailability", () => {
       expect(answer.status).toBe(503)
       expect(answer.headers["retry-after"]).toBe("5")
       expect(JSON.parse(answer.body)).toEqual({ error: "unavailable", message: "the game server is not reachable yet" })
-    }).pipe(Effect.provide(testController()))
+    }).pipe(Effect.provide(hostController()))
   )
 })

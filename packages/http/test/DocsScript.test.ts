@@ -9,7 +9,7 @@ import { createHash } from "node:crypto"
 import { request } from "node:http"
 import { gunzipSync } from "node:zlib"
 import { acceptsGzip } from "../src/openapi/ScalarScript.js"
-import { type LogLine, serverPort, testController } from "./fixtures.js"
+import { type LogLine, serverPort, hostController } from "./fixtures.js"
 
 interface BinaryResponse {
   readonly status: number
@@ -68,7 +68,7 @@ describe("the docs script", () => {
       const again = yield* get(port, "/api/docs")
       expect(page.body.length).toBeLessThan(1_000)
       expect(scriptPathOf(again.body.toString("utf8"))).toBe(path)
-    }).pipe(Effect.provide(testController()))
+    }).pipe(Effect.provide(hostController()))
   , 30_000)
 
   it("takes gzip only when the client asks for it", () => {
@@ -93,6 +93,6 @@ describe("endpoints without a summary", () => {
       expect(warnings.map((line) => line.message)).toEqual([
         expect.stringMatching(/^plugin "echo": \d+ endpoint\(s\) without an OpenAPI summary \(POST \/api\/echo, GET \/api\/whoami, .*\); add \.annotate\(OpenApi\.Summary, "\.\.\."\)$/)
       ])
-    }).pipe(Effect.provide(testController({}, { logs })))
+    }).pipe(Effect.provide(hostController({}, { logs })))
   , 30_000)
 })

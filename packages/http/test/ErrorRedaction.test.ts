@@ -8,7 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { isSecretSegment, MAX_LISTED_ISSUES } from "../src/ErrorRedaction.js"
 import { errorResponse, normalizeErrorBody } from "../src/ErrorResponses.js"
-import { testController } from "./fixtures.js"
+import { hostController } from "./fixtures.js"
 
 const signIn = (body: unknown) =>
   Effect.gen(function* () {
@@ -43,7 +43,7 @@ describe("error bodies over HTTP", () => {
         message: "password must be a string at most 1024 characters long (value not shown)",
         details: [{ path: "password", message: "must be a string at most 1024 characters long (value not shown)" }]
       })
-    }).pipe(Effect.provide(testController())), 60_000)
+    }).pipe(Effect.provide(hostController())), 60_000)
 
   it.scoped("a secret-named field's issue names the rule, not the value, whatever the rule", () =>
     Effect.gen(function* () {
@@ -54,7 +54,7 @@ describe("error bodies over HTTP", () => {
       const wrongType = yield* signIn({ username: "root", password: 31337 })
       expect(wrongType.body.details).toEqual([{ path: "password", message: "must be a string (value not shown)" }])
       expect(wrongType.text).not.toContain("31337")
-    }).pipe(Effect.provide(testController())), 60_000)
+    }).pipe(Effect.provide(hostController())), 60_000)
 
   it.scoped("a 404 for a long unknown path quotes at most 200 characters of it", () =>
     Effect.gen(function* () {
@@ -64,7 +64,7 @@ describe("error bodies over HTTP", () => {
       expect(response.status).toBe(404)
       expect(text.length).toBeLessThan(400)
       expect(JSON.parse(text)).toEqual({ error: "not-found", message: `no route for GET ${path.slice(0, 200)}… (10005 characters)` })
-    }).pipe(Effect.scoped, Effect.provide(testController()))
+    }).pipe(Effect.scoped, Effect.provide(hostController()))
   )
 
   it.scoped("a long value elsewhere is cut to 64 characters, with its length", () =>
@@ -78,7 +78,7 @@ describe("error bodies over HTTP", () => {
       expect(reply.body).toEqual({ error: "invalid-request", message: `username ${shown}`, details: [{ path: "username", message: shown }] })
       const short = yield* signIn({ username: 42, password: "pw" })
       expect(short.body.details).toEqual([{ path: "username", message: "must be a string (got 42)" }])
-    }).pipe(Effect.provide(testController())), 60_000)
+    }).pipe(Effect.provide(hostController())), 60_000)
 })
 
 describe("normalizeErrorBody", () => {

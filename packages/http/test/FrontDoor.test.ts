@@ -1,7 +1,7 @@
 import { HttpClient, HttpClientRequest, type HttpClientResponse } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
-import { testController } from "./fixtures.js"
+import { hostController } from "./fixtures.js"
 
 const get = (path: string, headers: Record<string, string> = {}) =>
   HttpClient.execute(HttpClientRequest.get(path).pipe(HttpClientRequest.setHeaders(headers)))
@@ -42,7 +42,7 @@ describe("front door", () => {
 
       yield* TestClock.adjust("30 seconds")
       expect((yield* get("/api/health/ping", from("10.0.0.1"))).status).toBe(200)
-    }).pipe(Effect.provide(testController()))
+    }).pipe(Effect.provide(hostController()))
   , 60_000)
 
   it.scoped("/api/auth/* allows 15 per 15 minutes; /api/maps/tiles/* is exempt", () =>
@@ -55,7 +55,7 @@ describe("front door", () => {
         const tile = yield* get(`/api/maps/tiles/${i}`, from("10.0.0.4"))
         expect(tile.status).toBe(200)
       }
-    }).pipe(Effect.provide(testController()))
+    }).pipe(Effect.provide(hostController()))
   , 60_000)
 
   it.scoped("a body over the limit gets 413 and a non-JSON body 415, before any handler", () =>
@@ -72,7 +72,7 @@ describe("front door", () => {
       const badJson = yield* post("/api/echo", "{\"text\":", user("echo.use"))
       expect(badJson.status).toBe(400)
       expect((yield* json(badJson)).error).toBe("invalid-json")
-    }).pipe(Effect.provide(testController({ bodyLimitBytes: 1024 })))
+    }).pipe(Effect.provide(hostController({ bodyLimitBytes: 1024 })))
   )
 
   it.scoped("enforces each endpoint's declared access", () =>
@@ -96,7 +96,7 @@ describe("front door", () => {
       // Any auth: any authenticated caller, no permission needed
       expect((yield* get("/api/whoami", user(""))).status).toBe(200)
       expect((yield* get("/api/whoami")).status).toBe(401)
-    }).pipe(Effect.provide(testController()))
+    }).pipe(Effect.provide(hostController()))
   )
 
   it.scoped("answers errors in one shape, naming the failing field, with a request id", () =>
@@ -114,7 +114,7 @@ describe("front door", () => {
 
       const echoed = yield* get("/api/health/ping", { "x-request-id": "trace-123" })
       expect(echoed.headers["x-request-id"]).toBe("trace-123")
-    }).pipe(Effect.provide(testController()))
+    }).pipe(Effect.provide(hostController()))
   )
 
   it.scoped("serves a merged OpenAPI document that states each operation's access", () =>
@@ -134,6 +134,6 @@ describe("front door", () => {
         scripts: [...page.matchAll(/<script[^>]+src="([^"]*)"/g)].map(([, src]) => /^\/api\/docs\/scalar-[0-9a-f]{16}\.js$/.test(src ?? ""))
       }
       expect(facts).toEqual({ small: true, document: true, scripts: [true] })
-    }).pipe(Effect.provide(testController()))
+    }).pipe(Effect.provide(hostController()))
   )
 })

@@ -8,7 +8,7 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Stream } from "effect"
-import { testController } from "./fixtures.js"
+import { hostController } from "./fixtures.js"
 
 const ENDPOINTS = [
   { path: "/api/echo", note: "permission echo.use" },
@@ -112,7 +112,7 @@ describe("hostile request bodies", () => {
         const cut = yield* send(path, Buffer.concat([Buffer.from('{"text":"ab'), Buffer.from([0xe2, 0x82])]))
         expect(cut.body.message).toBe("the request body is not valid UTF-8: a truncated sequence at byte 11")
       }
-    }).pipe(Effect.provide(testController())), 60_000)
+    }).pipe(Effect.provide(hostController())), 60_000)
 
   it.scoped("well-formed text passes: escaped pairs, NUL, a leading byte order mark, non-ASCII", () =>
     Effect.gen(function* () {
@@ -133,7 +133,7 @@ describe("hostile request bodies", () => {
         error: "invalid-json",
         message: "the request body is not valid JSON: a control character inside a string (escape it) at byte 10 (line 1, column 11)"
       })
-    }).pipe(Effect.provide(testController())), 60_000)
+    }).pipe(Effect.provide(hostController())), 60_000)
 
   it.scoped("nesting 3,000 and 100,000 deep, arrays and objects, is a 400 on every route, signed in or not", () =>
     Effect.gen(function* () {
@@ -171,7 +171,7 @@ describe("hostile request bodies", () => {
         message: "the request body nests deeper than 64 levels",
         details: [{ path: `extra${".0".repeat(63)}`, message: "nested deeper than 64 levels" }]
       })
-    }).pipe(Effect.provide(testController())), 60_000)
+    }).pipe(Effect.provide(hostController())), 60_000)
 
   it.scoped("a 100 KB string: taken where allowed, else a small 400 that does not carry it", () =>
     Effect.gen(function* () {
@@ -188,7 +188,7 @@ describe("hostile request bodies", () => {
       const key = yield* send("/api/echo", `{"text":"t","${long}\\ud800":1}`)
       expectOneErrorShape(key, "long key")
       expect(key.body.details).toEqual([{ path: `${"x".repeat(64)}…`, message: expect.stringContaining("a property name") }])
-    }).pipe(Effect.provide(testController())), 60_000)
+    }).pipe(Effect.provide(hostController())), 60_000)
 
   it.scoped("malformed JSON names the byte, line and column, never a piece of the body", () =>
     Effect.gen(function* () {
@@ -209,7 +209,7 @@ describe("hostile request bodies", () => {
         expect(reply.body, body).toEqual({ error: "invalid-json", message: `the request body is not valid JSON: ${where}` })
         expect(reply.text).not.toContain("hunter2")
       }
-    }).pipe(Effect.provide(testController())), 60_000)
+    }).pipe(Effect.provide(hostController())), 60_000)
 
   it.scoped("a chunked body over the limit is a 413, and the connection closes", () =>
     Effect.gen(function* () {
@@ -223,5 +223,5 @@ describe("hostile request bodies", () => {
       expect(response.status).toBe(413)
       expect(response.headers["connection"]).toBe("close")
       expect(yield* response.json).toEqual({ error: "payload-too-large", message: "request bodies are limited to 1024 bytes" })
-    }).pipe(Effect.scoped, Effect.provide(testController({ bodyLimitBytes: 1024 }))), 60_000)
+    }).pipe(Effect.scoped, Effect.provide(hostController({ bodyLimitBytes: 1024 }))), 60_000)
 })

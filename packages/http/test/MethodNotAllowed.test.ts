@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { rawRequest, type RawResponse } from "../../../test/support/rawHttp.js"
-import { serverPort, stubLogins, testController } from "./fixtures.js"
+import { rawRequest, type RawResponse } from "@garrison/testkit"
+import { serverPort, stubLogins, hostController } from "./fixtures.js"
 
 const send = (port: number, method: string, target: string, ip = "10.40.0.1"): Effect.Effect<RawResponse> =>
   Effect.promise(() => rawRequest({ port, method, target, headers: { "x-forwarded-for": ip } }))
@@ -29,7 +29,7 @@ describe("405 Method Not Allowed", () => {
       expect([post.status, post.headers["allow"]]).toEqual([405, "GET, HEAD"])
       // An unknown path is still a 404, whatever the method.
       expect((yield* send(port, "PUT", "/api/nowhere")).status).toBe(404)
-    }).pipe(Effect.provide(testController())))
+    }).pipe(Effect.provide(hostController())))
 
   it.scoped("spends the budget of the path's route: a GET flood on the login path is limited like logins", () =>
     Effect.gen(function* () {
@@ -40,5 +40,5 @@ describe("405 Method Not Allowed", () => {
       expect(statuses.slice(0, 15)).toEqual(Array.from({ length: 15 }, () => 405))
       expect(statuses[15]).toBe(429)
       expect(stubLogins.count).toBe(0)
-    }).pipe(Effect.provide(testController())))
+    }).pipe(Effect.provide(hostController())))
 })

@@ -9,8 +9,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
-import { rawRequest, type RawResponse } from "../../../test/support/rawHttp.js"
-import { serverPort, stubLogins, testController } from "./fixtures.js"
+import { rawRequest, type RawResponse } from "@garrison/testkit"
+import { serverPort, stubLogins, hostController } from "./fixtures.js"
 
 type Expected = "login" | "refused" | "no-route"
 
@@ -184,7 +184,7 @@ describe("hostile spellings of the login path", () => {
       // The window slides: 15 minutes on, the budget is back, for every spelling.
       yield* TestClock.adjust("15 minutes")
       expect((yield* post(port, "HTTP://X//API/%61uth/login/")).status).toBe(200)
-    }).pipe(Effect.provide(testController()))
+    }).pipe(Effect.provide(hostController()))
   , 60_000)
 
   it.scoped("404 probing under /api counts against the api scope", () =>
@@ -199,7 +199,7 @@ describe("hostile spellings of the login path", () => {
       expect((yield* Effect.promise(() => rawRequest({ port, method: "GET", target: "/api/maps/tiles/1/2", headers: { "x-forwarded-for": IP } }))).status).toBe(429)
       // The real tiles route stays exempt.
       expect((yield* Effect.promise(() => rawRequest({ port, method: "GET", target: "/API/maps//tiles/3/", headers: { "x-forwarded-for": IP } }))).status).toBe(200)
-    }).pipe(Effect.provide(testController()))
+    }).pipe(Effect.provide(hostController()))
   , 60_000)
 
   it.scoped("the handler, the router and the request log see the canonical target", () =>
@@ -210,6 +210,6 @@ describe("hostile spellings of the login path", () => {
       expect(parsed(seen)).toEqual({ url: "/API/seen/Ab%7C%25%C3%A4?q=%c3%a4&r=|", id: "Ab|%ä" })
       const missing = yield* Effect.promise(() => rawRequest({ port, method: "GET", target: "http://x/api//nothing/%7e/" }))
       expect(parsed(missing)).toEqual({ error: "not-found", message: "no route for GET /api/nothing/~" })
-    }).pipe(Effect.provide(testController()))
+    }).pipe(Effect.provide(hostController()))
   )
 })

@@ -8,7 +8,7 @@ import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { AccountsPlugin, AuditPlugin } from "@garrison/plugins"
 import { ConfigProvider, Effect } from "effect"
-import { testController } from "./fixtures.js"
+import { hostController } from "./fixtures.js"
 
 const ADMIN = { username: "root", password: "correct horse battery staple" }
 
@@ -86,7 +86,7 @@ describe("hostile bodies on real routes", () => {
       expect(verify.body).toMatchObject({ ok: true })
       expect(verify.body.checked).toBeGreaterThanOrEqual(4)
     }).pipe(
-      Effect.provide(testController({}, { echo: false, plugins: [AccountsPlugin, AuditPlugin] })),
+      Effect.provide(hostController({}, { echo: false, plugins: [AccountsPlugin, AuditPlugin] })),
       Effect.withConfigProvider(ConfigProvider.fromMap(new Map([["ADMIN_USERNAME", ADMIN.username], ["ADMIN_PASSWORD", ADMIN.password]])))
     ), 60_000)
 })

@@ -31,7 +31,7 @@ import {
 import { ConfigProvider, Duration, Effect, Either, Layer, Option, Schema } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
-import { testController } from "./fixtures.js"
+import { hostController } from "./fixtures.js"
 
 const PARTNER_KEY = "k-3f9a6c1d8e2b47a5"
 
@@ -130,7 +130,7 @@ const session = (perms: string) => ({ authorization: `Bearer test:alice:${perms}
 const partner = { "x-partner-key": PARTNER_KEY }
 
 const controller = (settings: Record<string, string> = {}) =>
-  testController({}, { plugins: [PartnerPlugin] }).pipe(
+  hostController({}, { plugins: [PartnerPlugin] }).pipe(
     Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(settings)))))
   )
 

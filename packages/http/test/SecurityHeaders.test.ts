@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { rawRequest, type RawResponse } from "../../../test/support/rawHttp.js"
-import { serverPort, testController } from "./fixtures.js"
+import { rawRequest, type RawResponse } from "@garrison/testkit"
+import { serverPort, hostController } from "./fixtures.js"
 
 const send = (port: number, method: string, target: string, headers: Record<string, string> = {}, body?: string) =>
   Effect.promise(() => rawRequest({ port, method, target, headers, body }))
@@ -70,7 +70,7 @@ describe("security headers", () => {
       const limited = yield* send(port, "POST", "/api/auth/login")
       expect(limited.status).toBe(429)
       expectGuarded(limited, "429")
-    }).pipe(Effect.provide(testController({ bodyLimitBytes: 1024 })))
+    }).pipe(Effect.provide(hostController({ bodyLimitBytes: 1024 })))
   , 30_000)
 
   it.scoped("a handler's own Cache-Control, X-Frame-Options and CSP win over the defaults", () =>
@@ -86,7 +86,7 @@ describe("security headers", () => {
       expect(framed.headers["content-security-policy"]).toBe("frame-ancestors 'self'")
       expect(framed.headers["referrer-policy"]).toBe("no-referrer")
       expect(framed.headers["cache-control"]).toBe("no-store")
-    }).pipe(Effect.provide(testController()))
+    }).pipe(Effect.provide(hostController()))
   )
 
   it.scoped("the docs page has a policy that allows scripts from this origin only, and no inline script", () =>
@@ -127,6 +127,6 @@ describe("security headers", () => {
       ])
       // Scalar is told not to fetch its fonts from a CDN.
       expect(docs.body).toContain("withDefaultFonts&quot;:false")
-    }).pipe(Effect.provide(testController()))
+    }).pipe(Effect.provide(hostController()))
   , 30_000)
 })

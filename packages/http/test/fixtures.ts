@@ -1,29 +1,17 @@
 /**
- * An in-process controller for host tests: real HTTP on a loopback port
- * (`Controller.layerTest`), a temporary data directory (removed when the
- * layer closes), the health plugin, a header-driven test authenticator and
- * a small echo plugin; optionally more plugins and a log sink.
+ * The host tests' controller: the testkit's in-process controller (real
+ * HTTP on a loopback port, a throw-away data directory, the test
+ * authenticator) with the health plugin and a small echo plugin whose
+ * routes exercise the host (rate-limit scopes, errors, a handler that
+ * hangs, headers a handler sets); optionally more plugins and a log sink.
  */
-import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpServer, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { HealthPlugin } from "@garrison/plugins"
-import {
-  Access,
-  type AnyPlugin,
-  CurrentPrincipal,
-  GarrisonConfig,
-  type GarrisonSettings,
-  Plugin,
-  RateLimit,
-  Unavailable
-} from "@garrison/runtime"
-import { Deferred, Effect, Layer, Logger, LogLevel, Schema } from "effect"
-import * as Fs from "node:fs"
-import * as Os from "node:os"
-import * as NodePath from "node:path"
-import * as Controller from "../src/Controller.js"
-import { TestAuthPlugin as HeaderAuthPlugin } from "../../../test/support/TestAuthPlugin.js"
+import { Access, type AnyPlugin, CurrentPrincipal, type GarrisonSettings, Plugin, RateLimit, Unavailable } from "@garrison/runtime"
+import { type LogLine, testController } from "@garrison/testkit"
+import { Deferred, Effect, Schema } from "effect"
 
-export { auditRecorder } from "../../../test/support/auditRecorder.js"
+export { auditRecorder, type LogLine, serverPort } from "@garrison/testkit"
 
 class EchoBody extends Schema.Class<EchoBody>("EchoBody")({ text: Schema.String.pipe(Schema.minLength(1)) }) {}
 
@@ -106,54 +94,24 @@ export const EchoPlugin = Plugin.make({
   http: Plugin.http(EchoApi, EchoHandlers)
 })
 
-// The shared header authenticator: `Authorization: Bearer test:<name>:<perm,perm>`.
-export { HeaderAuthPlugin }
-
-/** A log line as the test logger saw it. */
-export interface LogLine {
-  readonly level: LogLevel.LogLevel
-  readonly message: string
-}
-
-export interface TestControllerOptions {
+export interface HostControllerOptions {
   /** Plugins loaded after the echo plugin (an audit recorder, real plugins). */
   readonly plugins?: ReadonlyArray<AnyPlugin>
-  /** `false` leaves out the echo plugin and the header authenticator, for real plugins that claim their paths and slot. */
+  /** `false` leaves out the echo plugin and the test authenticator, for real plugins that claim their paths and slot. */
   readonly echo?: boolean
   /** Receives every log line from Debug up, instead of the console. */
   readonly logs?: Array<LogLine>
 }
 
-export const testController = (settings: Partial<GarrisonSettings> = {}, options: TestControllerOptions = {}) => {
-  const logs = options.logs
-  const logging =
-    logs === undefined
-      ? Layer.empty
-      : Layer.merge(
-          Logger.replace(
-            Logger.defaultLogger,
-            Logger.make(({ logLevel, message }) => {
-              logs.push({ level: logLevel, message: Array.isArray(message) ? message.map(String).join(" ") : String(message) })
-            })
-          ),
-          Logger.minimumLogLevel(LogLevel.Debug)
-        )
-  return Layer.unwrapScoped(
-    Effect.map(
-      Effect.acquireRelease(
-        Effect.sync(() => Fs.mkdtempSync(NodePath.join(Os.tmpdir(), "garrison-http-"))),
-        (dir) => Effect.sync(() => Fs.rmSync(dir, { recursive: true, force: true }))
-      ),
-      (dataDir) =>
-        Controller.layerTest([HealthPlugin, ...(options.echo === false ? [] : [HeaderAuthPlugin, EchoPlugin]), ...(options.plugins ?? [])]).pipe(
-          Layer.provide(GarrisonConfig.layerWith({ dataDir, trustProxyHops: 1, ...settings })),
-          Layer.provide(logging)
-        )
-    )
-  )
-}
-
-/** The loopback port of the in-process controller, for raw-socket requests. */
-export const serverPort = Effect.flatMap(HttpServer.HttpServer, (server) =>
-  server.address._tag === "TcpAddress" ? Effect.succeed(server.address.port) : Effect.dieMessage("the test server is not on TCP")
-)
+/**
+ * The testkit's in-process controller with the health plugin, the echo
+ * plugin and the test authenticator, proxies trusted (one hop), `settings`
+ * over the defaults.
+ */
+export const hostController = (settings: Partial<GarrisonSettings> = {}, options: HostControllerOptions = {}) =>
+  testController([HealthPlugin, ...(options.echo === false ? [] : [EchoPlugin]), ...(options.plugins ?? [])], {
+    dataPrefix: "garrison-http-",
+    settings: { trustProxyHops: 1, ...settings },
+    auth: options.echo !== false,
+    ...(options.logs === undefined ? {} : { logs: options.logs })
+  })

@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Exit, Layer, Ref, Schema, TestClock } from "effect"
-import { tempDir as makeTempDir } from "../../../test/support/tempDir.js"
+import { tempDir as makeTempDir } from "@garrison/testkit"
 import { PermissionCatalog } from "../src/access/Permissions.js"
 import { GarrisonConfig } from "../src/config/GarrisonConfig.js"
 import { EventBus, on } from "../src/events/EventBus.js"

@@ -7,13 +7,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { PlayersPlugin } from "../../src/players/index.js"
-import { makeServersPlugin } from "../../src/servers/index.js"
-import { eventually } from "../support/controller.js"
-import { fakeInstall, makeFakeLauncher } from "../support/fakeServers.js"
+import { eventually, fakeFleet, fakeInstall } from "@garrison/testkit"
 import { accountsController, call, createUser, signIn, signInAdmin } from "./support.js"
 
 const controller = () =>
-  accountsController({ plugins: [makeServersPlugin({ launcher: makeFakeLauncher().layer }), PlayersPlugin] })
+  accountsController({ plugins: [fakeFleet().plugin, PlayersPlugin] })
 
 interface RoleBody {
   readonly permissions: ReadonlyArray<unknown>

@@ -8,6 +8,7 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { StartupError } from "@garrison/runtime"
+import type { LogLine } from "@garrison/testkit"
 import { Cause, Effect, Exit, Layer, Option } from "effect"
 import { accountsController, ADMIN, call, createUser, freshIp, login, type Session, sessionFrom, signIn, signInAdmin } from "./support.js"
 
@@ -42,9 +43,9 @@ describe("first run", () => {
     }).pipe(Effect.provide(accountsController())))
 
   it.scoped("without them, creates `admin` with a random password logged once, which must be changed", () => {
-    const log: Array<string> = []
+    const log: Array<LogLine> = []
     return Effect.gen(function* () {
-      const lines = log.filter((l) => l.includes("one-time password"))
+      const lines = log.map((l) => l.message).filter((l) => l.includes("one-time password"))
       expect(lines).toHaveLength(1)
       const password = /one-time password (\S+) ;/.exec(lines[0]!)?.[1] ?? ""
       expect(password).toMatch(/^[A-Za-z0-9]{24}$/)
@@ -89,16 +90,16 @@ describe("first run", () => {
       expect((yield* call("GET", "/api/users", { headers: admin.browser })).status).toBe(200)
       expect((yield* login("admin", password)).status).toBe(401)
       expect((yield* login("admin", "my-own-password")).body).toMatchObject({ user: { mustChangePassword: false } })
-      expect(log.filter((l) => l.includes(password))).toHaveLength(1)
-      expect(log.join("\n")).not.toContain("my-own-password")
+      expect(log.filter((l) => l.message.includes(password))).toHaveLength(1)
+      expect(log.map((l) => l.message).join("\n")).not.toContain("my-own-password")
     }).pipe(Effect.provide(accountsController({ env: NO_ADMIN_ENV, log })))
   })
 
   it.scoped("with only one of the two set, warns and generates the password", () => {
-    const log: Array<string> = []
+    const log: Array<LogLine> = []
     return Effect.sync(() => {
-      expect(log.some((l) => l.includes("only one of ADMIN_USERNAME and ADMIN_PASSWORD"))).toBe(true)
-      expect(log.filter((l) => l.includes('first admin "admin" with the one-time password'))).toHaveLength(1)
+      expect(log.some((l) => l.message.includes("only one of ADMIN_USERNAME and ADMIN_PASSWORD"))).toBe(true)
+      expect(log.filter((l) => l.message.includes('first admin "admin" with the one-time password'))).toHaveLength(1)
     }).pipe(Effect.provide(accountsController({ env: { ADMIN_USERNAME: "chief", ADMIN_PASSWORD: "" }, log })))
   })
 

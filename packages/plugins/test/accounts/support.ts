@@ -1,7 +1,7 @@
 /**
- * An in-process controller for the accounts tests: real HTTP on a loopback
- * port (`Controller.layerTest`), a temporary data directory, the accounts
- * plugin configured through a `ConfigProvider`, and an audit trail that
+ * An in-process controller for the accounts tests (the testkit's
+ * `testController`, without its test authenticator: these tests sign in),
+ * the accounts plugin configured through a `ConfigProvider`, and an audit trail that
  * keeps its rows in memory so tests can read them (or the real, hash-chained
  * audit plugin). Proxies are trusted (one hop), so each test picks its own
  * client IPs with `X-Forwarded-For` and stays clear of the gate's
@@ -9,17 +9,14 @@
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import type { HttpMethod } from "@effect/platform/HttpMethod"
-import { Controller } from "@garrison/http"
-import { type AnyPlugin, GarrisonConfig } from "@garrison/runtime"
-import { ConfigProvider, Duration, Effect, Layer, Logger, LogLevel } from "effect"
+import type { AnyPlugin } from "@garrison/runtime"
+import { auditRecorder, type LogLine, tempDir, testController } from "@garrison/testkit"
+import { Effect, LogLevel } from "effect"
 import { Secret, TOTP } from "otpauth"
 import { AccountsPlugin, type Roles, type Sessions, type Users } from "../../src/accounts/index.js"
 import type { Lockout } from "../../src/accounts/lockout/Lockout.js"
 import { AuditPlugin } from "../../src/audit/index.js"
 import { HealthPlugin } from "../../src/health/index.js"
-import { tempDir } from "../support/tempDir.js"
-
-import { auditRecorder } from "../../../../test/support/auditRecorder.js"
 
 export { auditRecorder }
 
@@ -34,8 +31,8 @@ export interface ControllerOptions {
   readonly audit?: ReturnType<typeof auditRecorder>
   /** The real audit plugin (hash-chained, in the database) instead of the in-memory recorder. */
   readonly auditChain?: boolean
-  /** Receives every log message (for the first-admin password). */
-  readonly log?: Array<string>
+  /** Receives every log line from Info up (for the first-admin password). */
+  readonly log?: Array<LogLine>
   /** More plugins, e.g. one declaring its own permissions. */
   readonly plugins?: ReadonlyArray<AnyPlugin>
 }
@@ -43,25 +40,14 @@ export interface ControllerOptions {
 export const accountsController = (options: ControllerOptions = {}) => {
   const audit = options.audit ?? auditRecorder()
   const env = { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, ...options.env }
-  const lines = options.log
-  const logging =
-    lines === undefined
-      ? Logger.minimumLogLevel(LogLevel.Warning)
-      : Logger.replace(Logger.defaultLogger, Logger.make(({ message }) => void lines.push(Array.isArray(message) ? message.join(" ") : String(message))))
   const trail = options.auditChain === true ? AuditPlugin : audit.plugin
-  const controller = Controller.layerTest([HealthPlugin, AccountsPlugin, trail, ...(options.plugins ?? [])]).pipe(
-    // Tests move the clock by hours; scheduled database backups would fire on every step.
-    Layer.provide(
-      GarrisonConfig.layerWith({ dataDir: options.dataDir ?? tempDataDir(), trustProxyHops: 1, backupInterval: Duration.days(365_000) })
-    ),
-    Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))),
-    Layer.provide(logging)
-  )
-  // The host takes a dynamic plugin list, so its type cannot say what the plugins provide.
-  return controller as Layer.Layer<
-    Layer.Layer.Success<typeof controller> | Users | Roles | Sessions | Lockout,
-    Layer.Layer.Error<typeof controller>
-  >
+  return testController<Users | Roles | Sessions | Lockout>([HealthPlugin, AccountsPlugin, trail, ...(options.plugins ?? [])], {
+    auth: false,
+    dataPrefix: "garrison-accounts-",
+    settings: { trustProxyHops: 1, ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }) },
+    config: env,
+    ...(options.log === undefined ? { logLevel: LogLevel.Warning } : { logs: options.log, logLevel: LogLevel.Info })
+  })
 }
 
 let ipCounter = 0

@@ -1,5 +1,5 @@
 /**
- * The audit tests' controller (see `../support/controller.ts`): the audit
+ * The audit tests' controller (the testkit's `testController`): the audit
  * plugin, the header authenticator and a small probe plugin with mutating
  * routes, proxies trusted (one hop).
  */
@@ -8,10 +8,10 @@ import { Access, Conflict, Plugin } from "@garrison/runtime"
 import { Effect, Schema } from "effect"
 import { type AuditLog, AuditPlugin } from "../../src/audit/index.js"
 import { MAX_FIELD_LENGTH } from "../../src/audit/internal/canonical.js"
-import { testController } from "../support/controller.js"
+import { testController } from "@garrison/testkit"
 
 // `call` takes `ip`, sent as `X-Forwarded-For` (one proxy hop is trusted).
-export { call, type Reply } from "../support/controller.js"
+export { call, type Reply } from "@garrison/testkit"
 
 const ProbeApi = HttpApi.make("probe").add(
   HttpApiGroup.make("probe")
@@ -41,7 +41,7 @@ const ProbePlugin = Plugin.make({
 
 /** A fresh controller (own data directory) with the audit plugin. */
 export const auditController = () =>
-  testController<AuditLog>([AuditPlugin], { dataPrefix: "garrison-audit-", trustProxyHops: 1, extra: [ProbePlugin] })
+  testController<AuditLog>([AuditPlugin, ProbePlugin], { dataPrefix: "garrison-audit-", settings: { trustProxyHops: 1 } })
 
 export const ADMIN = "root:admin"
 

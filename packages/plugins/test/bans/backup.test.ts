@@ -10,7 +10,7 @@ import { BULK_WRITE_BACKUP_ROWS, Database } from "@garrison/runtime"
 import { Clock, Effect, TestClock } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
-import { withDatabaseCopy } from "../../../../test/support/sqliteFile.js"
+import { withDatabaseCopy } from "@garrison/testkit"
 import { bansController, call, eventually, makeFleet, sleepingUntil } from "./support.js"
 
 const MOD = "mod:bans.manage"

@@ -7,9 +7,7 @@ import { Duration, Effect, LogLevel } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import { BAN_BLOCK_BEGIN, BAN_BLOCK_END, makeBansPlugin } from "../../src/bans/index.js"
-import { makeServersPlugin } from "../../src/servers/index.js"
-import { testController } from "../support/controller.js"
-import { fakeInstall, makeFakeLauncher } from "../support/fakeServers.js"
+import { fakeFleet, fakeInstall, testController } from "@garrison/testkit"
 import { call } from "./support.js"
 
 const ALL = "op:server.deploy,server.start,server.stop,bans.manage"
@@ -17,11 +15,11 @@ const ALL = "op:server.deploy,server.start,server.stop,bans.manage"
 const controller = () =>
   testController(
     [
-      makeServersPlugin({ launcher: makeFakeLauncher().layer }),
+      fakeFleet().plugin,
       // A long debounce: only the hook can have written the file when the test looks.
       makeBansPlugin({ debounce: Duration.hours(1) })
     ],
-    { dataPrefix: "garrison-bans-start-", trustProxyHops: 1, logLevel: LogLevel.Error }
+    { dataPrefix: "garrison-bans-start-", settings: { trustProxyHops: 1 }, logLevel: LogLevel.Error }
   )
 
 describe("bans and server start", () => {

@@ -1,92 +1,36 @@
 /**
- * Test support for the bans plugin: fake servers (an actor answering
- * `players` with a reply the test sets, recording every other RCON command)
- * behind the stub "servers" plugin (each entry with a throw-away install
- * folder), and the controller or bare runtime around them.
+ * Test support for the bans plugin: stub servers (the testkit's
+ * `StubFleet`: `players` answers what the test sets, every other RCON
+ * command is recorded, each with a throw-away install folder) and the
+ * controller or bare kernel around them with the bans plugin.
  */
 import type { HttpMethod } from "@effect/platform/HttpMethod"
-import { ActorError, initialState, makeServerEntry, type ServerStatus } from "@garrison/runtime"
+import type { ServerStatus } from "@garrison/runtime"
+import { type CallOptions, jsonBody, realSleep, request, startKernel, StubFleet, type StubServer, tempDir, testController } from "@garrison/testkit"
 import { Duration, Effect, LogLevel } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import { makeBansPlugin } from "../../src/bans/index.js"
-import { type CallOptions, jsonBody, realSleep, request, startKernel, testController } from "../support/controller.js"
-import { fakeActor, identifiedPlayers, NO_PLAYERS, stubServersPlugin } from "../support/fakeServers.js"
-import { tempDir } from "../support/tempDir.js"
 
-export { NO_PLAYERS, playersReply } from "../support/fakeServers.js"
-export { eventually, realSleep, sleepingUntil, sleepsOnTestClock } from "../support/controller.js"
-export { tempDir } from "../support/tempDir.js"
+export { eventually, NO_PLAYERS, playersReply, realSleep, sleepingUntil, sleepsOnTestClock, tempDir } from "@garrison/testkit"
 
-export interface FakeServer {
-  readonly id: string
-  readonly installDir: string
-  status: ServerStatus
-  /** What `players` answers. */
-  playersReply: string
-  /** What the server's RPT and ADM logs say, for the ids of its players (none by default). */
-  logLines: ReadonlyArray<string>
-  /** Every RCON command but `players`, in order. */
-  readonly commands: Array<string>
-}
+export type Fleet = StubFleet
+export type FakeServer = StubServer
 
-const entryOf = (server: FakeServer) =>
-  makeServerEntry({ id: server.id, name: server.id, installDir: server.installDir, watchdog: false })
-
-const notRunning = (server: FakeServer) =>
-  Effect.fail(new ActorError({ serverId: server.id, reason: "not-running", message: "the server is not running" }))
-
-const actorOf = (server: FakeServer) =>
-  fakeActor(server.id, {
-    players: Effect.suspend(() =>
-      server.status !== "running" ? notRunning(server) : Effect.sync(() => identifiedPlayers(server.playersReply, server.logLines))
-    ),
-    entry: Effect.sync(() => entryOf(server)),
-    state: Effect.sync(() => ({ ...initialState(server.id), status: server.status })),
-    start: Effect.sync(() => void (server.status = "running")),
-    stop: Effect.sync(() => void (server.status = "stopped")),
-    restart: () => Effect.void,
-    setLocked: () => Effect.void,
-    update: () => Effect.void,
-    rcon: (command) =>
-      server.status !== "running"
-        ? notRunning(server)
-        : command === "players"
-        ? Effect.succeed(server.playersReply)
-        : Effect.sync(() => {
-            server.commands.push(command)
-            return ""
-          }),
-    retire: Effect.void
-  })
-
-export interface Fleet {
-  readonly servers: ReadonlyMap<string, FakeServer>
-  readonly plugin: ReturnType<typeof stubServersPlugin>
-}
-
-export const makeFleet = (statuses: Readonly<Record<string, ServerStatus>>): Fleet => {
-  const servers = new Map<string, FakeServer>()
-  for (const [id, status] of Object.entries(statuses)) {
-    servers.set(id, { id, installDir: tempDir(`garrison-bans-${id}-`), status, playersReply: NO_PLAYERS, logLines: [], commands: [] })
-  }
-  const actors = new Map([...servers.values()].map((s) => [s.id, actorOf(s)]))
-  return { servers, plugin: stubServersPlugin(actors) }
-}
+/** Stub servers with these ids and statuses. */
+export const makeFleet = (statuses: Readonly<Record<string, ServerStatus>>): Fleet => StubFleet.of(statuses)
 
 /** The controller over the fleet with the bans plugin (no sync debounce). */
 export const bansController = (fleet: Fleet) =>
-  testController([fleet.plugin, makeBansPlugin({ debounce: Duration.zero })], {
+  testController([fleet.plugin(), makeBansPlugin({ debounce: Duration.zero })], {
     dataPrefix: "garrison-bans-data-",
-    trustProxyHops: 1,
+    settings: { trustProxyHops: 1 },
     logLevel: LogLevel.Error
   })
 
 /** The kernel with the fleet and the bans plugin, in its own scope (for TestClock tests), on `dataDir` or a new one. */
 export const startRuntime = (fleet: Fleet, dataDir?: string) =>
-  Effect.suspend(() =>
-    startKernel([fleet.plugin, makeBansPlugin({ debounce: Duration.zero })], dataDir ?? tempDir("garrison-bans-data-"))
-  )
+  Effect.suspend(() => startKernel([fleet.plugin(), makeBansPlugin({ debounce: Duration.zero })], dataDir ?? tempDir("garrison-bans-data-")))
 
 export interface Reply {
   readonly status: number
@@ -115,8 +59,4 @@ export const banFileWhen = (server: FakeServer, check: (text: string) => boolean
     return readBanFile(server)
   })
 
-export const server = (fleet: Fleet, id: string): FakeServer => {
-  const found = fleet.servers.get(id)
-  if (found === undefined) return Effect.runSync(Effect.dieMessage(`no fake server ${id}`))
-  return found
-}
+export const server = (fleet: Fleet, id: string): FakeServer => fleet.server(id)

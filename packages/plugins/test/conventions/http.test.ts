@@ -11,15 +11,13 @@ import { BansPlugin } from "../../src/bans/index.js"
 import { NotificationsPlugin } from "../../src/notifications/index.js"
 import { PriorityPlugin } from "../../src/priority/index.js"
 import { SchedulerPlugin } from "../../src/scheduler/index.js"
-import { makeServersPlugin } from "../../src/servers/index.js"
-import { call, request, testController } from "../support/controller.js"
-import { fakeInstall, makeFakeLauncher } from "../support/fakeServers.js"
+import { call, fakeFleet, fakeInstall, request, testController } from "@garrison/testkit"
 
 const ALL = "root:admin"
 
 const controller = () =>
   testController(
-    [makeServersPlugin({ launcher: makeFakeLauncher().layer }), SchedulerPlugin, BansPlugin, PriorityPlugin, NotificationsPlugin],
+    [fakeFleet().plugin, SchedulerPlugin, BansPlugin, PriorityPlugin, NotificationsPlugin],
     { dataPrefix: "garrison-conventions-", logLevel: LogLevel.Error }
   )
 

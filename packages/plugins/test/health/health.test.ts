@@ -4,14 +4,12 @@
  * time is lost.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Controller } from "@garrison/http"
-import { Database, GarrisonConfig } from "@garrison/runtime"
-import { Context, Duration, Effect, Layer, Logger, LogLevel } from "effect"
+import { Database } from "@garrison/runtime"
+import { call, startKernel, tempDir, testController } from "@garrison/testkit"
+import { Context, Effect, LogLevel } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import { HealthPlugin } from "../../src/health/index.js"
-import { call, HeaderAuthPlugin, startKernel } from "../support/controller.js"
-import { tempDir } from "../support/tempDir.js"
 
 interface HealthBody {
   readonly status: string
@@ -24,10 +22,7 @@ interface HealthBody {
 
 /** The controller with the health plugin on an existing data directory. */
 const controllerOn = (dataDir: string) =>
-  Controller.layerTest([HealthPlugin, HeaderAuthPlugin]).pipe(
-    Layer.provide(GarrisonConfig.layerWith({ dataDir, backupInterval: Duration.days(365_000) })),
-    Layer.provide(Logger.minimumLogLevel(LogLevel.Error))
-  )
+  testController([HealthPlugin], { settings: { dataDir }, logLevel: LogLevel.Error })
 
 const health = Effect.map(call("GET", "/api/health"), (reply) => {
   expect(reply.status).toBe(200)

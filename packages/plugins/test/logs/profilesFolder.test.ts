@@ -30,8 +30,8 @@ describe("the profiles folder", () => {
       expect(JSON.stringify(read.body)).not.toContain("from elsewhere")
 
       // Configured where it is (outside the install folder on purpose), it is read.
-      const entry = servers.entries.get("s1")!
-      servers.entries.set("s1", makeServerEntry({ ...entry, profilesDir: elsewhere }))
+      const server = servers.server("s1")
+      server.entry = makeServerEntry({ ...server.entry, profilesDir: elsewhere })
       const listed = yield* get("/api/servers/s1/logs")
       expect((listed.body as { items: ReadonlyArray<{ name: string }> }).items.map((f) => f.name)).toEqual([RPT])
       expect((yield* get(`/api/servers/s1/logs?file=${RPT}&tail=1`)).body).toMatchObject({ lines: ["from elsewhere"] })

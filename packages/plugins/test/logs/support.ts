@@ -1,54 +1,26 @@
 /**
- * The logs tests' controller (see `../support/controller.ts`) and fake
- * servers: the stub "servers" plugin serving actors with states the test
- * sets, each server with an install folder holding `profiles/`.
+ * The logs tests' controller (the testkit's `testController`) and stub
+ * servers (the testkit's `StubFleet`): each server with an install folder
+ * holding `profiles/`, in a state the test sets.
  */
-import { type AnyPlugin, initialState, makeServerEntry, type ServerActor, type ServerEntry, type ServerState } from "@garrison/runtime"
-import { Effect } from "effect"
-import * as Fs from "node:fs"
-import * as NodePath from "node:path"
+import type { AnyPlugin, ServerState } from "@garrison/runtime"
+import { type AddOptions, call, StubFleet, type StubServer, tempDir as makeTempDir, testController } from "@garrison/testkit"
 import { LogsPlugin, type Metrics } from "../../src/logs/index.js"
 import { ServersPlugin } from "../../src/servers/index.js"
-import { call, testController } from "../support/controller.js"
-import { fakeActor, stubServersPlugin } from "../support/fakeServers.js"
-import { tempDir as makeTempDir } from "../support/tempDir.js"
 
-export { eventually, type Reply } from "../support/controller.js"
+export { eventually, type Reply } from "@garrison/testkit"
 
 export const tempDir = (prefix = "garrison-logs-"): string => makeTempDir(prefix)
 
-/** The fake servers: an install folder each (with `profiles/`), and a state the test sets. */
-export class FakeServers {
-  readonly states = new Map<string, ServerState>()
-  readonly entries = new Map<string, ServerEntry>()
-  private readonly actors = new Map<string, ServerActor.ServerActor>()
-
-  add(id: string): { readonly profiles: string } {
-    const installDir = tempDir()
-    const profiles = NodePath.join(installDir, "profiles")
-    Fs.mkdirSync(profiles)
-    this.entries.set(
-      id,
-      makeServerEntry({ id, name: `Server ${id}`, installDir, stop: { shutdownWaitMs: 1000, terminateWaitMs: 1000 } })
-    )
-    this.states.set(id, initialState(id))
-    this.actors.set(
-      id,
-      fakeActor(id, {
-        entry: Effect.sync(() => this.entries.get(id)!),
-        state: Effect.sync(() => this.states.get(id) ?? initialState(id))
-      })
-    )
-    return { profiles }
+/** Stub servers named `Server <id>`, stopped within a second or two. */
+export class FakeServers extends StubFleet {
+  override add(id: string, options: AddOptions = {}): StubServer {
+    return super.add(id, { ...options, entry: { name: `Server ${id}`, stop: { shutdownWaitMs: 1000, terminateWaitMs: 1000 }, ...options.entry } })
   }
 
+  /** Changes part of server `id`'s state. */
   set(id: string, patch: Partial<ServerState>): void {
-    this.states.set(id, { ...(this.states.get(id) ?? initialState(id)), ...patch })
-  }
-
-  /** Stands in for the servers plugin: same id, provides `Supervisor` (and `ServerEntries`) over these servers. */
-  plugin(): AnyPlugin {
-    return stubServersPlugin(this.actors) as AnyPlugin
+    this.server(id).set(patch)
   }
 }
 
@@ -64,7 +36,7 @@ export const logsController = (servers: FakeServers, options: { readonly trustPr
 export const withRealServers = () => controllerWith(ServersPlugin as AnyPlugin)
 
 const controllerWith = (servers: AnyPlugin, options: { readonly trustProxyHops?: number } = {}) =>
-  testController<Metrics>([LogsPlugin as AnyPlugin, servers], { dataPrefix: "garrison-logs-data-", ...options })
+  testController<Metrics>([LogsPlugin as AnyPlugin, servers], { dataPrefix: "garrison-logs-data-", settings: options })
 
 export const VIEWER = "viewer:server.view"
 

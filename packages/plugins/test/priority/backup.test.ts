@@ -8,8 +8,7 @@ import { BULK_WRITE_BACKUP_ROWS, Database } from "@garrison/runtime"
 import { Effect, TestClock } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
-import { withDatabaseCopy } from "../../../../test/support/sqliteFile.js"
-import { eventually, sleepingUntil } from "../support/controller.js"
+import { eventually, sleepingUntil, withDatabaseCopy } from "@garrison/testkit"
 import { call, makeController, MANAGER } from "./support.js"
 
 const entries = (from: number, count: number) =>

@@ -8,9 +8,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Effect, Schema, TestClock } from "effect"
 import { makeServerEntry } from "@garrison/runtime"
 import { PriorityEntryInput, PriorityPlugin, PriorityQueue } from "../../src/priority/index.js"
-import { realSleep, startKernel } from "../support/controller.js"
-import { fakeActor, stubServersPlugin } from "../support/fakeServers.js"
-import { tempDir } from "../support/tempDir.js"
+import { fakeActor, realSleep, startKernel, stubServersPlugin, tempDir } from "@garrison/testkit"
 import { OTHER, priorityFile, STEAM64, THIRD } from "./support.js"
 
 const START = Date.parse("2026-03-01T12:00:00.000Z")

@@ -5,13 +5,11 @@
  */
 import type { HttpMethod } from "@effect/platform/HttpMethod"
 import { on, Plugin } from "@garrison/runtime"
+import { type CallOptions, fakeFleet, fakeInstall, jsonBody, request, testController } from "@garrison/testkit"
 import { Effect, LogLevel, Queue } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import { PriorityChanged, PriorityPlugin } from "../../src/priority/index.js"
-import { makeServersPlugin } from "../../src/servers/index.js"
-import { type CallOptions, jsonBody, request, testController } from "../support/controller.js"
-import { fakeInstall, makeFakeLauncher } from "../support/fakeServers.js"
 
 export const MANAGER = "mia:priority.manage"
 export const DEPLOY = "dep:server.deploy,server.start,server.stop,server.restart"
@@ -20,10 +18,9 @@ export const DEPLOY = "dep:server.deploy,server.start,server.stop,server.restart
 export const makeController = Effect.gen(function* () {
   const events = yield* Queue.unbounded<PriorityChanged>()
   const recorder = Plugin.make({ id: "priority-recorder", events: [on(PriorityChanged, (e) => Queue.offer(events, e))] })
-  const layer = testController([makeServersPlugin({ launcher: makeFakeLauncher().layer }), PriorityPlugin], {
+  const layer = testController([fakeFleet().plugin, PriorityPlugin, recorder], {
     dataPrefix: "garrison-priority-",
-    logLevel: LogLevel.Error,
-    extra: [recorder]
+    logLevel: LogLevel.Error
   })
   return { layer, events }
 })

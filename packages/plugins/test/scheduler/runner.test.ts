@@ -15,7 +15,7 @@ const advanceTo = (fleet: Fleet, iso: string) =>
   Effect.gen(function* () {
     yield* at(iso)
     yield* settle
-    return yield* Queue.takeAll(fleet.calls)
+    return yield* fleet.takeCalls
   }).pipe(Effect.map((chunk) => [...chunk].map((c) => ({ at: c.at, op: c.op, arg: c.arg }))))
 
 /** A fresh data directory, the fleet and a started runtime at `start`. */
@@ -145,7 +145,7 @@ describe("scheduler runner", () => {
       const second = yield* startRuntime(fleet, dataDir)
       yield* Effect.addFinalizer(() => second.stop)
       yield* settle
-      expect(yield* Queue.takeAll(fleet.calls).pipe(Effect.map((c) => [...c]))).toEqual([])
+      expect(yield* fleet.takeCalls.pipe(Effect.map((c) => [...c]))).toEqual([])
       expect(yield* Queue.size(fleet.ran)).toBe(0)
       const jobs = yield* Effect.provide(Scheduler, second.context).pipe(Effect.flatMap((s) => s.list("alpha")))
       expect(jobs.map((j) => j.lastRunAt)).toEqual([null, null])

@@ -1,81 +1,32 @@
 /**
- * Test support for the scheduler: fake servers (an actor that records what
- * it was asked, with the `Clock` time), a stub "servers" plugin providing
- * the runtime's `Supervisor` over them, and the kernel or the controller
- * (see `../support/controller.ts`) around them.
+ * Test support for the scheduler: stub servers (the testkit's `StubFleet`,
+ * recording what they were asked with the `Clock` time), a recorder of the
+ * scheduler's events, and the kernel or the controller around them.
  */
-import { ActorError, initialState, makeServerEntry, on, type ServerStatus } from "@garrison/runtime"
-import { Clock, Effect, LogLevel, Queue } from "effect"
+import { on, type ServerStatus } from "@garrison/runtime"
+import { startKernel, StubFleet, tempDir, testController } from "@garrison/testkit"
+import { Effect, LogLevel, Queue } from "effect"
 import { ScheduledJobRan, SchedulerPlugin } from "../../src/scheduler/index.js"
-import { startKernel, testController } from "../support/controller.js"
-import { fakeActor, NO_PLAYERS, stubServersPlugin } from "../support/fakeServers.js"
-import { tempDir } from "../support/tempDir.js"
 
-export { call, type Reply } from "../support/controller.js"
-
-export interface Call {
-  readonly serverId: string
-  /** ISO time from `Clock` when the actor was asked. */
-  readonly at: string
-  readonly op: "rcon" | "restart" | "stop" | "lock" | "unlock"
-  readonly arg?: string
-}
-
-export interface FakeServer {
-  status: ServerStatus
-  /** What `players` answers. */
-  playersReply: string
-  /** Every RCON command fails (players too) while set. */
-  rconFails: boolean
-}
+export { call, type Reply } from "@garrison/testkit"
 
 export interface Fleet {
-  readonly servers: ReadonlyMap<string, FakeServer>
-  /** Everything any fake actor was asked, in order; `players` queries are left out. */
-  readonly calls: Queue.Queue<Call>
+  /** The stub servers, by id: status, `players` reply, `rconFails`. */
+  readonly servers: StubFleet["servers"]
+  /** Everything any server was asked since the last take, in order; `players` queries are left out. */
+  readonly takeCalls: StubFleet["takeCalls"]
   /** Every `ScheduledJobRan` event, in order. */
   readonly ran: Queue.Queue<ScheduledJobRan>
-  /** The stub "servers" plugin (Supervisor over the fakes) plus a recorder of scheduler events. */
-  readonly plugin: ReturnType<typeof stubServersPlugin>
-}
-
-const actorOf = (serverId: string, server: FakeServer, calls: Queue.Queue<Call>) => {
-  const record = (op: Call["op"], arg?: string) =>
-    Effect.flatMap(Clock.currentTimeMillis, (ms) =>
-      Queue.offer(calls, { serverId, at: new Date(ms).toISOString(), op, ...(arg === undefined ? {} : { arg }) })
-    )
-  return fakeActor(serverId, {
-    // The scheduler checks that a server exists by its stored entry; it never runs it.
-    entry: Effect.succeed(makeServerEntry({ id: serverId, name: serverId, installDir: `/srv/${serverId}` })),
-    state: Effect.sync(() => ({ ...initialState(serverId), status: server.status })),
-    start: Effect.sync(() => void (server.status = "running")),
-    stop: Effect.zipRight(record("stop"), Effect.sync(() => void (server.status = "stopped"))),
-    restart: (reason) => record("restart", reason),
-    setLocked: (locked) => record(locked ? "lock" : "unlock"),
-    update: () => Effect.void,
-    rcon: (command) =>
-      server.rconFails
-        ? Effect.fail(new ActorError({ serverId, reason: "rcon-failed", message: "RCON timed out" }))
-        : command === "players"
-          ? Effect.succeed(server.playersReply)
-          : Effect.as(record("rcon", command), ""),
-    retire: Effect.void
-  })
+  /** The stub "servers" plugin over the fleet, plus a recorder of scheduler events. */
+  readonly plugin: ReturnType<StubFleet["plugin"]>
 }
 
 export const makeFleet = (statuses: Readonly<Record<string, ServerStatus>>) =>
   Effect.gen(function* () {
-    const calls = yield* Queue.unbounded<Call>()
     const ran = yield* Queue.unbounded<ScheduledJobRan>()
-    const servers = new Map<string, FakeServer>()
-    const actors = new Map<string, ReturnType<typeof actorOf>>()
-    for (const [id, status] of Object.entries(statuses)) {
-      const server: FakeServer = { status, playersReply: NO_PLAYERS, rconFails: false }
-      servers.set(id, server)
-      actors.set(id, actorOf(id, server, calls))
-    }
-    const plugin = stubServersPlugin(actors, { events: [on(ScheduledJobRan, (event) => Queue.offer(ran, event))] })
-    return { servers, calls, ran, plugin } satisfies Fleet
+    const stub = StubFleet.of(statuses)
+    const plugin = stub.plugin({ events: [on(ScheduledJobRan, (event) => Queue.offer(ran, event))] })
+    return { servers: stub.servers, takeCalls: stub.takeCalls, ran, plugin } satisfies Fleet
   })
 
 export const tempDataDir = (): string => tempDir("garrison-scheduler-")

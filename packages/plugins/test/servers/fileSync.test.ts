@@ -11,7 +11,7 @@ import * as NodePath from "node:path"
 import { GeneratedFile, makeServerEntry, ServerFileSync } from "@garrison/runtime"
 import { ServerNotFound } from "@garrison/runtime"
 import { ServerEntries, serverFileSyncLayer } from "../../src/servers/index.js"
-import { tempDir } from "../support/tempDir.js"
+import { tempDir } from "@garrison/testkit"
 
 const entriesLayer = (folders: ReadonlyArray<readonly [string, string]>) => {
   const entries = folders.map(([id, installDir], i) => makeServerEntry({ id, name: id, installDir, gamePort: 2302 + i * 100, watchdog: false }))

@@ -14,15 +14,13 @@ import { BansPlugin } from "../../src/bans/index.js"
 import { LogsPlugin } from "../../src/logs/index.js"
 import { PlayersPlugin } from "../../src/players/index.js"
 import { SchedulerPlugin } from "../../src/scheduler/index.js"
-import { makeServersPlugin, Servers } from "../../src/servers/index.js"
-import { call, startKernel, testController } from "../support/controller.js"
-import { fakeActor, fakeInstall, makeFakeLauncher, playersReply } from "../support/fakeServers.js"
-import { tempDir } from "../support/tempDir.js"
+import { call, fakeActor, fakeFleet, fakeInstall, playersReply, startKernel, tempDir, testController } from "@garrison/testkit"
+import { Servers } from "../../src/servers/index.js"
 
 const controller = (dataDir?: string) =>
   testController<Servers>(
-    [makeServersPlugin({ launcher: makeFakeLauncher().layer }), PlayersPlugin, BansPlugin, SchedulerPlugin, LogsPlugin],
-    { dataPrefix: "garrison-gateway-", ...(dataDir === undefined ? {} : { dataDir }) }
+    [fakeFleet().plugin, PlayersPlugin, BansPlugin, SchedulerPlugin, LogsPlugin],
+    { dataPrefix: "garrison-gateway-", settings: dataDir === undefined ? {} : { dataDir } }
   )
 
 const ADMIN = "root:admin"
@@ -60,7 +58,7 @@ describe("the Servers gateway", () => {
   it.effect("an entry that cannot be read is the same 409 invalid-entry from every plugin, and gets no actor", () =>
     Effect.gen(function* () {
       const dataDir = tempDir("garrison-gateway-")
-      const first = yield* startKernel([makeServersPlugin({ launcher: makeFakeLauncher().layer })], dataDir)
+      const first = yield* startKernel([fakeFleet().plugin], dataDir)
       // As a newer version or a damaged disk might leave it: a port that is not a number.
       yield* Effect.flatMap(
         SqlClient.SqlClient,

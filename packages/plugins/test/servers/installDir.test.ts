@@ -9,7 +9,7 @@ import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import { ServerEntries } from "../../src/servers/index.js"
 import { installKey } from "../../src/servers/internal/installFolder.js"
-import { tempDir } from "../support/tempDir.js"
+import { tempDir } from "@garrison/testkit"
 import { ADMIN, call, fakeInstall, type Reply, serversController } from "./support.js"
 
 const DEPLOY = "dep:server.deploy"

@@ -13,10 +13,8 @@ import { Cause, type Context, Effect, Exit, Layer, Logger, LogLevel, Option, Sco
 import { randomBytes } from "node:crypto"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
-import { makeServersPlugin, ServerEntries } from "../../src/servers/index.js"
-import { startKernel } from "../support/controller.js"
-import { makeFakeLauncher } from "../support/fakeServers.js"
-import { tempDir } from "../support/tempDir.js"
+import { fakeFleet, startKernel, tempDir } from "@garrison/testkit"
+import { ServerEntries } from "../../src/servers/index.js"
 
 const PASSWORD = "rcon-clear-Password-7731"
 
@@ -29,7 +27,7 @@ const entry = (id: string, installDir: string) =>
     rcon: { protocol: "battleye", host: "127.0.0.1", port: 2306, password: PASSWORD }
   })
 
-const kernel = (dataDir: string) => startKernel([makeServersPlugin({ launcher: makeFakeLauncher().layer })], dataDir)
+const kernel = (dataDir: string) => startKernel([fakeFleet().plugin], dataDir)
 
 /** `kernel`, recording what it logs at Warning and above. */
 const kernelWithLogs = (dataDir: string) =>
@@ -41,7 +39,7 @@ const kernelWithLogs = (dataDir: string) =>
       }
     })
     const scope = yield* Scope.make()
-    const layer = Runtime.layer([makeServersPlugin({ launcher: makeFakeLauncher().layer })], { scheduledBackups: false }).pipe(
+    const layer = Runtime.layer([fakeFleet().plugin], { scheduledBackups: false }).pipe(
       Layer.provide(GarrisonConfig.layerWith({ dataDir })),
       Layer.provide(Logger.replace(Logger.defaultLogger, logger))
     )

@@ -8,10 +8,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { ServerEntry, serverEntryDefaults } from "@garrison/runtime"
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { makeServersPlugin, ServerEntries } from "../../src/servers/index.js"
-import { startKernel } from "../support/controller.js"
-import { makeFakeLauncher } from "../support/fakeServers.js"
-import { tempDir } from "../support/tempDir.js"
+import { fakeFleet, startKernel, tempDir } from "@garrison/testkit"
+import { ServerEntries } from "../../src/servers/index.js"
 import { ADMIN, call, serversController } from "./support.js"
 
 const insertRow = (id: string, name: string, json: string) =>
@@ -21,7 +19,7 @@ const insertRow = (id: string, name: string, json: string) =>
       VALUES (${id}, ${name}, ${json}, ${"2026-01-01T00:00:00.000Z"}, ${"2026-01-01T00:00:00.000Z"})`
   )
 
-const kernel = (dataDir: string) => startKernel([makeServersPlugin({ launcher: makeFakeLauncher().layer })], dataDir)
+const kernel = (dataDir: string) => startKernel([fakeFleet().plugin], dataDir)
 
 /** Rows as earlier versions wrote them: the first release had no serverMods, extraArgs or stop policy. */
 const OLDER_SHAPES: ReadonlyArray<{ readonly id: string; readonly json: Record<string, unknown> }> = [

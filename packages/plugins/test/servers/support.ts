@@ -1,17 +1,17 @@
 /**
- * An in-process controller with the servers and players plugins over the
- * fake `ProcessLauncher` (processes the test ends at will) and the header
- * authenticator; install folders come from `fakeInstall`.
+ * An in-process controller (the testkit's `testController`) with the
+ * servers plugin over the testkit's fake launcher (processes the test ends
+ * at will), the players plugin and the test authenticator; install folders
+ * come from `fakeInstall`.
  */
 import type { HttpMethod } from "@effect/platform/HttpMethod"
 import type { AnyPlugin, ProcessLauncher } from "@garrison/runtime"
+import { type CallOptions, fakeLauncher, jsonBody, request, testController } from "@garrison/testkit"
 import { Effect, type Layer } from "effect"
 import { PlayersPlugin } from "../../src/players/index.js"
 import { makeServersPlugin, type ServerEntries, type Servers } from "../../src/servers/index.js"
-import { type CallOptions, jsonBody, request, testController } from "../support/controller.js"
-import { makeFakeLauncher } from "../support/fakeServers.js"
 
-export { fakeInstall } from "../support/fakeServers.js"
+export { fakeInstall } from "@garrison/testkit"
 
 /**
  * `extra`: more plugins loaded after these (for example a recorder of events).
@@ -19,11 +19,9 @@ export { fakeInstall } from "../support/fakeServers.js"
  * what a real start does; a fake by default.
  */
 export const serversController = (extra: ReadonlyArray<AnyPlugin> = [], launcher?: Layer.Layer<ProcessLauncher>, dataDir?: string) =>
-  testController<ServerEntries | Servers>([makeServersPlugin({ launcher: launcher ?? makeFakeLauncher().layer }), PlayersPlugin], {
+  testController<ServerEntries | Servers>([makeServersPlugin({ launcher: launcher ?? fakeLauncher().layer }), PlayersPlugin, ...extra], {
     dataPrefix: "garrison-servers-",
-    ...(dataDir === undefined ? {} : { dataDir }),
-    trustProxyHops: 1,
-    extra
+    settings: { trustProxyHops: 1, ...(dataDir === undefined ? {} : { dataDir }) }
   })
 
 export interface Reply {

@@ -15,6 +15,7 @@ export { LaunchArgument, LaunchFields, LaunchPath, launchProblem, MANAGED_PARAME
 export type { LaunchProblem } from "./LaunchParameters.js"
 export { ATTACHED_POLL_INTERVAL, ProcessLauncher, SpawnFailed, readStartToken } from "./ProcessLauncher.js"
 export type { ProcessExit, ProcessHandle, ProcessLauncherShape, ProcessUsage } from "./ProcessLauncher.js"
+export { outputPath } from "./ProcessOutput.js"
 export { ProcessRecords } from "./ProcessRecords.js"
 export { profilesFolder, profilesInsideInstall } from "./ProfilesFolder.js"
 export type { ProcessRecord, ProcessRecordsShape } from "./ProcessRecords.js"

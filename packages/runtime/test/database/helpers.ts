@@ -3,24 +3,15 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import { Chunk, Effect, Layer, Logger, LogLevel, TestClock } from "effect"
 import * as NodeFs from "node:fs"
-import * as NodeOs from "node:os"
 import * as NodePath from "node:path"
-import { afterAll } from "vitest"
+import { tempDir } from "@garrison/testkit"
 import { GarrisonConfig, type GarrisonSettings } from "../../src/config/GarrisonConfig.js"
 import { DataDir, Secrets } from "../../src/config/DataDir.js"
 import { Database } from "../../src/database/index.js"
 import { SealedSecrets } from "../../src/secrets/SealedSecrets.js"
 
-const created: Array<string> = []
-afterAll(() => {
-  for (const dir of created) NodeFs.rmSync(dir, { recursive: true, force: true })
-})
-
-export const tempDataDir = (): string => {
-  const dir = NodeFs.mkdtempSync(NodePath.join(NodeOs.tmpdir(), "garrison-db-"))
-  created.push(dir)
-  return NodePath.join(dir, "data")
-}
+/** A data directory not made yet (as on a first start) in a throw-away folder, removed after the test file. */
+export const tempDataDir = (): string => NodePath.join(tempDir("garrison-db-"), "data")
 
 export const databaseLayer = (dataDir: string, overrides: Partial<GarrisonSettings> = {}) =>
   Database.layer.pipe(Layer.provideMerge(GarrisonConfig.layerWith({ dataDir, ...overrides })))

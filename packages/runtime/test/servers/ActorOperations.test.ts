@@ -5,6 +5,7 @@
  * anything is spawned (ports), and a process that dies says why (its output).
  */
 import { describe, expect, it } from "@effect/vitest"
+import { eventually } from "@garrison/testkit"
 import { Deferred, Effect, Fiber, Option, TestClock } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
@@ -167,8 +168,9 @@ describe("starts that say why they failed", () => {
       launcher.printNext("Server is up and running\nPlayer Bravo connected\n")
       yield* actor.start
       yield* launcher.crash(137)
-      yield* settle
-      expect((yield* actor.state).lastError).toBe("exited with code 137")
+      // The watcher reads the output file (real I/O) before it records the exit: wait for it, however busy the machine.
+      const crashed = yield* eventually(actor.state, (state) => state.status === "crashed" && state.lastError !== undefined)
+      expect(crashed.lastError).toBe("exited with code 137")
     })
   )
 

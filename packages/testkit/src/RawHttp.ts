@@ -2,8 +2,8 @@
  * One HTTP/1.1 request over a raw TCP socket, the request line sent byte
  * for byte as given. HTTP clients normalise URLs (case of the scheme, dot
  * segments, escapes); tests of how the controller reads request targets
- * need the exact spelling on the wire. Framework-free: vitest tests and
- * e2e tests use it alike.
+ * need the exact spelling on the wire (the in-process controller's port:
+ * `serverPort`). A plain Promise, so tests outside Effect use it too.
  */
 import { connect } from "node:net"
 

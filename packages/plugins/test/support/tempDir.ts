@@ -1,1 +1,0 @@
-export { tempDir } from "../../../../test/support/tempDir.js"
