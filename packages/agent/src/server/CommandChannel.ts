@@ -314,12 +314,16 @@ export const make = (options: ChannelOptions) =>
       }
     }
 
-    const withdraw = (id: string) =>
+    /** Removes the command file once its write has settled (so a write still in flight cannot land after). */
+    const withdraw = (id: string, written: Promise<void> | undefined) =>
       Effect.promise(() =>
-        FsP.unlink(commandPath(id)).then(
-          () => true,
-          () => false
-        )
+        (written ?? Promise.resolve())
+          .catch(() => undefined)
+          .then(() => FsP.unlink(commandPath(id)))
+          .then(
+            () => true,
+            () => false
+          )
       )
 
     const remember = (id: string) => {
@@ -336,9 +340,13 @@ export const make = (options: ChannelOptions) =>
           return Effect.fail(new AgentUnavailable({ error: `Too many commands waiting (${options.maxPending}); try again shortly` }))
         }
         const id = randomUUID()
+        // No watcher (the folder was deleted and has not been seen again): look now, not at the next poll.
+        if (watcher === undefined) arm()
+        let written: Promise<void> | undefined
         const wait = Effect.async<CommandResult, AgentModError | AgentUnavailable>((resume) => {
           waiting.set(id, { startedAt: now(), resume })
-          writeCommand(id, action, params).catch((error: unknown) => {
+          written = writeCommand(id, action, params)
+          written.catch((error: unknown) => {
             if (!waiting.delete(id)) return
             log("Error", `cannot write command ${id} (${action}) into ${commands}: ${describe(error)}`)
             resume(Effect.fail(new AgentUnavailable({ error: `Cannot queue the command: ${describe(error)}` })))
@@ -355,7 +363,7 @@ export const make = (options: ChannelOptions) =>
             const failure = Exit.isFailure(exit) ? Cause.failureOption(exit.cause) : undefined
             const timedOutNow = failure !== undefined && failure._tag === "Some" && failure.value._tag === "AgentTimedOut"
             if (!timedOutNow && !Exit.isInterrupted(exit)) return Effect.void
-            return Effect.flatMap(withdraw(id), (withdrawn) =>
+            return Effect.flatMap(withdraw(id, written), (withdrawn) =>
               Effect.logWarning(
                 timedOutNow
                   ? `command ${id} (${action}) timed out after ${options.timeoutMs} ms; ${withdrawn ? "withdrawn before the mod took it" : "the mod had taken it already"}`
