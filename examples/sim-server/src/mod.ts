@@ -40,16 +40,15 @@ export interface ModResponse {
   readonly timestamp: number
 }
 
-/** Writes `data` to `path` through a temporary file in the same folder and a rename. */
+/**
+ * Writes `data` to `path` through a temporary file in the same folder and a
+ * rename, so a reader sees the whole file or none. No fsync: like the game's
+ * own file writes, nothing here must survive a power cut, and a burst of
+ * answers must not wait on the disk.
+ */
 export const writeAtomic = (path: string, data: string): void => {
   const temp = NodePath.join(NodePath.dirname(path), `.${NodePath.basename(path)}.${randomBytes(4).toString("hex")}.tmp`)
-  const fd = Fs.openSync(temp, "w")
-  try {
-    Fs.writeSync(fd, data)
-    Fs.fsyncSync(fd)
-  } finally {
-    Fs.closeSync(fd)
-  }
+  Fs.writeFileSync(temp, data)
   Fs.renameSync(temp, path)
 }
 
@@ -69,6 +68,8 @@ export class CompanionMod {
   delayMs = 0
   handled = 0
   private lastHeartbeat = 0
+  /** When each waiting command file was written, by name. */
+  private readonly mtimes = new Map<string, number>()
   private readonly delayed = new Set<NodeJS.Timeout>()
 
   constructor(
@@ -133,13 +134,23 @@ export class CompanionMod {
       }
       return 0
     }
-    if (names.length === 0) return 0
+    if (names.length === 0) {
+      this.mtimes.clear()
+      return 0
+    }
+    // Each file is dated once (a burst of a thousand waits for many polls; they are not all statted each time).
+    const present = new Set(names)
+    for (const name of this.mtimes.keys()) if (!present.has(name)) this.mtimes.delete(name)
     const dated = names.map((name) => {
-      let mtime = Number.POSITIVE_INFINITY
-      try {
-        mtime = Fs.statSync(NodePath.join(this.commands, name)).mtimeMs
-      } catch {
-        // Vanished: sorted last, skipped below.
+      let mtime = this.mtimes.get(name)
+      if (mtime === undefined) {
+        try {
+          mtime = Fs.statSync(NodePath.join(this.commands, name)).mtimeMs
+          this.mtimes.set(name, mtime)
+        } catch {
+          // Vanished: sorted last, skipped below.
+          mtime = Number.POSITIVE_INFINITY
+        }
       }
       return { name, mtime }
     })
