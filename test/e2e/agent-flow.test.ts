@@ -8,7 +8,7 @@
  *
  * Needs the build (`npx tsc -b`).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import * as NodePath from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type AgentHandle, callAgent, closeAgentConnections, startAgent } from "../support/agent.js"
@@ -44,6 +44,16 @@ const startSim = async (settings: Record<string, number> = {}) => {
 const modLog = (install: SimInstall) => {
   const file = readdirSync(install.profiles).find((f) => f.startsWith("script_") && f.endsWith(".log"))
   return file === undefined ? "" : readFileSync(NodePath.join(install.profiles, file), "utf8")
+}
+
+/**
+ * Deletes a folder the mod keeps writing into (heartbeat, players, events): moved away in one step
+ * (a rename), then removed, so nothing lands in it half-way through.
+ */
+const removeWhileInUse = (dir: string) => {
+  const away = `${dir}.deleted-${process.hrtime.bigint()}`
+  renameSync(dir, away)
+  rmSync(away, { recursive: true, force: true })
 }
 
 const files = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((n) => !n.startsWith(".")) : [])
@@ -124,21 +134,35 @@ describe.sequential("the command flow", () => {
 
   it("survives the mod folder being deleted and made again while running", async () => {
     const root = NodePath.join(install.profiles, "Garrison")
-    rmSync(root, { recursive: true, force: true })
+    removeWhileInUse(root)
     // The next command makes it again (or the mod does first); either way it is answered.
     expect((await callAgent(agent, "POST", "/player/heal", { body: { platformId: A } })).status).toBe(200)
 
-    rmSync(root, { recursive: true, force: true })
+    removeWhileInUse(root)
     await waitFor(() => existsSync(commands), 5_000, () => "the mod made its folder again")
     const started = Date.now()
     expect((await callAgent(agent, "GET", `/player/position?platformId=${A}`)).status).toBe(200)
     // Answered through the watcher on the new folder, not the one-second safety poll.
     expect(Date.now() - started).toBeLessThan(900)
 
-    rmSync(root, { recursive: true, force: true })
+    removeWhileInUse(root)
     mkdirSync(commands, { recursive: true })
     mkdirSync(responses, { recursive: true })
     expect((await callAgent(agent, "POST", "/world/sunny")).status).toBe(200)
+  })
+
+  it("stops at once on SIGTERM: a waiting command is answered 503 and withdrawn", async () => {
+    simControl(install, "mod pause")
+    await waitFor(() => modLog(install).split("[Garrison mod] paused").length === 3, 5_000, () => "the mod paused again")
+    const pending = callAgent(agent, "POST", "/world/wipe-ai")
+    await waitFor(() => files(commands).length === 1, 2_000, () => "the command file written")
+    const started = Date.now()
+    agent.child.kill("SIGTERM")
+    expect(await pending).toMatchObject({ status: 503, body: { ok: false, error: "The agent is stopping; the command was withdrawn" } })
+    expect(await agent.exited).toEqual({ code: 0, signal: null })
+    expect(Date.now() - started).toBeLessThan(3_000)
+    expect(files(commands)).toEqual([])
+    expect(agent.output()).toContain("(world.wipe-ai) abandoned: the agent is stopping; withdrawn before the mod took it")
   })
 
   it("logs and drops a response that arrives after its time-out", async () => {

@@ -169,6 +169,24 @@ describe("CommandChannel", () => {
     })
   )
 
+  it.scoped("stopping answers every waiting command with AgentUnavailable, withdraws it, and refuses new ones", () =>
+    Effect.gen(function* () {
+      const root = NodePath.join(profilesFolder(), "Garrison")
+      const commands = NodePath.join(root, "commands")
+      const channel = yield* Channel.make(options(root))
+      const first = yield* Effect.fork(channel.run("world.sunny", {}))
+      const second = yield* Effect.fork(channel.run("world.wipe-ai", {}))
+      yield* until(() => files(commands).length === 2, 2_000, "both command files")
+      expect(yield* channel.stop).toBe(2)
+      const stopping = new AgentUnavailable({ error: "The agent is stopping; the command was withdrawn" })
+      expect(yield* Fiber.await(first)).toEqual(Exit.fail(stopping))
+      expect(yield* Fiber.await(second)).toEqual(Exit.fail(stopping))
+      expect(files(commands)).toEqual([])
+      expect(yield* Effect.exit(channel.run("world.sunny", {}))).toEqual(Exit.fail(stopping))
+      expect(files(commands)).toEqual([])
+    })
+  )
+
   it.scoped("refuses a command beyond the bound of waiting ones with AgentUnavailable", () =>
     Effect.gen(function* () {
       const root = NodePath.join(profilesFolder(), "Garrison")

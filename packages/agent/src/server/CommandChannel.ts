@@ -18,6 +18,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Runtime from "effect/Runtime"
 import * as Schedule from "effect/Schedule"
 import { randomUUID } from "node:crypto"
@@ -51,6 +52,13 @@ export interface CommandChannelService {
   readonly liveness: Effect.Effect<ModLiveness>
   /** The commands folder. */
   readonly queueDir: string
+  /**
+   * The agent is stopping: every waiting command fails with
+   * `AgentUnavailable` and is withdrawn, so its caller gets an answer now
+   * and the mod never runs it after the agent is gone. Later commands are
+   * refused the same way. Answers how many were waiting.
+   */
+  readonly stop: Effect.Effect<number>
 }
 
 export class CommandChannel extends Context.Tag("@garrison/agent/CommandChannel")<CommandChannel, CommandChannelService>() {}
@@ -62,8 +70,10 @@ const REMEMBERED_TIMEOUTS = 10_000
 
 interface Waiting {
   readonly startedAt: number
-  readonly resume: (effect: Effect.Effect<CommandResult, AgentModError>) => void
+  readonly resume: (effect: Effect.Effect<CommandResult, AgentModError | AgentUnavailable>) => void
 }
+
+const STOPPING = "The agent is stopping; the command was withdrawn"
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
 
@@ -101,6 +111,7 @@ export const make = (options: ChannelOptions) =>
     let watcher: Fs.FSWatcher | undefined
     let watchedIno: number | undefined
     let closed = false
+    let stopping = false
 
     const commandPath = (id: string) => NodePath.join(commands, `${id}${commandSuffix}`)
 
@@ -336,6 +347,7 @@ export const make = (options: ChannelOptions) =>
 
     const run: CommandChannelService["run"] = (action, params) =>
       Effect.suspend(() => {
+        if (stopping) return Effect.fail(new AgentUnavailable({ error: STOPPING }))
         if (waiting.size >= options.maxPending) {
           return Effect.fail(new AgentUnavailable({ error: `Too many commands waiting (${options.maxPending}); try again shortly` }))
         }
@@ -360,15 +372,17 @@ export const make = (options: ChannelOptions) =>
           Effect.timeoutFail({ duration: options.timeoutMs, onTimeout: () => new AgentTimedOut({ error: timedOutMessage(options.timeoutMs), id }) }),
           Effect.onExit((exit) => {
             if (Exit.isSuccess(exit)) return Effect.void
-            const failure = Exit.isFailure(exit) ? Cause.failureOption(exit.cause) : undefined
-            const timedOutNow = failure !== undefined && failure._tag === "Some" && failure.value._tag === "AgentTimedOut"
-            if (!timedOutNow && !Exit.isInterrupted(exit)) return Effect.void
+            const failure = Option.getOrUndefined(Cause.failureOption(exit.cause))
+            // Answered by the mod (it took the file), or never queued (the write failed): nothing to withdraw.
+            if (failure?._tag === "AgentModError" || (failure?._tag === "AgentUnavailable" && failure.error !== STOPPING)) return Effect.void
+            const what =
+              failure?._tag === "AgentTimedOut"
+                ? `timed out after ${options.timeoutMs} ms`
+                : failure?._tag === "AgentUnavailable"
+                  ? "abandoned: the agent is stopping"
+                  : "abandoned by its caller"
             return Effect.flatMap(withdraw(id, written), (withdrawn) =>
-              Effect.logWarning(
-                timedOutNow
-                  ? `command ${id} (${action}) timed out after ${options.timeoutMs} ms; ${withdrawn ? "withdrawn before the mod took it" : "the mod had taken it already"}`
-                  : `command ${id} (${action}) abandoned by its caller; ${withdrawn ? "withdrawn" : "the mod had taken it already"}`
-              )
+              Effect.logWarning(`command ${id} (${action}) ${what}; ${withdrawn ? "withdrawn before the mod took it" : "the mod had taken it already"}`)
             )
           })
         )
@@ -396,7 +410,15 @@ export const make = (options: ChannelOptions) =>
       }
     })
 
-    return { run, liveness, queueDir: commands } satisfies CommandChannelService
+    const stop = Effect.sync(() => {
+      stopping = true
+      const all = [...waiting.values()]
+      waiting.clear()
+      for (const entry of all) entry.resume(Effect.fail(new AgentUnavailable({ error: STOPPING })))
+      return all.length
+    })
+
+    return { run, liveness, queueDir: commands, stop } satisfies CommandChannelService
   })
 
 export const layer = (options: ChannelOptions) => Layer.scoped(CommandChannel, make(options))

@@ -19,7 +19,7 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from "node:http"
 import type { Category } from "../contract/Actions.js"
 import { AgentApi, type AgentAction, catalogue } from "../contract/AgentApi.js"
 import { AgentInvalidInput, UNAUTHORIZED_MESSAGE } from "../contract/Errors.js"
@@ -213,8 +213,20 @@ const listen = (settings: AgentSettings, version: string) =>
         }
         handle(request, response)
       }
-      const server = yield* NodeHttpServer.make(() => createServer(listener), { port: settings.port, host: settings.host }).pipe(
+      let nodeServer: NodeServer | undefined
+      const server = yield* NodeHttpServer.make(() => (nodeServer = createServer(listener)), { port: settings.port, host: settings.host }).pipe(
         Effect.mapError((error) => new StartupError({ message: `cannot listen on ${settings.host}:${settings.port}: ${describeListenError(error.cause)}` }))
+      )
+      // Stopping (runs before the port closes): waiting commands are answered 503 and withdrawn, then the
+      // connections close, so a stop never waits for a mod that does not answer.
+      const channel = yield* Channel.CommandChannel
+      yield* Effect.addFinalizer(() =>
+        Effect.gen(function* () {
+          const answered = yield* channel.stop
+          // Give those answers a moment to go out before the connections close.
+          if (answered > 0) yield* Effect.sleep("100 millis")
+          nodeServer?.closeAllConnections()
+        })
       )
       const address = server.address
       const where = address._tag === "TcpAddress" ? `http://${address.hostname.includes(":") ? `[${address.hostname}]` : address.hostname}:${address.port}` : "?"
