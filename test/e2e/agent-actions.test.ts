@@ -55,7 +55,7 @@ const ok = async (method: string, path: string, body?: unknown) => {
   return parsed.data
 }
 
-const query = (params: Record<string, string | number>) => new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString()
+const query = (params: Record<string, string | number>) => new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, String(v)])).toString()
 
 describe.sequential("the agent with the simulated server", () => {
   it("heals, teleports and sets the weather, each visible in a later query", async () => {
