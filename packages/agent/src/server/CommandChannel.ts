@@ -107,6 +107,8 @@ export const make = (options: ChannelOptions) =>
     const timedOut = new Map<string, number>()
     const reading = new Set<string>()
     const badSince = new Map<string, number>()
+    /** Response files read but not removable (permissions): never read twice. */
+    const stuck = new Set<string>()
     let lastResponseAt: number | undefined
     let watcher: Fs.FSWatcher | undefined
     let watchedIno: number | undefined
@@ -148,7 +150,7 @@ export const make = (options: ChannelOptions) =>
     }
 
     const readResponse = (name: string) => {
-      if (closed || reading.has(name)) return
+      if (closed || reading.has(name) || stuck.has(name)) return
       reading.add(name)
       const path = NodePath.join(responses, name)
       const id = name.slice(0, name.length - responseSuffix.length)
@@ -179,9 +181,12 @@ export const make = (options: ChannelOptions) =>
           return FsP.unlink(path).then(
             () => settle(id, name, parsed),
             (error: unknown) => {
-              // Someone else removed it first: it is not ours to answer twice.
-              if (errorCode(error) !== "ENOENT") log("Warning", `cannot remove response file ${name}: ${describe(error)}`)
-              else settle(id, name, parsed)
+              // Gone already (ENOENT) is fine: the answer was read. Otherwise it stays; it is not read again.
+              if (errorCode(error) !== "ENOENT") {
+                stuck.add(name)
+                log("Warning", `cannot remove response file ${name}: ${describe(error)}`)
+              }
+              settle(id, name, parsed)
             }
           )
         },
@@ -241,6 +246,12 @@ export const make = (options: ChannelOptions) =>
       if (closed) return
       Fs.readdir(responses, (error, names) => {
         if (error !== null) return
+        // Forget files that are gone.
+        if (stuck.size + badSince.size > 0) {
+          const present = new Set(names)
+          for (const name of stuck) if (!present.has(name)) stuck.delete(name)
+          for (const name of badSince.keys()) if (!present.has(name)) badSince.delete(name)
+        }
         for (const name of names) if (isResponseName(name)) readResponse(name)
       })
     }

@@ -5,7 +5,9 @@
  * through the `CommandChannel`. Every answer other than success has the one
  * shape `{ok: false, error, ...}`: the platform's decode failures become 400
  * naming the field, an unknown path 404, a wrong method 405 with `Allow`,
- * a body that is not JSON 400, a body too large 413.
+ * a body that is not JSON 400, a body too large 413 (a chunked body that
+ * grows past the limit has its connection closed instead: the platform
+ * stops reading it).
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpApp from "@effect/platform/HttpApp"
@@ -127,7 +129,7 @@ const errorShapes = HttpApiBuilder.middleware(AgentApi, (app) =>
         if (isTagged(error, "RouteNotFound")) return Effect.succeed(notFound(request))
         if (isTagged(error, "RequestError")) {
           const text = String((error as { readonly cause?: unknown }).cause ?? "")
-          if (/max.*size|too large|FileSystem\.Size/i.test(text)) return Effect.succeed(failOk(413, `The body is larger than ${MAX_BODY_BYTES} bytes`))
+          if (/maxBytes|max.*size|too large/i.test(text)) return Effect.succeed(failOk(413, `The body is larger than ${MAX_BODY_BYTES} bytes`))
           return Effect.fail(new AgentInvalidInput({ error: `the ${wholeOf(request)} is not valid JSON`, field: wholeOf(request) }))
         }
         return Effect.failCause(cause)
