@@ -1,15 +1,14 @@
 /**
- * The companion mod's actions: one handler per Agent API endpoint of the
- * spec, run against the world model. Action names are matched loosely, so
- * every spelling an agent might derive from the HTTP path works:
- * `player.heal`, `player/heal`, `/player/heal`, `heal` (bare player
- * actions), and kebab or camel case alike (`vehicle.kill-engine`,
- * `vehicle.killEngine`). REST-style resources take a verb:
- * `bans.list|add|remove|check`, `priority-queue.list|add|remove`.
+ * The companion mod's actions: one handler per action of the agent's
+ * catalogue (`@garrison/agent/contract`), run against the world model.
+ * Action names are the catalogue's, exactly (`player.heal`,
+ * `vehicle.kill-engine`, `bans.add`, `priority-queue.remove`, `metrics`);
+ * anything else answers "unknown action".
  *
  * A handler returns `{ok: true, data}` or `{ok: false, error}`; bad or
  * missing parameters and unknown players/vehicles/items are errors.
  */
+import { modActionNames } from "@garrison/agent/contract"
 import { toSteam64 } from "./ids.js"
 import type { Vec3 } from "./logs.js"
 import type { Population } from "./population.js"
@@ -95,19 +94,26 @@ const coords = (p: Params): Vec3 => {
 
 const radius = (p: Params, fallback = 100) => num(p, "radius", { min: 0, max: 20_000, fallback })
 
-const platformIdOf = (p: Params, key = "platformId"): string => {
+/** The Steam64 a `platformId` names: a Steam64, Steam2 or Steam3 id, or the DayZ ID of a player the server knows. */
+const platformIdOf = (ctx: ActionContext, p: Params, key = "platformId"): string => {
   const raw = str(p, key)
-  return toSteam64(raw) ?? fail(`parameter "${key}" is not a Steam64, Steam2 or Steam3 id: ${raw}`)
+  const steam64 = toSteam64(raw)
+  if (steam64 !== undefined) return steam64
+  if (/^[A-Za-z0-9_-]{43}=$/.test(raw)) {
+    for (const person of ctx.world.persons.values()) if (person.dayzId === raw) return person.steam64
+    return fail(`player with DayZ ID ${raw} is unknown on this server`)
+  }
+  return fail(`parameter "${key}" is not a Steam64, Steam2, Steam3 or DayZ id: ${raw}`)
 }
 
 /** The online player named by `platformId` (or `key`). */
 const onlinePlayer = (ctx: ActionContext, p: Params, key = "platformId"): Online => {
-  const id = platformIdOf(p, key)
+  const id = platformIdOf(ctx, p, key)
   return ctx.world.onlineBySteam(id) ?? fail(`player ${id} is not online`)
 }
 
 const knownPlayer = (ctx: ActionContext, p: Params): Person => {
-  const id = platformIdOf(p)
+  const id = platformIdOf(ctx, p)
   return ctx.world.persons.get(id) ?? fail(`player ${id} is unknown on this server`)
 }
 
@@ -336,7 +342,7 @@ const handlers: Record<string, Handler> = {
     person.character.position = { x: num(p, "x"), y: num(p, "y"), z: num(p, "z", { fallback: 0 }) }
     return { position: pos(person.character.position) }
   }),
-  "player.spawnitem": mutate("item spawned", (person, p, ctx) => {
+  "player.spawnItem": mutate("item spawned", (person, p, ctx) => {
     const item = ctx.world.item(str(p, "itemClass"), num(p, "quantity", { min: 1, max: 100, int: true, fallback: 1 }))
     giveItem(ctx.world, person, item)
     return { item: flatItem(item) }
@@ -363,7 +369,7 @@ const handlers: Record<string, Handler> = {
     return setFlag("frozen", frozen, frozen ? "frozen" : "unfrozen")(ctx, p)
   },
   "player.message": mutate("messaged", (person, p) => ({ text: str(p, "message"), delivered: true, to: person.name })),
-  "player.teleporttoplayer": (ctx, p) => {
+  "player.teleportToPlayer": (ctx, p) => {
     const { person } = onlinePlayer(ctx, p)
     const target = onlinePlayer(ctx, p, "targetPlatformId").person
     person.character.position = ctx.world.near(target.character.position, 2)
@@ -396,11 +402,11 @@ const handlers: Record<string, Handler> = {
     person.character.wetness = 0
     return { wetness: 0 }
   }),
-  "player.breaklegs": mutate("legs broken", (person) => {
+  "player.breakLegs": mutate("legs broken", (person) => {
     person.character.legsBroken = true
     return { legsBroken: true }
   }),
-  "player.makesick": mutate("made sick", (person, p) => {
+  "player.makeSick": mutate("made sick", (person, p) => {
     const disease = str(p, "diseaseType")
     if (!person.character.diseases.includes(disease)) person.character.diseases.push(disease)
     return { diseases: [...person.character.diseases] }
@@ -409,33 +415,33 @@ const handlers: Record<string, Handler> = {
     person.character.diseases = []
     return { diseases: [] }
   }),
-  "player.setbloodtype": mutate("blood type set", (person, p) => {
+  "player.setBloodType": mutate("blood type set", (person, p) => {
     const bloodType = str(p, "bloodType").toUpperCase()
     if (!BLOOD_TYPES.includes(bloodType)) fail(`"bloodType" must be one of ${BLOOD_TYPES.join(", ")}`)
     person.character.bloodType = bloodType
     return { bloodType }
   }),
-  "player.forcedrink": mutate("drank", (person) => {
+  "player.forceDrink": mutate("drank", (person) => {
     person.character.water = Math.min(5000, person.character.water + 1000)
     return { water: person.character.water }
   }),
-  "player.forceeat": mutate("ate", (person) => {
+  "player.forceEat": mutate("ate", (person) => {
     person.character.energy = Math.min(20000, person.character.energy + 1000)
     return { energy: person.character.energy }
   }),
   "player.knockout": setFlag("unconscious", true, "knocked out"),
   "player.wake": setFlag("unconscious", false, "woken"),
-  "player.setbleeding": mutate("bleeding set", (person, p) => {
+  "player.setBleeding": mutate("bleeding set", (person, p) => {
     person.character.bleedingSources = num(p, "sourceCount", { min: 0, max: 20, int: true })
     return { bleedingSources: person.character.bleedingSources }
   }),
-  "player.stopbleeding": mutate("bleeding stopped", (person) => {
+  "player.stopBleeding": mutate("bleeding stopped", (person) => {
     person.character.bleedingSources = 0
     return { bleedingSources: 0 }
   }),
 
   // Ability and state
-  "player.dropgear": mutate("gear dropped", (person, _, ctx) => {
+  "player.dropGear": mutate("gear dropped", (person, _, ctx) => {
     const c = person.character
     const items = [...(c.hands === undefined ? [] : [c.hands]), ...c.gear]
     for (const item of items) place(ctx.world, item.className, "item", ctx.world.near(c.position, 1), [...item.cargo, ...item.attachments])
@@ -451,7 +457,7 @@ const handlers: Record<string, Handler> = {
     c.position = { x: c.position.x + Math.cos(rad) * power, y: c.position.y, z: c.position.z + Math.max(0, Math.sin(rad) * power) }
     return { power, angle, position: pos(c.position) }
   }),
-  "player.setstat": mutate("stat set", (person, p) => {
+  "player.setStat": mutate("stat set", (person, p) => {
     const stat = str(p, "stat")
     const limits = STAT_LIMITS[stat] ?? fail(`unknown stat "${stat}"; one of ${Object.keys(STAT_LIMITS).join(", ")}`)
     const value = num(p, "value", { min: limits[0], max: limits[1] })
@@ -459,17 +465,17 @@ const handlers: Record<string, Handler> = {
     return { stat, value }
   }),
   "player.ragdoll": mutate("ragdolled", (_person, p) => ({ duration: num(p, "duration", { min: 0, max: 600, fallback: 5 }) })),
-  "player.setgodmode": setFlag("godmode", true, "godmode on"),
-  "player.removegodmode": setFlag("godmode", false, "godmode off"),
-  "player.setinvisible": setFlag("invisible", true, "invisible"),
-  "player.removeinvisible": setFlag("invisible", false, "visible"),
-  "player.setstaminainfinite": setFlag("staminaInfinite", true, "infinite stamina on"),
-  "player.removestaminainfinite": setFlag("staminaInfinite", false, "infinite stamina off"),
+  "player.setGodmode": setFlag("godmode", true, "godmode on"),
+  "player.removeGodmode": setFlag("godmode", false, "godmode off"),
+  "player.setInvisible": setFlag("invisible", true, "invisible"),
+  "player.removeInvisible": setFlag("invisible", false, "visible"),
+  "player.setStaminaInfinite": setFlag("staminaInfinite", true, "infinite stamina on"),
+  "player.removeStaminaInfinite": setFlag("staminaInfinite", false, "infinite stamina off"),
   "player.respawn": mutate("respawned", (person, _, ctx) => {
     person.character = ctx.world.freshCharacter()
     return { position: pos(person.character.position) }
   }),
-  "player.clearinventory": mutate("inventory cleared", (person) => {
+  "player.clearInventory": mutate("inventory cleared", (person) => {
     const c = person.character
     let removed = c.hands === undefined ? 0 : 1
     c.hands = undefined
@@ -480,7 +486,7 @@ const handlers: Record<string, Handler> = {
     }
     return { removed }
   }),
-  "player.fillmagazines": mutate("magazines filled", (person) => {
+  "player.fillMagazines": mutate("magazines filled", (person) => {
     const mags = World.allItems(person.character).filter((i) => i.className.startsWith("Mag_"))
     for (const mag of mags) mag.quantity = /_(\d+)Rnd/.exec(mag.className)?.[1] !== undefined ? Number(/_(\d+)Rnd/.exec(mag.className)![1]) : 30
     return { filled: mags.length }
@@ -503,11 +509,11 @@ const handlers: Record<string, Handler> = {
     const c = person.character
     return { ...summary(ctx, person), ...states(person), stats: stats(person), hands: c.hands === undefined ? null : itemView(c.hands), gear: c.gear.map(itemView) }
   },
-  "player.gearfull": (ctx, p) => {
+  "player.gearFull": (ctx, p) => {
     const c = knownPlayer(ctx, p).character
     return { hands: c.hands === undefined ? null : itemView(c.hands), gear: c.gear.map(itemView) }
   },
-  "player.handsdata": (ctx, p) => {
+  "player.handsData": (ctx, p) => {
     const c = knownPlayer(ctx, p).character
     return { hands: c.hands === undefined ? null : itemView(c.hands) }
   },
@@ -525,8 +531,8 @@ const handlers: Record<string, Handler> = {
   "vehicle.refuel": (ctx, p) => vehicleChange(ctx, p, "refuelled", (v) => (v.fuel = 1)),
   "vehicle.unstuck": (ctx, p) => vehicleChange(ctx, p, "unstuck", (v) => (v.position = { x: v.position.x + 3, y: v.position.y, z: v.position.z + 1 })),
   "vehicle.explode": (ctx, p) => vehicleChange(ctx, p, "exploded", (v) => Object.assign(v, { health: 0, destroyed: true, engineOn: false, driver: undefined })),
-  "vehicle.killengine": (ctx, p) => vehicleChange(ctx, p, "engine killed", (v) => (v.engineOn = false)),
-  "vehicle.ejectdriver": (ctx, p) => vehicleChange(ctx, p, "driver ejected", (v) => (v.driver = undefined)),
+  "vehicle.kill-engine": (ctx, p) => vehicleChange(ctx, p, "engine killed", (v) => (v.engineOn = false)),
+  "vehicle.eject-driver": (ctx, p) => vehicleChange(ctx, p, "driver ejected", (v) => (v.driver = undefined)),
   "vehicle.teleport": (ctx, p) => vehicleChange(ctx, p, "teleported", (v) => (v.position = { x: num(p, "x"), y: num(p, "y"), z: num(p, "z", { fallback: 0 }) })),
 
   // World
@@ -549,38 +555,38 @@ const handlers: Record<string, Handler> = {
     ctx.world.record("world.weather", { ...ctx.world.weather })
     return { ...ctx.world.weather }
   },
-  "world.wipeai": (ctx) => {
+  "world.wipe-ai": (ctx) => {
     const removed = ctx.world.zombies.length + ctx.world.animals.length
     ctx.world.zombies = []
     ctx.world.animals = []
     ctx.world.record("world.wipe-ai", { removed })
     return { removed }
   },
-  "world.wipevehicles": (ctx) => {
+  "world.wipe-vehicles": (ctx) => {
     const removed = ctx.world.vehicles.size
     ctx.world.vehicles.clear()
     ctx.world.record("world.wipe-vehicles", { removed })
     return { removed }
   },
-  "world.spawnitem": (ctx, p) => objectView(place(ctx.world, str(p, "itemClass"), "item", coords(p))),
-  "world.setfog": (ctx, p) => {
+  "world.spawn-item": (ctx, p) => objectView(place(ctx.world, str(p, "itemClass"), "item", coords(p))),
+  "world.set-fog": (ctx, p) => {
     ctx.world.weather.fog = unit(p, "density")
     return { fog: ctx.world.weather.fog }
   },
-  "world.setwind": (ctx, p) => {
+  "world.set-wind": (ctx, p) => {
     ctx.world.weather.windSpeed = num(p, "speed", { min: 0, max: 100 })
     ctx.world.weather.windDirection = num(p, "direction", { min: 0, max: 360, fallback: ctx.world.weather.windDirection })
     return { windSpeed: ctx.world.weather.windSpeed, windDirection: ctx.world.weather.windDirection }
   },
-  "world.flattentrees": (ctx, p) => removeObjects(ctx, center(ctx, p), radius(p), (o) => o.kind === "tree"),
-  "world.clearzombies": (ctx, p) => {
+  "world.flatten-trees": (ctx, p) => removeObjects(ctx, center(ctx, p), radius(p), (o) => o.kind === "tree"),
+  "world.clear-zombies": (ctx, p) => {
     const at = center(ctx, p)
     const r = radius(p)
     const before = ctx.world.zombies.length
     ctx.world.zombies = ctx.world.zombies.filter((z) => distance(z.position, at) > r)
     return { removed: before - ctx.world.zombies.length }
   },
-  "world.deleteobjectsradius": (ctx, p) => {
+  "world.delete-objects-radius": (ctx, p) => {
     const type = optStr(p, "objectType", "").toLowerCase()
     return removeObjects(ctx, center(ctx, p), radius(p), (o) => type === "" || o.className.toLowerCase() === type || o.kind === type)
   },
@@ -599,16 +605,16 @@ const handlers: Record<string, Handler> = {
     const { person } = onlinePlayer(ctx, p)
     return spawnCreatures(ctx, "zombies", "ZmbM_SoldierNormal", person.character.position, num(p, "count", { min: 1, max: 100, int: true, fallback: 10 }))
   },
-  "spawn.supplycrate": (ctx, p) => {
+  "spawn.supply-crate": (ctx, p) => {
     const w = ctx.world
     return objectView(place(w, optStr(p, "crateType", "SupplyCrate"), "crate", coords(p), [w.item("BandageDressing", 4), w.item("Mag_STANAG_30Rnd", 2), w.item("TacticalBaconCan", 3)]))
   },
-  "spawn.lootpile": (ctx, p) => {
+  "spawn.loot-pile": (ctx, p) => {
     const w = ctx.world
     const loot = optStr(p, "lootType", "military")
     return objectView(place(w, `LootPile_${loot}`, "loot-pile", center(ctx, p), [w.item("Ammo_556x45", 20), w.item("Canteen"), w.item("Morphine")]))
   },
-  "spawn.itemattached": mutate("item spawned", (person, p, ctx) => {
+  "spawn.item-attached": mutate("item spawned", (person, p, ctx) => {
     const raw = p["attachments"]
     if (raw !== undefined && !(Array.isArray(raw) && raw.every((a) => typeof a === "string"))) fail(`"attachments" must be an array of class names`)
     const attachments = ((raw as Array<string> | undefined) ?? []).map((a) => ctx.world.item(a))
@@ -618,18 +624,18 @@ const handlers: Record<string, Handler> = {
     person.character.hands = item
     return { item: itemView(item) }
   }),
-  "spawn.itemat": (ctx, p) => objectView(place(ctx.world, str(p, "itemClass"), "item", coords(p))),
-  "spawn.zombieat": (ctx, p) => spawnCreatures(ctx, "zombies", "ZmbM_HermitSkinny_Beige", coords(p), num(p, "count", { min: 1, max: 100, int: true, fallback: 1 })),
-  "spawn.animalat": (ctx, p) => spawnCreatures(ctx, "animals", str(p, "animalType"), coords(p), 1),
+  "spawn.item-at": (ctx, p) => objectView(place(ctx.world, str(p, "itemClass"), "item", coords(p))),
+  "spawn.zombie-at": (ctx, p) => spawnCreatures(ctx, "zombies", "ZmbM_HermitSkinny_Beige", coords(p), num(p, "count", { min: 1, max: 100, int: true, fallback: 1 })),
+  "spawn.animal-at": (ctx, p) => spawnCreatures(ctx, "animals", str(p, "animalType"), coords(p), 1),
   "spawn.fire": (ctx, p) => objectView(place(ctx.world, optStr(p, "fireType", "Fireplace"), "fire", center(ctx, p))),
   "spawn.smoke": (ctx, p) => objectView(place(ctx.world, `M18SmokeGrenade_${optStr(p, "color", "White")}`, "smoke", center(ctx, p))),
-  "spawn.helicrash": (ctx, p) => objectView(place(ctx.world, optStr(p, "heliType", "Wreck_UH1Y"), "heli-crash", coords(p), [ctx.world.item("M4A1"), ctx.world.item("PlateCarrierVest")])),
-  "spawn.gaszone": (ctx, p) => objectView(place(ctx.world, `ContaminatedArea_${optStr(p, "zoneType", "Static")}`, "gas-zone", coords(p))),
+  "spawn.heli-crash": (ctx, p) => objectView(place(ctx.world, optStr(p, "heliType", "Wreck_UH1Y"), "heli-crash", coords(p), [ctx.world.item("M4A1"), ctx.world.item("PlateCarrierVest")])),
+  "spawn.gas-zone": (ctx, p) => objectView(place(ctx.world, `ContaminatedArea_${optStr(p, "zoneType", "Static")}`, "gas-zone", coords(p))),
 
   // Structures and items
-  "structure.opendoors": (ctx, p) => doors(ctx, p, true),
-  "structure.closedoors": (ctx, p) => doors(ctx, p, false),
-  "structure.lootmagnet": (ctx, p) => {
+  "structure.open-doors": (ctx, p) => doors(ctx, p, true),
+  "structure.close-doors": (ctx, p) => doors(ctx, p, false),
+  "structure.loot-magnet": (ctx, p) => {
     const { person } = onlinePlayer(ctx, p)
     const items = within(ctx.world.objects.values(), person.character.position, radius(p, 50), (o) => o.position).filter((o) => o.kind === "item")
     for (const o of items) o.position = ctx.world.near(person.character.position, 1)
@@ -650,53 +656,53 @@ const handlers: Record<string, Handler> = {
   "config.reload": (ctx) => ctx.reloadConfig(),
 
   // Data queries
-  "data.onlineplayers": (ctx) => ({ players: ctx.world.onlineSorted().map((o) => summary(ctx, o.person)) }),
-  "data.allplayers": (ctx) => ({ players: [...ctx.world.persons.values()].map((person) => summary(ctx, person)) }),
-  "data.serverinfo": (ctx) => ({ ...ctx.info(), players: ctx.world.online.size, time: { ...ctx.world.time }, weather: { ...ctx.world.weather } }),
-  "data.nearbyvehicles": (ctx, p) => ({
+  "data.online-players": (ctx) => ({ players: ctx.world.onlineSorted().map((o) => summary(ctx, o.person)) }),
+  "data.all-players": (ctx) => ({ players: [...ctx.world.persons.values()].map((person) => summary(ctx, person)) }),
+  "data.server-info": (ctx) => ({ ...ctx.info(), players: ctx.world.online.size, time: { ...ctx.world.time }, weather: { ...ctx.world.weather } }),
+  "data.nearby-vehicles": (ctx, p) => ({
     vehicles: within(ctx.world.vehicles.values(), center(ctx, p), radius(p), (v) => v.position).map((v) => vehicleView(ctx, v.id))
   }),
-  "data.vehicleinfo": (ctx, p) => {
+  "data.vehicle-info": (ctx, p) => {
     if (has(p, "vehicleId")) return vehicleView(ctx, str(p, "vehicleId"))
     const at = center(ctx, p)
     const nearest = [...ctx.world.vehicles.values()].sort((a, b) => distance(a.position, at) - distance(b.position, at))[0]
     if (nearest === undefined || distance(nearest.position, at) > radius(p)) return fail("no vehicle in range")
     return vehicleView(ctx, nearest.id)
   },
-  "data.baseobjects": (ctx, p) => ({
+  "data.base-objects": (ctx, p) => ({
     objects: within(ctx.world.objects.values(), center(ctx, p), radius(p), (o) => o.position)
       .filter((o) => o.kind === "base" || o.kind === "storage")
       .map(objectView)
   }),
-  "data.nearbyplayers": (ctx, p) => {
+  "data.nearby-players": (ctx, p) => {
     const at = center(ctx, p)
-    const self = has(p, "platformId") ? toSteam64(str(p, "platformId")) : undefined
+    const self = has(p, "platformId") ? platformIdOf(ctx, p) : undefined
     return {
       players: within(ctx.world.onlineSorted(), at, radius(p), (o) => o.person.character.position)
         .filter((o) => o.person.steam64 !== self)
         .map((o) => ({ ...summary(ctx, o.person), distance: round(distance(o.person.character.position, at)) }))
     }
   },
-  "data.nearbyentities": (ctx, p) => entities(ctx, center(ctx, p), radius(p)),
-  "data.nearbyentitiesat": (ctx, p) => entities(ctx, coords(p), radius(p)),
-  "data.nearbyloot": (ctx, p) => loot(ctx, center(ctx, p), radius(p), num(p, "limit", { min: 1, max: 1000, int: true, fallback: 50 })),
-  "data.nearbylootat": (ctx, p) => loot(ctx, coords(p), radius(p), num(p, "limit", { min: 1, max: 1000, int: true, fallback: 50 })),
-  "data.itemdetails": (ctx, p) => {
+  "data.nearby-entities": (ctx, p) => entities(ctx, center(ctx, p), radius(p)),
+  "data.nearby-entities-at": (ctx, p) => entities(ctx, coords(p), radius(p)),
+  "data.nearby-loot": (ctx, p) => loot(ctx, center(ctx, p), radius(p), num(p, "limit", { min: 1, max: 1000, int: true, fallback: 50 })),
+  "data.nearby-loot-at": (ctx, p) => loot(ctx, coords(p), radius(p), num(p, "limit", { min: 1, max: 1000, int: true, fallback: 50 })),
+  "data.item-details": (ctx, p) => {
     const id = str(p, "persistentId")
     const found = findItem(ctx.world, id) ?? fail(`item ${id} does not exist`)
     return "kind" in found.item ? objectView(found.item) : itemView(found.item)
   },
-  "data.storagecontents": (ctx, p) => {
+  "data.storage-contents": (ctx, p) => {
     const id = str(p, "persistentId")
     const object = ctx.world.objects.get(id) ?? fail(`storage ${id} does not exist`)
     return { persistentId: id, className: object.className, contents: object.contents.map(itemView) }
   },
-  "data.allstorageobjects": (ctx) => ({ objects: [...ctx.world.objects.values()].filter((o) => o.kind === "storage").map(objectView) }),
+  "data.all-storage-objects": (ctx) => ({ objects: [...ctx.world.objects.values()].filter((o) => o.kind === "storage").map(objectView) }),
 
   // Bans, metrics, priority queue
   "bans.list": (ctx) => ({ bans: activeBans(ctx.world) }),
   "bans.add": (ctx, p) => {
-    const platformId = platformIdOf(p)
+    const platformId = platformIdOf(ctx, p)
     const ban = { id: ctx.world.nextId("ban-"), platformId, name: optStr(p, "name", ctx.world.persons.get(platformId)?.name ?? ""), reason: optStr(p, "reason", ""), expiration: parseExpiration(p["expiration"]), createdAt: Date.now() }
     ctx.world.modBans = ctx.world.modBans.filter((b) => b.platformId !== platformId)
     ctx.world.modBans.push(ban)
@@ -705,18 +711,18 @@ const handlers: Record<string, Handler> = {
     return { ban }
   },
   "bans.remove": (ctx, p) => {
-    const id = has(p, "id") ? str(p, "id") : platformIdOf(p)
+    const id = has(p, "id") ? str(p, "id") : platformIdOf(ctx, p)
     const before = ctx.world.modBans.length
     ctx.world.modBans = ctx.world.modBans.filter((b) => b.id !== id && b.platformId !== id)
     if (ctx.world.modBans.length === before) fail(`ban ${id} does not exist`)
     return { id, removed: true }
   },
   "bans.check": (ctx, p) => {
-    const platformId = platformIdOf(p)
+    const platformId = platformIdOf(ctx, p)
     const ban = activeBans(ctx.world).find((b) => b.platformId === platformId)
     return { platformId, banned: ban !== undefined, ban: ban ?? null }
   },
-  metrics: (ctx) => {
+  "metrics": (ctx) => {
     const info = ctx.info()
     return {
       players: ctx.world.online.size,
@@ -730,13 +736,13 @@ const handlers: Record<string, Handler> = {
       memoryBytes: process.memoryUsage().rss
     }
   },
-  vehicles: (ctx) => ({ vehicles: [...ctx.world.vehicles.keys()].map((id) => vehicleView(ctx, id)) }),
-  worldevents: (ctx, p) => {
+  "vehicles": (ctx) => ({ vehicles: [...ctx.world.vehicles.keys()].map((id) => vehicleView(ctx, id)) }),
+  "world-events": (ctx, p) => {
     const limit = num(p, "limit", { min: 1, max: 1000, int: true, fallback: 100 })
     return { events: ctx.world.events.slice(-limit) }
   },
-  players: (ctx) => ({ players: [...ctx.world.persons.values()].map((person) => ({ ...summary(ctx, person), ...details(ctx, person) })) }),
-  leaderboard: (ctx, p) => {
+  "players": (ctx) => ({ players: [...ctx.world.persons.values()].map((person) => ({ ...summary(ctx, person), ...details(ctx, person) })) }),
+  "leaderboard": (ctx, p) => {
     const limit = num(p, "limit", { min: 1, max: 1000, int: true, fallback: 20 })
     const sortBy = optStr(p, "sortBy", "kills")
     const entries = [...ctx.world.persons.values()].map((person) => ({
@@ -754,24 +760,23 @@ const handlers: Record<string, Handler> = {
     entries.sort((a, b) => key(b) - key(a) || a.name.localeCompare(b.name))
     return { entries: entries.slice(0, limit) }
   },
-  stats: (ctx, p) => ({ ...details(ctx, knownPlayer(ctx, p)), ...stats(knownPlayer(ctx, p)) }),
-  "priorityqueue.list": (ctx) => ({ entries: ctx.world.priority }),
-  "priorityqueue.add": (ctx, p) => {
-    const platformId = platformIdOf(p)
+  "stats": (ctx, p) => ({ ...details(ctx, knownPlayer(ctx, p)), ...stats(knownPlayer(ctx, p)) }),
+  "priority-queue.list": (ctx) => ({ entries: ctx.world.priority }),
+  "priority-queue.add": (ctx, p) => {
+    const platformId = platformIdOf(ctx, p)
     const role = optStr(p, "role", "VIP")
     if (!["VIP", "Supporter", "Premium"].includes(role)) fail(`"role" must be VIP, Supporter or Premium`)
     const entry = { id: ctx.world.nextId("prio-"), platformId, name: optStr(p, "name", ""), role, expiration: parseExpiration(p["expiration"]), createdAt: Date.now() }
     ctx.world.priority = [...ctx.world.priority.filter((e) => e.platformId !== platformId), entry]
     return { entry }
   },
-  "priorityqueue.remove": (ctx, p) => {
-    const id = has(p, "id") ? str(p, "id") : platformIdOf(p)
+  "priority-queue.remove": (ctx, p) => {
+    const id = has(p, "id") ? str(p, "id") : platformIdOf(ctx, p)
     const before = ctx.world.priority.length
     ctx.world.priority = ctx.world.priority.filter((e) => e.id !== id && e.platformId !== id)
     if (ctx.world.priority.length === before) fail(`priority entry ${id} does not exist`)
     return { id, removed: true }
-  },
-  ping: () => ({ pong: true })
+  }
 }
 
 function vehicleChange(ctx: ActionContext, p: Params, verb: string, change: (v: NonNullable<ReturnType<World["vehicles"]["get"]>>) => unknown) {
@@ -827,44 +832,28 @@ function loot(ctx: ActionContext, at: Vec3, r: number, limit: number) {
 // Dispatch
 // ---------------------------------------------------------------------------
 
-const canonical = (action: string) => action.trim().replace(/^\/+/, "").replace(/\//g, ".").replace(/[-_]/g, "").toLowerCase()
+/**
+ * The table by the catalogue's action names: exactly one handler per
+ * catalogue action, checked when the module loads (a catalogue action
+ * without a handler, or a handler the catalogue does not name, is a bug).
+ */
+const table: ReadonlyMap<string, Handler> = (() => {
+  const missing = modActionNames.filter((name) => handlers[name] === undefined)
+  const extra = Object.keys(handlers).filter((name) => !modActionNames.includes(name))
+  if (missing.length > 0 || extra.length > 0) {
+    throw new Error(`the simulated mod and the agent's catalogue disagree: no handler for ${missing.join(", ") || "-"}; not in the catalogue: ${extra.join(", ") || "-"}`)
+  }
+  return new Map(modActionNames.map((name) => [name, handlers[name]!]))
+})()
 
-const ALIASES: Record<string, string> = {
-  bans: "bans.list",
-  "bans.get": "bans.list",
-  "bans.post": "bans.add",
-  "bans.create": "bans.add",
-  "bans.delete": "bans.remove",
-  priorityqueue: "priorityqueue.list",
-  "priorityqueue.get": "priorityqueue.list",
-  "priorityqueue.post": "priorityqueue.add",
-  "priorityqueue.create": "priorityqueue.add",
-  "priorityqueue.delete": "priorityqueue.remove",
-  "world.events": "worldevents",
-  "metrics.get": "metrics",
-  "players.list": "players",
-  "vehicles.list": "vehicles",
-  "leaderboard.get": "leaderboard",
-  "stats.get": "stats",
-  health: "ping"
-}
-
-/** Every action name the mod answers (canonical form). */
-export const actionNames = (): ReadonlyArray<string> => Object.keys(handlers).sort()
-
-export const resolveAction = (action: string): string | undefined => {
-  const key = canonical(action)
-  const aliased = ALIASES[key] ?? key
-  if (handlers[aliased] !== undefined) return aliased
-  if (!aliased.includes(".") && handlers[`player.${aliased}`] !== undefined) return `player.${aliased}`
-  return undefined
-}
+/** Every action name the mod answers: the agent catalogue's, in its order. */
+export const actionNames = (): ReadonlyArray<string> => [...table.keys()]
 
 export const runAction = (ctx: ActionContext, action: string, params: Params): ActionResult => {
-  const name = resolveAction(action)
-  if (name === undefined) return { ok: false, error: `unknown action "${action}"` }
+  const handler = table.get(action)
+  if (handler === undefined) return { ok: false, error: `unknown action "${action}"` }
   try {
-    return { ok: true, data: handlers[name]!(ctx, params) }
+    return { ok: true, data: handler(ctx, params) }
   } catch (error) {
     if (error instanceof ActionError) return { ok: false, error: error.message }
     return { ok: false, error: `action "${action}" failed: ${error instanceof Error ? error.message : String(error)}` }

@@ -7,8 +7,15 @@
  * Command file `<id><cmdSuffix>`: `{id, action, params, timestamp}`.
  * Response: `{id, ok: true, data, timestamp}` or `{id, ok: false, error, timestamp}`.
  *
- * The mod also keeps `players.json` (who is online, where) current and
- * appends every world event to `events.jsonl`, in the same folder.
+ * The mod also keeps `players.json` (who is online, where) current,
+ * appends every world event to `events.jsonl`, and touches `heartbeat.json`
+ * while it polls (at most every 500 ms), in the same folder: the agent's
+ * `/health` reads its age.
+ *
+ * For tests, the control folder's `mod pause` stops the polling (commands
+ * wait in the folder, the heartbeat goes stale), `mod resume` starts it
+ * again, and `mod delay <ms>` makes the mod take each command at once but
+ * answer only `<ms>` later (0: at once again).
  */
 import { randomBytes } from "node:crypto"
 import * as Fs from "node:fs"
@@ -56,7 +63,13 @@ export class CompanionMod {
   private lastPlayers = ""
   /** While frozen (hang mode "freeze") nothing is answered. */
   frozen = false
+  /** While paused (`mod pause`) the command folder is not polled. */
+  paused = false
+  /** Milliseconds between taking a command and answering it (`mod delay`). */
+  delayMs = 0
   handled = 0
+  private lastHeartbeat = 0
+  private readonly delayed = new Set<NodeJS.Timeout>()
 
   constructor(
     private readonly options: ModOptions,
@@ -69,6 +82,8 @@ export class CompanionMod {
   start(): void {
     Fs.mkdirSync(this.commands, { recursive: true })
     Fs.mkdirSync(this.responses, { recursive: true })
+    // What happened before the mod was up (players who joined first), then everything as it happens.
+    for (const event of this.ctx.world.events) this.appendEvent(event)
     this.ctx.world.onEvent = (event) => this.appendEvent(event)
     this.schedule()
   }
@@ -76,13 +91,15 @@ export class CompanionMod {
   stop(): void {
     this.stopped = true
     if (this.timer !== undefined) clearTimeout(this.timer)
+    for (const timer of this.delayed) clearTimeout(timer)
+    this.delayed.clear()
   }
 
   private schedule(): void {
     if (this.stopped) return
     this.timer = setTimeout(() => {
       try {
-        if (!this.frozen) this.poll()
+        if (!this.frozen && !this.paused) this.poll()
       } catch (error) {
         this.options.log(`[Garrison mod] poll failed: ${error instanceof Error ? error.message : String(error)}`)
       }
@@ -101,11 +118,19 @@ export class CompanionMod {
   /** One poll: at most `batch` commands, oldest first. Returns how many were answered. */
   poll(): number {
     this.writePlayers()
+    this.writeHeartbeat()
     const { cmdSuffix } = this.options
     let names: Array<string>
     try {
       names = Fs.readdirSync(this.commands).filter((n) => n.endsWith(cmdSuffix) && !n.startsWith(".") && !n.includes(".tmp"))
     } catch {
+      // The folder was deleted: make it again, as the real mods do on their next poll.
+      try {
+        Fs.mkdirSync(this.commands, { recursive: true })
+        Fs.mkdirSync(this.responses, { recursive: true })
+      } catch {
+        // The profiles folder itself is gone; try again next poll.
+      }
       return 0
     }
     if (names.length === 0) return 0
@@ -161,14 +186,36 @@ export class CompanionMod {
         this.options.log(`[Garrison mod] ${action} ${result.ok ? "ok" : `failed: ${result.error}`}`)
       }
     }
-    try {
-      writeAtomic(NodePath.join(this.responses, `${response.id}${this.options.resSuffix}`), JSON.stringify(response))
-      Fs.rmSync(path, { force: true })
-    } catch (error) {
-      this.options.log(`[Garrison mod] cannot answer ${name}: ${error instanceof Error ? error.message : String(error)}`)
-      return false
+    const answer = () => {
+      try {
+        writeAtomic(NodePath.join(this.responses, `${response.id}${this.options.resSuffix}`), JSON.stringify(response))
+        Fs.rmSync(path, { force: true })
+      } catch (error) {
+        this.options.log(`[Garrison mod] cannot answer ${name}: ${error instanceof Error ? error.message : String(error)}`)
+        return false
+      }
+      return true
     }
+    if (this.delayMs <= 0) return answer()
+    // Taken now (the command file goes), answered later.
+    Fs.rmSync(path, { force: true })
+    const timer = setTimeout(() => {
+      this.delayed.delete(timer)
+      answer()
+    }, this.delayMs)
+    this.delayed.add(timer)
     return true
+  }
+
+  private writeHeartbeat(): void {
+    const now = Date.now()
+    if (now - this.lastHeartbeat < 500) return
+    this.lastHeartbeat = now
+    try {
+      writeAtomic(NodePath.join(this.options.root, "heartbeat.json"), JSON.stringify({ timestamp: now, handled: this.handled, pollMs: this.options.pollMs }))
+    } catch {
+      // The folder may be gone (deleted while running): the next poll makes it again.
+    }
   }
 
   private writePlayers(): void {

@@ -17,6 +17,8 @@
  * lock | unlock                          as #lock / #unlock
  * shutdown                               as #shutdown
  * crash [exit code]                      dies at once without cleaning up
+ * mod pause | mod resume                 the companion mod stops / starts polling its command folder
+ * mod delay <ms>                         the mod takes each command at once but answers <ms> later
  * ```
  *
  * `<player>` is a Steam64 id or a name.
@@ -36,6 +38,7 @@ export interface ScriptTarget {
   readonly lock: (locked: boolean) => void
   readonly shutdown: () => void
   readonly crash: (code: number | undefined) => void
+  readonly mod: (command: "pause" | "resume" | "delay", ms: number) => void
   readonly log: (line: string) => void
 }
 
@@ -119,6 +122,17 @@ export const runLine = (target: ScriptTarget, line: ScriptLine): void => {
       case "crash":
         target.crash(a[0] === undefined ? undefined : Number(a[0]))
         return
+      case "mod": {
+        need(1)
+        const command = a[0]!.toLowerCase()
+        if (command === "pause" || command === "resume") return target.mod(command, 0)
+        if (command === "delay") {
+          need(2)
+          if (!/^\d+$/.test(a[1]!)) throw new Error(`"mod delay" needs milliseconds, not "${a[1]}"`)
+          return target.mod("delay", Number(a[1]))
+        }
+        throw new Error(`"mod" takes pause, resume or delay <ms>, not "${a[0]}"`)
+      }
       default:
         throw new Error(`unknown verb "${line.verb}"`)
     }

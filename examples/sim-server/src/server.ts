@@ -26,7 +26,7 @@ import {
   WatchedFile
 } from "./configFiles.js"
 import { Logs, say } from "./logs.js"
-import { CompanionMod } from "./mod.js"
+import type { CompanionMod } from "./mod.js"
 import { type LaunchParameters, type Parsed, type SimOptions } from "./options.js"
 import { Population } from "./population.js"
 import { Rng } from "./rng.js"
@@ -57,6 +57,8 @@ export class Simulator {
   private rng!: Rng
   private rcon: Rcon | undefined
   private mod: CompanionMod | undefined
+  /** What the control folder and hang mode asked of the mod, applied when it starts too. */
+  private readonly modControl = { frozen: false, paused: false, delayMs: 0 }
   private control: ControlFolder | undefined
   private gameSocket: Dgram.Socket | undefined
   private beBans: BattlEyeBans | undefined
@@ -132,23 +134,6 @@ export class Simulator {
     if (this.sim.startDelay > 0) await new Promise((resolve) => setTimeout(resolve, this.sim.startDelay))
     await this.startRcon()
 
-    if (this.sim.mod) {
-      const root = NodePath.join(this.launch.profiles, this.sim.modDir)
-      this.mod = new CompanionMod(
-        {
-          root,
-          pollMs: this.sim.modPoll,
-          batch: this.sim.modBatch,
-          cmdSuffix: this.sim.cmdSuffix,
-          resSuffix: this.sim.resSuffix,
-          log: (line) => this.logs.scriptLog(line)
-        },
-        this.actionContext()
-      )
-      this.mod.start()
-      this.logs.scriptLog(`[Garrison mod] polling ${NodePath.join(root, "commands")} every ${this.sim.modPoll} ms`)
-    }
-
     this.running = true
     this.logs.engine("Server is up and running")
     this.population.start()
@@ -166,7 +151,42 @@ export class Simulator {
     if (this.sim.playerListInterval > 0) {
       this.timers.push(setInterval(() => this.population.playerList(), this.sim.playerListInterval * 1000))
     }
+    if (this.sim.mod) {
+      // The folders are there from the start; the mod itself follows (startMod).
+      const root = NodePath.join(this.launch.profiles, this.sim.modDir)
+      for (const folder of ["commands", "responses"]) Fs.mkdirSync(NodePath.join(root, folder), { recursive: true })
+    }
     say(`[sim] ready: ${this.config.hostname} on port ${this.launch.port}, pid ${process.pid}`)
+    if (this.sim.mod) await this.startMod()
+  }
+
+  /**
+   * The companion mod starts once the server is up, as a real one does once
+   * the mission has loaded. It is loaded only then: its action table comes
+   * from the agent's catalogue (effect's Schema and the platform's HttpApi),
+   * which would otherwise delay RCon by half a second on a busy machine.
+   */
+  private async startMod(): Promise<void> {
+    const { CompanionMod } = await import("./mod.js")
+    if (this.stopping) return
+    const root = NodePath.join(this.launch.profiles, this.sim.modDir)
+    const mod = new CompanionMod(
+      {
+        root,
+        pollMs: this.sim.modPoll,
+        batch: this.sim.modBatch,
+        cmdSuffix: this.sim.cmdSuffix,
+        resSuffix: this.sim.resSuffix,
+        log: (line) => this.logs.scriptLog(line)
+      },
+      this.actionContext()
+    )
+    mod.frozen = this.modControl.frozen
+    mod.paused = this.modControl.paused
+    mod.delayMs = this.modControl.delayMs
+    this.mod = mod
+    mod.start()
+    this.logs.scriptLog(`[Garrison mod] polling ${NodePath.join(root, "commands")} every ${this.sim.modPoll} ms`)
   }
 
   private prepareStorage(): void {
@@ -462,6 +482,17 @@ export class Simulator {
       lock: (locked) => this.setLocked(locked),
       shutdown: () => void this.shutdown("scripted shutdown"),
       crash: (code) => this.crash(code),
+      mod: (command, ms) => {
+        if (!this.sim.mod) return log("[sim] mod: the companion mod is off (-simMod=0)")
+        if (command === "pause") this.modControl.paused = true
+        else if (command === "resume") this.modControl.paused = false
+        else this.modControl.delayMs = ms
+        if (this.mod !== undefined) {
+          this.mod.paused = this.modControl.paused
+          this.mod.delayMs = this.modControl.delayMs
+        }
+        this.logs.scriptLog(`[Garrison mod] ${command === "delay" ? `answers ${ms} ms after taking a command` : command === "pause" ? "paused" : "resumed"}`)
+      },
       log
     }
   }
@@ -487,6 +518,7 @@ export class Simulator {
       // Freeze once running: stop answering anything, like a deadlocked server.
       setTimeout(() => {
         if (this.rcon !== undefined) this.rcon.frozen = true
+        this.modControl.frozen = true
         if (this.mod !== undefined) this.mod.frozen = true
         this.logs.engine("[sim] hang mode: frozen")
       }, 0)
