@@ -27,7 +27,7 @@ const ROSTER = playersReply([
 ])
 
 const setUp = (agent: { readonly url: string; readonly key: string } | undefined) =>
-  Effect.gen(function* () {
+  Effect.sync(() => {
     const said: Array<string> = []
     const events: Array<AnyEvent> = []
     const audit = auditRecorder()
