@@ -12,6 +12,7 @@ import { SchedulerPlugin } from "./scheduler/index.js"
 import { PlayersPlugin } from "./players/index.js"
 import { BansPlugin } from "./bans/index.js"
 import { PriorityPlugin } from "./priority/index.js"
+import { ActionsPlugin } from "./actions/index.js"
 
 export * from "./accounts/index.js"
 export * from "./health/index.js"
@@ -23,6 +24,7 @@ export * from "./scheduler/index.js"
 export * from "./players/index.js"
 export * from "./bans/index.js"
 export * from "./priority/index.js"
+export * from "./actions/index.js"
 
 /** The plugins the controller loads by default, in no particular order (the host orders them). */
-export const defaultPlugins: ReadonlyArray<AnyPlugin> = [HealthPlugin, AccountsPlugin, AuditPlugin, NotificationsPlugin, ServersPlugin, SchedulerPlugin, PlayersPlugin, LogsPlugin, PriorityPlugin, BansPlugin]
+export const defaultPlugins: ReadonlyArray<AnyPlugin> = [HealthPlugin, AccountsPlugin, AuditPlugin, NotificationsPlugin, ServersPlugin, SchedulerPlugin, PlayersPlugin, LogsPlugin, PriorityPlugin, BansPlugin, ActionsPlugin]

@@ -15,7 +15,6 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Stream from "effect/Stream"
 import {
-  type GameControl,
   RconGameControl,
   type ServerActor,
   type ServerEntry,
@@ -26,6 +25,8 @@ import {
   storeDefect,
   Supervisor
 } from "@garrison/runtime"
+import { type ControlProvider, ControlProviders } from "./ControlProviders.js"
+import { type CompositeControl, composeControl } from "./internal/compositeControl.js"
 import { oneEntryPerInstall, ServerEntries } from "./ServerEntries.js"
 
 export interface ServerHandle {
@@ -37,8 +38,13 @@ export interface ServerHandle {
   readonly changes: Stream.Stream<ServerState>
   /** The lifecycle (start, stop, restart, long operations) goes through the actor's mailbox. */
   readonly actor: ServerActor.ServerActor
-  /** What admins do to the running game. */
-  readonly control: GameControl
+  /**
+   * What admins do to the running game: through the first provider set up
+   * for it, available and able (the agent, when the actions plugin is
+   * loaded and the entry names one), else RCON; `routeFor` says who would
+   * serve a capability now.
+   */
+  readonly control: CompositeControl
   /**
    * The files under the server's install folder, every path confined to it.
    * Made from the entry as it is now: after a PATCH of `installDir`, get a new handle.
@@ -63,23 +69,30 @@ export interface ServersShape {
   readonly installs: Effect.Effect<ReadonlyArray<ServerEntry>>
 }
 
-const handleOf = (actor: ServerActor.ServerActor, installDir: string): ServerHandle => ({
+const handleOf = (actor: ServerActor.ServerActor, entry: ServerEntry, providers: ReadonlyArray<ControlProvider>): ServerHandle => ({
   id: actor.serverId,
   entry: actor.entry,
   state: actor.state,
   changes: actor.changes,
   actor,
-  control: RconGameControl.make(actor),
-  files: ServerFiles.local(installDir)
+  control: composeControl(
+    { id: entry.id, name: entry.name },
+    providers.flatMap((provider) =>
+      Option.match(provider.forServer({ entry, actor }), { onNone: () => [], onSome: (provided) => [{ name: provider.name, provided }] })
+    ),
+    RconGameControl.make(actor)
+  ),
+  files: ServerFiles.local(entry.installDir)
 })
-
-/** A handle for an actor, with the files of the install folder its entry names now. */
-const handleFor = (actor: ServerActor.ServerActor) => Effect.map(actor.entry, (entry) => handleOf(actor, entry.installDir))
 
 export class Servers extends Context.Tag("@garrison/plugins/Servers")<Servers, ServersShape>() {
   static readonly make = Effect.gen(function* () {
     const store = yield* ServerEntries
     const supervisor = yield* Supervisor
+    const controlProviders = yield* ControlProviders
+    /** A handle for an actor, over the entry it runs and the providers registered now. */
+    const handleFor = (actor: ServerActor.ServerActor) =>
+      Effect.zipWith(actor.entry, controlProviders.all, (entry, providers) => handleOf(actor, entry, providers))
 
     // A store that cannot answer is a real fault (500 with a request id), not something a caller handles.
     const entries = store.list.pipe(Effect.catchTag("ServerStoreError", storeDefect))
@@ -104,7 +117,7 @@ export class Servers extends Context.Tag("@garrison/plugins/Servers")<Servers, S
         const stored = yield* entry(serverId)
         // Only a racing delete makes this fail (the actor was retired): the entry is gone.
         const actor = yield* supervisor.ensure(stored).pipe(Effect.mapError(() => ServerNotFound.of(serverId)))
-        return handleOf(actor, stored.installDir)
+        return yield* handleFor(actor)
       })
 
     const supervised = Effect.flatMap(supervisor.all, Effect.forEach(handleFor))
@@ -120,6 +133,6 @@ export class Servers extends Context.Tag("@garrison/plugins/Servers")<Servers, S
     return Servers.of({ get, entry, running, supervised, entries, installs: Effect.map(entries, oneEntryPerInstall) })
   })
 
-  /** Needs the servers plugin's `ServerEntries` and the `Supervisor`. */
-  static readonly layer = Layer.effect(Servers, Servers.make)
+  /** Needs the servers plugin's `ServerEntries` and the `Supervisor`; provides the `ControlProviders` registry with it. */
+  static readonly layer = Layer.effect(Servers, Servers.make).pipe(Layer.provideMerge(ControlProviders.layer))
 }

@@ -111,6 +111,9 @@ export const ServersPlugin = makeServersPlugin()
 
 export { actorOptionsConfig } from "./config.js"
 export { Servers } from "./Servers.js"
+export { ControlProviders } from "./ControlProviders.js"
+export type { Availability, ControlProvider, ControlProvidersShape, ProvidedControl } from "./ControlProviders.js"
+export type { CompositeControl, ControlRoute } from "./internal/compositeControl.js"
 export type { ServerHandle, ServerLookupError, ServersShape } from "./Servers.js"
 export { serverFileSyncHook, serverFileSyncLayer } from "./fileSync.js"
 export { oneEntryPerInstall, ServerEntries } from "./ServerEntries.js"

@@ -22,6 +22,14 @@ export class ActorError extends Schema.TaggedError<ActorError>()("ActorError", {
     "cancelled",
     /** The way this server is controlled cannot do this (see `GameControl.capabilities`). */
     "unsupported",
+    /** A provider that could do it is set up but not available now (the agent is down, say). */
+    "provider-unavailable",
+    /** The agent answered badly or refused Garrison's key. */
+    "agent-failed",
+    /** The agent's mod did not answer in time (the command was withdrawn). */
+    "agent-timed-out",
+    /** The game refused the command (the mod answered `ok: false`: no such player, say). */
+    "refused",
     /** The entry was deleted: the actor takes no more commands. */
     "removed"
   ),

@@ -9,11 +9,12 @@
  *   or deleted.
  * - `ServerFault` (500): a real fault starting or stopping the process.
  * - `actorErrorToHttp`: an actor's refusal as the status a caller can act on
- *   (409 fix the state, 503 try again shortly, 404 gone, 500 fault).
+ *   (409 fix the state, 503 try again shortly, 404 gone, 500 fault, 502 the
+ *   agent answered badly, 504 the agent's mod did not answer in time).
  */
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as Schema from "effect/Schema"
-import { Conflict, Unavailable } from "../http/ApiErrors.js"
+import { BadGateway, Conflict, GatewayTimeout, Unavailable } from "../http/ApiErrors.js"
 import type { ActorError } from "./ActorError.js"
 
 export class ServerNotFound extends Schema.TaggedError<ServerNotFound>()(
@@ -49,10 +50,10 @@ export class ServerFault extends Schema.TaggedError<ServerFault>()(
   HttpApiSchema.annotations({ status: 500 })
 ) {}
 
-export type ActorHttpError = Conflict | Unavailable | ServerFault | ServerNotFound
+export type ActorHttpError = Conflict | Unavailable | ServerFault | ServerNotFound | BadGateway | GatewayTimeout
 
 /** The errors a route that acts on a server declares (add each with `.addError`). */
-export const serverActionErrors = [ServerNotFound, ServerUnreadable, Conflict, Unavailable, ServerFault] as const
+export const serverActionErrors = [ServerNotFound, ServerUnreadable, Conflict, Unavailable, ServerFault, BadGateway, GatewayTimeout] as const
 
 export const actorErrorToHttp = (error: ActorError): ActorHttpError => {
   const details = { reason: error.reason }
@@ -67,9 +68,15 @@ export const actorErrorToHttp = (error: ActorError): ActorHttpError => {
     case "busy":
     case "cancelled":
     case "unsupported":
+    case "refused":
       return new Conflict({ message: error.message, details })
+    case "agent-failed":
+      return new BadGateway({ message: error.message, details })
+    case "agent-timed-out":
+      return new GatewayTimeout({ message: error.message, details })
     case "rcon-unavailable":
     case "rcon-failed":
+    case "provider-unavailable":
       return new Unavailable({ message: error.message, details })
     case "spawn-failed":
     case "stop-failed":

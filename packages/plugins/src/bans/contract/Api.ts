@@ -10,9 +10,11 @@ import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import {
   Access,
+  BadGateway,
   BadRequest,
   BodyExample,
   Conflict,
+  GatewayTimeout,
   NotFound,
   pageFields,
   pageParams,
@@ -225,6 +227,9 @@ export class PlayerBanGroup extends HttpApiGroup.make("playerBan")
   .addError(NotFound)
   .addError(Conflict)
   .addError(Unavailable)
-  .addError(ServerFault) {}
+  .addError(ServerFault)
+  // The agent answered badly (502) or its mod did not answer in time (504), for actions it serves.
+  .addError(BadGateway)
+  .addError(GatewayTimeout) {}
 
 export class BansApi extends HttpApi.make("bans").add(BansGroup).add(PlayerBanGroup) {}

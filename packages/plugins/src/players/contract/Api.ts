@@ -13,9 +13,11 @@ import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import {
   Access,
+  BadGateway,
   BadRequest,
   BodyExample,
   Conflict,
+  GatewayTimeout,
   NotFound,
   PageWithTotal,
   ServerFault,
@@ -93,6 +95,9 @@ export class PlayersGroup extends HttpApiGroup.make("players")
   .addError(NotFound)
   .addError(Conflict)
   .addError(Unavailable)
-  .addError(ServerFault) {}
+  .addError(ServerFault)
+  // The agent answered badly (502) or its mod did not answer in time (504), for actions it serves.
+  .addError(BadGateway)
+  .addError(GatewayTimeout) {}
 
 export class PlayersApi extends HttpApi.make("players").add(PlayersGroup) {}

@@ -11,9 +11,11 @@ import * as Schema from "effect/Schema"
 import {
   Access,
   ADMIN,
+  BadGateway,
   BadRequest,
   BodyExample,
   Conflict,
+  GatewayTimeout,
   LaunchFields,
   ServerFault,
   ServerNotFound,
@@ -21,6 +23,7 @@ import {
   Unavailable
 } from "@garrison/runtime"
 import {
+  AgentUrl,
   BatchBody,
   BatchReply,
   CreateServerBody,
@@ -154,7 +157,10 @@ export class ServersGroup extends HttpApiGroup.make("servers")
   .addError(ServerUnreadable)
   .addError(Conflict)
   .addError(Unavailable)
-  .addError(ServerFault) {}
+  .addError(ServerFault)
+  // The agent answered badly (502) or its mod did not answer in time (504), for actions it serves.
+  .addError(BadGateway)
+  .addError(GatewayTimeout) {}
 
 /** Entries as stored, passwords masked. */
 export const BackupServer = Schema.Struct({ id: Schema.String, ...EntryView.fields }).annotations({ identifier: "BackupServer" })
@@ -169,7 +175,9 @@ export class ServersBackup extends Schema.Class<ServersBackup>("ServersBackup")(
 /** A backup entry being restored: its launch parameters obey the same rules as on create. */
 export const RestoreServer = Schema.Struct({
   ...BackupServer.fields,
-  ...LaunchFields.fields
+  ...LaunchFields.fields,
+  /** Left out (a backup of a version before agents): the entry keeps the agent it has; null removes it. */
+  agent: Schema.optional(Schema.NullOr(Schema.Struct({ url: AgentUrl, apiKey: Schema.String.pipe(Schema.maxLength(512)) })))
 }).annotations({ identifier: "RestoreServer" })
 
 /** The body of a restore: a backup, checked as new input (one bad launch parameter is 400 naming it). */

@@ -18,6 +18,10 @@ export const httpStatusOf = (error: ActorHttpError | ServerUnreadable): { readon
       return { status: 503, error: "unavailable" }
     case "ServerFault":
       return { status: 500, error: "internal" }
+    case "BadGateway":
+      return { status: 502, error: "bad-gateway" }
+    case "GatewayTimeout":
+      return { status: 504, error: "gateway-timeout" }
   }
 }
 

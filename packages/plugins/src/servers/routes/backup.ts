@@ -45,7 +45,9 @@ export const ServersBackupRoutes = HttpApiBuilder.group(ServersApi, "serversBack
                     ).pipe(Effect.mapError(invalidToBadRequest))
               // A masked (or empty) key keeps the stored one; a new agent's key is entered again with PATCH.
               const agentSettings =
-                agent === null
+                agent === undefined
+                  ? stored.get(id)?.agent
+                  : agent === null
                   ? undefined
                   : yield* resolveAgent(
                       { url: agent.url, apiKey: agent.apiKey === "" ? PASSWORD_MASK : agent.apiKey },

@@ -1,0 +1,243 @@
+/**
+ * The Provider System over a stand-in agent on loopback and a fake RCON:
+ * actions go through the agent when the entry names one and it answers;
+ * bad bodies are 400 and never reach it; a mod that does not answer is 504
+ * naming the server and the action; an agent that refuses the key is 502;
+ * without the agent, `message` falls back to RCON (`say <slot>`) and
+ * everything else is 503 `provider-unavailable`; every action is audited and
+ * published; the capabilities say who would serve what and why not.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { type AnyEvent, initialState, makeServerEntry, on, type ServerActor, ServerEntry } from "@garrison/runtime"
+import { FetchHttpClient, type HttpClient } from "@effect/platform"
+import { Effect, Option, TestClock } from "effect"
+import { ActionsPlugin, AdminAction, AgentLinks } from "../../src/actions/index.js"
+import { auditRecorder } from "../../../../test/support/auditRecorder.js"
+import { call, testController } from "../support/controller.js"
+import { PlayersPlugin } from "../../src/players/index.js"
+import { fakeActor, identifiedPlayers, playersReply, stubServersPlugin } from "../support/fakeServers.js"
+import { type FakeAgent, startFakeAgent } from "./fakeAgent.js"
+
+const BRAVO = "76561198012345678"
+const BRAVO_GUID = "2d3fe9abaa51e04aa876a7bcfe84e0d6"
+const MOD = "mod:server.rcon,players.view,server.view,players.kick"
+const ROSTER = playersReply([
+  [4, BRAVO_GUID, "Bravo"],
+  [5, "0123456789abcdef0123456789abcdef", "Charlie"]
+])
+
+const setUp = (agent: { readonly url: string; readonly key: string } | undefined) =>
+  Effect.sync(() => {
+    const said: Array<string> = []
+    const events: Array<AnyEvent> = []
+    const audit = auditRecorder()
+    const entry = makeServerEntry({
+      id: "s1",
+      name: "Chernarus",
+      installDir: "/srv/s1",
+      rcon: { protocol: "battleye", host: "127.0.0.1", port: 2306, password: "pw" },
+      ...(agent === undefined ? {} : { agent: { url: agent.url, apiKey: agent.key } })
+    })
+    const actor: ServerActor.ServerActor = fakeActor("s1", {
+      entry: Effect.succeed(entry),
+      state: Effect.succeed({ ...initialState("s1"), status: "running" }),
+      rcon: (command) =>
+        Effect.sync(() => {
+          if (command === "players") return ROSTER
+          said.push(command)
+          return ""
+        }),
+      // Bravo's Steam64 is proven by the logs; Charlie's is not.
+      players: Effect.sync(() => identifiedPlayers(ROSTER, [`Player "Bravo"(steamID=${BRAVO}) is connected`]))
+    })
+    const recorder = on(AdminAction, (event) => Effect.sync(() => void events.push(event)), "record")
+    const layer = testController([audit.plugin, stubServersPlugin(new Map([["s1", actor]]), { events: [recorder] }), ActionsPlugin, PlayersPlugin], {
+      dataPrefix: "garrison-actions-"
+    })
+    return { said, events, audit, layer }
+  })
+
+type Env = Effect.Effect.Success<ReturnType<typeof setUp>>
+
+const withAgent = <A, E>(use: (agent: FakeAgent, env: Env) => Effect.Effect<A, E, HttpClient.HttpClient>, key?: string) =>
+  Effect.gen(function* () {
+    const agent = yield* startFakeAgent()
+    const env = yield* setUp(key === undefined ? agent : { url: agent.url, key })
+    return yield* Effect.provide(use(agent, env), env.layer)
+  })
+
+describe("admin actions through the agent", () => {
+  it.scopedLive("heal runs through the agent, is audited and published; a bad body is 400 and never reaches it", () =>
+    withAgent((agent, env) =>
+      Effect.gen(function* () {
+        agent.data.set("/player/heal", { health: 100 })
+        const healed = yield* call("POST", "/api/servers/s1/actions/heal", { as: MOD, json: { platformId: BRAVO } })
+        expect(healed.status).toBe(200)
+        expect(healed.body).toEqual({ action: "player.heal", provider: "agent", data: { health: 100 } })
+        expect(agent.calls).toEqual([{ method: "POST", path: "/player/heal", body: { platformId: BRAVO } }])
+        expect(env.audit.rows.find((row) => row.action === "action.player.heal")).toMatchObject({
+          actor: "mod",
+          target: "s1",
+          result: "success",
+          details: { provider: "agent", target: BRAVO, params: { platformId: BRAVO } }
+        })
+        expect(env.events).toEqual([expect.objectContaining({ _tag: "AdminAction", serverId: "s1", action: "player.heal", actor: "mod", ok: true })])
+
+        const before = agent.calls.length
+        for (const [path, json, field] of [
+          ["/api/servers/s1/actions/world/weather", { overcast: 0.5, rain: 1.5, fog: 0, snow: 0, wind: 0 }, "rain"],
+          ["/api/servers/s1/actions/teleport", { platformId: BRAVO, x: 1, y: 2 }, "z"],
+          ["/api/servers/s1/actions/spawn-item", { platformId: BRAVO, itemClass: "M4A1", quantity: 0 }, "quantity"],
+          ["/api/servers/s1/actions/heal", { platformId: "not-an-id" }, "platformId"]
+        ] as const) {
+          const refused = yield* call("POST", path, { as: MOD, json })
+          expect(refused.status, path).toBe(400)
+          expect(JSON.stringify(refused.body), path).toContain(field)
+        }
+        expect(agent.calls.length).toBe(before)
+        // Permissions: actions need server.rcon; player details players.view.
+        expect((yield* call("POST", "/api/servers/s1/actions/heal", { as: "viewer:players.view", json: { platformId: BRAVO } })).status).toBe(403)
+        const details = yield* call("GET", `/api/servers/s1/actions/player/${BRAVO}`, { as: "viewer:players.view" })
+        expect(details.status).toBe(200)
+        expect(agent.calls.at(-1)).toEqual({ method: "GET", path: "/player/details", body: { platformId: BRAVO } })
+      })
+    )
+  )
+
+  it.scopedLive("the game refusing is 409, the mod not answering 504 naming server and action", () =>
+    withAgent((agent) =>
+      Effect.gen(function* () {
+        agent.mode = "refuse"
+        const refused = yield* call("POST", "/api/servers/s1/actions/kill", { as: MOD, json: { platformId: BRAVO } })
+        expect(refused.status).toBe(409)
+        expect(refused.body).toMatchObject({ error: "conflict", message: "Chernarus: the game refused player.kill: player not online" })
+        agent.mode = "timeout"
+        const late = yield* call("POST", "/api/servers/s1/actions/world/sunny", { as: MOD })
+        expect(late.status).toBe(504)
+        expect(late.body).toMatchObject({ error: "gateway-timeout" })
+        expect(String((late.body as { message: string }).message)).toContain("Chernarus: the game did not answer world.sunny in time")
+      })
+    )
+  )
+
+  it.scopedLive("an agent that refuses Garrison's key is not used; the answer says to fix agent.apiKey", () =>
+    withAgent(
+      (agent) =>
+        Effect.gen(function* () {
+          const heal = yield* call("POST", "/api/servers/s1/actions/heal", { as: MOD, json: { platformId: BRAVO } })
+          expect(heal.status).toBe(503)
+          expect(String((heal.body as { message: string }).message)).toContain("refused Garrison's key: set the entry's agent.apiKey")
+          expect(agent.calls).toEqual([])
+        }),
+      "the-wrong-key"
+    )
+  )
+
+  it.scopedLive("every other catalogue action is reachable under /agent/, queries with players.view", () =>
+    withAgent((agent) =>
+      Effect.gen(function* () {
+        const fog = yield* call("POST", "/api/servers/s1/agent/world/set-fog", { as: MOD, json: { density: 0.4 } })
+        expect(fog.status, JSON.stringify(fog.body)).toBe(200)
+        expect(agent.calls.at(-1)).toEqual({ method: "POST", path: "/world/set-fog", body: { density: 0.4 } })
+        const position = yield* call("GET", `/api/servers/s1/agent/player/position?platformId=${BRAVO}`, { as: "viewer:players.view" })
+        expect(position.status).toBe(200)
+        const unban = yield* call("DELETE", "/api/servers/s1/agent/bans/ban-7", { as: MOD })
+        expect(unban.status, JSON.stringify(unban.body)).toBe(200)
+        expect(agent.calls.at(-1)).toMatchObject({ method: "DELETE", path: "/bans/ban-7" })
+        expect((yield* call("POST", "/api/servers/s1/agent/world/set-fog", { as: "viewer:players.view", json: { density: 0.4 } })).status).toBe(403)
+      })
+    )
+  )
+})
+
+describe("freeze", () => {
+  it.scopedLive("without frozen toggles what the game says now; with it, sets it", () =>
+    withAgent((agent) =>
+      Effect.gen(function* () {
+        agent.data.set("/player/info", { platformId: BRAVO, frozen: true })
+        expect((yield* call("POST", "/api/servers/s1/actions/freeze", { as: MOD, json: { platformId: BRAVO } })).status).toBe(200)
+        expect(agent.calls.at(-1)).toEqual({ method: "POST", path: "/player/freeze", body: { platformId: BRAVO, frozen: 0 } })
+        agent.data.set("/player/info", { platformId: BRAVO, frozen: 0 })
+        yield* call("POST", "/api/servers/s1/actions/freeze", { as: MOD, json: { platformId: BRAVO } })
+        expect(agent.calls.at(-1)?.body).toEqual({ platformId: BRAVO, frozen: 1 })
+        yield* call("POST", "/api/servers/s1/actions/freeze", { as: MOD, json: { platformId: BRAVO, frozen: false } })
+        expect(agent.calls.at(-1)?.body).toEqual({ platformId: BRAVO, frozen: 0 })
+        expect((yield* call("POST", "/api/servers/s1/actions/freeze", { as: MOD, json: { platformId: BRAVO, frozen: 2 } })).status).toBe(400)
+      })
+    )
+  )
+})
+
+describe("the agent's health", () => {
+  it.scoped("is asked at most once per HEALTH_TTL: a mod that starts answering is used once the cached answer is old", () =>
+    Effect.gen(function* () {
+      const agent = yield* startFakeAgent()
+      agent.modAnswering = false
+      const links = yield* AgentLinks.make.pipe(Effect.provide(FetchHttpClient.layer))
+      const entry = makeServerEntry({ id: "s1", name: "One", installDir: "/srv/one", agent: { url: agent.url, apiKey: agent.key } })
+      const link = Option.getOrThrow(links.forEntry(entry))
+      expect(yield* link.availability).toEqual({ available: false, reason: "the agent is up but its mod is not answering" })
+      agent.modAnswering = true
+      expect((yield* link.availability).available).toBe(false)
+      yield* TestClock.adjust("3 seconds")
+      expect(yield* link.availability).toEqual({ available: true })
+      // A changed key makes a new link; an entry without an agent has none.
+      expect(Option.getOrThrow(links.forEntry(new ServerEntry({ ...entry, agent: { url: agent.url, apiKey: "other" } })))).not.toBe(link)
+      expect(Option.isNone(links.forEntry(new ServerEntry({ ...entry, agent: undefined })))).toBe(true)
+    })
+  )
+})
+
+describe("without the agent", () => {
+  it.scopedLive("message falls back to RCON (say <slot>); teleport is 503 provider-unavailable naming why", () =>
+    Effect.gen(function* () {
+      // An agent that went away: its port is closed.
+      const gone = yield* Effect.scoped(startFakeAgent())
+      const env = yield* setUp(gone)
+      yield* Effect.gen(function* () {
+        const message = yield* call("POST", "/api/servers/s1/actions/message", { as: MOD, json: { platformId: BRAVO, message: "hello" } })
+        expect(message.status, JSON.stringify(message.body)).toBe(200)
+        expect(message.body).toMatchObject({ action: "player.message", provider: "rcon" })
+        expect(env.said).toEqual(["say 4 hello"])
+        const teleport = yield* call("POST", "/api/servers/s1/actions/teleport", { as: MOD, json: { platformId: BRAVO, x: 1, y: 2, z: 3 } })
+        expect(teleport.status).toBe(503)
+        expect(teleport.body).toMatchObject({ error: "provider-unavailable", details: { serverId: "s1", action: "player.teleport" } })
+        expect(String((teleport.body as { message: string }).message)).toContain("is not reachable")
+
+        const capabilities = (yield* call("GET", "/api/servers/s1/actions/capabilities", { as: "v:server.view" })).body as {
+          agent: { configured: boolean; available: boolean; reason: string }
+          actions: Array<{ action: string; available: boolean; provider: string | null; reason: string | null; route: string }>
+          control: Array<{ capability: string; provider: string | null }>
+        }
+        expect(capabilities.agent).toMatchObject({ configured: true, available: false })
+        expect(capabilities.actions.find((a) => a.action === "player.message")).toMatchObject({ available: true, provider: "rcon" })
+        expect(capabilities.actions.find((a) => a.action === "player.heal")).toMatchObject({
+          available: false,
+          provider: null,
+          route: "/api/servers/:id/actions/heal"
+        })
+        expect(capabilities.control.find((c) => c.capability === "kick")?.provider).toBe("rcon")
+      }).pipe(Effect.provide(env.layer))
+    })
+  )
+
+  it.scopedLive("with the agent up, the game control kicks through it by Steam64, and through RCON who it cannot name", () =>
+    withAgent((agent, env) =>
+      Effect.gen(function* () {
+        const bravo = yield* call("POST", "/api/servers/s1/players/Bravo/kick", { as: MOD, json: { reason: "AFK" } })
+        expect(bravo.status, JSON.stringify(bravo.body)).toBe(200)
+        expect(agent.calls).toEqual([{ method: "POST", path: "/player/kick", body: { platformId: BRAVO, reason: "AFK" } }])
+        const charlie = yield* call("POST", "/api/servers/s1/players/Charlie/kick", { as: MOD, json: { reason: "AFK" } })
+        expect(charlie.status).toBe(200)
+        expect(env.said).toEqual(["kick 5 AFK"])
+        const capabilities = (yield* call("GET", "/api/servers/s1/actions/capabilities", { as: "v:server.view" })).body as {
+          control: Array<{ capability: string; provider: string | null }>
+          actions: Array<{ action: string; provider: string | null }>
+        }
+        expect(capabilities.control.find((c) => c.capability === "kick")?.provider).toBe("agent")
+        expect(capabilities.control.find((c) => c.capability === "lock")?.provider).toBe("rcon")
+        expect(capabilities.actions.every((a) => a.provider === "agent")).toBe(true)
+      })
+    )
+  )
+})
