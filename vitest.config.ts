@@ -39,6 +39,8 @@ export default defineConfig({
             { find: /^@garrison\/plugins$/, replacement: at("packages/plugins/src/index.ts") },
             { find: /^@garrison\/plugins\/([a-z-]+)$/, replacement: at("packages/plugins/src/$1/index.ts") },
             { find: /^@garrison\/http$/, replacement: at("packages/http/src/index.ts") },
+            { find: /^@garrison\/agent$/, replacement: at("packages/agent/src/index.ts") },
+            { find: /^@garrison\/agent\/(contract|client)$/, replacement: at("packages/agent/src/$1/index.ts") },
             { find: /^@garrison\/testkit$/, replacement: at("packages/testkit/src/index.ts") },
             { find: /^@garrison\/testkit\/(TestAuthPlugin|globalSetup|fileSetup)$/, replacement: at("packages/testkit/src/$1.ts") }
           ]

@@ -8,7 +8,7 @@ import { Effect, Logger } from "effect"
 import { randomBytes } from "node:crypto"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
-import { tempDir } from "../../../test/support/tempDir.js"
+import { tempDir } from "@garrison/testkit"
 
 export const profilesFolder = () => tempDir("garrison-agent-unit-")
 

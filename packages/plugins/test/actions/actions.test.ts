@@ -12,11 +12,9 @@ import { type AnyEvent, initialState, makeServerEntry, on, type ServerActor, Ser
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { Effect, Option, TestClock } from "effect"
 import { ActionsPlugin, AdminAction, AgentLinks } from "../../src/actions/index.js"
-import { auditRecorder } from "../../../../test/support/auditRecorder.js"
-import { call, testController } from "../support/controller.js"
 import { PlayersPlugin } from "../../src/players/index.js"
-import { fakeActor, identifiedPlayers, playersReply, stubServersPlugin } from "../support/fakeServers.js"
 import { type FakeAgent, startFakeAgent } from "./fakeAgent.js"
+import { auditRecorder, call, fakeActor, identifiedPlayers, playersReply, stubServersPlugin, testController } from "@garrison/testkit"
 
 const BRAVO = "76561198012345678"
 const BRAVO_GUID = "2d3fe9abaa51e04aa876a7bcfe84e0d6"
