@@ -4,8 +4,9 @@
  * hostile leaves, and hostile raw bodies) against the real controller with
  * the default plugins and a simulated server entry, signed in as an admin
  * (and sometimes not, or with a forged token). Every answer must be below
- * 500 (a 503 only as "unavailable" with Retry-After: a game server that is
- * not reachable yet), carry the security headers, and every error must be
+ * 500 (a 503 only with Retry-After, as "unavailable": a game server that is
+ * not reachable yet, or "provider-unavailable": no agent or RCON can do an
+ * admin action now, as the spec names it), carry the security headers, and every error must be
  * JSON in the one shape `{error, message, details?}` and small (errors
  * never echo a huge input back).
  *
@@ -88,10 +89,11 @@ const problemWith = (answer: Answer): string | undefined => {
   if (answer.status < 400) return undefined
   const shapeProblem = errorShapeProblem(answer)
   if (shapeProblem !== undefined) return shapeProblem
-  // A 503 is a passing state of a game server (no RCON session yet), never a fault of ours: it says when to retry.
+  // A 503 is a passing state of a game server (no RCON session or agent yet), never a fault of ours: it says when to retry.
   if (answer.status === 503) {
     const code = (JSON.parse(answer.body.toString("utf8")) as { error: string }).error
-    return code === "unavailable" && answer.headers["retry-after"] !== undefined ? undefined : `503 ${code} without Retry-After`
+    if (code !== "unavailable" && code !== "provider-unavailable") return `503 ${code}: only unavailable and provider-unavailable are passing states`
+    return answer.headers["retry-after"] !== undefined ? undefined : `503 ${code} without Retry-After`
   }
   return answer.status >= 500 ? `status ${answer.status}` : undefined
 }
