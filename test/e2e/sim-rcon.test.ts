@@ -191,7 +191,7 @@ describe("simulated DayZ server over BattlEye RCon", () => {
       const seen: Array<string> = []
       yield* Effect.forkScoped(Stream.runForEach(stream, (m) => Effect.sync(() => seen.push(m))))
       simControl(sim.install, "join 76561198000000005 Echo", "chat Echo Direct one", "chat Echo Direct two")
-      yield* until("raw client saw three copies", () => raw.messages.filter((m) => m === "(Direct) Echo: two").length === 3)
+      yield* until("raw client saw three copies", () => raw.messages.filter((m) => m === "(Direct) Echo: two").length >= 3)
       // A marker sent after the last copies went out to every client (the simulator's retries to both
       // clients fire together), delivered after them: once it arrives, any repeat would have too.
       simControl(sim.install, "chat Echo Direct three")
@@ -199,8 +199,9 @@ describe("simulated DayZ server over BattlEye RCon", () => {
       const chats = seen.filter((m) => m.startsWith("(Direct) Echo"))
       expect(chats).toEqual(["(Direct) Echo: one", "(Direct) Echo: two", "(Direct) Echo: three"])
       expect(seen.filter((m) => m.startsWith("Player #0 Echo (")).length).toBe(1)
-      // The raw client saw the repeats, proving the server really sent them.
-      expect(raw.messages.filter((m) => m === "(Direct) Echo: one")).toHaveLength(3)
+      // The raw client saw the repeats, proving the server really sent them: three at least (the first two
+      // acks are ignored; on a busy machine the third ack may reach the server after one more retry).
+      expect(raw.messages.filter((m) => m === "(Direct) Echo: one").length).toBeGreaterThanOrEqual(3)
     })
   )
 
