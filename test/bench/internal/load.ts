@@ -10,6 +10,9 @@ export interface LoadRequest {
   readonly method?: string
   readonly path?: string
   readonly headers?: Readonly<Record<string, string>>
+  readonly body?: string
+  /** Called before each send of this request (a fresh body per request, say); returns what is sent. */
+  readonly setupRequest?: (request: LoadRequest) => LoadRequest
 }
 
 export interface LoadOptions {
@@ -81,11 +84,13 @@ export const measureLoad = async (
     readonly warmupS: number
     readonly durationS: number
     readonly requests: () => ReadonlyArray<LoadRequest>
+    /** Runs beside the measured run (not the warm-up), e.g. a probe of another route's latency. */
+    readonly alongside?: () => Promise<unknown>
   }
 ): Promise<Measured> => {
   const { url, connections } = options
   await load({ url, connections, duration: options.warmupS, requests: options.requests() })
-  const result = await load({ url, connections, duration: options.durationS, requests: options.requests() })
+  const [result] = await Promise.all([load({ url, connections, duration: options.durationS, requests: options.requests() }), options.alongside?.()])
   return {
     label,
     requestsPerSecond: result.requests.average,

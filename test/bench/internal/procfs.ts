@@ -38,3 +38,18 @@ export const isAlive = (pid: number): boolean => {
     return false
   }
 }
+
+/** CPU time a process has used so far (user + system), in seconds; undefined when it is gone. */
+export const cpuSeconds = (pid: number): number | undefined => {
+  try {
+    // Fields after the command name (which may hold spaces, so split after its closing parenthesis): utime is the 12th, stime the 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS
+  } catch {
+    return undefined
+  }
+}
+
+/** Linux's USER_HZ, 100 on every architecture Node runs on here. */
+const CLOCK_TICKS = 100
