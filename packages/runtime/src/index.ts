@@ -78,6 +78,7 @@ export {
 } from "./http/ApiErrors.js"
 export type { ErrorBody, ErrorCode, ErrorCodeDeclaration } from "./http/ApiErrors.js"
 export { ConstantResponse } from "./http/ConstantResponse.js"
+export { jsonArrayResponse, jsonObjectSql, type JsonRow, jsonPageResponse, keysetChunks } from "./http/JsonRows.js"
 export {
   cursorCodec,
   decodeCursor,

@@ -13,6 +13,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
+import type * as Stream from "effect/Stream"
 import {
   AuditTrail,
   BULK_WRITE_BACKUP_ROWS,
@@ -20,15 +21,17 @@ import {
   effectiveLimit,
   EventBus,
   type InvalidCursor,
+  keysetChunks,
+  type PageOf,
   parsePlatformId
 } from "@garrison/runtime"
 import { randomUUID } from "node:crypto"
 import { Ban, BanPage, type BanListParams, DEFAULT_PAGE_SIZE, ImportResult, MAX_PAGE_SIZE } from "./contract/Api.js"
 import { BanExists, BanNotFound, type BanStoreError, InvalidBan, storeError } from "./errors.js"
 import { BanAdded, BanRemoved, BansImported } from "./events.js"
-import { banPaging } from "./internal/cursor.js"
+import { banPaging, exportOrder, jsonPaging } from "./internal/cursor.js"
 import { IMPORT_COLUMNS, IMPORT_WIDTH, planImport } from "./internal/importer.js"
-import { decodeBans, SELECT_COLUMNS } from "./internal/rows.js"
+import { type BanJsonRow, decodeBans, JSON_COLUMNS, SELECT_COLUMNS } from "./internal/rows.js"
 import { iso, parseIso, readExpiry } from "./internal/time.js"
 
 /** What a new ban needs; `platformId` is already Steam64. */
@@ -46,8 +49,15 @@ export interface BansShape {
   readonly get: (id: string) => Effect.Effect<Ban, BanNotFound | BanStoreError>
   readonly add: (input: NewBan, bannedBy: string) => Effect.Effect<Ban, InvalidBan | BanExists | BanStoreError>
   readonly remove: (id: string, removedBy: string) => Effect.Effect<Ban, BanNotFound | BanStoreError>
+  /**
+   * `list` as the route answers it: each ban's JSON written by the database
+   * (rows are trusted on the way out; see the runtime's `JsonRows`).
+   */
+  readonly listJson: (params: BanListParams) => Effect.Effect<PageOf<BanJsonRow>, InvalidBan | InvalidCursor | BanStoreError>
   /** Every ban, oldest first. */
   readonly exportAll: Effect.Effect<ReadonlyArray<Ban>, BanStoreError>
+  /** `exportAll` as the route streams it: chunks of bans' JSON, oldest first, one query each. */
+  readonly exportJson: Stream.Stream<ReadonlyArray<BanJsonRow>, BanStoreError>
   readonly importMany: (entries: ReadonlyArray<unknown>, importedBy: string) => Effect.Effect<ImportResult, BanStoreError>
   /** The ban in force for a player, if any. */
   readonly activeFor: (platformId: string) => Effect.Effect<Option.Option<Ban>, BanStoreError>
@@ -68,6 +78,9 @@ export interface BansShape {
  * were measurably slower than in 4,000s.
  */
 export const INSERT_CHUNK = 4_000
+
+/** Bans per chunk of a streamed export: one query each, and the response is written between them. */
+export const EXPORT_CHUNK = 500
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
 
@@ -94,6 +107,9 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
     const columns = sql.literal(SELECT_COLUMNS)
     const read = (statement: Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError>) =>
       statement.pipe(Effect.flatMap(decodeBans), Effect.mapError(storeError("read bans")))
+    const jsonColumns = sql.literal(JSON_COLUMNS)
+    const readJson = (statement: Effect.Effect<ReadonlyArray<BanJsonRow>, SqlError.SqlError>) =>
+      Effect.mapError(statement, storeError("read bans"))
     const byId = (id: string) => read(sql`SELECT ${columns} FROM bans WHERE id = ${id}`)
 
     const activeFor: BansShape["activeFor"] = (platformId) =>
@@ -112,7 +128,8 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
         rows[0] === undefined ? Effect.fail(new BanNotFound({ id })) : Effect.succeed(rows[0])
       )
 
-    const list: BansShape["list"] = (params) =>
+    /** The list's filter, cursor and limit, shared by `list` and `listJson`. */
+    const listQuery = (params: BanListParams) =>
       Effect.gen(function* () {
         const now = iso(yield* Clock.currentTimeMillis)
         const clauses: Array<Statement.Fragment> = []
@@ -130,11 +147,34 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
         const after = yield* banPaging.decode(params.cursor)
         if (after !== undefined) clauses.push(banPaging.after(sql, after))
         const limit = effectiveLimit(params.limit, { defaultLimit: DEFAULT_PAGE_SIZE, maxLimit: MAX_PAGE_SIZE })
-        const rows = yield* read(
-          sql`SELECT ${columns} FROM bans WHERE ${sql.and(clauses)} ORDER BY ${sql.literal(banPaging.orderBy)} LIMIT ${limit + 1}`
-        )
+        return { where: sql.and(clauses), limit }
+      })
+
+    const list: BansShape["list"] = (params) =>
+      Effect.gen(function* () {
+        const { where, limit } = yield* listQuery(params)
+        const rows = yield* read(sql`SELECT ${columns} FROM bans WHERE ${where} ORDER BY ${sql.literal(banPaging.orderBy)} LIMIT ${limit + 1}`)
         return new BanPage(banPaging.page(rows, limit))
       })
+
+    const listJson: BansShape["listJson"] = (params) =>
+      Effect.gen(function* () {
+        const { where, limit } = yield* listQuery(params)
+        const rows = yield* readJson(
+          sql`SELECT ${jsonColumns} FROM bans WHERE ${where} ORDER BY ${sql.literal(banPaging.orderBy)} LIMIT ${limit + 1}`
+        )
+        return jsonPaging.page(rows, limit)
+      })
+
+    const exportJson: BansShape["exportJson"] = keysetChunks({
+      size: EXPORT_CHUNK,
+      positionOf: (row: BanJsonRow) => row,
+      read: (after, size) =>
+        readJson(
+          sql`SELECT ${jsonColumns} FROM bans WHERE ${after === undefined ? sql.literal("1=1") : exportOrder.after(sql, after)}
+            ORDER BY ${sql.literal(exportOrder.orderBy)} LIMIT ${size}`
+        )
+    })
 
     const add: BansShape["add"] = (input, bannedBy) =>
       Effect.gen(function* () {
@@ -215,6 +255,8 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
 
     return Bans.of({
       list,
+      listJson,
+      exportJson,
       get,
       add,
       remove,

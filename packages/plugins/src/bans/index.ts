@@ -46,7 +46,7 @@ export {
 } from "./contract/Api.js"
 export { BanExists, BanFileError, BanNotFound, BanStoreError, InvalidBan } from "./errors.js"
 export { BanAdded, BanRemoved, BansImported } from "./events.js"
-export { Bans, INSERT_CHUNK as BAN_INSERT_CHUNK } from "./Bans.js"
+export { Bans, EXPORT_CHUNK, INSERT_CHUNK as BAN_INSERT_CHUNK } from "./Bans.js"
 export type { BansShape, NewBan } from "./Bans.js"
 export { BAN_FILE, BanSync } from "./BanSync.js"
 export type { BanSyncOptions, BanSyncShape, SyncReport as BanSyncReport } from "./BanSync.js"

@@ -23,3 +23,20 @@ export const banPaging = Keyset.make({
   ],
   positionOf: (ban: Ban) => ({ bannedAt: ban.bannedAt, id: ban.id })
 })
+
+/** The list's paging over JSON rows (`BanJsonRow`): the same cursors as `banPaging`. */
+export const jsonPaging = Keyset.make({
+  cursor: banCursor,
+  key: banPaging.key,
+  positionOf: (row: { readonly bannedAt: string; readonly id: string }) => ({ bannedAt: row.bannedAt, id: row.id })
+})
+
+/** The export's order, oldest first; its chunks follow each other by this key (no cursor leaves the process). */
+export const exportOrder = Keyset.make({
+  cursor: banCursor,
+  key: [
+    { column: "banned_at", direction: "asc", value: (position) => position.bannedAt },
+    { column: "id", direction: "asc", value: (position) => position.id }
+  ],
+  positionOf: (row: { readonly bannedAt: string; readonly id: string }) => ({ bannedAt: row.bannedAt, id: row.id })
+})

@@ -1,9 +1,8 @@
 /** The handlers of `/api/bans`; the host has already checked `bans.manage`. */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import { BadRequest, CurrentPrincipal, cursorBadRequest, fieldBadRequest, storeDefect } from "@garrison/runtime"
+import { BadRequest, CurrentPrincipal, cursorBadRequest, fieldBadRequest, jsonArrayResponse, jsonPageResponse, storeDefect } from "@garrison/runtime"
 import { BansApi } from "../contract/Api.js"
 import { Bans } from "../Bans.js"
 import { exists, notFound } from "./httpErrors.js"
@@ -25,8 +24,10 @@ export const BansRoutes = HttpApiBuilder.group(BansApi, "bans", (handlers) =>
     const caller = Effect.map(CurrentPrincipal, (p) => p.name)
     // A store failure is a real fault: it becomes a 500 with a request id.
     return handlers
+      // Lists and the export answer the database's own JSON (rows are trusted on the way out: see JsonRows).
       .handle("list", ({ urlParams }) =>
-        bans.list(urlParams).pipe(
+        bans.listJson(urlParams).pipe(
+          Effect.map((page) => jsonPageResponse(page)),
           Effect.catchTags({ InvalidBan: fieldBadRequest, InvalidCursor: cursorBadRequest, BanStoreError: storeDefect })
         )
       )
@@ -44,12 +45,8 @@ export const BansRoutes = HttpApiBuilder.group(BansApi, "bans", (handlers) =>
       )
       .handle("export", () =>
         Effect.gen(function* () {
-          const all = yield* bans.exportAll.pipe(Effect.catchTag("BanStoreError", storeDefect))
           const name = exportFileName(yield* Clock.currentTimeMillis)
-          return HttpServerResponse.text(JSON.stringify(all), {
-            contentType: "application/json",
-            headers: { "content-disposition": `attachment; filename="${name}"` }
-          })
+          return yield* jsonArrayResponse(bans.exportJson, { "content-disposition": `attachment; filename="${name}"` })
         })
       )
       .handle("import", ({ payload }) =>

@@ -1,0 +1,84 @@
+/**
+ * The ban list and export answer JSON written by the database (JsonRows):
+ * held here to the endpoints' schemas and to what the service's decoded
+ * rows say, over names that test the escaping (quotes, backslashes,
+ * control characters, emoji, non-Latin scripts), across the export's
+ * chunks, and page by page through the list's cursors.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Schema } from "effect"
+import { Ban, BanPage } from "../../src/bans/contract/Api.js"
+import { Bans, EXPORT_CHUNK } from "../../src/bans/index.js"
+import { bansController, call, makeFleet } from "./support.js"
+
+const MOD = "mod:bans.manage"
+const strictPage = Schema.decodeUnknownSync(BanPage, { onExcessProperty: "error" })
+const strictExport = Schema.decodeUnknownSync(Schema.Array(Ban), { onExcessProperty: "error" })
+const encodeBan = Schema.encodeSync(Ban)
+
+const NAMES = ['Quote " and \\ backslash', "Tab\there", "Bell \u0007 and NUL-ish \u0001", "Emoji 🎯 and 𝔘𝔫𝔦", "Кириллица 漢字 عربى", "</script><b>"]
+
+const importRows = (count: number) =>
+  Array.from({ length: count }, (_, i) => ({
+    platformId: (76561198000000000n + BigInt(i)).toString(),
+    playerName: i < NAMES.length ? NAMES[i]! : `Player ${i}`,
+    reason: i % 7 === 0 ? "reason with \"quotes\" and a \u2028 separator" : "cheating",
+    bannedBy: "admin",
+    bannedAt: new Date(Date.parse("2025-01-01T00:00:00Z") + Math.floor(i / 3) * 1000).toISOString(),
+    ...(i % 5 === 0 ? { expiresAt: "2999-01-01T00:00:00Z" } : {})
+  }))
+
+describe("bans JSON from the database", () => {
+  it.scopedLive("the export spans several chunks, in order, each ban exactly as the service reads it", () => {
+    const fleet = makeFleet({ alpha: "stopped" })
+    const count = EXPORT_CHUNK * 2 + 37
+    return Effect.gen(function* () {
+      const imported = yield* call("POST", "/api/bans/import", { as: MOD, json: importRows(count) })
+      expect(imported.body).toMatchObject({ added: count })
+      const exported = yield* call("GET", "/api/bans/export", { as: MOD })
+      expect(exported.status).toBe(200)
+      expect(exported.headers["content-type"]).toContain("application/json")
+      expect(exported.headers["content-disposition"]).toMatch(/^attachment; filename="service-bans-\d{4}-\d{2}-\d{2}\.json"$/)
+      const bans = strictExport(exported.body)
+      const expected = (yield* Effect.flatMap(Bans, (service) => service.exportAll)).map((ban) => encodeBan(ban))
+      expect(bans.map((ban) => encodeBan(ban))).toEqual(expected)
+      expect(new Set(bans.map((ban) => ban.id)).size).toBe(count)
+      for (const name of NAMES) expect(bans.some((ban) => ban.playerName === name)).toBe(true)
+    }).pipe(Effect.provide(bansController(fleet)))
+  })
+
+  it.scopedLive("an empty export is an empty array", () => {
+    const fleet = makeFleet({ alpha: "stopped" })
+    return Effect.gen(function* () {
+      const exported = yield* call("GET", "/api/bans/export", { as: MOD })
+      expect(exported.status).toBe(200)
+      expect(strictExport(exported.body)).toEqual([])
+    }).pipe(Effect.provide(bansController(fleet)))
+  })
+
+  it.scopedLive("list pages match the service's decoded pages, field for field, cursor for cursor, with filters", () => {
+    const fleet = makeFleet({ alpha: "stopped" })
+    return Effect.gen(function* () {
+      yield* call("POST", "/api/bans/import", { as: MOD, json: importRows(230) })
+      const service = yield* Bans
+      for (const query of [{}, { status: "active" as const }, { q: "quote" }, { q: "player 1" }]) {
+        let cursor: string | undefined
+        let pages = 0
+        do {
+          const params = new URLSearchParams({ ...query, limit: "40", ...(cursor === undefined ? {} : { cursor }) })
+          const answer = yield* call("GET", `/api/bans?${params.toString()}`, { as: MOD })
+          expect(answer.status).toBe(200)
+          const page = strictPage(answer.body)
+          const decoded = yield* service.list({ ...query, limit: 40, ...(cursor === undefined ? {} : { cursor }) })
+          expect(page.items.map((ban) => encodeBan(ban))).toEqual(decoded.items.map((ban) => encodeBan(ban)))
+          expect(page.nextCursor).toBe(decoded.nextCursor)
+          cursor = page.nextCursor ?? undefined
+          pages++
+        } while (cursor !== undefined && pages < 20)
+        expect(cursor).toBeUndefined()
+      }
+      const bad = yield* call("GET", "/api/bans?cursor=not-a-cursor", { as: MOD })
+      expect(bad.status).toBe(400)
+    }).pipe(Effect.provide(bansController(fleet)))
+  })
+})
