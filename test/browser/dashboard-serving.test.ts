@@ -147,6 +147,12 @@ describe.sequential("the dashboard in a real browser", () => {
       // The stylesheet applied: the margin it sets.
       expect(await page.page.evaluate("getComputedStyle(document.body).marginTop")).toBe("32px")
       expect(page.problems()).toEqual(noProblems)
+      // The first load's JavaScript, as sent (the dashboard's budget is 300 KB compressed).
+      const scripts = page.responses().filter((r) => r.contentType.startsWith("text/javascript"))
+      expect(scripts.map((r) => new URL(r.url).pathname)).toEqual([`/assets/${running().app.script}`])
+      expect(page.scriptBytes()).toBe(scripts[0]!.bytes)
+      expect(page.scriptBytes()).toBeGreaterThan(0)
+      expect(page.scriptBytes()).toBeLessThanOrEqual(Buffer.byteLength(APP_SCRIPT))
     } finally {
       await page.close()
     }
