@@ -130,6 +130,12 @@ export interface OpenOptions {
   readonly viewport?: ViewportName
   /** More options for the page's browser context (`storageState` to start signed in, `locale`, ...). */
   readonly context?: BrowserContextOptions
+  /**
+   * Sign in before the page loads: `POST /api/auth/login` on the page's
+   * origin from inside its context, which then holds the session cookie
+   * (`auth-token`, HttpOnly) and `csrf-token`, as after the sign-in form.
+   */
+  readonly signIn?: { readonly username: string; readonly password: string }
   /** Wait for this load state after navigating (default `load`). */
   readonly waitUntil?: "load" | "domcontentloaded" | "networkidle" | "commit"
 }
@@ -215,6 +221,7 @@ export const launchBrowser = async (): Promise<TestBrowser> => {
       // A request cut off by a navigation or a reload (net::ERR_ABORTED) did not fail: the page went away.
       if (why !== "net::ERR_ABORTED") failedRequests.push(`${request.method()} ${request.url()}: ${why}`)
     })
+    if (options.signIn !== undefined) await signIn(context, new URL(url).origin, options.signIn)
     await page.goto(url, { waitUntil: options.waitUntil ?? "load" })
 
     const close = async () => {
@@ -256,6 +263,19 @@ export const launchBrowser = async (): Promise<TestBrowser> => {
       await browser.close()
     }
   }
+}
+
+/** Signs `context` in on `origin` through the API (cookie mode); fails with the API's answer when refused. */
+export const signIn = async (context: BrowserContext, origin: string, credentials: { readonly username: string; readonly password: string }) => {
+  const response = await context.request.post(`${origin}/api/auth/login`, { data: credentials })
+  if (response.status() !== 200) throw new Error(`sign-in as ${credentials.username} answered ${response.status()}: ${await response.text()}`)
+}
+
+/** The headers of a write in cookie mode: `X-CSRF-Token` from the context's `csrf-token` cookie (what the app sends). */
+export const csrfHeaders = async (context: BrowserContext, origin: string): Promise<Record<string, string>> => {
+  const token = (await context.cookies(origin)).find((cookie) => cookie.name === "csrf-token")?.value
+  if (token === undefined) throw new Error(`no csrf-token cookie for ${origin}: sign in first`)
+  return { "x-csrf-token": token }
 }
 
 const SERIOUS = new Set(["serious", "critical"])
