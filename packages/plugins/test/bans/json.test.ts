@@ -65,7 +65,8 @@ describe("bans JSON from the database", () => {
         let cursor: string | undefined
         let pages = 0
         do {
-          const params = new URLSearchParams({ ...query, limit: "40", ...(cursor === undefined ? {} : { cursor }) })
+          const pairs: Array<[string, string]> = [...Object.entries(query), ["limit", "40"], ...(cursor === undefined ? [] : [["cursor", cursor] as [string, string]])]
+          const params = new URLSearchParams(pairs)
           const answer = yield* call("GET", `/api/bans?${params.toString()}`, { as: MOD })
           expect(answer.status).toBe(200)
           const page = strictPage(answer.body)

@@ -10,7 +10,7 @@ import { type CallOptions, jsonBody, realSleep, request, startKernel, StubFleet,
 import { Duration, Effect, LogLevel } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
-import { makeBansPlugin } from "../../src/bans/index.js"
+import { type Bans, makeBansPlugin } from "../../src/bans/index.js"
 
 export { eventually, NO_PLAYERS, playersReply, realSleep, sleepingUntil, sleepsOnTestClock, tempDir } from "@garrison/testkit"
 
@@ -22,7 +22,8 @@ export const makeFleet = (statuses: Readonly<Record<string, ServerStatus>>): Fle
 
 /** The controller over the fleet with the bans plugin (no sync debounce). */
 export const bansController = (fleet: Fleet) =>
-  testController([fleet.plugin(), makeBansPlugin({ debounce: Duration.zero })], {
+  // The layer also provides the bans plugin's `Bans` service, for tests that compare the routes with it.
+  testController<Bans>([fleet.plugin(), makeBansPlugin({ debounce: Duration.zero })], {
     dataPrefix: "garrison-bans-data-",
     settings: { trustProxyHops: 1 },
     logLevel: LogLevel.Error
