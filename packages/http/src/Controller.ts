@@ -31,6 +31,8 @@ import { createServer as createNetServer } from "node:net"
 import { answerClientErrors } from "./ClientErrors.js"
 import { makeFrontDoor } from "./FrontDoor.js"
 import { type GateVerdict, makeGate } from "./Gate.js"
+import { type Dashboard, loadDashboard } from "./dashboard/DashboardFiles.js"
+import { makeStaticHandler } from "./dashboard/StaticFiles.js"
 import { docsHostRoutes, docsRoutes } from "./OpenApiDocs.js"
 import { resolveRateLimits } from "./RateLimiter.js"
 
@@ -46,7 +48,7 @@ export interface ListenOptions {
  * only here, after the runtime and every route are built, so it never
  * accepts a request the controller cannot answer yet.
  */
-const serveRouter = (listen: ListenOptions, rateLimits: ReadonlyMap<string, RateLimitRule | null>) =>
+const serveRouter = (listen: ListenOptions, rateLimits: ReadonlyMap<string, RateLimitRule | null>, dashboard: Dashboard) =>
   Layer.scoped(
     HttpServer.HttpServer,
     Effect.gen(function* () {
@@ -62,7 +64,8 @@ const serveRouter = (listen: ListenOptions, rateLimits: ReadonlyMap<string, Rate
         rateLimits,
         trustProxyHops: config.trustProxyHops,
         bodyLimitBytes: config.bodyLimitBytes,
-        now: () => clock.unsafeCurrentTimeMillis()
+        now: () => clock.unsafeCurrentTimeMillis(),
+        statics: makeStaticHandler(dashboard)
       })
       const frontDoor = makeFrontDoor({
         bodyLimitBytes: config.bodyLimitBytes,
@@ -98,6 +101,11 @@ const serveRouter = (listen: ListenOptions, rateLimits: ReadonlyMap<string, Rate
       const address = httpServer.address
       yield* Effect.logInfo(
         address._tag === "TcpAddress" ? `listening on http://${formatHost(address.hostname)}:${address.port}` : "listening"
+      )
+      yield* Effect.logInfo(
+        dashboard._tag === "Built"
+          ? `web dashboard: ${dashboard.files.size} files (${Math.round(dashboard.totalBytes / 1024)} KiB) from ${dashboard.dir}`
+          : `web dashboard: not built${dashboard.dir === undefined ? "" : ` (no ${dashboard.dir}/index.html)`}; run \`npm run build\``
       )
       // Only now that it can be reached: the first admin's one-time password and other start-up notes.
       yield* Effect.flatMap(Announcements, (announcements) => announcements.release)
@@ -153,7 +161,12 @@ const readRateLimits = (plugins: ReadonlyArray<AnyPlugin>) =>
 
 const controllerLayer = (plugins: ReadonlyArray<AnyPlugin>, listen: ListenOptions) => {
   // Settings and the port are checked before the runtime writes anything (data directory, database, first admin).
-  const checked = Effect.zipLeft(readRateLimits(plugins), checkPortFree(listen))
+  const checked = Effect.all({
+    rateLimits: readRateLimits(plugins),
+    // Read whole now: requests are answered from memory, and a bad DASHBOARD_DIR stops the start here.
+    dashboard: Effect.flatMap(GarrisonConfig, (config) => loadDashboard(config.dashboardDir)),
+    port: checkPortFree(listen)
+  })
   const runtime = Runtime.layer(plugins, { hostRoutes, hostReleasesAnnouncements: true })
   const routes = Layer.unwrapEffect(
     Effect.gen(function* () {
@@ -163,8 +176,8 @@ const controllerLayer = (plugins: ReadonlyArray<AnyPlugin>, listen: ListenOption
     })
   ).pipe(Layer.provideMerge(HttpLayerRouter.layer))
   return Layer.unwrapEffect(
-    Effect.map(checked, (rateLimits) =>
-      serveRouter(listen, rateLimits).pipe(
+    Effect.map(checked, ({ dashboard, rateLimits }) =>
+      serveRouter(listen, rateLimits, dashboard).pipe(
         Layer.provide(routes),
         Layer.provideMerge(runtime),
         Layer.provide(NodeHttpServer.layerContext)

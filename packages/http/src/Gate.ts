@@ -19,6 +19,7 @@ import { errorStatus } from "@garrison/runtime"
 import { DEFAULT_RATE_LIMIT } from "@garrison/runtime"
 import { type RateLimitRule, SlidingWindowLimiter } from "./RateLimiter.js"
 import { apiCacheControl, gateAnswerHeaders, setSecurityHeaders } from "./SecurityHeaders.js"
+import { isApiPath as underApi, type StaticHandler } from "./dashboard/StaticFiles.js"
 
 export interface GateVerdict {
   readonly requestId: string
@@ -39,6 +40,11 @@ export interface GateOptions {
   /** Milliseconds since epoch; from the Effect `Clock`, so tests can drive it. */
   readonly now: () => number
   readonly limiter?: SlidingWindowLimiter
+  /**
+   * Answers what no route claims outside `/api` (the web dashboard's
+   * files and client routes); without it, those are 404 like the rest.
+   */
+  readonly statics?: StaticHandler
 }
 
 /** A route with what the gate decides for it, worked out once when the gate is made. */
@@ -67,6 +73,7 @@ export const makeGate = (options: GateOptions) => {
   // 404 probing counts too: a request no route matches counts against the default scope.
   const unroutedRule = ruleOf(DEFAULT_RATE_LIMIT)
   const limiter = options.limiter ?? new SlidingWindowLimiter()
+  const statics = options.statics
   const methods = [...new Set(options.routes.map((route) => route.method.toUpperCase()))]
 
   /** For a path without a route for `method`: the methods it has (HEAD wherever GET is), and one of their routes. */
@@ -102,6 +109,12 @@ export const makeGate = (options: GateOptions) => {
 
     const found = table.find(method, url) ?? (method === "HEAD" ? table.find("GET", url) : undefined)
     const other = found === undefined ? otherMethods(method, url) : undefined
+    // The dashboard: only for what no route claims and is not under /api, so a routed request never pays for it.
+    // Not rate-limited: answered from memory, and a page load is a burst of a few files.
+    if (other === undefined && found === undefined && statics !== undefined && !underApi(path)) {
+      statics(request, response, path, requestId)
+      return undefined
+    }
     // The scope is the matched route's (a 405's: the path's other route); a request no route matches counts by its path.
     const rule = found !== undefined ? found.handler.rule : other !== undefined ? other.route.rule : unroutedRule
     if (rule) {

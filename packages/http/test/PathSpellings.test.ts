@@ -12,7 +12,7 @@ import { Effect, TestClock } from "effect"
 import { rawRequest, type RawResponse } from "@garrison/testkit"
 import { serverPort, stubLogins, hostController } from "./fixtures.js"
 
-type Expected = "login" | "refused" | "no-route"
+type Expected = "login" | "refused" | "no-route" | "dashboard"
 
 /** Each spelling with what it is; `note` says why where it is not obvious. */
 const spellings: ReadonlyArray<readonly [target: string, expected: Expected, note?: string]> = [
@@ -103,9 +103,9 @@ const spellings: ReadonlyArray<readonly [target: string, expected: Expected, not
   ["*", "refused"],
   ["ftp://x/api/auth/login", "refused"],
   ["http:///api/auth/login", "refused"],
-  // outside /api
-  ["http://x", "no-route"],
-  ["/auth/login", "no-route"]
+  // outside /api: the web dashboard's, which takes GET and HEAD only (405)
+  ["http://x", "dashboard"],
+  ["/auth/login", "dashboard"]
 ]
 
 const AUTH_LIMIT = 15
@@ -144,6 +144,10 @@ describe("hostile spellings of the login path", () => {
           expect(body.message, target).toMatch(/^invalid request target: /)
         } else if (expected === "login") {
           expect([200, 429], target).toContain(response.status)
+        } else if (expected === "dashboard") {
+          expect(response.status, target).toBe(405)
+          expectErrorShape(response, "method-not-allowed", target)
+          expect(response.headers["allow"], target).toBe("GET, HEAD")
         } else {
           expect(response.status, target).toBe(404)
         }
@@ -171,6 +175,8 @@ describe("hostile spellings of the login path", () => {
           expect(response.headers["retry-after"], target).toBe("900")
         } else if (expected === "refused") {
           expect(response.status, target).toBe(400)
+        } else if (expected === "dashboard") {
+          expect(response.status, target).toBe(405)
         } else {
           expect(response.status, target).toBe(404)
         }

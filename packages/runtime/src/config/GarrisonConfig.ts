@@ -9,6 +9,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as NodePath from "node:path"
 
 export interface GarrisonSettings {
@@ -25,6 +26,12 @@ export interface GarrisonSettings {
   readonly backupInterval: Duration.Duration
   /** Newest backups kept, and intervals back for which one backup each is kept (see `Database.pruneBackups`). */
   readonly backupKeep: number
+  /**
+   * Absolute path of the web dashboard's built folder (`DASHBOARD_DIR`);
+   * `undefined`: the host's default, `packages/dashboard/dist` beside the
+   * http package.
+   */
+  readonly dashboardDir: string | undefined
   readonly version: string
 }
 
@@ -59,6 +66,10 @@ export const settingsConfig: Config.Config<GarrisonSettings> = Config.all({
     Config.withDefault(10),
     // 0 would prune every backup, the one a restore needs included.
     Config.validate({ message: "expected at least 1", validation: (keep) => keep >= 1 })
+  ),
+  dashboardDir: Config.string("DASHBOARD_DIR").pipe(
+    Config.option,
+    Config.map((dir) => (Option.isSome(dir) && dir.value.trim() !== "" ? NodePath.resolve(dir.value) : undefined))
   ),
   version: Config.string("GARRISON_VERSION").pipe(Config.withDefault("0.1.0"))
 })
