@@ -62,6 +62,18 @@ export default defineConfig({
           isolate: true,
           poolOptions: { forks: { singleFork: true } }
         }
+      },
+      {
+        test: {
+          // A browser's first page load (starting Chromium, compiling the app's script) is slower than an API call.
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          name: "browser",
+          include: ["test/browser/**/*.test.ts"],
+          sequence: { groupOrder: 1 },
+          isolate: true,
+          poolOptions: { forks: { singleFork: true } }
+        }
       }
     ]
   }

@@ -147,6 +147,8 @@ export const isAlive = (pid: number): boolean => {
 export interface FleetOptions {
   /** The controller's `LOG_LEVEL` (default `Warning`: its output is only read when a test fails or asks). */
   readonly logLevel?: string
+  /** More environment for the controller, over `fleetEnv` (e.g. `DASHBOARD_DIR`, `ADMIN_USERNAME`/`ADMIN_PASSWORD`). */
+  readonly env?: Readonly<Record<string, string>>
 }
 
 /** A fleet with nothing running yet; call `close` in `afterAll`. */
@@ -177,7 +179,7 @@ export const makeFleet = (options: FleetOptions = {}): Fleet => {
         cleanups.push(() => removeDir(dir))
       }
       const first = controller === undefined
-      controller = await startController({ dataDir, plugins: [testPlugins.auth], env: fleetEnv, logLevel: options.logLevel ?? "Warning" })
+      controller = await startController({ dataDir, plugins: [testPlugins.auth], env: { ...fleetEnv, ...options.env }, logLevel: options.logLevel ?? "Warning" })
       if (first) cleanups.push(() => controller !== undefined && stopProcess(controller))
       return controller
     },
