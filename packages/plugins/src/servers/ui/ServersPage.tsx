@@ -229,7 +229,7 @@ const ServersPage = () => {
                 label={`Servers (${items.length} of ${page.total})`}
                 items={items}
                 rowHeight={44}
-                height="min(65vh, 44rem)"
+                height={`min(${items.length * 44 + 2}px, 65vh)`}
                 rowKey={(s: ServerSummaryView) => s.id}
                 renderRow={(server: ServerSummaryView) => (
                   <div className="server-row">
