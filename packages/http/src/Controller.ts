@@ -89,6 +89,11 @@ const serveRouter = (listen: ListenOptions, rateLimits: ReadonlyMap<string, Rate
         answerClientErrors(made)
         return made
       }
+      yield* Effect.logInfo(
+        dashboard._tag === "Built"
+          ? `web dashboard: ${dashboard.files.size} files (${Math.round(dashboard.totalBytes / 1024)} KiB) from ${dashboard.dir}`
+          : `web dashboard: not built${dashboard.dir === undefined ? "" : ` (no ${dashboard.dir}/index.html)`}; run \`npm run build\``
+      )
       const httpServer = yield* NodeHttpServer.make(server, listen).pipe(
         Effect.mapError(
           (error) =>
@@ -101,11 +106,6 @@ const serveRouter = (listen: ListenOptions, rateLimits: ReadonlyMap<string, Rate
       const address = httpServer.address
       yield* Effect.logInfo(
         address._tag === "TcpAddress" ? `listening on http://${formatHost(address.hostname)}:${address.port}` : "listening"
-      )
-      yield* Effect.logInfo(
-        dashboard._tag === "Built"
-          ? `web dashboard: ${dashboard.files.size} files (${Math.round(dashboard.totalBytes / 1024)} KiB) from ${dashboard.dir}`
-          : `web dashboard: not built${dashboard.dir === undefined ? "" : ` (no ${dashboard.dir}/index.html)`}; run \`npm run build\``
       )
       // Only now that it can be reached: the first admin's one-time password and other start-up notes.
       yield* Effect.flatMap(Announcements, (announcements) => announcements.release)

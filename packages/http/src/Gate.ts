@@ -111,7 +111,7 @@ export const makeGate = (options: GateOptions) => {
     const other = found === undefined ? otherMethods(method, url) : undefined
     // The dashboard: only for what no route claims and is not under /api, so a routed request never pays for it.
     // Not rate-limited: answered from memory, and a page load is a burst of a few files.
-    if (other === undefined && found === undefined && statics !== undefined && !underApi(path)) {
+    if (found === undefined && other === undefined && statics !== undefined && !underApi(path)) {
       statics(request, response, path, requestId)
       return undefined
     }

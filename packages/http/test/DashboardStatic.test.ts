@@ -19,7 +19,7 @@ import { pathToFileURL } from "node:url"
 import { brotliDecompressSync, gunzipSync } from "node:zlib"
 import { defaultDashboardDir, loadDashboard } from "../src/dashboard/DashboardFiles.js"
 import { acceptedEncodings, DASHBOARD_CSP, isApiPath, makeStaticHandler } from "../src/dashboard/StaticFiles.js"
-import { hostController, serverPort } from "./fixtures.js"
+import { hostController, type LogLine, serverPort } from "./fixtures.js"
 
 const SECRET = "the-secret-outside-the-dashboard-folder"
 const SCRIPT = `// the app\n${Array.from({ length: 200 }, (_, i) => `console.log("line ${i} of the dashboard's script");`).join("\n")}\n`
@@ -288,6 +288,17 @@ describe("the dashboard's static files", () => {
 })
 
 describe("the dashboard's folder", () => {
+  const logs: Array<LogLine> = []
+  const dist = fixture()
+  it.scoped("is named in the start-up log, before the controller listens", () =>
+    Effect.gen(function* () {
+      yield* serverPort
+      const messages = logs.map((line) => line.message)
+      const named = messages.findIndex((m) => /^web dashboard: 6 files \(\d+ KiB\) from /.test(m) && m.endsWith(` from ${dist}`))
+      expect(named, messages.join("\n")).toBeGreaterThanOrEqual(0)
+      expect(named).toBeLessThan(messages.findIndex((m) => m.startsWith("listening on")))
+    }).pipe(Effect.provide(hostController({ dashboardDir: dist }, { logs }))))
+
   it.effect("is held in memory at start: files changed or added later are not read", () =>
     Effect.gen(function* () {
       const dist = fixture()
