@@ -1,10 +1,10 @@
-/** The signed-in user and what they may do: `GET /api/auth/me`, re-read after sign-in and password changes. */
+/** The signed-in user and what they may do: `GET /api/me`, re-read after sign-in and password changes. */
 import { createContext, useContext } from "react"
 import type { MeResponse } from "../../../plugins/src/accounts/contract/Api.js"
 
 export interface Session {
   readonly me: MeResponse
-  /** Re-reads `/api/auth/me`. */
+  /** Re-reads `/api/me`. */
   readonly refresh: () => Promise<void>
   readonly signOut: () => Promise<void>
 }

@@ -94,20 +94,21 @@ export class MeResponse extends Schema.Class<MeResponse>("MeResponse")({
 }) {}
 
 /**
- * `GET /api/auth/me`: who the session belongs to and what it may do, for a
- * panel that hides what the caller cannot use. Apart from the auth group so
- * it is not under the sign-in rate limit (a page load asks for it).
+ * `GET /api/me`: who the session belongs to and what it may do, for a panel
+ * that hides what the caller cannot use. Outside `/api/auth/*` and its
+ * group, so it is not under the sign-in rate limit (every page load asks).
+ * Like every other route, it answers 403 `password-change-required` while
+ * the password must change (the login response says so first).
  */
 export class SessionGroup extends HttpApiGroup.make("session").add(
-  HttpApiEndpoint.get("me", "/api/auth/me")
+  HttpApiEndpoint.get("me", "/api/me")
     .addSuccess(MeResponse)
     .annotate(Access, Access.anyAuth)
-    .annotate(DuringPasswordChange, true)
     .annotate(OpenApi.Summary, "The signed-in user and their permissions")
     .annotate(
       OpenApi.Description,
       "The caller's user, whether MFA is on, the permissions of their role everywhere and those granted on some servers " +
-        "only. Answers while a password change is pending, so a client can ask for it."
+        "only (`admin` implies every permission)."
     )
 ) {}
 

@@ -208,7 +208,7 @@ const ServersPage = () => {
             <p className="notice">{allowedAnywhere(me, "server.deploy") ? "No servers yet: add one." : "No servers you may see."}</p>
           ) : (
             <div>
-              <div className="server-row list-head" aria-hidden="true">
+              <div className="server-row list-head">
                 <span>
                   {canDeploy && (
                     <input
