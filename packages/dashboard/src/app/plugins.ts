@@ -1,6 +1,7 @@
 /** The plugins whose pages the dashboard shows: each one's `ui/index.ts` descriptor. */
 import type { PluginUi } from "../plugin.js"
 import { accountsUi } from "../../../plugins/src/accounts/ui/index.js"
+import { actionsUi } from "../../../plugins/src/actions/ui/index.js"
 import { auditUi } from "../../../plugins/src/audit/ui/index.js"
 import { bansUi } from "../../../plugins/src/bans/ui/index.js"
 import { logsUi } from "../../../plugins/src/logs/ui/index.js"
@@ -13,6 +14,7 @@ import { serversUi } from "../../../plugins/src/servers/ui/index.js"
 export const plugins: ReadonlyArray<PluginUi> = [
   serversUi,
   playersUi,
+  actionsUi,
   logsUi,
   schedulerUi,
   bansUi,

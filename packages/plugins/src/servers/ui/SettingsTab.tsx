@@ -9,6 +9,11 @@ const SettingsTab = ({ serverId }: { readonly serverId: string }) => {
   const [gamePort, setGamePort] = useState("")
   const [mods, setMods] = useState("")
   const [extraArgs, setExtraArgs] = useState("")
+  const [rconPort, setRconPort] = useState("")
+  const [rconPassword, setRconPassword] = useState("")
+  const [agentUrl, setAgentUrl] = useState("")
+  const [agentKey, setAgentKey] = useState("")
+  const [watchdog, setWatchdog] = useState<"" | "on" | "off">("")
   const save = useSubmit(async () => {
     await api((c) =>
       c.servers.update({
@@ -17,7 +22,12 @@ const SettingsTab = ({ serverId }: { readonly serverId: string }) => {
           ...(name !== "" ? { name } : {}),
           ...(gamePort !== "" ? { gamePort: Number(gamePort) } : {}),
           ...(mods !== "" ? { mods: mods.split(",").map((m) => m.trim()).filter((m) => m !== "") } : {}),
-          ...(extraArgs !== "" ? { extraArgs: extraArgs.split(/\s+/).filter((a) => a !== "") } : {})
+          ...(extraArgs !== "" ? { extraArgs: extraArgs.split(/\s+/).filter((a) => a !== "") } : {}),
+          ...(rconPort !== "" || rconPassword !== ""
+            ? { rcon: { ...(rconPort !== "" ? { port: Number(rconPort) } : {}), ...(rconPassword !== "" ? { password: rconPassword } : {}) } }
+            : {}),
+          ...(agentUrl === "-" ? { agent: null } : agentUrl !== "" ? { agent: { url: agentUrl, ...(agentKey !== "" ? { apiKey: agentKey } : {}) } } : {}),
+          ...(watchdog === "" ? {} : { watchdog: watchdog === "on" })
         }
       })
     )
@@ -43,6 +53,30 @@ const SettingsTab = ({ serverId }: { readonly serverId: string }) => {
           <label>
             Extra arguments (replaces the list)
             <input value={extraArgs} onChange={(e) => setExtraArgs(e.target.value)} />
+          </label>
+          <label>
+            RCON port
+            <input type="number" min={1} max={65535} value={rconPort} onChange={(e) => setRconPort(e.target.value)} />
+          </label>
+          <label>
+            RCON password
+            <input type="password" value={rconPassword} onChange={(e) => setRconPassword(e.target.value)} autoComplete="off" />
+          </label>
+          <label>
+            Agent URL (- removes the agent)
+            <input value={agentUrl} onChange={(e) => setAgentUrl(e.target.value.trim())} placeholder="http://127.0.0.1:9100" />
+          </label>
+          <label>
+            Agent API key
+            <input type="password" value={agentKey} onChange={(e) => setAgentKey(e.target.value)} autoComplete="off" />
+          </label>
+          <label>
+            Watchdog
+            <select value={watchdog} onChange={(e) => setWatchdog(e.target.value as "" | "on" | "off")}>
+              <option value="">Unchanged</option>
+              <option value="on">On: restart after a crash</option>
+              <option value="off">Off</option>
+            </select>
           </label>
         </div>
         <div>
