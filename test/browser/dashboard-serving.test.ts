@@ -14,7 +14,7 @@ import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import * as NodePath from "node:path"
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { forEachViewport, launchBrowser, noProblems, type TestBrowser, viewports } from "../support/browser.js"
+import { csrfHeaders, forEachViewport, launchBrowser, noProblems, type TestBrowser, viewports } from "../support/browser.js"
 import { makeTempDir, removeDir } from "../support/controller.js"
 import { type Fleet, makeFleet, until } from "../support/fleet.js"
 
@@ -46,6 +46,8 @@ fetch("/api/health")
 const APP_STYLE = `body { font-family: sans-serif; color: #1a1a1a; background: #ffffff; margin: 2rem; }
 a { color: #0645ad; }
 `
+
+const ADMIN = { username: "admin", password: "Browser-Tests-Sign-In-7" } as const
 
 const hashed = (name: string, extension: string, content: string) =>
   `${name}-${createHash("sha256").update(content).digest("hex").slice(0, 8)}.${extension}`
@@ -122,7 +124,8 @@ describe.sequential("the dashboard in a real browser", () => {
 
   beforeAll(async () => {
     app = makeFixtureApp()
-    fleet = makeFleet({ env: { DASHBOARD_DIR: app.dist } })
+    // Real accounts, so the browser signs in with the session cookie as the dashboard does.
+    fleet = makeFleet({ env: { DASHBOARD_DIR: app.dist }, admin: ADMIN })
     baseUrl = (await fleet.startController()).baseUrl
     browser = await launchBrowser()
   }, 60_000)
@@ -134,8 +137,8 @@ describe.sequential("the dashboard in a real browser", () => {
   })
 
   const running = () => {
-    if (browser === undefined || app === undefined) throw new Error("beforeAll did not finish")
-    return { browser, app }
+    if (browser === undefined || app === undefined || fleet === undefined) throw new Error("beforeAll did not finish")
+    return { browser, app, fleet }
   }
 
   it("renders the app, whose script, style and API call the policy allows", async () => {
@@ -147,6 +150,12 @@ describe.sequential("the dashboard in a real browser", () => {
       // The stylesheet applied: the margin it sets.
       expect(await page.page.evaluate("getComputedStyle(document.body).marginTop")).toBe("32px")
       expect(page.problems()).toEqual(noProblems)
+      // The first load's JavaScript, as sent (the dashboard's budget is 300 KB compressed).
+      const scripts = page.responses().filter((r) => r.contentType.startsWith("text/javascript"))
+      expect(scripts.map((r) => new URL(r.url).pathname)).toEqual([`/assets/${running().app.script}`])
+      expect(page.scriptBytes()).toBe(scripts[0]!.bytes)
+      expect(page.scriptBytes()).toBeGreaterThan(0)
+      expect(page.scriptBytes()).toBeLessThanOrEqual(Buffer.byteLength(APP_SCRIPT))
     } finally {
       await page.close()
     }
@@ -227,6 +236,30 @@ describe.sequential("the dashboard in a real browser", () => {
       expect(typed?.status()).toBe(200)
       await expectText(page.page, "#route", "Route: /settings/security")
       expect(page.problems()).toEqual(noProblems)
+    } finally {
+      await page.close()
+    }
+  })
+
+  it("a page can start signed in (cookie mode): reads with the cookie, writes need its CSRF token", async () => {
+    const page = await running().browser.open(`${baseUrl}/settings`, { signIn: ADMIN })
+    try {
+      const cookies = await page.context.cookies(baseUrl)
+      expect(cookies.find((c) => c.name === "auth-token")).toMatchObject({ httpOnly: true, sameSite: "Lax" })
+      expect(cookies.find((c) => c.name === "csrf-token")).toMatchObject({ httpOnly: false })
+      const request = page.page.request
+      const users = await request.get(`${baseUrl}/api/users`)
+      expect(users.status(), JSON.stringify(cookies) + (await users.text())).toBe(200)
+      const role = { name: "browser-testers", permissions: ["server.view"] }
+      const without = await request.post(`${baseUrl}/api/roles`, { data: role })
+      expect(without.status()).toBe(403)
+      expect((await without.json()) as unknown).toMatchObject({ error: "csrf-mismatch" })
+      const withToken = await request.post(`${baseUrl}/api/roles`, { data: role, headers: await csrfHeaders(page.context, baseUrl) })
+      expect(withToken.status(), await withToken.text()).toBe(201)
+      // The fleet's own calls sign in as the same admin, with a bearer token.
+      const roles = await running().fleet.api("GET", "/api/roles")
+      expect(roles.status).toBe(200)
+      expect(JSON.stringify(roles.body)).toContain("browser-testers")
     } finally {
       await page.close()
     }

@@ -23,6 +23,17 @@
  * })                                             // screenshots servers-desktop.png and servers-phone.png
  * ```
  *
+ * `scriptBytes()` sums the JavaScript a page received, as sent (compressed):
+ * the dashboard's first load must stay under 300 KB.
+ *
+ * Waiting: use locators (`page.getByRole(...).waitFor()`,
+ * `locator.filter({ hasText })`), not `page.waitForFunction` with a string:
+ * Playwright compiles that inside the page with `new Function`, which the
+ * dashboard's policy (no 'unsafe-eval') refuses, and the refusal shows up as
+ * a CSP violation. `page.evaluate("...")` is fine (it goes through the
+ * DevTools protocol). The tests compile without the DOM's types, so code
+ * for the page is passed as text or touches only Playwright's API.
+ *
  * Framework-free like `controller.ts`: tests keep their own assertions.
  */
 import AxeBuilder from "@axe-core/playwright"
@@ -78,12 +89,30 @@ export interface AccessibilityViolation {
   readonly targets: ReadonlyArray<string>
 }
 
+/** One response the page received, as sent on the wire. */
+export interface SeenResponse {
+  readonly url: string
+  readonly status: number
+  readonly contentType: string
+  /** `br`, `gzip`, or `""` when sent as it is. */
+  readonly contentEncoding: string
+  /** Bytes on the wire (compressed when `contentEncoding` says so): the response's Content-Length. */
+  readonly bytes: number
+}
+
 export interface WatchedPage {
   readonly page: Page
   readonly context: BrowserContext
   readonly viewport: ViewportName
   /** Everything collected since the page opened (console errors, uncaught exceptions, failed requests, CSP violations). */
   readonly problems: () => PageProblems
+  /** Every response since the page opened, in order. */
+  readonly responses: () => ReadonlyArray<SeenResponse>
+  /**
+   * JavaScript received since the page opened, in bytes on the wire (what a
+   * first load costs: the budget is 300 KB of compressed JavaScript).
+   */
+  readonly scriptBytes: () => number
   /** Forgets what was collected so far (e.g. after a step that is expected to log an error). */
   readonly clearProblems: () => void
   /**
@@ -101,6 +130,12 @@ export interface OpenOptions {
   readonly viewport?: ViewportName
   /** More options for the page's browser context (`storageState` to start signed in, `locale`, ...). */
   readonly context?: BrowserContextOptions
+  /**
+   * Sign in before the page loads: `POST /api/auth/login` on the page's
+   * origin from inside its context, which then holds the session cookie
+   * (`auth-token`, HttpOnly) and `csrf-token`, as after the sign-in form.
+   */
+  readonly signIn?: { readonly username: string; readonly password: string }
   /** Wait for this load state after navigating (default `load`). */
   readonly waitUntil?: "load" | "domcontentloaded" | "networkidle" | "commit"
 }
@@ -161,6 +196,7 @@ export const launchBrowser = async (): Promise<TestBrowser> => {
     const pageErrors: Array<string> = []
     const failedRequests: Array<string> = []
     const cspViolations: Array<CspViolation> = []
+    const seen: Array<SeenResponse> = []
     await context.exposeBinding(CSP_BINDING, (_source, violation: CspViolation) => {
       cspViolations.push(violation)
     })
@@ -170,11 +206,22 @@ export const launchBrowser = async (): Promise<TestBrowser> => {
       if (message.type() === "error") consoleErrors.push(`${message.text()} (${message.location().url}:${message.location().lineNumber})`)
     })
     page.on("pageerror", (error) => pageErrors.push(error.stack ?? error.message))
+    page.on("response", (response) => {
+      const headers = response.headers()
+      seen.push({
+        url: response.url(),
+        status: response.status(),
+        contentType: headers["content-type"] ?? "",
+        contentEncoding: headers["content-encoding"] ?? "",
+        bytes: Number(headers["content-length"] ?? 0)
+      })
+    })
     page.on("requestfailed", (request) => {
       const why = request.failure()?.errorText ?? "failed"
       // A request cut off by a navigation or a reload (net::ERR_ABORTED) did not fail: the page went away.
       if (why !== "net::ERR_ABORTED") failedRequests.push(`${request.method()} ${request.url()}: ${why}`)
     })
+    if (options.signIn !== undefined) await signIn(context, new URL(url).origin, options.signIn)
     await page.goto(url, { waitUntil: options.waitUntil ?? "load" })
 
     const close = async () => {
@@ -191,6 +238,8 @@ export const launchBrowser = async (): Promise<TestBrowser> => {
         failedRequests: [...failedRequests],
         cspViolations: [...cspViolations]
       }),
+      responses: () => [...seen],
+      scriptBytes: () => seen.filter((r) => /^(text|application)\/javascript\b/.test(r.contentType)).reduce((sum, r) => sum + r.bytes, 0),
       clearProblems: () => {
         consoleErrors.length = 0
         pageErrors.length = 0
@@ -214,6 +263,19 @@ export const launchBrowser = async (): Promise<TestBrowser> => {
       await browser.close()
     }
   }
+}
+
+/** Signs `context` in on `origin` through the API (cookie mode); fails with the API's answer when refused. */
+export const signIn = async (context: BrowserContext, origin: string, credentials: { readonly username: string; readonly password: string }) => {
+  const response = await context.request.post(`${origin}/api/auth/login`, { data: credentials })
+  if (response.status() !== 200) throw new Error(`sign-in as ${credentials.username} answered ${response.status()}: ${await response.text()}`)
+}
+
+/** The headers of a write in cookie mode: `X-CSRF-Token` from the context's `csrf-token` cookie (what the app sends). */
+export const csrfHeaders = async (context: BrowserContext, origin: string): Promise<Record<string, string>> => {
+  const token = (await context.cookies(origin)).find((cookie) => cookie.name === "csrf-token")?.value
+  if (token === undefined) throw new Error(`no csrf-token cookie for ${origin}: sign in first`)
+  return { "x-csrf-token": token }
 }
 
 const SERIOUS = new Set(["serious", "critical"])

@@ -120,7 +120,7 @@ export interface Fleet {
   readonly startController: () => Promise<ControllerHandle>
   /** Stops the running controller (SIGTERM, then SIGKILL); its data directory stays. */
   readonly stopController: () => Promise<ExitInfo>
-  /** One request to the running controller as the admin, with a 30 s time-out. */
+  /** One request to the running controller as the admin (the test header, or `admin`'s bearer token), with a 30 s time-out. */
   readonly api: (method: string, path: string, body?: unknown) => Promise<JsonResponse>
   /** `POST /api/servers` for `install`: its folder and game port, `fleetSimArgs`, stop waits of 5 s and 3 s. */
   readonly createServer: (install: SimInstall, name: string) => Promise<JsonResponse>
@@ -147,8 +147,17 @@ export const isAlive = (pid: number): boolean => {
 export interface FleetOptions {
   /** The controller's `LOG_LEVEL` (default `Warning`: its output is only read when a test fails or asks). */
   readonly logLevel?: string
-  /** More environment for the controller, over `fleetEnv` (e.g. `DASHBOARD_DIR`, `ADMIN_USERNAME`/`ADMIN_PASSWORD`). */
+  /** More environment for the controller, over `fleetEnv` (e.g. `DASHBOARD_DIR`). */
   readonly env?: Readonly<Record<string, string>>
+  /**
+   * Real accounts instead of the test authenticator (which takes the
+   * `session` scheme over, so cookies from `POST /api/auth/login` would not
+   * be read): the controller runs bundled, without `PLUGINS`, its first
+   * admin made from these (`ADMIN_USERNAME`/`ADMIN_PASSWORD`), and `api`
+   * calls as that admin with a bearer token from signing in. For browser
+   * tests that sign in with the session cookie and its CSRF token.
+   */
+  readonly admin?: { readonly username: string; readonly password: string }
 }
 
 /** A fleet with nothing running yet; call `close` in `afterAll`. */
@@ -162,8 +171,23 @@ export const makeFleet = (options: FleetOptions = {}): Fleet => {
     if (controller === undefined) throw new Error("the fleet's controller has not been started")
     return controller
   }
-  const api = (method: string, path: string, body?: unknown) =>
-    requestJson(running().baseUrl, method, path, { headers: fleetAuth, timeoutMs: 30_000, ...(body === undefined ? {} : { body }) })
+  const admin = options.admin
+  /** The admin's bearer token (real accounts), from a sign-in made once per controller start. */
+  let adminToken: Promise<string> | undefined
+  const authHeaders = async (): Promise<Readonly<Record<string, string>>> => {
+    if (admin === undefined) return fleetAuth
+    adminToken ??= requestJson(running().baseUrl, "POST", "/api/auth/login", { body: admin }).then((answer) => {
+      const token = (answer.body as { token?: unknown } | undefined)?.token
+      if (answer.status !== 200 || typeof token !== "string") {
+        adminToken = undefined
+        throw new Error(`the fleet's admin could not sign in: ${answer.status} ${JSON.stringify(answer.body)}`)
+      }
+      return token
+    })
+    return { authorization: `Bearer ${await adminToken}` }
+  }
+  const api = async (method: string, path: string, body?: unknown) =>
+    requestJson(running().baseUrl, method, path, { headers: await authHeaders(), timeoutMs: 30_000, ...(body === undefined ? {} : { body }) })
   const status = async (id: string) => (await api("GET", `/api/servers/${id}/status`)).body as ServerStatus
 
   return {
@@ -179,7 +203,13 @@ export const makeFleet = (options: FleetOptions = {}): Fleet => {
         cleanups.push(() => removeDir(dir))
       }
       const first = controller === undefined
-      controller = await startController({ dataDir, plugins: [testPlugins.auth], env: { ...fleetEnv, ...options.env }, logLevel: options.logLevel ?? "Warning" })
+      adminToken = undefined
+      controller = await startController({
+        dataDir,
+        plugins: admin === undefined ? [testPlugins.auth] : [],
+        env: { ...fleetEnv, ...(admin === undefined ? {} : { ADMIN_USERNAME: admin.username, ADMIN_PASSWORD: admin.password }), ...options.env },
+        logLevel: options.logLevel ?? "Warning"
+      })
       if (first) cleanups.push(() => controller !== undefined && stopProcess(controller))
       return controller
     },
