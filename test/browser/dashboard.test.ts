@@ -107,8 +107,13 @@ const serverId = handoff<string>("an admin adds a server through the form")
 const playersIn = handoff<true>("it starts, and shows running with the players who joined")
 
 describe.sequential("the dashboard over a real controller and a simulated server", { timeout: 90_000 }, () => {
-  it("an admin signs in through the sign-in form", async () => {
+  it("an admin signs in through the sign-in form; the first load is under 300 KB of JavaScript on the wire", async () => {
     await signIn(admin, ADMIN)
+    // Sign-in form and the servers page: the entry script only (pages are lazy chunks of a few KB).
+    const firstLoad = admin.scriptBytes()
+    console.info(`dashboard first load in the browser: ${(firstLoad / 1024).toFixed(1)} KB of JavaScript on the wire`)
+    expect(firstLoad).toBeGreaterThan(0)
+    expect(firstLoad).toBeLessThan(300 * 1024)
     // The one expected error: the session probe before signing in answers 401.
     admin.clearProblems()
     await checkPage(admin, "servers-empty", (p) => heading(p, "Servers"))
