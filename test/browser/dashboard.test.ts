@@ -5,13 +5,16 @@
  * it and sees it running with the players who joined, kicks one, bans
  * another and finds the ban in the bans page, watches the console receive
  * a line, and signs out; a second user whose role is scoped to one server
- * sees only that server; a list of 1,000 servers renders only the rows in
+ * sees only that server (after the forced password change of their first
+ * sign-in), sets up MFA from the QR code and signs in again with a recovery
+ * code; a list of 1,000 servers renders only the rows in
  * view. axe finds no serious violation on any page
  * visited, and every page is left as a screenshot at desktop and phone
  * widths (test-artifacts/screenshots/dashboard-*).
  *
  * One test per step, in order, on one controller, one browser page.
  */
+import { Secret, TOTP } from "otpauth"
 import type { BrowserContextOptions } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { launchBrowser, noProblems, type TestBrowser, type WatchedPage } from "../support/browser.js"
@@ -21,6 +24,7 @@ import { installSim, type SimInstall, simControl } from "../support/sim.js"
 
 const ADMIN = { username: "admin", password: "correct horse battery staple" }
 const MODERATOR = { username: "mod-one", password: "a long moderator passphrase" }
+const FIRST_PASSWORD = "a one-time first password"
 const ALPHA = { steam64: "76561198000000011", name: "Alpha" }
 const BRAVO = { steam64: "76561198000000012", name: "Bravo" }
 
@@ -31,6 +35,7 @@ let browser: TestBrowser
 let install: SimInstall
 let baseUrl: string
 let admin: WatchedPage
+let moderator: WatchedPage
 let bearer: Readonly<Record<string, string>> = {}
 const cleanups: Array<() => unknown> = []
 const gamePids = new Set<number>()
@@ -299,11 +304,22 @@ describe.sequential("the dashboard over a real controller and a simulated server
       ]
     })
     expect(role.status, JSON.stringify(role.body)).toBe(201)
-    const user = await api("POST", "/api/users", { ...MODERATOR, role: "mod-sim-one", mustChangePassword: false })
+    const user = await api("POST", "/api/users", { username: MODERATOR.username, password: FIRST_PASSWORD, role: "mod-sim-one", mustChangePassword: true })
     expect(user.status, JSON.stringify(user.body)).toBe(201)
 
-    const moderator = await browser.open(`${baseUrl}/`, { viewport: "desktop" })
-    await signIn(moderator, MODERATOR)
+    // The first sign-in goes through the forced password change.
+    moderator = await browser.open(`${baseUrl}/`, { viewport: "desktop" })
+    await heading(moderator, "Sign in")
+    await moderator.page.getByLabel("Username").fill(MODERATOR.username)
+    await moderator.page.getByLabel("Password").fill(FIRST_PASSWORD)
+    await moderator.page.getByRole("button", { name: "Sign in" }).click()
+    await heading(moderator, "Choose a new password")
+    await moderator.page.getByLabel("Current password").fill(FIRST_PASSWORD)
+    await moderator.page.getByLabel("New password (8 to 128 characters)").fill(MODERATOR.password)
+    await moderator.page.getByLabel("Repeat the new password").fill(MODERATOR.password)
+    await moderator.page.getByRole("button", { name: "Change password" }).click()
+    await heading(moderator, "Servers")
+    // Expected on the way: the session probe before sign-in (401) and before the change (403 password-change-required).
     moderator.clearProblems()
     await moderator.page.getByRole("link", { name: "Sim One" }).waitFor({ timeout: 15_000 })
     expect(await moderator.page.getByRole("link", { name: "Sim Two" }).count()).toBe(0)
@@ -320,5 +336,35 @@ describe.sequential("the dashboard over a real controller and a simulated server
     expect(await moderator.page.getByRole("button", { name: "Stop" }).count()).toBe(0)
     await moderator.page.getByRole("link", { name: "Players" }).waitFor()
     expect(moderator.problems()).toEqual(noProblems)
+  })
+
+  it("sets up MFA from the QR code's secret, gets recovery codes, and signs in again with one", async () => {
+    const page = moderator.page
+    await page.goto(`${baseUrl}/account`)
+    await heading(moderator, "My account")
+    await page.getByRole("button", { name: "Set up MFA" }).click()
+    await page.getByRole("img", { name: "QR code of the MFA secret" }).waitFor({ timeout: 10_000 })
+    const secret = (await page.locator("form code").first().innerText()).trim()
+    await page.getByLabel("Code", { exact: true }).fill(new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: "SHA1" }).generate())
+    await page.getByRole("button", { name: "Turn MFA on" }).click()
+    const codes = page.getByRole("region", { name: "Recovery codes" })
+    await codes.waitFor({ timeout: 10_000 })
+    const recovery = (await codes.getByRole("listitem").first().innerText()).trim()
+    expect(recovery.length).toBeGreaterThan(4)
+    await checkPage(moderator, "account-mfa", (p) => heading(p, "My account"))
+
+    await page.getByRole("button", { name: "Sign out" }).click()
+    await heading(moderator, "Sign in")
+    await page.getByLabel("Username").fill(MODERATOR.username)
+    await page.getByLabel("Password").fill(MODERATOR.password)
+    await page.getByRole("button", { name: "Sign in" }).click()
+    await heading(moderator, "Two-step verification")
+    await page.getByLabel(/Code from your authenticator app/).fill(recovery)
+    await page.getByRole("button", { name: "Verify" }).click()
+    // Back where the user was, signed in, with MFA on.
+    await heading(moderator, "My account")
+    await page.getByText("Status: on").waitFor({ timeout: 10_000 })
+    // Expected: the sign-in without a code answered 401 mfa-required.
+    moderator.clearProblems()
   })
 })
