@@ -230,6 +230,35 @@ describe.sequential("the dashboard over a real controller and a simulated server
     }
   })
 
+  it("has a dark theme: the toggle switches it, the system's preference picks it, and it passes axe", async () => {
+    const id = serverId.get()
+    await admin.page.goto(`${baseUrl}/servers/${id}/players`)
+    await heading(admin, "Sim One")
+    await admin.page.getByRole("button", { name: "Switch to dark theme" }).click()
+    await admin.page.getByRole("button", { name: "Switch to light theme" }).waitFor()
+    expect(await admin.page.evaluate("document.documentElement.dataset.theme")).toBe("dark")
+    expect(await admin.seriousAccessibilityViolations()).toEqual([])
+    await admin.screenshot("dashboard-server-players-dark")
+    await admin.page.getByRole("button", { name: "Switch to light theme" }).click()
+    expect(await admin.page.evaluate("document.documentElement.dataset.theme")).toBe("light")
+
+    // A browser that prefers dark gets it without the toggle.
+    const state = (await admin.context.storageState()) as BrowserContextOptions["storageState"]
+    const dark = await browser.open(`${baseUrl}/bans`, { viewport: "phone", context: { storageState: state!, colorScheme: "dark" } })
+    try {
+      await heading(dark, "Bans")
+      await dark.page.evaluate("localStorage.removeItem('garrison.theme')")
+      await dark.page.reload()
+      await heading(dark, "Bans")
+      await dark.page.getByRole("button", { name: "Switch to light theme" }).waitFor()
+      expect(await dark.seriousAccessibilityViolations()).toEqual([])
+      await dark.screenshot("dashboard-bans-dark")
+      expect(dark.problems()).toEqual(noProblems)
+    } finally {
+      await dark.close()
+    }
+  })
+
   it("renders 1,000 servers smoothly: only the rows in view are in the page, and scrolling reaches the last", async () => {
     const many = await browser.open(`${baseUrl}/`, { viewport: "desktop" })
     try {
