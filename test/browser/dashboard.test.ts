@@ -218,6 +218,7 @@ describe.sequential("the dashboard over a real controller and a simulated server
       ["/account", "account", "My account"],
       [`/servers/${serverId.get()}/logs`, "server-logs", "Sim One"],
       [`/servers/${serverId.get()}/world`, "server-world", "Sim One"],
+      [`/servers/${serverId.get()}/metrics`, "server-metrics", "Sim One"],
       [`/servers/${serverId.get()}/scheduler`, "server-scheduler", "Sim One"]
     ] as const) {
       await admin.page.goto(`${baseUrl}${path}`)
