@@ -21,7 +21,7 @@ export default tseslint.config(
     // Sources import Effect modules one by one (`effect/Effect`): a barrel loads every module of
     // the package at start-up (for `effect`, fast-check and all), which start-up time and memory
     // goals cannot afford. Tests may use the barrels.
-    files: ["packages/*/src/**/*.ts", "examples/*/src/**/*.ts"],
+    files: ["packages/*/src/**/*.{ts,tsx}", "examples/*/src/**/*.ts"],
     rules: {
       "no-restricted-imports": [
         "error",
@@ -36,8 +36,27 @@ export default tseslint.config(
   },
   {
     // A plugin uses another plugin only through its index: see packages/plugins/lint/boundaries.js.
+    // A plugin's dashboard pages (`ui/`) are browser code built by the dashboard: they may read other plugins' contracts.
     files: ["packages/plugins/src/**/*.ts"],
+    ignores: ["packages/plugins/src/*/ui/**"],
     plugins: { garrison: { rules: { "plugin-boundaries": pluginBoundaries } } },
     rules: { "garrison/plugin-boundaries": "error" }
+  },
+  {
+    // The dashboard (packages/dashboard) and the plugins' pages: browser code, React with JSX.
+    files: ["packages/dashboard/**/*.{ts,tsx}", "packages/plugins/src/*/ui/**/*.{ts,tsx}"],
+    languageOptions: {
+      parserOptions: { ecmaFeatures: { jsx: true } },
+      globals: {
+        window: "readonly",
+        document: "readonly",
+        navigator: "readonly",
+        fetch: "readonly",
+        Blob: "readonly",
+        HTMLElement: "readonly",
+        ResizeObserver: "readonly",
+        KeyboardEvent: "readonly"
+      }
+    }
   }
 )

@@ -16,7 +16,7 @@ import { Mfa } from "./mfa/Mfa.js"
 import { migrations } from "./migrations.js"
 import { Passwords } from "./passwords/Passwords.js"
 import { Roles } from "./roles/Roles.js"
-import { AuthRoutes } from "./routes/auth.js"
+import { AuthRoutes, SessionRoutes } from "./routes/auth.js"
 import { BackupRoutes } from "./routes/backup.js"
 import { SetupRoutes } from "./routes/setup.js"
 import { RolesRoutes, UsersRoutes } from "./routes/users.js"
@@ -40,7 +40,7 @@ export const AccountsPlugin = Plugin.make({
   description: "Users, roles, sign-in, sessions, CSRF, lockout and MFA",
   migrations,
   layer: services,
-  http: Plugin.http(AccountsApi, Layer.mergeAll(AuthRoutes, SetupRoutes, UsersRoutes, RolesRoutes, BackupRoutes)),
+  http: Plugin.http(AccountsApi, Layer.mergeAll(AuthRoutes, SessionRoutes, SetupRoutes, UsersRoutes, RolesRoutes, BackupRoutes)),
   authentication: [sessionScheme],
   jobs,
   events: [

@@ -25,17 +25,13 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
 import type { ServerHandle } from "../servers/index.js"
 import { agentActorError } from "./agentControl.js"
 import { AgentLinks } from "./AgentLinks.js"
+import { ProviderUnavailable } from "./contract/errors.js"
 import { AdminAction } from "./events.js"
 
-/** No provider can run the action now: 503 `provider-unavailable` (declared by the plugin). */
-export class ProviderUnavailable extends Schema.TaggedError<ProviderUnavailable>()("ProviderUnavailable", {
-  message: Schema.String,
-  details: Schema.Struct({ serverId: Schema.String, action: Schema.String, reason: Schema.String })
-}) {}
+export { ProviderUnavailable }
 
 /** Who would run an action on a server now. */
 export interface ActionRoute {

@@ -3,13 +3,14 @@
  * client can import it without the implementation.
  */
 import * as HttpApi from "@effect/platform/HttpApi"
-import { AuthGroup } from "./Auth.js"
+import { AuthGroup, SessionGroup } from "./Auth.js"
 import { BackupGroup } from "./Backup.js"
 import { SetupGroup } from "./Setup.js"
 import { RolesGroup, UsersGroup } from "./Users.js"
 
 export class AccountsApi extends HttpApi.make("accounts")
   .add(AuthGroup)
+  .add(SessionGroup)
   .add(SetupGroup)
   .add(UsersGroup)
   .add(RolesGroup)

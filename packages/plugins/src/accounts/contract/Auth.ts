@@ -74,6 +74,44 @@ export class ChangePasswordRequest extends Schema.Class<ChangePasswordRequest>("
   newPassword: NewPassword
 }) {}
 
+/** A permission granted on some servers only. */
+export const ScopedPermission = Schema.Struct({ permission: Schema.String, servers: Schema.Array(Schema.String) }).annotations({
+  identifier: "ScopedPermission"
+})
+
+export class MeResponse extends Schema.Class<MeResponse>("MeResponse")({
+  user: Schema.Struct({
+    id: Schema.String,
+    username: Schema.String,
+    role: Schema.String,
+    mustChangePassword: Schema.Boolean,
+    mfaEnabled: Schema.Boolean
+  }),
+  /** Permissions the caller's role grants on every server (`admin` implies all). */
+  permissions: Schema.Array(Schema.String),
+  /** Permissions granted on some servers only. */
+  scoped: Schema.Array(ScopedPermission)
+}) {}
+
+/**
+ * `GET /api/me`: who the session belongs to and what it may do, for a panel
+ * that hides what the caller cannot use. Outside `/api/auth/*` and its
+ * group, so it is not under the sign-in rate limit (every page load asks).
+ * Like every other route, it answers 403 `password-change-required` while
+ * the password must change (the login response says so first).
+ */
+export class SessionGroup extends HttpApiGroup.make("session").add(
+  HttpApiEndpoint.get("me", "/api/me")
+    .addSuccess(MeResponse)
+    .annotate(Access, Access.anyAuth)
+    .annotate(OpenApi.Summary, "The signed-in user and their permissions")
+    .annotate(
+      OpenApi.Description,
+      "The caller's user, whether MFA is on, the permissions of their role everywhere and those granted on some servers " +
+        "only (`admin` implies every permission)."
+    )
+) {}
+
 export class AuthGroup extends HttpApiGroup.make("auth")
   .add(
     HttpApiEndpoint.post("login", "/api/auth/login")

@@ -1,6 +1,6 @@
 /** Field schemas shared by the accounts contract. */
 import * as Schema from "effect/Schema"
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../passwords/Passwords.js"
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../passwords/limits.js"
 import { USERNAME_PATTERN, USERNAME_RULE } from "../users/username.js"
 
 export const Username = Schema.String.pipe(Schema.pattern(USERNAME_PATTERN, { message: () => USERNAME_RULE }))

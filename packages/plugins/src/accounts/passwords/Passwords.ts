@@ -11,9 +11,9 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import { randomInt } from "node:crypto"
 import { PasswordRejected } from "../errors.js"
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./limits.js"
 
-export const MIN_PASSWORD_LENGTH = 8
-export const MAX_PASSWORD_LENGTH = 128
+export { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH }
 
 /** OWASP Password Storage Cheat Sheet, first Argon2id option. */
 export const ARGON2_OPTIONS = {

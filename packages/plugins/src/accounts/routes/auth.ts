@@ -162,3 +162,28 @@ export const AuthRoutes = HttpApiBuilder.group(AccountsApi, "auth", (handlers) =
       )
   })
 )
+
+export const SessionRoutes = HttpApiBuilder.group(AccountsApi, "session", (handlers) =>
+  Effect.gen(function* () {
+    const users = yield* Users
+    return handlers.handle("me", () =>
+      Effect.gen(function* () {
+        const principal = yield* CurrentPrincipal
+        const user = principal.kind === "user" ? yield* users.findById(principal.id) : Option.none()
+        return {
+          user: {
+            id: principal.id,
+            username: principal.name,
+            role: principal.role,
+            mustChangePassword: Option.isSome(user) && user.value.mustChangePassword,
+            mfaEnabled: Option.isSome(user) && user.value.mfaEnabled
+          },
+          permissions: [...principal.permissions].sort(),
+          scoped: [...(principal.scoped ?? new Map<string, ReadonlySet<string>>())]
+            .map(([permission, servers]) => ({ permission, servers: [...servers].sort() }))
+            .sort((a, b) => a.permission.localeCompare(b.permission))
+        }
+      })
+    )
+  })
+)

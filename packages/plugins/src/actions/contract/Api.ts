@@ -35,7 +35,7 @@ import {
 import * as Context from "effect/Context"
 import * as Schema from "effect/Schema"
 import { ServerPath } from "../../servers/index.js"
-import { ProviderUnavailable } from "../AdminActions.js"
+import { ProviderUnavailable } from "./errors.js"
 
 /** Which catalogue action an endpoint runs, and how its request maps onto the action's input. */
 export class ActionOf extends Context.Tag("@garrison/plugins/actions/ActionOf")<ActionOf, {

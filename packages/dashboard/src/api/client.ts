@@ -1,0 +1,162 @@
+/**
+ * The dashboard's API client, derived from the plugins' `HttpApi` contracts
+ * with `HttpApiClient.make` over `FetchHttpClient`: the browser and the
+ * controller share one set of request and response types, so a changed
+ * endpoint fails `npm run typecheck` here.
+ *
+ * Signed in with the spec's cookie + CSRF mode: fetches send credentials
+ * (the HttpOnly `auth-token` cookie), and every POST, PUT, PATCH and DELETE
+ * carries the `csrf-token` cookie's value in `X-CSRF-Token`.
+ *
+ * Every call resolves to its success value or rejects with an `ApiError`
+ * (HTTP status, the API's `error` code and `message`).
+ */
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiClient from "@effect/platform/HttpApiClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientError from "@effect/platform/HttpClientError"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { AccountsApi } from "../../../plugins/src/accounts/contract/Api.js"
+import { AuditApi } from "../../../plugins/src/audit/contract/Api.js"
+import { BansApi } from "../../../plugins/src/bans/contract/Api.js"
+import { LogsApi } from "../../../plugins/src/logs/contract/Api.js"
+import { NotificationsApi } from "../../../plugins/src/notifications/contract/Api.js"
+import { PlayersApi } from "../../../plugins/src/players/contract/Api.js"
+import { PriorityApi } from "../../../plugins/src/priority/contract/Api.js"
+import { SchedulerApi } from "../../../plugins/src/scheduler/contract/Api.js"
+import { ServersApi } from "../../../plugins/src/servers/contract/Api.js"
+
+/** Every typed contract the dashboard uses, as one API. (The actions API is built in a loop, so it is untyped: see `actions`.) */
+export const GarrisonApi = HttpApi.make("garrison")
+  .addHttpApi(AccountsApi)
+  .addHttpApi(ServersApi)
+  .addHttpApi(PlayersApi)
+  .addHttpApi(BansApi)
+  .addHttpApi(LogsApi)
+  .addHttpApi(AuditApi)
+  .addHttpApi(NotificationsApi)
+  .addHttpApi(PriorityApi)
+  .addHttpApi(SchedulerApi)
+
+/** A refused or failed call: the status, the API's error code (`csrf-mismatch`, `mfa-required`, ...) and its message. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly retryAfter?: number
+  ) {
+    super(message)
+  }
+}
+
+/** The `csrf-token` cookie the controller sets at sign-in (readable by scripts by design). */
+export const csrfToken = (): string | undefined => {
+  for (const part of document.cookie.split(";")) {
+    const [name, ...value] = part.trim().split("=")
+    if (name === "csrf-token") return decodeURIComponent(value.join("="))
+  }
+  return undefined
+}
+
+const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"])
+
+/** Status-coded replies fail with the API's own `{error, message}` before the client decodes them. */
+const withCsrfAndErrors = (client: HttpClient.HttpClient): HttpClient.HttpClient =>
+  client.pipe(
+    HttpClient.mapRequest((request) => {
+      const token = csrfToken()
+      return WRITES.has(request.method) && token !== undefined ? HttpClientRequest.setHeader(request, "x-csrf-token", token) : request
+    }),
+    HttpClient.transformResponse((effect) =>
+      Effect.flatMap(effect, (response) =>
+        response.status < 400
+          ? Effect.succeed(response)
+          : Effect.flatMap(
+              Effect.orElseSucceed(response.json, () => ({})),
+              (body) =>
+                Effect.fail(
+                  new HttpClientError.ResponseError({
+                    request: response.request,
+                    response,
+                    reason: "StatusCode",
+                    description: JSON.stringify(body)
+                  })
+                )
+            )
+      )
+    )
+  )
+
+const transport = FetchHttpClient.layer.pipe(Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, { credentials: "include" })))
+
+const origin = typeof window === "undefined" ? "http://localhost" : window.location.origin
+
+export const client = Effect.runSync(
+  HttpApiClient.make(GarrisonApi, { baseUrl: origin, transformClient: withCsrfAndErrors }).pipe(Effect.provide(transport))
+)
+export type Client = typeof client
+
+/** A plain client with the same credentials, CSRF and errors, for the loosely typed actions API and downloads. */
+export const http = Effect.runSync(Effect.map(HttpClient.HttpClient, withCsrfAndErrors).pipe(Effect.provide(transport)))
+
+const toApiError = (error: unknown): ApiError => {
+  if (error instanceof ApiError) return error
+  if (error instanceof HttpClientError.ResponseError) {
+    const status = error.response.status
+    let body: { error?: unknown; message?: unknown } = {}
+    try {
+      body = JSON.parse(error.description ?? "{}") as typeof body
+    } catch {
+      body = {}
+    }
+    const retry = Number(error.response.headers["retry-after"])
+    return new ApiError(
+      status,
+      typeof body.error === "string" ? body.error : "http-" + status,
+      typeof body.message === "string" ? body.message : `the controller answered ${status}`,
+      Number.isFinite(retry) ? retry : undefined
+    )
+  }
+  if (error instanceof HttpClientError.RequestError) return new ApiError(0, "network", "the controller cannot be reached")
+  if (typeof error === "object" && error !== null && "message" in error && typeof error.message === "string") {
+    return new ApiError(0, "client", error.message)
+  }
+  return new ApiError(0, "client", String(error))
+}
+
+type Listener = (error: ApiError) => void
+const listeners = new Set<Listener>()
+/** Called with every failure (the session watches for 401 and `password-change-required`). */
+export const onApiError = (listener: Listener): (() => void) => {
+  listeners.add(listener)
+  return () => listeners.delete(listener)
+}
+
+/** Runs a call: its value, or a rejection with an `ApiError`. */
+export const call = <A, E>(effect: Effect.Effect<A, E>): Promise<A> =>
+  Effect.runPromise(Effect.either(effect)).then((result) => {
+    if (result._tag === "Right") return result.right
+    const error = toApiError(result.left)
+    for (const listener of listeners) listener(error)
+    throw error
+  })
+
+/** `call` for the typed client: `api((c) => c.servers.list({ urlParams: {} }))`. */
+export const api = <A, E>(f: (c: Client) => Effect.Effect<A, E>): Promise<A> => call(Effect.suspend(() => f(client)))
+
+/** JSON to a path with the same client (the actions API, whose endpoints are built from the agent's catalogue). */
+export const send = (method: "GET" | "POST", path: string, body?: unknown): Promise<unknown> =>
+  call(
+    Effect.flatMap(
+      http.execute(
+        method === "GET"
+          ? HttpClientRequest.get(origin + path)
+          : HttpClientRequest.post(origin + path).pipe(HttpClientRequest.bodyUnsafeJson(body ?? {}))
+      ),
+      (response) => (response.status === 204 ? Effect.succeed(undefined) : response.json)
+    )
+  )

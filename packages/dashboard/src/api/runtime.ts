@@ -1,0 +1,29 @@
+/**
+ * `@garrison/runtime` as the browser sees it (Vite aliases the package
+ * here): only the browser-safe modules the plugins' HTTP contracts use, each
+ * imported from its own file, so the runtime's Node side (SQLite, files,
+ * RCON sockets, processes) never enters the module graph. A contract that
+ * starts using another runtime export fails the dashboard build ("is not
+ * exported by"), which is the moment to add it here.
+ */
+export { Access } from "../../../runtime/src/access/Access.js"
+export { ADMIN, builtInPermissions } from "../../../runtime/src/access/Permissions.js"
+export {
+  BadGateway,
+  BadRequest,
+  Conflict,
+  Forbidden,
+  GatewayTimeout,
+  NotFound,
+  PaymentRequired,
+  Unauthenticated,
+  Unavailable
+} from "../../../runtime/src/http/ApiErrors.js"
+export { CsrfExempt, DuringPasswordChange, RateLimit } from "../../../runtime/src/http/RoutePolicy.js"
+export { BodyExample } from "../../../runtime/src/http/EndpointDocs.js"
+export { QueryInteger } from "../../../runtime/src/http/QueryInteger.js"
+export { pageFields, pageParams, PageWithTotal, totalField } from "../../../runtime/src/http/Page.js"
+export { IsoDateOrDateTime, IsoDateTime } from "../../../runtime/src/time/IsoDateTime.js"
+export { PlatformId } from "../../../runtime/src/game/PlayerIds.js"
+export { ServerFault, ServerNotFound, ServerUnreadable } from "../../../runtime/src/servers/ServerErrors.js"
+export { LaunchArgument, LaunchFields, LaunchPath, ModName } from "../../../runtime/src/servers/LaunchParameters.js"

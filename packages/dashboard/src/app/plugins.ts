@@ -1,0 +1,25 @@
+/** The plugins whose pages the dashboard shows: each one's `ui/index.ts` descriptor. */
+import type { PluginUi } from "../plugin.js"
+import { accountsUi } from "../../../plugins/src/accounts/ui/index.js"
+import { actionsUi } from "../../../plugins/src/actions/ui/index.js"
+import { auditUi } from "../../../plugins/src/audit/ui/index.js"
+import { bansUi } from "../../../plugins/src/bans/ui/index.js"
+import { logsUi } from "../../../plugins/src/logs/ui/index.js"
+import { notificationsUi } from "../../../plugins/src/notifications/ui/index.js"
+import { playersUi } from "../../../plugins/src/players/ui/index.js"
+import { priorityUi } from "../../../plugins/src/priority/ui/index.js"
+import { schedulerUi } from "../../../plugins/src/scheduler/ui/index.js"
+import { serversUi } from "../../../plugins/src/servers/ui/index.js"
+
+export const plugins: ReadonlyArray<PluginUi> = [
+  serversUi,
+  playersUi,
+  actionsUi,
+  logsUi,
+  schedulerUi,
+  bansUi,
+  priorityUi,
+  accountsUi,
+  auditUi,
+  notificationsUi
+]

@@ -1,0 +1,170 @@
+/** The signed-in user's account: password change, MFA setup (QR code, recovery codes) and MFA off. */
+import QRCode from "qrcode"
+import { useEffect, useState } from "react"
+import { api } from "@dashboard/api/client.js"
+import { useSession } from "@dashboard/app/session.js"
+import { ActionButton, Spinner, useFeedback, useSubmit } from "@dashboard/ui/feedback.js"
+import { ChangePasswordRequest, MfaDisableRequest, MfaVerifyRequest } from "../contract/Api.js"
+
+const ChangePassword = () => {
+  const [current, setCurrent] = useState("")
+  const [next, setNext] = useState("")
+  const [repeat, setRepeat] = useState("")
+  const { refresh } = useSession()
+  const { busy, submit } = useSubmit(async () => {
+    if (next !== repeat) throw new Error("the two new passwords differ")
+    await api((c) => c.auth.changePasswordForced({ payload: new ChangePasswordRequest({ currentPassword: current, newPassword: next }) }))
+    setCurrent("")
+    setNext("")
+    setRepeat("")
+    await refresh()
+  }, "Password changed; your other sessions were signed out")
+  return (
+    <form className="card stack" onSubmit={submit} aria-labelledby="password-title">
+      <h2 id="password-title">Change password</h2>
+      <label>
+        Current password
+        <input type="password" value={current} onChange={(e) => setCurrent(e.target.value)} autoComplete="current-password" required />
+      </label>
+      <label>
+        New password (8 to 128 characters)
+        <input type="password" value={next} onChange={(e) => setNext(e.target.value)} autoComplete="new-password" minLength={8} maxLength={128} required />
+      </label>
+      <label>
+        Repeat the new password
+        <input type="password" value={repeat} onChange={(e) => setRepeat(e.target.value)} autoComplete="new-password" required />
+      </label>
+      <div>
+        <button type="submit" className="primary" disabled={busy}>
+          {busy && <Spinner label="Working" />}Change password
+        </button>
+      </div>
+    </form>
+  )
+}
+
+const Mfa = () => {
+  const { me, refresh } = useSession()
+  const feedback = useFeedback()
+  const [enrolment, setEnrolment] = useState<{ readonly secret: string; readonly uri: string } | undefined>()
+  const [qr, setQr] = useState<string | undefined>()
+  const [code, setCode] = useState("")
+  const [recovery, setRecovery] = useState<ReadonlyArray<string> | undefined>()
+  const [disableWith, setDisableWith] = useState("")
+
+  useEffect(() => {
+    if (enrolment === undefined) return setQr(undefined)
+    void QRCode.toDataURL(enrolment.uri, { margin: 1, width: 192 }).then(setQr, feedback.error)
+  }, [enrolment])
+
+  const verify = useSubmit(async () => {
+    const result = await api((c) => c.auth.mfaVerify({ payload: new MfaVerifyRequest({ code }) }))
+    setRecovery(result.recoveryCodes)
+    setEnrolment(undefined)
+    setCode("")
+    await refresh()
+  }, "Two-step verification is on")
+
+  const disable = useSubmit(async () => {
+    const value = disableWith.trim()
+    await api((c) => c.auth.mfaDisable({ payload: new MfaDisableRequest(/^\d{6,8}$/.test(value) ? { code: value } : { password: disableWith }) }))
+    setDisableWith("")
+    await refresh()
+  }, "Two-step verification is off")
+
+  return (
+    <section className="card stack" aria-labelledby="mfa-title">
+      <h2 id="mfa-title">Two-step verification (MFA)</h2>
+      <p>
+        Status: <strong>{me.user.mfaEnabled ? "on" : "off"}</strong>
+      </p>
+      {recovery !== undefined && (
+        <div className="notice" role="region" aria-label="Recovery codes">
+          <p>
+            <strong>Recovery codes.</strong> Each signs you in once in place of a code. They are shown only now: keep them safe.
+          </p>
+          <ul className="codes">
+            {recovery.map((c) => (
+              <li key={c}>{c}</li>
+            ))}
+          </ul>
+          <button type="button" onClick={() => void navigator.clipboard?.writeText(recovery.join("\n")).then(() => feedback.ok("Copied"))}>
+            Copy
+          </button>{" "}
+          <button type="button" onClick={() => setRecovery(undefined)}>
+            I have saved them
+          </button>
+        </div>
+      )}
+      {!me.user.mfaEnabled && enrolment === undefined && (
+        <div>
+          <ActionButton className="primary" run={async () => setEnrolment(await api((c) => c.auth.mfaSetup()))}>
+            Set up MFA
+          </ActionButton>
+        </div>
+      )}
+      {!me.user.mfaEnabled && enrolment !== undefined && (
+        <form className="stack" onSubmit={verify.submit}>
+          <p>Scan the code with an authenticator app, or type the secret, then enter the 6-digit code it shows.</p>
+          {qr === undefined ? <Spinner label="Drawing the QR code" /> : <img className="qr" src={qr} alt="QR code of the MFA secret" />}
+          <p>
+            Secret: <code>{enrolment.secret}</code>
+          </p>
+          <label>
+            Code
+            <input value={code} onChange={(e) => setCode(e.target.value.trim())} inputMode="numeric" autoComplete="one-time-code" required />
+          </label>
+          <div className="row">
+            <button type="submit" className="primary" disabled={verify.busy}>
+              {verify.busy && <Spinner label="Working" />}Turn MFA on
+            </button>
+            <button type="button" onClick={() => setEnrolment(undefined)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+      {me.user.mfaEnabled && (
+        <form className="stack" onSubmit={disable.submit}>
+          <label>
+            A current code or your password
+            <input type="password" value={disableWith} onChange={(e) => setDisableWith(e.target.value)} autoComplete="current-password" required />
+          </label>
+          <div>
+            <button type="submit" className="danger" disabled={disable.busy}>
+              {disable.busy && <Spinner label="Working" />}Turn MFA off
+            </button>
+          </div>
+        </form>
+      )}
+    </section>
+  )
+}
+
+const AccountPage = () => {
+  const { me } = useSession()
+  const scoped = me.scoped
+  return (
+    <section className="stack">
+      <h1>My account</h1>
+      <dl className="kv card">
+        <dt>Username</dt>
+        <dd>{me.user.username}</dd>
+        <dt>Role</dt>
+        <dd>{me.user.role}</dd>
+        <dt>Permissions</dt>
+        <dd>{me.permissions.length === 0 ? "none everywhere" : me.permissions.join(", ")}</dd>
+        {scoped.length > 0 && (
+          <>
+            <dt>On some servers</dt>
+            <dd>{scoped.map((s) => `${s.permission} (${s.servers.length} server${s.servers.length === 1 ? "" : "s"})`).join(", ")}</dd>
+          </>
+        )}
+      </dl>
+      <ChangePassword />
+      <Mfa />
+    </section>
+  )
+}
+
+export default AccountPage

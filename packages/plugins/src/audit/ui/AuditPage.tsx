@@ -1,0 +1,171 @@
+/** The audit trail: filter by actor, action, result and time; page back; check the hash chain. */
+import { useState } from "react"
+import { api } from "@dashboard/api/client.js"
+import { formatTime, Loaded, useResource } from "@dashboard/ui/data.js"
+import { ActionButton, Spinner, useFeedback } from "@dashboard/ui/feedback.js"
+import type { AuditResult, AuditRow, VerifyReport } from "../contract/Api.js"
+
+interface Filters {
+  readonly actor: string
+  readonly action: string
+  readonly result: "" | AuditResult
+  readonly from: string
+  readonly to: string
+}
+
+const EMPTY: Filters = { actor: "", action: "", result: "", from: "", to: "" }
+
+const paramsOf = (f: Filters) => ({
+  limit: 100,
+  ...(f.actor === "" ? {} : { actor: f.actor }),
+  ...(f.action === "" ? {} : { action: f.action }),
+  ...(f.result === "" ? {} : { result: f.result }),
+  ...(f.from === "" ? {} : { from: new Date(`${f.from}T00:00:00Z`) }),
+  ...(f.to === "" ? {} : { to: new Date(`${f.to}T00:00:00Z`) })
+})
+
+const AuditPage = () => {
+  const [draft, setDraft] = useState<Filters>(EMPTY)
+  const [filters, setFilters] = useState<Filters>(EMPTY)
+  const [older, setOlder] = useState<ReadonlyArray<AuditRow>>([])
+  const [cursor, setCursor] = useState<string | null>(null)
+  const [report, setReport] = useState<VerifyReport | undefined>()
+  const [loadingMore, setLoadingMore] = useState(false)
+  const feedback = useFeedback()
+  const rows = useResource(async () => {
+    const page = await api((c) => c.audit.list({ urlParams: paramsOf(filters) }))
+    setOlder([])
+    setCursor(page.nextCursor)
+    return page
+  }, [filters])
+
+  return (
+    <section className="stack">
+      <h1>Audit trail</h1>
+      <div className="row">
+        <ActionButton run={async () => setReport(await api((c) => c.audit.verify()))}>Check the chain</ActionButton>
+        {report !== undefined && (
+          <p className={report.ok ? "notice" : "notice error"} role="status">
+            {report.ok
+              ? `Chain intact: ${report.checked} rows checked.`
+              : `Chain broken at row ${report.firstBrokenId ?? "?"} (${report.reason ?? "?"}) after ${report.checked} intact rows. ${report.message ?? ""}`}
+          </p>
+        )}
+      </div>
+      <form
+        className="card grid"
+        onSubmit={(e) => {
+          e.preventDefault()
+          setFilters(draft)
+        }}
+        aria-label="Filter the audit trail"
+      >
+        <label>
+          Actor (user id)
+          <input value={draft.actor} onChange={(e) => setDraft({ ...draft, actor: e.target.value })} />
+        </label>
+        <label>
+          Action (prefix with . or *)
+          <input value={draft.action} onChange={(e) => setDraft({ ...draft, action: e.target.value })} placeholder="auth.*" />
+        </label>
+        <label>
+          Result
+          <select value={draft.result} onChange={(e) => setDraft({ ...draft, result: e.target.value as Filters["result"] })}>
+            <option value="">Any</option>
+            <option value="success">success</option>
+            <option value="failure">failure</option>
+            <option value="denied">denied</option>
+          </select>
+        </label>
+        <label>
+          From (date)
+          <input type="date" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} />
+        </label>
+        <label>
+          To (date, exclusive)
+          <input type="date" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} />
+        </label>
+        <div className="row">
+          <button type="submit" className="primary">
+            Filter
+          </button>
+          <button type="button" onClick={() => (setDraft(EMPTY), setFilters(EMPTY))}>
+            Clear
+          </button>
+        </div>
+      </form>
+      <Loaded resource={rows}>
+        {(page) => {
+          const all = [...page.items, ...older]
+          return all.length === 0 ? (
+            <p className="notice">No audit rows match.</p>
+          ) : (
+            <>
+              <div className="table-wrap">
+                <table>
+                  <caption className="sr-only">Audit rows, newest first</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">#</th>
+                      <th scope="col">When</th>
+                      <th scope="col">Action</th>
+                      <th scope="col">Result</th>
+                      <th scope="col" className="hide-narrow">Actor</th>
+                      <th scope="col" className="hide-narrow">Target</th>
+                      <th scope="col" className="hide-narrow">IP</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {all.map((row) => (
+                      <tr key={row.id}>
+                        <td>{row.id}</td>
+                        <td>{formatTime(row.at)}</td>
+                        <td>
+                          <code>{row.action}</code>
+                          {row.details !== null && (
+                            <details>
+                              <summary>details</summary>
+                              <pre className="mono">{JSON.stringify(row.details, null, 2)}</pre>
+                            </details>
+                          )}
+                        </td>
+                        <td>
+                          <span className={`badge ${row.result === "success" ? "status-running" : "status-crashed"}`}>{row.result}</span>
+                        </td>
+                        <td className="hide-narrow mono">{row.actor ?? "—"}</td>
+                        <td className="hide-narrow">{row.target ?? "—"}</td>
+                        <td className="hide-narrow">{row.ip ?? "—"}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+              {cursor !== null && (
+                <button
+                  type="button"
+                  disabled={loadingMore}
+                  onClick={async () => {
+                    setLoadingMore(true)
+                    try {
+                      const next = await api((c) => c.audit.list({ urlParams: { ...paramsOf(filters), cursor } }))
+                      setOlder((rows) => [...rows, ...next.items])
+                      setCursor(next.nextCursor)
+                    } catch (error) {
+                      feedback.error(error)
+                    } finally {
+                      setLoadingMore(false)
+                    }
+                  }}
+                >
+                  {loadingMore && <Spinner label="Loading" />}Older rows
+                </button>
+              )}
+            </>
+          )
+        }}
+      </Loaded>
+    </section>
+  )
+}
+
+export default AuditPage

@@ -1,0 +1,109 @@
+/** A server's entry: rename, ports, mods, launch arguments, watchdog; delete (when stopped). */
+import { useState } from "react"
+import { api } from "@dashboard/api/client.js"
+import { navigate } from "@dashboard/app/router.js"
+import { ActionButton, Spinner, useSubmit } from "@dashboard/ui/feedback.js"
+
+const SettingsTab = ({ serverId }: { readonly serverId: string }) => {
+  const [name, setName] = useState("")
+  const [gamePort, setGamePort] = useState("")
+  const [mods, setMods] = useState("")
+  const [extraArgs, setExtraArgs] = useState("")
+  const [rconPort, setRconPort] = useState("")
+  const [rconPassword, setRconPassword] = useState("")
+  const [agentUrl, setAgentUrl] = useState("")
+  const [agentKey, setAgentKey] = useState("")
+  const [watchdog, setWatchdog] = useState<"" | "on" | "off">("")
+  const save = useSubmit(async () => {
+    await api((c) =>
+      c.servers.update({
+        path: { id: serverId },
+        payload: {
+          ...(name !== "" ? { name } : {}),
+          ...(gamePort !== "" ? { gamePort: Number(gamePort) } : {}),
+          ...(mods !== "" ? { mods: mods.split(",").map((m) => m.trim()).filter((m) => m !== "") } : {}),
+          ...(extraArgs !== "" ? { extraArgs: extraArgs.split(/\s+/).filter((a) => a !== "") } : {}),
+          ...(rconPort !== "" || rconPassword !== ""
+            ? { rcon: { ...(rconPort !== "" ? { port: Number(rconPort) } : {}), ...(rconPassword !== "" ? { password: rconPassword } : {}) } }
+            : {}),
+          ...(agentUrl === "-" ? { agent: null } : agentUrl !== "" ? { agent: { url: agentUrl, ...(agentKey !== "" ? { apiKey: agentKey } : {}) } } : {}),
+          ...(watchdog === "" ? {} : { watchdog: watchdog === "on" })
+        }
+      })
+    )
+  }, "Saved: applies at the next start")
+  return (
+    <div className="stack">
+      <form className="card stack" onSubmit={save.submit} aria-labelledby="settings-title">
+        <h2 id="settings-title">Change the entry</h2>
+        <p className="muted">Only the fields you fill in change; changes apply at the next start.</p>
+        <div className="grid">
+          <label>
+            Name
+            <input value={name} onChange={(e) => setName(e.target.value)} maxLength={100} />
+          </label>
+          <label>
+            Game port
+            <input type="number" min={1} max={65535} value={gamePort} onChange={(e) => setGamePort(e.target.value)} />
+          </label>
+          <label>
+            Mods (comma-separated, replaces the list)
+            <input value={mods} onChange={(e) => setMods(e.target.value)} />
+          </label>
+          <label>
+            Extra arguments (replaces the list)
+            <input value={extraArgs} onChange={(e) => setExtraArgs(e.target.value)} />
+          </label>
+          <label>
+            RCON port
+            <input type="number" min={1} max={65535} value={rconPort} onChange={(e) => setRconPort(e.target.value)} />
+          </label>
+          <label>
+            RCON password
+            <input type="password" value={rconPassword} onChange={(e) => setRconPassword(e.target.value)} autoComplete="off" />
+          </label>
+          <label>
+            Agent URL (- removes the agent)
+            <input value={agentUrl} onChange={(e) => setAgentUrl(e.target.value.trim())} placeholder="http://127.0.0.1:9100" />
+          </label>
+          <label>
+            Agent API key
+            <input type="password" value={agentKey} onChange={(e) => setAgentKey(e.target.value)} autoComplete="off" />
+          </label>
+          <label>
+            Watchdog
+            <select value={watchdog} onChange={(e) => setWatchdog(e.target.value as "" | "on" | "off")}>
+              <option value="">Unchanged</option>
+              <option value="on">On: restart after a crash</option>
+              <option value="off">Off</option>
+            </select>
+          </label>
+        </div>
+        <div>
+          <button type="submit" className="primary" disabled={save.busy}>
+            {save.busy && <Spinner label="Saving" />}Save
+          </button>
+        </div>
+      </form>
+      <section className="card stack" aria-labelledby="delete-title">
+        <h2 id="delete-title">Delete this server entry</h2>
+        <p>The server must be stopped. Its files stay on disk.</p>
+        <div>
+          <ActionButton
+            className="danger"
+            run={async () => {
+              await api((c) => c.servers.remove({ path: { id: serverId } }))
+              navigate("/servers")
+            }}
+            confirm={{ title: "Delete this server entry?", body: "The entry is removed; the install folder is kept.", confirmLabel: "Delete", danger: true }}
+            done="Server entry deleted"
+          >
+            Delete entry
+          </ActionButton>
+        </div>
+      </section>
+    </div>
+  )
+}
+
+export default SettingsTab
