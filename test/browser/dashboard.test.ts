@@ -124,6 +124,17 @@ describe.sequential("the dashboard over a real controller and a simulated server
     await checkPage(admin, "servers-empty", (p) => heading(p, "Servers"))
   })
 
+  it("polls the server list with If-None-Match: an unchanged list comes back 304, and the page still shows it", async () => {
+    const unchanged = await admin.page.waitForResponse(
+      (response) => new URL(response.url()).pathname === "/api/servers" && response.status() === 304,
+      { timeout: 15_000 }
+    )
+    expect(unchanged.request().headers()["if-none-match"]).toMatch(/^W\/"/)
+    // (Its empty body is checked in packages/http/test/ETags.test.ts: Playwright reads no body of a 304.)
+    await heading(admin, "Servers")
+    expect(admin.problems()).toEqual(noProblems)
+  })
+
   it("an admin adds a server through the form", async () => {
     const page = admin.page
     await page.getByRole("button", { name: "Add server" }).click()

@@ -34,6 +34,7 @@ import type { IncomingMessage } from "node:http"
 import { parseJsonBody } from "./body/JsonBody.js"
 import { readBodyBytes } from "./body/readBody.js"
 import { errorResponse, normalizeErrorBody } from "./ErrorResponses.js"
+import { withETag } from "./ETags.js"
 import type { GateVerdict } from "./Gate.js"
 
 export interface FrontDoorOptions {
@@ -84,6 +85,8 @@ export const makeFrontDoor = (options: FrontDoorOptions) => (app: App): App =>
               )
       ),
       Effect.map((response) => (response === clientGone ? response : normalizeErrorBody(response, options.errorCodes))),
+      // Pollers save the body while nothing changed (see ETags).
+      Effect.map((response) => (request.method === "GET" ? withETag(response, headerOf(request, "if-none-match")) : response)),
       Effect.locally(currentRequestRef, Option.some({ requestId, clientIp: verdict.ip }))
     )
     return logRequest(handled, request.method, path, requestId, route.quiet)
@@ -343,3 +346,9 @@ const logRequest = <E, R>(
       )
     })
   ).pipe(Effect.annotateLogs({ requestId }))
+
+/** A request header as one string (Node joins repeated ones for most headers; the first of an array otherwise). */
+const headerOf = (request: HttpServerRequest.HttpServerRequest, name: string): string | undefined => {
+  const value: unknown = request.headers[name]
+  return typeof value === "string" ? value : Array.isArray(value) && typeof value[0] === "string" ? value[0] : undefined
+}

@@ -17,6 +17,8 @@ import * as HttpApiClient from "@effect/platform/HttpApiClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as UrlParams from "@effect/platform/UrlParams"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { AccountsApi } from "../../../plugins/src/accounts/contract/Api.js"
@@ -64,9 +66,49 @@ export const csrfToken = (): string | undefined => {
 
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"])
 
+/**
+ * Conditional GETs: the controller tags in-memory answers with an ETag, and
+ * answers 304 (no body) when `If-None-Match` names the one the client
+ * holds. The last tagged body of each GET is kept here (answers are
+ * `no-store`, so the browser keeps none), sent back as a 200 on a 304:
+ * polls of an unchanged server list move a few bytes.
+ */
+const validated = new Map<string, { readonly etag: string; readonly body: string; readonly headers: Readonly<Record<string, string>> }>()
+const MAX_VALIDATED = 100
+
+/** Path and query: the same whether the base URL is on the request yet or not. */
+const keyOf = (request: HttpClientRequest.HttpClientRequest) => `${request.url.replace(/^[a-z]+:\/\/[^/]+/i, "")}?${UrlParams.toString(request.urlParams)}`
+
+const withConditionalGets = (client: HttpClient.HttpClient): HttpClient.HttpClient =>
+  client.pipe(
+    HttpClient.mapRequest((request) => {
+      const held = request.method === "GET" ? validated.get(keyOf(request)) : undefined
+      return held === undefined ? request : HttpClientRequest.setHeader(request, "if-none-match", held.etag)
+    }),
+    HttpClient.transformResponse((effect) =>
+      Effect.flatMap(effect, (response) => {
+        if (response.request.method !== "GET") return Effect.succeed(response)
+        const key = keyOf(response.request)
+        const held = validated.get(key)
+        if (response.status === 304 && held !== undefined) {
+          return Effect.succeed(HttpClientResponse.fromWeb(response.request, new Response(held.body, { status: 200, headers: held.headers })))
+        }
+        const etag = response.headers["etag"]
+        if (response.status !== 200 || etag === undefined) return Effect.succeed(response)
+        return Effect.map(response.text, (body) => {
+          validated.delete(key)
+          validated.set(key, { etag, body, headers: response.headers })
+          // The oldest URL goes first (a Map keeps insertion order).
+          if (validated.size > MAX_VALIDATED) validated.delete(validated.keys().next().value!)
+          return HttpClientResponse.fromWeb(response.request, new Response(body, { status: 200, headers: response.headers }))
+        })
+      })
+    )
+  )
+
 /** Status-coded replies fail with the API's own `{error, message}` before the client decodes them. */
 const withCsrfAndErrors = (client: HttpClient.HttpClient): HttpClient.HttpClient =>
-  client.pipe(
+  withConditionalGets(client).pipe(
     HttpClient.mapRequest((request) => {
       const token = csrfToken()
       return WRITES.has(request.method) && token !== undefined ? HttpClientRequest.setHeader(request, "x-csrf-token", token) : request

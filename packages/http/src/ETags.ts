@@ -1,0 +1,33 @@
+/**
+ * Conditional GETs for the API's answers: a 200 whose body is in memory
+ * gets a weak ETag (a hash of the body), and a GET whose `If-None-Match`
+ * names it is answered 304 with no body. Pollers (the dashboard's server
+ * list and status every few seconds) then move a few bytes while nothing
+ * changes. Streamed answers (exports) and bodies over 1 MiB get none: the
+ * hash would cost more than it saves. Answers stay `no-store`: clients keep
+ * the body themselves (the dashboard's client does).
+ */
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import { createHash } from "node:crypto"
+
+const MAX_HASHED_BYTES = 1 << 20
+
+/** `W/"<hash>"` of `body`. */
+export const etagOf = (body: Uint8Array): string => `W/"${createHash("sha1").update(body).digest("base64url")}"`
+
+/** Whether `If-None-Match` (a list of tags, or `*`) names `etag`, compared weakly (RFC 9110 13.1.2). */
+export const matchesIfNoneMatch = (header: string, etag: string): boolean => {
+  if (header.trim() === "*") return true
+  const opaque = etag.replace(/^W\//, "")
+  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === opaque)
+}
+
+/** The answer to a GET with its ETag, or 304 when the client already holds it. */
+export const withETag = (response: HttpServerResponse.HttpServerResponse, ifNoneMatch: string | undefined): HttpServerResponse.HttpServerResponse => {
+  if (response.status !== 200 || response.body._tag !== "Uint8Array" || response.body.body.byteLength > MAX_HASHED_BYTES) return response
+  const etag = etagOf(response.body.body)
+  if (ifNoneMatch !== undefined && ifNoneMatch.length <= 4096 && matchesIfNoneMatch(ifNoneMatch, etag)) {
+    return HttpServerResponse.empty({ status: 304, headers: { etag } })
+  }
+  return HttpServerResponse.setHeader(response, "etag", etag)
+}
