@@ -196,27 +196,31 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
           expiresAt,
           source: input.source ?? "manual"
         })
-        // Check and insert in one transaction, so two concurrent adds cannot both pass the check.
+        // Check and insert in one transaction, so two concurrent adds cannot both pass the check; the audit row
+        // commits with the ban (one fsync for both, and never a ban without its row).
         yield* Effect.gen(function* () {
           const existing = yield* activeFor(ban.platformId)
           if (Option.isSome(existing)) {
             return yield* new BanExists({ platformId: ban.platformId, existingId: existing.value.id })
           }
           yield* sql`INSERT INTO bans ${sql.insert({ ...toRecord(ban) })}`.pipe(Effect.mapError(storeError("add a ban")))
+          yield* audit("bans.add", bannedBy, ban.platformId, { banId: ban.id, reason: ban.reason, expiresAt: ban.expiresAt })
         }).pipe(sql.withTransaction, Effect.catchTag("SqlError", (e) => Effect.fail(storeError("add a ban")(e))))
         yield* notify
         yield* bus.publish(new BanAdded({ ...ban }))
-        yield* audit("bans.add", bannedBy, ban.platformId, { banId: ban.id, reason: ban.reason, expiresAt: ban.expiresAt })
         return ban
       })
 
     const remove: BansShape["remove"] = (id, removedBy) =>
       Effect.gen(function* () {
         const ban = yield* get(id)
-        yield* sql`DELETE FROM bans WHERE id = ${id}`.pipe(Effect.mapError(storeError("delete a ban")))
+        // The audit row commits with the delete.
+        yield* Effect.zipRight(
+          sql`DELETE FROM bans WHERE id = ${id}`,
+          audit("bans.remove", removedBy, ban.platformId, { banId: id })
+        ).pipe(sql.withTransaction, Effect.mapError(storeError("delete a ban")))
         yield* notify
         yield* bus.publish(new BanRemoved({ id, platformId: ban.platformId, removedBy }))
-        yield* audit("bans.remove", removedBy, ban.platformId, { banId: id })
         return ban
       })
 
