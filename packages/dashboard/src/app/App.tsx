@@ -6,6 +6,7 @@
 import { Suspense, useCallback, useEffect, useMemo, useState } from "react"
 import { api, ApiError, onApiError } from "../api/client.js"
 import { ChangePasswordRequest, LoginRequest, type MeResponse, SetupAdminRequest } from "../../../plugins/src/accounts/contract/Api.js"
+import { EMPTY_CHANGE, type PasswordChange, PasswordFields } from "../../../plugins/src/accounts/ui/PasswordFields.js"
 import { ActionButton, Spinner, useFeedback, useSubmit } from "../ui/feedback.js"
 import { ServerTabsContext } from "./extensions.js"
 import { plugins } from "./plugins.js"
@@ -194,13 +195,13 @@ const SignIn = ({ done }: { readonly done: () => Promise<void> }) => {
 }
 
 export const ForcedPassword = ({ done }: { readonly done: () => Promise<void> }) => {
-  const [current, setCurrent] = useState("")
-  const [next, setNext] = useState("")
-  const [repeat, setRepeat] = useState("")
+  const [change, setChange] = useState<PasswordChange>(EMPTY_CHANGE)
   const feedback = useFeedback()
   const { busy, submit } = useSubmit(async () => {
-    if (next !== repeat) throw new Error("the two new passwords differ")
-    await api((c) => c.auth.changePasswordForced({ payload: new ChangePasswordRequest({ currentPassword: current, newPassword: next }) }))
+    if (change.next !== change.repeat) throw new Error("the two new passwords differ")
+    await api((c) =>
+      c.auth.changePasswordForced({ payload: new ChangePasswordRequest({ currentPassword: change.current, newPassword: change.next }) })
+    )
     feedback.ok("Password changed")
     await done()
   })
@@ -210,18 +211,7 @@ export const ForcedPassword = ({ done }: { readonly done: () => Promise<void> })
         <Brand />
         <h1 id="forced-title">Choose a new password</h1>
         <p>Your password must be changed before you continue.</p>
-        <label>
-          Current password
-          <input type="password" value={current} onChange={(e) => setCurrent(e.target.value)} autoComplete="current-password" required />
-        </label>
-        <label>
-          New password (8 to 128 characters)
-          <input type="password" value={next} onChange={(e) => setNext(e.target.value)} autoComplete="new-password" minLength={8} maxLength={128} required />
-        </label>
-        <label>
-          Repeat the new password
-          <input type="password" value={repeat} onChange={(e) => setRepeat(e.target.value)} autoComplete="new-password" required />
-        </label>
+        <PasswordFields value={change} onChange={setChange} />
         <button type="submit" className="primary" disabled={busy}>
           {busy && <Spinner label="Working" />}Change password
         </button>

@@ -5,35 +5,23 @@ import { api } from "@dashboard/api/client.js"
 import { useSession } from "@dashboard/app/session.js"
 import { ActionButton, Spinner, useFeedback, useSubmit } from "@dashboard/ui/feedback.js"
 import { ChangePasswordRequest, MfaDisableRequest, MfaVerifyRequest } from "../contract/Api.js"
+import { EMPTY_CHANGE, type PasswordChange, PasswordFields } from "./PasswordFields.js"
 
 const ChangePassword = () => {
-  const [current, setCurrent] = useState("")
-  const [next, setNext] = useState("")
-  const [repeat, setRepeat] = useState("")
+  const [change, setChange] = useState<PasswordChange>(EMPTY_CHANGE)
   const { refresh } = useSession()
   const { busy, submit } = useSubmit(async () => {
-    if (next !== repeat) throw new Error("the two new passwords differ")
-    await api((c) => c.auth.changePasswordForced({ payload: new ChangePasswordRequest({ currentPassword: current, newPassword: next }) }))
-    setCurrent("")
-    setNext("")
-    setRepeat("")
+    if (change.next !== change.repeat) throw new Error("the two new passwords differ")
+    await api((c) =>
+      c.auth.changePasswordForced({ payload: new ChangePasswordRequest({ currentPassword: change.current, newPassword: change.next }) })
+    )
+    setChange(EMPTY_CHANGE)
     await refresh()
   }, "Password changed; your other sessions were signed out")
   return (
     <form className="card stack" onSubmit={submit} aria-labelledby="password-title">
       <h2 id="password-title">Change password</h2>
-      <label>
-        Current password
-        <input type="password" value={current} onChange={(e) => setCurrent(e.target.value)} autoComplete="current-password" required />
-      </label>
-      <label>
-        New password (8 to 128 characters)
-        <input type="password" value={next} onChange={(e) => setNext(e.target.value)} autoComplete="new-password" minLength={8} maxLength={128} required />
-      </label>
-      <label>
-        Repeat the new password
-        <input type="password" value={repeat} onChange={(e) => setRepeat(e.target.value)} autoComplete="new-password" required />
-      </label>
+      <PasswordFields value={change} onChange={setChange} />
       <div>
         <button type="submit" className="primary" disabled={busy}>
           {busy && <Spinner label="Working" />}Change password
