@@ -3,11 +3,10 @@
  * proving a descriptor), and reads racing a swap of the file or of a folder
  * on its way for a symlink to an outside secret.
  */
-import { afterAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either } from "effect"
 import { execFileSync } from "node:child_process"
 import * as Fs from "node:fs"
-import * as Os from "node:os"
 import * as NodePath from "node:path"
 import { isFolderOrInside, isInsideFolder, relativeSegments } from "../../src/files/ConfinedPath.js"
 import {
@@ -17,31 +16,10 @@ import {
   type Verification,
   withConfinedFile
 } from "../../src/files/ConfinedFiles.js"
+import { decode, SECRET, secretLayout } from "./layout.js"
 import { startSwapper } from "./swapper.js"
 
-const made: Array<string> = []
-afterAll(() => {
-  for (const dir of made) Fs.rmSync(dir, { recursive: true, force: true })
-})
-const tempDir = (prefix: string) => {
-  const dir = Fs.mkdtempSync(NodePath.join(Os.tmpdir(), prefix))
-  made.push(dir)
-  return dir
-}
-
-const SECRET = "OUTSIDE-SECRET-4711"
-const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
-
-/** A root with `a.log`, `sub/b.log` and an outside folder holding the secret. */
-const layout = () => {
-  const root = tempDir("garrison-confined-root-")
-  const outside = tempDir("garrison-confined-outside-")
-  Fs.writeFileSync(NodePath.join(root, "a.log"), "hello world\n")
-  Fs.mkdirSync(NodePath.join(root, "sub"))
-  Fs.writeFileSync(NodePath.join(root, "sub", "b.log"), "in sub\n")
-  Fs.writeFileSync(NodePath.join(outside, "secret.log"), `${SECRET}\n`)
-  return { root, outside, secret: NodePath.join(outside, "secret.log") }
-}
+const layout = () => secretLayout("confined", "log", "hello world\n")
 
 const readWhole = (rootPath: string, path: string, verification: Verification) =>
   Effect.flatMap(resolveRoot(rootPath), (root) =>

@@ -5,40 +5,18 @@
  * whole read, atomic writes that keep the mode, rename and remove inside the
  * root, listings; with both ways of proving a descriptor.
  */
-import { afterAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit } from "effect"
 import * as Fs from "node:fs"
-import * as Os from "node:os"
 import * as NodePath from "node:path"
 import { BadRequest, Conflict, NotFound } from "../../src/http/ApiErrors.js"
 import { ConfinedFileError } from "../../src/files/ConfinedFileError.js"
 import { confinedFileHttpError } from "../../src/files/ConfinedFileHttp.js"
 import * as ServerFiles from "../../src/files/ServerFiles.js"
+import { decode, SECRET, secretLayout } from "./layout.js"
 import { startSwapper } from "./swapper.js"
 
-const made: Array<string> = []
-afterAll(() => {
-  for (const dir of made) Fs.rmSync(dir, { recursive: true, force: true })
-})
-const tempDir = (prefix: string) => {
-  const dir = Fs.mkdtempSync(NodePath.join(Os.tmpdir(), prefix))
-  made.push(dir)
-  return dir
-}
-
-const SECRET = "OUTSIDE-SECRET-4711"
-const decode = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
-
-/** A root (`a.txt`, `sub/b.txt`) and an outside folder holding a secret. */
-const layout = () => {
-  const root = tempDir("garrison-files-root-")
-  const outside = tempDir("garrison-files-outside-")
-  Fs.writeFileSync(NodePath.join(root, "a.txt"), "hello\n")
-  Fs.mkdirSync(NodePath.join(root, "sub"))
-  Fs.writeFileSync(NodePath.join(root, "sub", "b.txt"), "in sub\n")
-  Fs.writeFileSync(NodePath.join(outside, "secret.txt"), `${SECRET}\n`)
-  return { root, outside, secret: NodePath.join(outside, "secret.txt") }
-}
+const layout = () => secretLayout("files", "txt", "hello\n")
 
 /** The problem an operation failed with, or "ok". */
 const outcome = <A>(effect: Effect.Effect<A, ConfinedFileError>) =>
