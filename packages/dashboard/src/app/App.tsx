@@ -13,6 +13,7 @@ import { plugins } from "./plugins.js"
 import { Link, matchPath, navigate, usePath } from "./router.js"
 import { allowedAnywhere, SessionContext } from "./session.js"
 import { applyTheme, storedTheme, systemTheme, type Theme } from "./theme.js"
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../../../plugins/src/accounts/passwords/limits.js"
 
 type Stage =
   | { readonly kind: "loading" }
@@ -114,8 +115,8 @@ const Setup = ({ done }: { readonly done: () => Promise<void> }) => {
           <input value={username} onChange={(e) => setUsername(e.target.value)} autoComplete="username" required />
         </label>
         <label>
-          Password (8 to 128 characters)
-          <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" minLength={8} maxLength={128} required />
+          Password ({MIN_PASSWORD_LENGTH} to {MAX_PASSWORD_LENGTH} characters)
+          <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="new-password" minLength={MIN_PASSWORD_LENGTH} maxLength={MAX_PASSWORD_LENGTH} required />
         </label>
         <label>
           Repeat the password

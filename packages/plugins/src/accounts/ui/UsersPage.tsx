@@ -5,6 +5,7 @@ import { useSession } from "@dashboard/app/session.js"
 import { Loaded, formatTime, useResource } from "@dashboard/ui/data.js"
 import { ActionButton, Spinner, useSubmit } from "@dashboard/ui/feedback.js"
 import { NewUserRequest, UserPatchRequest } from "../contract/Api.js"
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../passwords/limits.js"
 
 const UsersPage = () => {
   const { me } = useSession()
@@ -37,7 +38,7 @@ const UsersPage = () => {
           </label>
           <label>
             First password
-            <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} minLength={8} maxLength={128} required autoComplete="new-password" />
+            <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} minLength={MIN_PASSWORD_LENGTH} maxLength={MAX_PASSWORD_LENGTH} required autoComplete="new-password" />
           </label>
           <label>
             Role

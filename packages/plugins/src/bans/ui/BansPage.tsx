@@ -4,7 +4,7 @@ import * as Schema from "effect/Schema"
 import { api } from "@dashboard/api/client.js"
 import { downloadJson, formatTime, Loaded, useResource } from "@dashboard/ui/data.js"
 import { ActionButton, Spinner, useFeedback, useSubmit } from "@dashboard/ui/feedback.js"
-import { Ban, BanInput, type BanStatus, type ImportResult } from "../contract/Api.js"
+import { Ban, BanInput, type BanStatus, type ImportResult, MAX_NAME_LENGTH } from "../contract/Api.js"
 
 const AddBan = ({ added }: { readonly added: () => Promise<void> }) => {
   const [platformId, setPlatformId] = useState("")
@@ -30,7 +30,7 @@ const AddBan = ({ added }: { readonly added: () => Promise<void> }) => {
         </label>
         <label>
           Player name
-          <input value={playerName} onChange={(e) => setPlayerName(e.target.value)} required maxLength={128} />
+          <input value={playerName} onChange={(e) => setPlayerName(e.target.value)} required maxLength={MAX_NAME_LENGTH} />
         </label>
         <label>
           Reason
