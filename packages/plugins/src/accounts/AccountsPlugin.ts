@@ -23,8 +23,9 @@ import { RolesRoutes, UsersRoutes } from "./routes/users.js"
 import { Sessions } from "./sessions/Sessions.js"
 import { Setup } from "./setup/Setup.js"
 import { Users } from "./users/Users.js"
+import { AccountChanges } from "./authenticator/AccountChanges.js"
 
-const foundation = Layer.mergeAll(AccountsConfig.layer, Passwords.layer)
+const foundation = Layer.mergeAll(AccountsConfig.layer, Passwords.layer, AccountChanges.layer)
 const credentials = Layer.mergeAll(Sessions.layer, Mfa.layer).pipe(Layer.provideMerge(foundation))
 const directory = Layer.mergeAll(Users.layer, Roles.layer, Lockout.layer).pipe(Layer.provideMerge(credentials))
 const services = Layer.mergeAll(Login.layer, Setup.layer).pipe(Layer.provideMerge(directory))

@@ -19,6 +19,7 @@ import {
   signIn,
   signInAdmin
 } from "./support.js"
+import { CALLER_RECHECK_MS } from "../../src/accounts/authenticator/AccountsAuthenticator.js"
 
 describe("login", () => {
   it.scoped("answers {token, user:{id, username, role}} and sets auth-token (HttpOnly, Lax) and csrf-token (readable)", () =>
@@ -191,6 +192,32 @@ describe("sessions", () => {
       expect((yield* call("GET", "/api/users", { headers: rita.bearer })).status).toBe(403)
       expect((yield* call("PATCH", "/api/roles/ops", { json: { permissions: ["admin"] }, headers: admin.bearer })).status).toBe(200)
       expect((yield* call("GET", "/api/users", { headers: rita.bearer })).status).toBe(200)
+    }).pipe(Effect.provide(accountsController())))
+
+  it.scoped("a remembered caller is read again within CALLER_RECHECK_MS when another process changes the database", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const admin = yield* signInAdmin
+      expect((yield* call("GET", "/api/users", { headers: admin.bearer })).status).toBe(200)
+      // As `npm run reset-admin` does from its own process: nothing here is told.
+      yield* sql`UPDATE accounts_sessions SET revoked_at = 1`
+      expect((yield* call("GET", "/api/users", { headers: admin.bearer })).status).toBe(200)
+      yield* TestClock.adjust(CALLER_RECHECK_MS)
+      expect((yield* call("GET", "/api/users", { headers: admin.bearer })).status).toBe(401)
+    }).pipe(Effect.provide(accountsController())))
+
+  it.scoped("a remembered session still ends at its expiry, to the millisecond", () =>
+    Effect.gen(function* () {
+      const admin = yield* signInAdmin
+      const sql = yield* SqlClient.SqlClient
+      const [row] = yield* sql<{ readonly issued_at: number; readonly expires_at: number }>`SELECT issued_at, expires_at FROM accounts_sessions`
+      // Asked just before the end, so the caller is remembered with less than CALLER_RECHECK_MS to go.
+      yield* TestClock.adjust(Number(row!.expires_at) - Number(row!.issued_at) - 100)
+      expect((yield* call("GET", "/api/users", { headers: admin.bearer })).status).toBe(200)
+      yield* TestClock.adjust(99)
+      expect((yield* call("GET", "/api/users", { headers: admin.bearer })).status).toBe(200)
+      yield* TestClock.adjust(1)
+      expect((yield* call("GET", "/api/users", { headers: admin.bearer })).status).toBe(401)
     }).pipe(Effect.provide(accountsController())))
 
   it.scoped("disabling a user ends their sessions (401), and re-enabling does not bring them back; deleting does too", () =>

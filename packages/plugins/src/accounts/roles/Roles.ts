@@ -4,6 +4,7 @@
  * login response does). Exported for other plugins, e.g. the chat bot's
  * `chat-bot` floor role.
  */
+import { AccountChanges, changingWrites } from "../authenticator/AccountChanges.js"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
@@ -92,6 +93,7 @@ const toRecord = (row: RoleRow): RoleRecord => ({
 
 export class Roles extends Context.Tag("@garrison/plugins/accounts/Roles")<Roles, RolesShape>() {
   static readonly make = Effect.gen(function* () {
+    const changes = yield* AccountChanges
     const sql = yield* SqlClient.SqlClient
     const catalog = yield* PermissionCatalog
     const isoNow = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
@@ -218,7 +220,10 @@ export class Roles extends Context.Tag("@garrison/plugins/accounts/Roles")<Roles
         return changed
       }).pipe(sql.withTransaction, Effect.orDie)
 
-    return Roles.of({
+    return Roles.of(
+      changingWrites(
+        changes,
+        {
       list,
       listAfter,
       get,
@@ -229,7 +234,10 @@ export class Roles extends Context.Tag("@garrison/plugins/accounts/Roles")<Roles
       update,
       remove,
       restore
-    })
+        },
+        ["forgetServer", "create", "update", "remove", "restore"]
+      )
+    )
   })
 
   static readonly layer = Layer.effect(Roles, Roles.make)

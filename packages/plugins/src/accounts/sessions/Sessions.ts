@@ -5,6 +5,7 @@
  * user and password changes set `revoked_at`, after which the token is
  * refused on every route.
  */
+import { AccountChanges } from "../authenticator/AccountChanges.js"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
@@ -16,7 +17,7 @@ import { Secrets, SESSION_SIGNING_KEY } from "@garrison/runtime"
 import { hkdfSync, randomUUID } from "node:crypto"
 import { AccountsConfig } from "../config.js"
 import { csrfTokenFor, csrfValid } from "./Csrf.js"
-import { importSigningKey, makeTokenVerifier, signToken, type TokenClaims } from "./Tokens.js"
+import { importSigningKey, makeTokenVerifier, signToken, type VerifiedClaims } from "./Tokens.js"
 
 export interface IssuedSession {
   readonly token: string
@@ -28,8 +29,8 @@ export interface IssuedSession {
 
 export interface SessionsShape {
   readonly issue: (userId: string) => Effect.Effect<IssuedSession>
-  /** The session of a token whose signature, expiry and row are all good. */
-  readonly verify: (token: string) => Effect.Effect<Option.Option<TokenClaims>>
+  /** The session of a token whose signature, expiry and row are all good, with when it ends. */
+  readonly verify: (token: string) => Effect.Effect<Option.Option<VerifiedClaims>>
   readonly revoke: (jti: string) => Effect.Effect<void>
   /** Revokes every active session of a user, but `except` (the caller's own); returns how many. */
   readonly revokeAllFor: (userId: string, except?: string) => Effect.Effect<number>
@@ -42,6 +43,7 @@ export interface SessionsShape {
 
 export class Sessions extends Context.Tag("@garrison/plugins/accounts/Sessions")<Sessions, SessionsShape>() {
   static readonly make = Effect.gen(function* () {
+    const changes = yield* AccountChanges
     const sql = yield* SqlClient.SqlClient
     const { sessionTtl } = yield* AccountsConfig
     // Checked before the port opens: a bad key file is a one-line start-up error naming it.
@@ -80,7 +82,7 @@ export class Sessions extends Context.Tag("@garrison/plugins/accounts/Sessions")
         const row = rows[0]
         const active =
           row !== undefined && row.revoked_at === null && Number(row.expires_at) > now && row.user_id === claims.value.sub
-        return active ? claims : Option.none()
+        return active ? Option.some({ ...claims.value, expiresAtMs: Math.min(claims.value.expiresAtMs, Number(row.expires_at)) }) : Option.none()
       }).pipe(Effect.orDie)
 
     const revoke: SessionsShape["revoke"] = (jti) =>
@@ -108,8 +110,8 @@ export class Sessions extends Context.Tag("@garrison/plugins/accounts/Sessions")
     return Sessions.of({
       issue,
       verify,
-      revoke,
-      revokeAllFor,
+      revoke: (jti) => changes.changing(revoke(jti)),
+      revokeAllFor: (userId, except) => changes.changing(revokeAllFor(userId, except)),
       csrfTokenFor: (jti) => csrfTokenFor(csrfKey, jti),
       csrfValid: (jti, header, cookie) => csrfValid(csrfKey, jti, header, cookie),
       cleanup

@@ -26,6 +26,11 @@ export interface TokenClaims {
   readonly sub: string
 }
 
+/** A verified token's claims and when it expires. */
+export interface VerifiedClaims extends TokenClaims {
+  readonly expiresAtMs: number
+}
+
 export const signToken = (
   key: webcrypto.CryptoKey,
   claims: TokenClaims & { readonly issuedAtMs: number; readonly expiresAtMs: number }
@@ -77,17 +82,15 @@ const verifyClaims = (
  * Bounded: past `capacity` tokens the oldest is forgotten.
  */
 export const makeTokenVerifier = (key: webcrypto.CryptoKey, capacity = 10_000) => {
-  const verified = new Map<string, TokenClaims & { readonly expiresAtMs: number }>()
-  return (token: string, nowMs: number): Effect.Effect<Option.Option<TokenClaims>> =>
+  const verified = new Map<string, VerifiedClaims>()
+  return (token: string, nowMs: number): Effect.Effect<Option.Option<VerifiedClaims>> =>
     Effect.suspend(() => {
       const known = verified.get(token)
-      if (known !== undefined) {
-        return Effect.succeed(known.expiresAtMs > nowMs ? Option.some({ jti: known.jti, sub: known.sub }) : Option.none())
-      }
+      if (known !== undefined) return Effect.succeed(known.expiresAtMs > nowMs ? Option.some(known) : Option.none())
       return Effect.tap(verifyClaims(key, token, nowMs), (claims) => {
         if (Option.isNone(claims)) return
         if (verified.size >= capacity) verified.delete(verified.keys().next().value!)
         verified.set(token, claims.value)
-      }).pipe(Effect.map(Option.map((claims): TokenClaims => ({ jti: claims.jti, sub: claims.sub }))))
+      })
     })
 }

@@ -4,6 +4,7 @@
  * transaction; a change that would leave no enabled admin is refused.
  * Exported so other plugins can look users up.
  */
+import { AccountChanges, changingWrites } from "../authenticator/AccountChanges.js"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
@@ -137,6 +138,7 @@ const flag = (value: boolean) => (value ? 1 : 0)
 
 export class Users extends Context.Tag("@garrison/plugins/accounts/Users")<Users, UsersShape>() {
   static readonly make = Effect.gen(function* () {
+    const changes = yield* AccountChanges
     const sql = yield* SqlClient.SqlClient
     const passwords = yield* Passwords
     const sessions = yield* Sessions
@@ -348,7 +350,10 @@ export class Users extends Context.Tag("@garrison/plugins/accounts/Users")<Users
         ).pipe(Effect.catchTag("SqlError", Effect.die))
       })
 
-    return Users.of({
+    return Users.of(
+      changingWrites(
+        changes,
+        {
       list,
       listAfter,
       findById: (id) => Effect.orDie(byId(id)),
@@ -363,7 +368,10 @@ export class Users extends Context.Tag("@garrison/plugins/accounts/Users")<Users
       changeOwnPassword,
       rehash,
       restore
-    })
+        },
+        ["create", "createFirstAdmin", "update", "remove", "changeOwnPassword", "restore"]
+      )
+    )
   })
 
   static readonly layer = Layer.effect(Users, Users.make)
