@@ -4,16 +4,15 @@
  * names it is answered 304 with no body. Pollers (the dashboard's server
  * list and status every few seconds) then move a few bytes while nothing
  * changes. Streamed answers (exports) and bodies over 1 MiB get none: the
- * hash would cost more than it saves. Answers stay `no-store`: clients keep
+ * hash would cost more than it saves. An answer that already carries its
+ * ETag (an export kept in memory, see `makeJsonArrayCache`) keeps it. Answers stay `no-store`: clients keep
  * the body themselves (the dashboard's client does).
  */
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { createHash } from "node:crypto"
+import { etagOf } from "@garrison/runtime"
 
 const MAX_HASHED_BYTES = 1 << 20
 
-/** `W/"<hash>"` of `body`. */
-export const etagOf = (body: Uint8Array): string => `W/"${createHash("sha1").update(body).digest("base64url")}"`
 
 /** Whether `If-None-Match` (a list of tags, or `*`) names `etag`, compared weakly (RFC 9110 13.1.2). */
 export const matchesIfNoneMatch = (header: string, etag: string): boolean => {
@@ -24,10 +23,13 @@ export const matchesIfNoneMatch = (header: string, etag: string): boolean => {
 
 /** The answer to a GET with its ETag, or 304 when the client already holds it. */
 export const withETag = (response: HttpServerResponse.HttpServerResponse, ifNoneMatch: string | undefined): HttpServerResponse.HttpServerResponse => {
-  if (response.status !== 200 || response.body._tag !== "Uint8Array" || response.body.body.byteLength > MAX_HASHED_BYTES) return response
-  const etag = etagOf(response.body.body)
+  if (response.status !== 200 || response.body._tag !== "Uint8Array") return response
+  // A handler that knows its body's tag (a kept export) sets it, and the body is not hashed again.
+  const known = response.headers["etag"]
+  if (known === undefined && response.body.body.byteLength > MAX_HASHED_BYTES) return response
+  const etag = known ?? etagOf(response.body.body)
   if (ifNoneMatch !== undefined && ifNoneMatch.length <= 4096 && matchesIfNoneMatch(ifNoneMatch, etag)) {
     return HttpServerResponse.empty({ status: 304, headers: { etag } })
   }
-  return HttpServerResponse.setHeader(response, "etag", etag)
+  return known === undefined ? HttpServerResponse.setHeader(response, "etag", etag) : response
 }

@@ -78,7 +78,18 @@ export {
 } from "./http/ApiErrors.js"
 export type { ErrorBody, ErrorCode, ErrorCodeDeclaration } from "./http/ApiErrors.js"
 export { ConstantResponse } from "./http/ConstantResponse.js"
-export { jsonArrayResponse, jsonObjectSql, type JsonRow, jsonPageResponse, keysetChunks } from "./http/JsonRows.js"
+export {
+  allJsonRows,
+  etagOf,
+  type JsonArrayCache,
+  jsonArrayResponse,
+  type JsonChunks,
+  jsonObjectSql,
+  type JsonRow,
+  jsonPageResponse,
+  keysetChunks,
+  makeJsonArrayCache
+} from "./http/JsonRows.js"
 export {
   cursorCodec,
   decodeCursor,

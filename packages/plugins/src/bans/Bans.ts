@@ -13,7 +13,6 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
-import type * as Stream from "effect/Stream"
 import {
   AuditTrail,
   BULK_WRITE_BACKUP_ROWS,
@@ -21,6 +20,7 @@ import {
   effectiveLimit,
   EventBus,
   type InvalidCursor,
+  type JsonChunks,
   keysetChunks,
   type PageOf,
   parsePlatformId
@@ -57,7 +57,9 @@ export interface BansShape {
   /** Every ban, oldest first. */
   readonly exportAll: Effect.Effect<ReadonlyArray<Ban>, BanStoreError>
   /** `exportAll` as the route streams it: chunks of bans' JSON, oldest first, one query each. */
-  readonly exportJson: Stream.Stream<ReadonlyArray<BanJsonRow>, BanStoreError>
+  readonly exportJson: JsonChunks<BanStoreError, never>
+  /** How many writes the table has had: equal counts, equal contents (an export kept in memory goes by it). */
+  readonly writeCount: () => number
   readonly importMany: (entries: ReadonlyArray<unknown>, importedBy: string) => Effect.Effect<ImportResult, BanStoreError>
   /** The ban in force for a player, if any. */
   readonly activeFor: (platformId: string) => Effect.Effect<Option.Option<Ban>, BanStoreError>
@@ -80,7 +82,7 @@ export interface BansShape {
 export const INSERT_CHUNK = 4_000
 
 /** Bans per chunk of a streamed export: one query each, and the response is written between them. */
-export const EXPORT_CHUNK = 500
+export const EXPORT_CHUNK = 200
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
 
@@ -91,6 +93,15 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
     const database = yield* Database
     const changes = yield* Queue.sliding<void>(1)
     const notify = Queue.offer(changes, undefined).pipe(Effect.asVoid)
+    // Moved on by every write, even one interrupted after its commit: a kept export is served only for the count it was read at.
+    let writes = 0
+    const counted = <A, E, R>(write: Effect.Effect<A, E, R>) =>
+      Effect.ensuring(
+        write,
+        Effect.sync(() => {
+          writes++
+        })
+      )
     // `INSERT ... VALUES (...), (...)` for n rows in the dialect's placeholders; the full chunk's text is built once.
     const insertRows = (n: number) => {
       const values = sql.onDialectOrElse({
@@ -205,7 +216,7 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
           }
           yield* sql`INSERT INTO bans ${sql.insert({ ...toRecord(ban) })}`.pipe(Effect.mapError(storeError("add a ban")))
           yield* audit("bans.add", bannedBy, ban.platformId, { banId: ban.id, reason: ban.reason, expiresAt: ban.expiresAt })
-        }).pipe(sql.withTransaction, Effect.catchTag("SqlError", (e) => Effect.fail(storeError("add a ban")(e))))
+        }).pipe(sql.withTransaction, counted, Effect.catchTag("SqlError", (e) => Effect.fail(storeError("add a ban")(e))))
         yield* notify
         yield* bus.publish(new BanAdded({ ...ban }))
         return ban
@@ -218,7 +229,7 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
         yield* Effect.zipRight(
           sql`DELETE FROM bans WHERE id = ${id}`,
           audit("bans.remove", removedBy, ban.platformId, { banId: id })
-        ).pipe(sql.withTransaction, Effect.mapError(storeError("delete a ban")))
+        ).pipe(sql.withTransaction, counted, Effect.mapError(storeError("delete a ban")))
         yield* notify
         yield* bus.publish(new BanRemoved({ id, platformId: ban.platformId, removedBy }))
         return ban
@@ -244,7 +255,7 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
             yield* sql.unsafe(chunk.length === step ? fullChunk : insertRows(chunk.length / IMPORT_WIDTH), chunk)
           }
           return plan
-        }).pipe(sql.withTransaction, Effect.mapError(storeError("import bans")))
+        }).pipe(sql.withTransaction, counted, Effect.mapError(storeError("import bans")))
         if (result.added > 0) yield* notify
         // A batch this size is worth a backup now rather than at the next interval (queued, never waited for).
         if (result.added >= BULK_WRITE_BACKUP_ROWS) yield* database.requestBackup("bans-import")
@@ -261,6 +272,7 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
       list,
       listJson,
       exportJson,
+      writeCount: () => writes,
       get,
       add,
       remove,

@@ -47,6 +47,28 @@ describe("bans JSON from the database", () => {
     }).pipe(Effect.provide(bansController(fleet)))
   })
 
+  it.scopedLive("a kept export follows every add, delete and import at once, and answers 304 to its own ETag", () => {
+    const fleet = makeFleet({ alpha: "stopped" })
+    return Effect.gen(function* () {
+      const ids = () => Effect.map(call("GET", "/api/bans/export", { as: MOD }), (answer) => strictExport(answer.body).map((ban) => ban.platformId))
+      yield* call("POST", "/api/bans/import", { as: MOD, json: importRows(3) })
+      expect(yield* ids()).toHaveLength(3)
+      const kept = yield* call("GET", "/api/bans/export", { as: MOD })
+      const etag = kept.headers["etag"]
+      expect(etag).toMatch(/^W\/"/)
+      expect((yield* call("GET", "/api/bans/export", { as: MOD, headers: { "if-none-match": etag! } })).status).toBe(304)
+
+      const added = yield* call("POST", "/api/bans", { as: MOD, json: { platformId: "76561198999999999", playerName: "Kept", reason: "kept export" } })
+      expect(added.status).toBe(201)
+      expect(yield* ids()).toContain("76561198999999999")
+      expect((yield* call("GET", "/api/bans/export", { as: MOD, headers: { "if-none-match": etag! } })).status).toBe(200)
+      yield* call("DELETE", `/api/bans/${(added.body as { id: string }).id}`, { as: MOD })
+      expect(yield* ids()).not.toContain("76561198999999999")
+      yield* call("POST", "/api/bans/import", { as: MOD, json: [{ ...importRows(1)[0]!, platformId: "76561198888888888" }] })
+      expect(yield* ids()).toContain("76561198888888888")
+    }).pipe(Effect.provide(bansController(fleet)))
+  })
+
   it.scopedLive("an empty export is an empty array", () => {
     const fleet = makeFleet({ alpha: "stopped" })
     return Effect.gen(function* () {

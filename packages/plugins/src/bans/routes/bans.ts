@@ -2,13 +2,19 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import { BadRequest, CurrentPrincipal, cursorBadRequest, fieldBadRequest, jsonArrayResponse, jsonPageResponse, storeDefect } from "@garrison/runtime"
+import { BadRequest, CurrentPrincipal, cursorBadRequest, fieldBadRequest, jsonPageResponse, makeJsonArrayCache, storeDefect } from "@garrison/runtime"
 import { BansApi } from "../contract/Api.js"
 import { Bans } from "../Bans.js"
 import { exists, notFound } from "./httpErrors.js"
 
 /** `service-bans-YYYY-MM-DD.json`, the UTC date of the export. */
 export const exportFileName = (now: number) => `service-bans-${new Date(now).toISOString().slice(0, 10)}.json`
+
+/**
+ * The export is kept in memory while the table is unchanged, up to this many
+ * characters (about 45,000 bans); a larger one is streamed every time.
+ */
+export const KEPT_EXPORT_MAX_CHARS = 8 * 1024 * 1024
 
 const isArray = (body: unknown): body is ReadonlyArray<unknown> => Array.isArray(body)
 
@@ -21,6 +27,8 @@ const notAnArray = () =>
 export const BansRoutes = HttpApiBuilder.group(BansApi, "bans", (handlers) =>
   Effect.gen(function* () {
     const bans = yield* Bans
+    // Partners and bots poll the export: between ban changes every answer is the same bytes.
+    const exportCache = makeJsonArrayCache({ maxChars: KEPT_EXPORT_MAX_CHARS })
     const caller = Effect.map(CurrentPrincipal, (p) => p.name)
     // A store failure is a real fault: it becomes a 500 with a request id.
     return handlers
@@ -46,7 +54,7 @@ export const BansRoutes = HttpApiBuilder.group(BansApi, "bans", (handlers) =>
       .handle("export", () =>
         Effect.gen(function* () {
           const name = exportFileName(yield* Clock.currentTimeMillis)
-          return yield* jsonArrayResponse(bans.exportJson, { "content-disposition": `attachment; filename="${name}"` })
+          return yield* exportCache.respond(bans.writeCount, bans.exportJson, { "content-disposition": `attachment; filename="${name}"` })
         })
       )
       .handle("import", ({ payload }) =>
