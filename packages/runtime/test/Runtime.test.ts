@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Effect, Exit, Layer, Ref, Schema, TestClock } from "effect"
-import { tempDir as makeTempDir } from "@garrison/testkit"
+import { Context, Effect, Exit, Layer, LogLevel, Ref, Schema, TestClock } from "effect"
+import { captureLogs, type LogLine, tempDir as makeTempDir } from "@garrison/testkit"
 import { PermissionCatalog } from "../src/access/Permissions.js"
 import { GarrisonConfig } from "../src/config/GarrisonConfig.js"
 import { EventBus, on } from "../src/events/EventBus.js"
@@ -86,6 +86,25 @@ describe("Runtime.layer", () => {
       expect(first[0]).toHaveLength(1)
       expect(second[0]).toHaveLength(1)
       expect(second[1].map((r) => r.version)).toEqual([1, 2])
+    })
+  )
+
+  it.live("logs at Debug how long each plugin's services took to build and its start hook to run", () =>
+    Effect.gen(function* () {
+      const lines: Array<LogLine> = []
+      const slow = Plugin.make({
+        id: "slow",
+        layer: Layer.effectDiscard(Effect.sleep("30 millis")),
+        onStart: Effect.sleep("20 millis")
+      })
+      yield* Effect.scoped(
+        Effect.provide(Effect.void, Runtime.layer([counterPlugin, slow], { scheduledBackups: false }).pipe(Layer.provide(config(tempDir()))))
+      ).pipe(Effect.provide(captureLogs(lines)))
+      const debug = lines.filter((line) => line.level === LogLevel.Debug).map((line) => line.message)
+      const took = (pattern: RegExp) => Number(debug.map((m) => pattern.exec(m)?.[1]).find((n) => n !== undefined))
+      expect(debug).toContainEqual(expect.stringMatching(/^plugin counter services built in \d+ ms$/))
+      expect(took(/^plugin slow services built in (\d+) ms$/)).toBeGreaterThanOrEqual(29)
+      expect(took(/^plugin slow started in (\d+) ms$/)).toBeGreaterThanOrEqual(19)
     })
   )
 

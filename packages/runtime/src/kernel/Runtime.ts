@@ -67,6 +67,20 @@ export interface RuntimeOptions {
   readonly hostReleasesAnnouncements?: boolean
 }
 
+/**
+ * A plugin's services, with the time their build took logged at Debug:
+ * start-up time is a goal, and this says which plugin spends it (its
+ * `onStart` is timed separately).
+ */
+const timedBuild = <A, E, R>(pluginId: string, layer: Layer.Layer<A, E, R>): Layer.Layer<A, E, R> =>
+  Layer.unwrapEffect(
+    Effect.map(Clock.currentTimeMillis, (began) =>
+      Layer.tap(layer, () =>
+        Effect.flatMap(Clock.currentTimeMillis, (built) => Effect.logDebug(`plugin ${pluginId} services built in ${built - began} ms`))
+      )
+    )
+  )
+
 /** Signing keys generated on first start (and checked on every start), so they exist before anything needs them. */
 const FIRST_START_SECRETS = [SESSION_SIGNING_KEY] as const
 
@@ -119,7 +133,7 @@ export const layer = <const Plugins extends ReadonlyArray<AnyPlugin>>(
       // The list is dynamic, so its types are checked by id (planPlugins), not by the compiler.
       let services = base as Layer.Layer<unknown, unknown, GarrisonConfig>
       for (const plugin of plan.ordered) {
-        services = Layer.provideMerge(plugin.layer as Layer.Layer<unknown, unknown, unknown>, services) as Layer.Layer<
+        services = Layer.provideMerge(timedBuild(plugin.id, plugin.layer as Layer.Layer<unknown, unknown, unknown>), services) as Layer.Layer<
           unknown,
           unknown,
           GarrisonConfig
