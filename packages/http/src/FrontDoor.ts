@@ -71,7 +71,9 @@ export const makeFrontDoor = (options: FrontDoorOptions) => (app: App): App =>
       Effect.flatMap((body) => {
         if (body._tag === "Rejected") return Effect.succeed(body.response)
         if (body._tag === "Aborted") return Effect.succeed(clientGone)
-        const next = body._tag === "Parsed" ? withParsedBody(request, body) : request
+        if (body._tag === "None") return authorize(route, request, verdict, options, app)
+        // Providing a service copies the fiber's whole context: only done when the request changed.
+        const next = withParsedBody(request, body)
         return authorize(route, next, verdict, options, Effect.provideService(app, HttpServerRequest.HttpServerRequest, next))
       }),
       Effect.catchAllCause((cause) =>
