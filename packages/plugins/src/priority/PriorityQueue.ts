@@ -21,6 +21,9 @@ import {
   effectiveLimit,
   EventBus,
   type InvalidCursor,
+  type JsonChunks,
+  keysetChunks,
+  type PageOf,
   ServerFileSync,
   type ServerFileSyncError
 } from "@garrison/runtime"
@@ -45,12 +48,17 @@ import {
 } from "./errors.js"
 import { type PriorityChangeAction, PriorityChanged } from "./events.js"
 import { planImport } from "./internal/importing.js"
-import { type EntryRow, iso, isActive, priorityPaging, toView } from "./internal/rows.js"
-import { makeStore } from "./internal/store.js"
+import { type EntryJsonRow, type EntryRow, iso, isActive, priorityPaging, toView } from "./internal/rows.js"
+import { makeStore, type PageQuery } from "./internal/store.js"
 import { PRIORITY_FILE, priorityFile } from "./internal/sync.js"
 
 export interface PriorityQueueShape {
   readonly list: (params: PriorityListParams) => Effect.Effect<PriorityPage, InvalidCursor | PriorityStoreError>
+  /**
+   * `list` as the route answers it: each entry's JSON written by the database
+   * (rows are trusted on the way out; see the runtime's `JsonRows`).
+   */
+  readonly listJson: (params: PriorityListParams) => Effect.Effect<PageOf<EntryJsonRow>, InvalidCursor | PriorityStoreError>
   readonly get: (id: string) => Effect.Effect<PriorityEntry, PriorityEntryNotFound | PriorityStoreError>
   /** `addedBy` is who grants it (the caller's name over HTTP). */
   readonly add: (
@@ -64,6 +72,8 @@ export interface PriorityQueueShape {
   readonly remove: (id: string) => Effect.Effect<void, PriorityEntryNotFound | PriorityStoreError>
   /** Every entry, oldest first, expired ones included. */
   readonly exportAll: Effect.Effect<ReadonlyArray<PriorityEntry>, PriorityStoreError>
+  /** `exportAll` as the route streams it: chunks of entries' JSON, oldest first, one query each. */
+  readonly exportJson: JsonChunks<PriorityStoreError, never>
   /** Checks each entry on its own, inserts the good ones in one transaction; `caller` is the default `addedBy`. */
   readonly importEntries: (body: ReadonlyArray<unknown>, caller: string) => Effect.Effect<PriorityImportResult, PriorityStoreError>
   /** Deletes entries whose `expiresAt` has passed; syncs the servers when any were. */
@@ -75,6 +85,9 @@ export interface PriorityQueueShape {
   /** Writes every server's `priority.txt`, all at once; a server that cannot be written is logged. */
   readonly syncAll: Effect.Effect<void, PriorityStoreError>
 }
+
+/** Entries per chunk of a streamed export: one query each, and the response is written between them. */
+export const EXPORT_CHUNK = 200
 
 export class PriorityQueue extends Context.Tag("@garrison/plugins/PriorityQueue")<PriorityQueue, PriorityQueueShape>() {
   static readonly make = Effect.gen(function* () {
@@ -131,21 +144,40 @@ export class PriorityQueue extends Context.Tag("@garrison/plugins/PriorityQueue"
             : Effect.succeed(iso(expiresAt.getTime()))
       )
 
-    const list: PriorityQueueShape["list"] = (params) =>
+    /** The list's filters, cursor and limit, shared by `list` and `listJson`. */
+    const listQuery = (params: PriorityListParams) =>
       Effect.gen(function* () {
         const limit = effectiveLimit(params.limit, { defaultLimit: DEFAULT_PAGE_SIZE, maxLimit: MAX_PAGE_SIZE })
         const after = yield* priorityPaging.decode(params.cursor)
-        const rows = yield* store.page({
+        const query: PageQuery = {
           ...(params.role === undefined ? {} : { role: params.role }),
           ...(params.active === undefined ? {} : { active: params.active === "true" }),
           ...(after === undefined ? {} : { after }),
           // One more than asked says whether another page follows.
           limit: limit + 1,
           nowIso: yield* nowIso
-        })
-        const page = priorityPaging.page(rows, limit)
+        }
+        return { query, limit }
+      })
+
+    const list: PriorityQueueShape["list"] = (params) =>
+      Effect.gen(function* () {
+        const { query, limit } = yield* listQuery(params)
+        const page = priorityPaging.page(yield* store.page(query), limit)
         return new PriorityPage({ items: page.items.map(toView), nextCursor: page.nextCursor })
       })
+
+    const listJson: PriorityQueueShape["listJson"] = (params) =>
+      Effect.gen(function* () {
+        const { query, limit } = yield* listQuery(params)
+        return priorityPaging.page(yield* store.pageJson(query), limit)
+      })
+
+    const exportJson: PriorityQueueShape["exportJson"] = keysetChunks({
+      size: EXPORT_CHUNK,
+      positionOf: (row: EntryJsonRow) => row.seq,
+      read: store.chunkJson
+    })
 
     const add: PriorityQueueShape["add"] = (input, addedBy) =>
       Effect.gen(function* () {
@@ -222,11 +254,13 @@ export class PriorityQueue extends Context.Tag("@garrison/plugins/PriorityQueue"
 
     return PriorityQueue.of({
       list,
+      listJson,
       get: (id) => Effect.map(find(id), toView),
       add,
       update,
       remove,
       exportAll: Effect.map(store.all, (rows) => rows.map(toView)),
+      exportJson,
       importEntries,
       cleanup,
       activePlatformIds,

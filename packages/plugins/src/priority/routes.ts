@@ -1,6 +1,5 @@
 /** The handlers behind `PriorityApi`; the host has already checked `priority.manage`. */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import {
@@ -8,6 +7,8 @@ import {
   CurrentPrincipal,
   cursorBadRequest,
   fieldBadRequest,
+  jsonArrayResponse,
+  jsonPageResponse,
   notFoundWith,
   storeDefect
 } from "@garrison/runtime"
@@ -30,8 +31,12 @@ export const PriorityRoutes = HttpApiBuilder.group(PriorityApi, "priority", (han
     const caller = Effect.map(CurrentPrincipal, (p) => p.name)
     // A store failure is a real fault: it becomes a 500 with a request id.
     return handlers
+      // The list and the export answer the database's own JSON (rows are trusted on the way out: see JsonRows).
       .handle("list", ({ urlParams }) =>
-        queue.list(urlParams).pipe(Effect.catchTags({ InvalidCursor: cursorBadRequest, PriorityStoreError: storeDefect }))
+        queue.listJson(urlParams).pipe(
+          Effect.map((page) => jsonPageResponse(page)),
+          Effect.catchTags({ InvalidCursor: cursorBadRequest, PriorityStoreError: storeDefect })
+        )
       )
       .handle("add", ({ payload }) =>
         Effect.flatMap(caller, (name) => queue.add(payload, name)).pipe(
@@ -46,14 +51,11 @@ export const PriorityRoutes = HttpApiBuilder.group(PriorityApi, "priority", (han
       .handle("remove", ({ path }) =>
         queue.remove(path.id).pipe(Effect.catchTags({ PriorityEntryNotFound: notFound, PriorityStoreError: storeDefect }))
       )
+      // Streamed chunk by chunk; a store failure after the first bytes truncates the download (see jsonArrayResponse).
       .handle("export", () =>
-        Effect.gen(function* () {
-          const entries = yield* queue.exportAll.pipe(Effect.catchTag("PriorityStoreError", storeDefect))
-          const ms = yield* Clock.currentTimeMillis
-          return HttpServerResponse.unsafeJson(entries, {
-            headers: { "content-disposition": `attachment; filename="${exportFileName(ms)}"` }
-          })
-        })
+        Effect.flatMap(Clock.currentTimeMillis, (ms) =>
+          jsonArrayResponse(queue.exportJson, { "content-disposition": `attachment; filename="${exportFileName(ms)}"` })
+        )
       )
       .handle("import", ({ payload }) =>
         Effect.flatMap(caller, (name) => queue.importEntries(payload, name)).pipe(Effect.catchTag("PriorityStoreError", storeDefect))

@@ -9,7 +9,7 @@ import { type CallOptions, fakeFleet, fakeInstall, jsonBody, request, testContro
 import { Effect, LogLevel, Queue } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
-import { PriorityChanged, PriorityPlugin } from "../../src/priority/index.js"
+import { PriorityChanged, PriorityPlugin, type PriorityQueue } from "../../src/priority/index.js"
 
 export const MANAGER = "mia:priority.manage"
 export const DEPLOY = "dep:server.deploy,server.start,server.stop,server.restart"
@@ -18,7 +18,8 @@ export const DEPLOY = "dep:server.deploy,server.start,server.stop,server.restart
 export const makeController = Effect.gen(function* () {
   const events = yield* Queue.unbounded<PriorityChanged>()
   const recorder = Plugin.make({ id: "priority-recorder", events: [on(PriorityChanged, (e) => Queue.offer(events, e))] })
-  const layer = testController([fakeFleet().plugin, PriorityPlugin, recorder], {
+  // The layer also provides the plugin's `PriorityQueue`, for tests that compare the routes with it.
+  const layer = testController<PriorityQueue>([fakeFleet().plugin, PriorityPlugin, recorder], {
     dataPrefix: "garrison-priority-",
     logLevel: LogLevel.Error
   })

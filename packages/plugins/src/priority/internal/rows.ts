@@ -1,6 +1,6 @@
-/** `priority_entries` rows, their API view, and the list's page cursors. */
+/** `priority_entries` rows, their API view (decoded, or as JSON written by SQLite), and the list's page cursors. */
 import * as Schema from "effect/Schema"
-import { cursorCodec, Keyset } from "@garrison/runtime"
+import { cursorCodec, jsonObjectSql, Keyset } from "@garrison/runtime"
 import { PriorityEntry } from "../contract/Api.js"
 
 export const SELECT_COLUMNS = `id, seq, platform_id AS "platformId", name, role, expires_at AS "expiresAt",
@@ -23,6 +23,26 @@ export const decodeRows = Schema.decodeUnknown(Schema.Array(EntryRow))
 
 export const toView = ({ seq: _, ...row }: EntryRow): PriorityEntry => new PriorityEntry(row)
 
+/** An entry as the list and the export read it: its JSON, written by SQLite, and its sort key. */
+export interface EntryJsonRow {
+  readonly json: string
+  readonly seq: number
+}
+
+/**
+ * `toView` in SQL: the `PriorityEntry` schema's fields in its order (every
+ * column as stored, `seq` left out of the JSON); `seq` again for the keyset.
+ */
+export const JSON_COLUMNS = `${jsonObjectSql({
+  id: "id",
+  platformId: "platform_id",
+  name: "name",
+  role: "role",
+  expiresAt: "expires_at",
+  addedBy: "added_by",
+  addedAt: "added_at"
+})} AS json, seq`
+
 /** Stored form of a time: UTC `toISOString()`, so that text order is time order. */
 export const iso = (ms: number): string => new Date(ms).toISOString()
 
@@ -33,9 +53,13 @@ export const isActive = (row: { readonly expiresAt: string | null }, nowIso: str
 /** Keyset cursor: the `seq` of a page's last row (rows added in between are neither skipped nor repeated). */
 export const priorityCursor = cursorCodec("priority", Schema.Int.pipe(Schema.positive()))
 
-/** The list's paging: insertion order (`seq`), a page's next one starting strictly after its last row. */
+/**
+ * The list's paging, and the export's order: insertion order (`seq`), a
+ * page's next one starting strictly after its last row. Any row with a
+ * `seq` pages, decoded (`EntryRow`) or JSON (`EntryJsonRow`), with the same cursors.
+ */
 export const priorityPaging = Keyset.make({
   cursor: priorityCursor,
   key: [{ column: "seq", direction: "asc", value: (seq) => seq }],
-  positionOf: (row: EntryRow) => row.seq
+  positionOf: (row: { readonly seq: number }) => row.seq
 })

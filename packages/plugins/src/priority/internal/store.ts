@@ -6,7 +6,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { storeError } from "../errors.js"
-import { decodeRows, type EntryRow, priorityPaging, SELECT_COLUMNS } from "./rows.js"
+import { decodeRows, type EntryJsonRow, type EntryRow, JSON_COLUMNS, priorityPaging, SELECT_COLUMNS } from "./rows.js"
 
 /** Rows per multi-row INSERT: well under every database's bound-parameter limit. */
 const INSERT_CHUNK = 500
@@ -26,7 +26,13 @@ export const makeStore = Effect.gen(function* () {
   const read = (operation: string) => <E extends { readonly message: string }, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
     query.pipe(Effect.flatMap(decodeRows), Effect.mapError(storeError(operation)))
 
-  const page = (query: PageQuery) => {
+  const jsonColumns = sql.literal(JSON_COLUMNS)
+  // Rows read back as JSON were checked on their way in: no decoding (see the runtime's JsonRows).
+  const readJson = (operation: string) => <E extends { readonly message: string }, R>(query: Effect.Effect<ReadonlyArray<EntryJsonRow>, E, R>) =>
+    Effect.mapError(query, storeError(operation))
+
+  /** A page's rows in `selected`: the filters, cursor, order and limit that `page` and `pageJson` share. */
+  const pageOf = <A extends object>(selected: typeof columns, query: PageQuery) => {
     const clauses = [
       ...(query.role === undefined ? [] : [sql`role = ${query.role}`]),
       ...(query.active === undefined
@@ -36,10 +42,11 @@ export const makeStore = Effect.gen(function* () {
           : [sql`(expires_at IS NOT NULL AND expires_at <= ${query.nowIso})`]),
       ...(query.after === undefined ? [] : [priorityPaging.after(sql, query.after)])
     ]
-    return read("list priority entries")(
-      sql`SELECT ${columns} FROM priority_entries WHERE ${sql.and(clauses)} ORDER BY ${sql.literal(priorityPaging.orderBy)} LIMIT ${query.limit}`
-    )
+    return sql<A>`SELECT ${selected} FROM priority_entries WHERE ${sql.and(clauses)} ORDER BY ${sql.literal(priorityPaging.orderBy)} LIMIT ${query.limit}`
   }
+
+  const page = (query: PageQuery) => read("list priority entries")(pageOf(columns, query))
+  const pageJson = (query: PageQuery) => readJson("list priority entries")(pageOf<EntryJsonRow>(jsonColumns, query))
 
   const first = (rows: ReadonlyArray<EntryRow>) => Option.fromNullable(rows[0])
 
@@ -65,6 +72,7 @@ export const makeStore = Effect.gen(function* () {
   return {
     sql,
     page,
+    pageJson,
     byId: (id: string) =>
       read("read a priority entry")(sql`SELECT ${columns} FROM priority_entries WHERE id = ${id}`).pipe(Effect.map(first)),
     byPlatformId: (platformId: string) =>
@@ -72,6 +80,13 @@ export const makeStore = Effect.gen(function* () {
         Effect.map(first)
       ),
     all: read("read priority entries")(sql`SELECT ${columns} FROM priority_entries ORDER BY seq`),
+    /** Up to `size` entries' JSON after `seq` `after` (from the first when undefined), in `all`'s order: a chunk of the export. */
+    chunkJson: (after: number | undefined, size: number) =>
+      readJson("read priority entries")(
+        sql<EntryJsonRow>`SELECT ${jsonColumns} FROM priority_entries
+          WHERE ${after === undefined ? sql.literal("1=1") : priorityPaging.after(sql, after)}
+          ORDER BY ${sql.literal(priorityPaging.orderBy)} LIMIT ${size}`
+      ),
     platformIds: sql<{ platformId: string }>`SELECT platform_id AS "platformId" FROM priority_entries`.pipe(
       Effect.map((rows) => new Set(rows.map((r) => r.platformId))),
       Effect.mapError(storeError("read priority players"))
