@@ -16,12 +16,12 @@ import { EventBus, type InvalidCursor, PermissionCatalog } from "@garrison/runti
 import type { Notification, NotificationInput, NotificationPage } from "./contract/Api.js"
 import type { InvalidNotification, NotificationStoreError } from "./errors.js"
 import type { Viewer } from "./internal/audience.js"
-import { makeInbox, type PageRequest } from "./internal/inbox.js"
+import { makeInbox, type NotificationJsonPage, type PageRequest } from "./internal/inbox.js"
 import { makePublish } from "./internal/publish.js"
 import { makePrune, type RetentionOptions } from "./internal/retention.js"
 
 export type { Viewer } from "./internal/audience.js"
-export type { PageRequest } from "./internal/inbox.js"
+export type { NotificationJsonPage, PageRequest } from "./internal/inbox.js"
 export type { RetentionOptions } from "./internal/retention.js"
 
 export interface NotificationsShape {
@@ -32,6 +32,14 @@ export interface NotificationsShape {
     viewer: Viewer,
     page?: PageRequest
   ) => Effect.Effect<NotificationPage, InvalidCursor | NotificationStoreError>
+  /**
+   * `list` as the route answers it: each notification's JSON written by the
+   * database (rows are trusted on the way out; see the runtime's `JsonRows`).
+   */
+  readonly listJson: (
+    viewer: Viewer,
+    page?: PageRequest
+  ) => Effect.Effect<NotificationJsonPage, InvalidCursor | NotificationStoreError>
   /** Marks the given ids (those `viewer` sees), or everything when `ids` is undefined; answers how many became read. */
   readonly markRead: (viewer: Viewer, ids?: ReadonlyArray<string>) => Effect.Effect<number, NotificationStoreError>
   /** Hides everything `viewer` sees now; answers how many. Later notifications show as usual. */
@@ -66,6 +74,7 @@ export class Notifications extends Context.Tag("@garrison/plugins/Notifications"
       return Notifications.of({
         publish: makePublish(sql, bus, catalog),
         list: (viewer, page = {}) => inbox.list(viewer, page),
+        listJson: (viewer, page = {}) => inbox.listJson(viewer, page),
         markRead: inbox.markRead,
         clear: inbox.clear,
         prune: makePrune(sql, options)

@@ -34,7 +34,7 @@ export const NotificationsPlugin = Plugin.make({
 })
 
 export { Notifications, retentionConfig } from "./Notifications.js"
-export type { NotificationsShape, PageRequest, RetentionOptions, Viewer } from "./Notifications.js"
+export type { NotificationJsonPage, NotificationsShape, PageRequest, RetentionOptions, Viewer } from "./Notifications.js"
 export {
   Audience as NotificationAudience,
   ClearResult as NotificationsClearResult,

@@ -1,7 +1,7 @@
 /** The handlers behind `NotificationsApi`: each acts for the caller only. */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
-import { CurrentPrincipal, cursorBadRequest, storeDefect } from "@garrison/runtime"
+import { CurrentPrincipal, cursorBadRequest, jsonPageResponse, storeDefect } from "@garrison/runtime"
 import { NotificationsApi } from "./contract/Api.js"
 import { Notifications } from "./Notifications.js"
 
@@ -10,8 +10,10 @@ export const NotificationsRoutes = HttpApiBuilder.group(NotificationsApi, "notif
     const notifications = yield* Notifications
     // Store failures are real faults: they become a 500 with a request id.
     return handlers
+      // The list answers the database's own JSON (rows are trusted on the way out: see JsonRows).
       .handle("list", ({ urlParams }) =>
-        Effect.flatMap(CurrentPrincipal, (caller) => notifications.list(caller, urlParams)).pipe(
+        Effect.flatMap(CurrentPrincipal, (caller) => notifications.listJson(caller, urlParams)).pipe(
+          Effect.map(({ unreadCount, ...page }) => jsonPageResponse(page, { unreadCount })),
           Effect.catchTags({
             InvalidCursor: cursorBadRequest,
             NotificationStoreError: storeDefect

@@ -5,12 +5,12 @@
  */
 import * as Schema from "effect/Schema"
 import { cursorCodec, Keyset } from "@garrison/runtime"
-import type { StoredNotification } from "./rows.js"
 
 export const notificationCursor = cursorCodec("notifications", Schema.Int.pipe(Schema.positive()))
 
 export const notificationPaging = Keyset.make({
   cursor: notificationCursor,
   key: [{ column: "n.seq", direction: "desc", value: (seq) => seq }],
-  positionOf: (row: StoredNotification) => Number(row.seq)
+  // Stored rows and JSON rows (`NotificationJsonRow`) both carry `seq`: one paging serves `list` and `listJson`.
+  positionOf: (row: { readonly seq: number | string }) => Number(row.seq)
 })

@@ -7,18 +7,23 @@
 import type * as SqlClient from "@effect/sql/SqlClient"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import { effectiveLimit, type InvalidCursor } from "@garrison/runtime"
+import { effectiveLimit, type InvalidCursor, type PageOf } from "@garrison/runtime"
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, NotificationPage } from "../contract/Api.js"
 import { type NotificationStoreError, storeError } from "../errors.js"
 import { type Viewer, visibleTo } from "./audience.js"
 import { notificationPaging } from "./cursor.js"
-import { COLUMNS, type StoredNotification, toNotification } from "./rows.js"
+import { COLUMNS, JSON_COLUMNS, type NotificationJsonRow, type StoredNotification, toNotification } from "./rows.js"
 
 export interface PageRequest {
   /** 1 to 200; 50 when absent. */
   readonly limit?: number | undefined
   /** `nextCursor` of the previous page. */
   readonly cursor?: string | undefined
+}
+
+/** A page of `listJson`: the rows' JSON, and the envelope's `unreadCount`. */
+export interface NotificationJsonPage extends PageOf<NotificationJsonRow> {
+  readonly unreadCount: number
 }
 
 interface UserState {
@@ -62,10 +67,14 @@ export const makeInbox = (sql: SqlClient.SqlClient) => {
       ([row]) => Number(row?.total ?? 0)
     )
 
-  const list = (
-    viewer: Viewer,
-    page: PageRequest
-  ): Effect.Effect<NotificationPage, NotificationStoreError | InvalidCursor> =>
+  /**
+   * The page's query, shared by `list` and `listJson`: what `viewer` sees
+   * past their cleared watermark, after the cursor, `columns` of one row
+   * more than the limit (it says whether another page exists), and the
+   * unread count, in one transaction. `st` (the caller's watermarks) and `r`
+   * (their read mark) are joined for the columns to read.
+   */
+  const readPage = <Row extends { readonly seq: number | string }>(viewer: Viewer, page: PageRequest, columns: string) =>
     Effect.gen(function* () {
       const limit = effectiveLimit(page.limit, { defaultLimit: DEFAULT_PAGE_SIZE, maxLimit: MAX_PAGE_SIZE })
       const after = yield* notificationPaging.decode(page.cursor)
@@ -73,21 +82,40 @@ export const makeInbox = (sql: SqlClient.SqlClient) => {
         const s = yield* state(viewer.id)
         const conditions = [visibleTo(sql, viewer), sql`n.seq > ${s.cleared}`]
         if (after !== undefined) conditions.push(notificationPaging.after(sql, after))
-        // One row more than asked says whether another page exists.
-        const rows = yield* sql<StoredNotification & { readonly read_mark: number | string | null }>`
-          SELECT ${sql.literal(COLUMNS)}, r.seq AS read_mark FROM notifications n
+        const rows = yield* sql<Row>`
+          SELECT ${sql.literal(columns)} FROM notifications n
           LEFT JOIN notification_reads r ON r.user_id = ${viewer.id} AND r.seq = n.seq
+          LEFT JOIN notification_user_state st ON st.user_id = ${viewer.id}
           WHERE ${sql.and(conditions)} ORDER BY ${sql.literal(notificationPaging.orderBy)} LIMIT ${limit + 1}`
         const unreadCount = yield* countUnread(viewer, s)
         return { rows, unreadCount, read: s.read }
       }).pipe(sql.withTransaction, Effect.mapError(storeError("cannot read notifications")))
-      const shown = notificationPaging.page(result.rows, limit)
-      return new NotificationPage({
-        items: shown.items.map((row) => toNotification(row, Number(row.seq) <= result.read || row.read_mark !== null)),
-        unreadCount: result.unreadCount,
-        nextCursor: shown.nextCursor
-      })
+      return { page: notificationPaging.page(result.rows, limit), unreadCount: result.unreadCount, read: result.read }
     })
+
+  const list = (
+    viewer: Viewer,
+    page: PageRequest
+  ): Effect.Effect<NotificationPage, NotificationStoreError | InvalidCursor> =>
+    Effect.map(
+      readPage<StoredNotification & { readonly read_mark: number | string | null }>(viewer, page, `${COLUMNS}, r.seq AS read_mark`),
+      (result) =>
+        new NotificationPage({
+          items: result.page.items.map((row) => toNotification(row, Number(row.seq) <= result.read || row.read_mark !== null)),
+          unreadCount: result.unreadCount,
+          nextCursor: result.page.nextCursor
+        })
+    )
+
+  /** `list` as the route answers it: each notification's JSON written by the database (see the runtime's `JsonRows`). */
+  const listJson = (
+    viewer: Viewer,
+    page: PageRequest
+  ): Effect.Effect<NotificationJsonPage, NotificationStoreError | InvalidCursor> =>
+    Effect.map(readPage<NotificationJsonRow>(viewer, page, JSON_COLUMNS), (result) => ({
+      ...result.page,
+      unreadCount: result.unreadCount
+    }))
 
   const markAll = (viewer: Viewer) =>
     Effect.gen(function* () {
@@ -133,5 +161,5 @@ export const makeInbox = (sql: SqlClient.SqlClient) => {
       return Number(visible?.total ?? 0)
     }).pipe(sql.withTransaction, Effect.mapError(storeError("cannot clear notifications")))
 
-  return { list, markRead, clear }
+  return { list, listJson, markRead, clear }
 }

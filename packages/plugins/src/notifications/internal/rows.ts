@@ -1,5 +1,6 @@
-/** Notifications as stored, and their API form. */
+/** Notifications as stored, and their API form (decoded, or as JSON written by SQLite). */
 import * as Schema from "effect/Schema"
+import { jsonObjectSql } from "@garrison/runtime"
 import { Notification, NotificationLevel } from "../contract/Api.js"
 import { fromColumns } from "./audience.js"
 
@@ -32,3 +33,30 @@ export const toNotification = (row: StoredNotification, read: boolean): Notifica
     createdAt: row.created_at,
     read
   }, true) // validated when published; a row edited by hand should not turn a read into a defect
+
+/** A notification as the list reads it: its JSON, written by SQLite, and its position for the keyset. */
+export interface NotificationJsonRow {
+  readonly json: string
+  readonly seq: number | string
+}
+
+const levels = NotificationLevel.literals.map((level) => `'${level}'`).join(", ")
+
+/**
+ * `toNotification` in SQL: the `Notification` schema's fields in its order,
+ * the audience from its two columns, "info" for a level no publisher could
+ * store, and `read` from the caller's read watermark
+ * (`notification_user_state st`) or read mark (`notification_reads r`),
+ * both joined by the list's query. `n.seq` again for the keyset.
+ */
+export const JSON_COLUMNS = `${jsonObjectSql({
+  id: "n.id",
+  audience: `CASE n.audience_kind WHEN 'user' THEN json_object('userId', n.audience_key)
+    WHEN 'permission' THEN json_object('permission', n.audience_key) ELSE 'all' END`,
+  level: `CASE WHEN n.level IN (${levels}) THEN n.level ELSE 'info' END`,
+  title: "n.title",
+  message: "n.message",
+  link: "n.link",
+  createdAt: "n.created_at",
+  read: "CASE WHEN n.seq <= COALESCE(st.read_seq, 0) OR r.seq IS NOT NULL THEN json('true') ELSE json('false') END"
+})} AS json, n.seq`
