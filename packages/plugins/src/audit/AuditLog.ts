@@ -10,11 +10,11 @@ import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { AuditTrail, type AuditEntry, type InvalidCursor } from "@garrison/runtime"
+import { AuditTrail, type AuditEntry, type InvalidCursor, type JsonRow, type PageOf } from "@garrison/runtime"
 import type { AuditPage, AuditRow, VerifyReport } from "./contract/Api.js"
 import type { AuditStoreError } from "./errors.js"
 import { makeAppend } from "./internal/append.js"
-import { type AuditFilter, makeQuery } from "./internal/query.js"
+import { type AuditFilter, makeQuery, makeQueryJson } from "./internal/query.js"
 import { makeVerify } from "./internal/verify.js"
 
 export type { AuditFilter } from "./internal/query.js"
@@ -24,6 +24,11 @@ export interface AuditLogShape {
   readonly append: (entry: AuditEntry) => Effect.Effect<AuditRow, AuditStoreError>
   /** One page, newest first. */
   readonly query: (filter: AuditFilter) => Effect.Effect<AuditPage, AuditStoreError | InvalidCursor>
+  /**
+   * `query` as the route answers it: each row's JSON written by the database
+   * (rows are trusted on the way out; see the runtime's `JsonRows`).
+   */
+  readonly queryJson: (filter: AuditFilter) => Effect.Effect<PageOf<JsonRow>, AuditStoreError | InvalidCursor>
   /** Walks the whole chain and reports the first broken link. */
   readonly verify: Effect.Effect<VerifyReport, AuditStoreError>
 }
@@ -33,7 +38,12 @@ export class AuditLog extends Context.Tag("@garrison/plugins/AuditLog")<AuditLog
     const sql = yield* SqlClient.SqlClient
     // Appends are serialized in-process, so the chain never forks under concurrent requests.
     const lock = yield* Effect.makeSemaphore(1)
-    return AuditLog.of({ append: makeAppend(sql, lock), query: makeQuery(sql), verify: makeVerify(sql) })
+    return AuditLog.of({
+      append: makeAppend(sql, lock),
+      query: makeQuery(sql),
+      queryJson: makeQueryJson(sql),
+      verify: makeVerify(sql)
+    })
   })
 
   static readonly layer: Layer.Layer<AuditLog, never, SqlClient.SqlClient> = Layer.effect(AuditLog, AuditLog.make)

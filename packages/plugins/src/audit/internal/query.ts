@@ -1,13 +1,13 @@
-/** Filtered, keyset-paginated reads, newest first. */
+/** Filtered, keyset-paginated reads, newest first: decoded (`query`), or as SQLite's JSON (`queryJson`). */
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type * as Statement from "@effect/sql/Statement"
 import * as Effect from "effect/Effect"
-import { effectiveLimit, type InvalidCursor } from "@garrison/runtime"
+import { effectiveLimit, type InvalidCursor, type JsonRow, type PageOf } from "@garrison/runtime"
 import { type AuditResult, AuditPage, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../contract/Api.js"
 import { type AuditStoreError, storeError } from "../errors.js"
 import { auditPaging } from "./cursor.js"
 import { wellFormed } from "./text.js"
-import { COLUMNS, type StoredRow, toAuditRow } from "./rows.js"
+import { type AuditJsonRow, COLUMNS, decodedJson, JSON_COLUMNS, type StoredRow, toAuditRow } from "./rows.js"
 
 export interface AuditFilter {
   readonly actor?: string | undefined
@@ -32,28 +32,55 @@ const actionCondition = (sql: SqlClient.SqlClient, action: string): Statement.Fr
   return sql`substr(action, 1, ${[...prefix].length}) = ${prefix}`
 }
 
+/** One page of `columns` under the filter, its cursor and its limit: what `query` and `queryJson` share. */
+const readPage = <Row extends { readonly seq: number | string }>(sql: SqlClient.SqlClient, columns: string, filter: AuditFilter) =>
+  Effect.gen(function* () {
+    const limit = effectiveLimit(filter.limit, { defaultLimit: DEFAULT_PAGE_SIZE, maxLimit: MAX_PAGE_SIZE })
+    const conditions: Array<Statement.Fragment> = []
+    const after = yield* auditPaging.decode(filter.cursor)
+    if (after !== undefined) conditions.push(auditPaging.after(sql, after))
+    // Filters take the stored form too, so a value with a lone surrogate finds its rows.
+    if (filter.actor !== undefined) conditions.push(sql`actor = ${wellFormed(filter.actor)}`)
+    if (filter.action !== undefined) {
+      const condition = actionCondition(sql, wellFormed(filter.action))
+      if (condition !== undefined) conditions.push(condition)
+    }
+    if (filter.from !== undefined) conditions.push(sql`at >= ${filter.from.toISOString()}`)
+    if (filter.to !== undefined) conditions.push(sql`at < ${filter.to.toISOString()}`)
+    if (filter.result !== undefined) conditions.push(sql`result = ${filter.result}`)
+
+    // One row more than asked says whether another page exists.
+    const rows = yield* sql<Row>`SELECT ${sql.literal(columns)} FROM audit_log
+      WHERE ${sql.and(conditions)} ORDER BY ${sql.literal(auditPaging.orderBy)} LIMIT ${limit + 1}`.pipe(
+      Effect.mapError(storeError("cannot read the audit log"))
+    )
+    return auditPaging.page(rows, limit)
+  })
+
 export const makeQuery = (sql: SqlClient.SqlClient) =>
   (filter: AuditFilter): Effect.Effect<AuditPage, AuditStoreError | InvalidCursor> =>
-    Effect.gen(function* () {
-      const limit = effectiveLimit(filter.limit, { defaultLimit: DEFAULT_PAGE_SIZE, maxLimit: MAX_PAGE_SIZE })
-      const conditions: Array<Statement.Fragment> = []
-      const after = yield* auditPaging.decode(filter.cursor)
-      if (after !== undefined) conditions.push(auditPaging.after(sql, after))
-      // Filters take the stored form too, so a value with a lone surrogate finds its rows.
-      if (filter.actor !== undefined) conditions.push(sql`actor = ${wellFormed(filter.actor)}`)
-      if (filter.action !== undefined) {
-        const condition = actionCondition(sql, wellFormed(filter.action))
-        if (condition !== undefined) conditions.push(condition)
-      }
-      if (filter.from !== undefined) conditions.push(sql`at >= ${filter.from.toISOString()}`)
-      if (filter.to !== undefined) conditions.push(sql`at < ${filter.to.toISOString()}`)
-      if (filter.result !== undefined) conditions.push(sql`result = ${filter.result}`)
+    Effect.map(
+      readPage<StoredRow>(sql, COLUMNS, filter),
+      (page) => new AuditPage({ items: page.items.map(toAuditRow), nextCursor: page.nextCursor })
+    )
 
-      // One row more than asked says whether another page exists.
-      const rows = yield* sql<StoredRow>`SELECT ${sql.literal(COLUMNS)} FROM audit_log
-        WHERE ${sql.and(conditions)} ORDER BY ${sql.literal(auditPaging.orderBy)} LIMIT ${limit + 1}`.pipe(
-        Effect.mapError(storeError("cannot read the audit log"))
+export const makeQueryJson = (sql: SqlClient.SqlClient) =>
+  (filter: AuditFilter): Effect.Effect<PageOf<JsonRow>, AuditStoreError | InvalidCursor> =>
+    Effect.gen(function* () {
+      const page = yield* readPage<AuditJsonRow>(sql, JSON_COLUMNS, filter)
+      const odd = page.items.flatMap((row) => (row.json === null ? [Number(row.seq)] : []))
+      // No null left: every row's JSON is SQLite's.
+      if (odd.length === 0) return page as PageOf<JsonRow>
+      // Details SQLite and JavaScript may read apart (see JSON_COLUMNS; rare), read again as `query` reads them.
+      const decoded = decodedJson(
+        yield* sql<StoredRow>`SELECT ${sql.literal(COLUMNS)} FROM audit_log WHERE ${sql.in("seq", odd)}`.pipe(
+          Effect.mapError(storeError("cannot read the audit log"))
+        )
       )
-      const page = auditPaging.page(rows, limit)
-      return new AuditPage({ items: page.items.map(toAuditRow), nextCursor: page.nextCursor })
+      // A row deleted between the two reads is left out, as a read after the deletion would.
+      const items = page.items.flatMap((row) => {
+        const json = row.json ?? decoded.get(Number(row.seq))
+        return json === undefined ? [] : [{ json }]
+      })
+      return { items, nextCursor: page.nextCursor }
     })
