@@ -79,7 +79,6 @@ export {
 export type { ErrorBody, ErrorCode, ErrorCodeDeclaration } from "./http/ApiErrors.js"
 export { ConstantResponse } from "./http/ConstantResponse.js"
 export {
-  allJsonRows,
   etagOf,
   type JsonArrayCache,
   jsonArrayResponse,

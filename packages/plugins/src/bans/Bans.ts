@@ -22,6 +22,7 @@ import {
   type InvalidCursor,
   type JsonChunks,
   keysetChunks,
+  makeWriteCount,
   type PageOf,
   parsePlatformId
 } from "@garrison/runtime"
@@ -94,14 +95,7 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
     const changes = yield* Queue.sliding<void>(1)
     const notify = Queue.offer(changes, undefined).pipe(Effect.asVoid)
     // Moved on by every write, even one interrupted after its commit: a kept export is served only for the count it was read at.
-    let writes = 0
-    const counted = <A, E, R>(write: Effect.Effect<A, E, R>) =>
-      Effect.ensuring(
-        write,
-        Effect.sync(() => {
-          writes++
-        })
-      )
+    const writes = makeWriteCount()
     // `INSERT ... VALUES (...), (...)` for n rows in the dialect's placeholders; the full chunk's text is built once.
     const insertRows = (n: number) => {
       const values = sql.onDialectOrElse({
@@ -216,7 +210,7 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
           }
           yield* sql`INSERT INTO bans ${sql.insert({ ...toRecord(ban) })}`.pipe(Effect.mapError(storeError("add a ban")))
           yield* audit("bans.add", bannedBy, ban.platformId, { banId: ban.id, reason: ban.reason, expiresAt: ban.expiresAt })
-        }).pipe(sql.withTransaction, counted, Effect.catchTag("SqlError", (e) => Effect.fail(storeError("add a ban")(e))))
+        }).pipe(sql.withTransaction, writes.counted, Effect.catchTag("SqlError", (e) => Effect.fail(storeError("add a ban")(e))))
         yield* notify
         yield* bus.publish(new BanAdded({ ...ban }))
         return ban
@@ -229,7 +223,7 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
         yield* Effect.zipRight(
           sql`DELETE FROM bans WHERE id = ${id}`,
           audit("bans.remove", removedBy, ban.platformId, { banId: id })
-        ).pipe(sql.withTransaction, counted, Effect.mapError(storeError("delete a ban")))
+        ).pipe(sql.withTransaction, writes.counted, Effect.mapError(storeError("delete a ban")))
         yield* notify
         yield* bus.publish(new BanRemoved({ id, platformId: ban.platformId, removedBy }))
         return ban
@@ -255,7 +249,7 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
             yield* sql.unsafe(chunk.length === step ? fullChunk : insertRows(chunk.length / IMPORT_WIDTH), chunk)
           }
           return plan
-        }).pipe(sql.withTransaction, counted, Effect.mapError(storeError("import bans")))
+        }).pipe(sql.withTransaction, writes.counted, Effect.mapError(storeError("import bans")))
         if (result.added > 0) yield* notify
         // A batch this size is worth a backup now rather than at the next interval (queued, never waited for).
         if (result.added >= BULK_WRITE_BACKUP_ROWS) yield* database.requestBackup("bans-import")
@@ -272,7 +266,7 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
       list,
       listJson,
       exportJson,
-      writeCount: () => writes,
+      writeCount: writes.current,
       get,
       add,
       remove,

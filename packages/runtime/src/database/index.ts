@@ -17,3 +17,4 @@ export {
   runMigrations
 } from "./Migrations.js"
 export { storeDefect, storeErrorFields, storeErrorMapper, storeFailureMessage, type StoreFailure } from "./StoreError.js"
+export { makeWriteCount, type WriteCount } from "./WriteCount.js"

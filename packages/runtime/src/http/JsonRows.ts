@@ -56,15 +56,15 @@ export const jsonPageResponse = (page: PageOf<JsonRow>, extra: Readonly<Record<s
   return HttpServerResponse.text(text + "}", { contentType: "application/json" })
 }
 
-/** Waits for the event loop to turn once: pending I/O (a ping, another client's request) runs first. */
 const encoder = new TextEncoder()
 
+/** Waits for the event loop to turn once: pending I/O (a ping, another client's request) runs first. */
 const eventLoopTurn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
 /**
- * One pass over a table, chunk by chunk: each call of `open()` starts a
- * pass, and each run of the effect it returns answers the next chunk, or
- * `null` once there is none.
+ * A table chunk by chunk: each call starts a pass, and each run of the
+ * effect it returns answers the pass's next chunk, or `null` once there is
+ * none.
  */
 export type JsonChunks<E, R> = () => Effect.Effect<ReadonlyArray<JsonRow> | null, E, R>
 
@@ -93,19 +93,6 @@ export const keysetChunks = <Row extends JsonRow, Position, E, R>(options: {
       })
   )
 }
-
-/** Every row of `chunks`, for tests and callers that want the whole table in memory. */
-export const allJsonRows = <E, R>(chunks: JsonChunks<E, R>): Effect.Effect<ReadonlyArray<JsonRow>, E, R> =>
-  Effect.suspend(() => {
-    const pull = chunks()
-    const rows: Array<JsonRow> = []
-    const loop: Effect.Effect<ReadonlyArray<JsonRow>, E, R> = Effect.flatMap(pull, (chunk) => {
-      if (chunk === null) return Effect.succeed(rows)
-      for (const row of chunk) rows.push(row)
-      return loop
-    })
-    return loop
-  })
 
 /** What a streamed array's texts are handed to once the last is sent; `accept` false stops collecting. */
 interface Collector {
@@ -201,7 +188,9 @@ export const makeJsonArrayCache = (options: { readonly maxChars: number }): Json
           accept: (text) => {
             chars += text.length
             texts.push(text)
-            return chars <= options.maxChars && version() === at
+            if (chars <= options.maxChars && version() === at) return true
+            texts.length = 0
+            return false
           },
           complete: () => {
             if (version() !== at) return

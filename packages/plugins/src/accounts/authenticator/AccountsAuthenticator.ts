@@ -80,13 +80,13 @@ export const makeSessionAuthenticator = Effect.gen(function* () {
   const lookUp = (token: string, now: number): Effect.Effect<Option.Option<KnownCaller>> => {
     const known = callers.get(token)
     if (known !== undefined) {
-      if (known.version === changes.version() && now < known.expiresAtMs && now - known.readAtMs < CALLER_RECHECK_MS) {
+      if (known.version === changes.current() && now < known.expiresAtMs && now - known.readAtMs < CALLER_RECHECK_MS) {
         return Effect.succeed(Option.some(known))
       }
       callers.delete(token)
     }
     // Taken before reading: a change landing while we read leaves this entry already stale.
-    const version = changes.version()
+    const version = changes.current()
     return Effect.gen(function* () {
       const claims = yield* sessions.verify(token)
       if (Option.isNone(claims)) return Option.none()

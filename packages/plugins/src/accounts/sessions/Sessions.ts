@@ -110,8 +110,8 @@ export class Sessions extends Context.Tag("@garrison/plugins/accounts/Sessions")
     return Sessions.of({
       issue,
       verify,
-      revoke: (jti) => changes.changing(revoke(jti)),
-      revokeAllFor: (userId, except) => changes.changing(revokeAllFor(userId, except)),
+      revoke: (jti) => changes.counted(revoke(jti)),
+      revokeAllFor: (userId, except) => changes.counted(revokeAllFor(userId, except)),
       csrfTokenFor: (jti) => csrfTokenFor(csrfKey, jti),
       csrfValid: (jti, header, cookie) => csrfValid(csrfKey, jti, header, cookie),
       cleanup
