@@ -7,7 +7,7 @@ import { Suspense, useCallback, useEffect, useMemo, useState } from "react"
 import { api, ApiError, onApiError } from "../api/client.js"
 import { ChangePasswordRequest, LoginRequest, type MeResponse, SetupAdminRequest } from "../../../plugins/src/accounts/contract/Api.js"
 import { EMPTY_CHANGE, type PasswordChange, PasswordFields } from "../../../plugins/src/accounts/ui/PasswordFields.js"
-import { ActionButton, Spinner, useFeedback, useSubmit } from "../ui/feedback.js"
+import { ActionButton, Spinner, SubmitButton, useFeedback, useSubmit } from "../ui/feedback.js"
 import { ServerTabsContext } from "./extensions.js"
 import { plugins } from "./plugins.js"
 import { Link, matchPath, navigate, usePath } from "./router.js"
@@ -122,9 +122,7 @@ const Setup = ({ done }: { readonly done: () => Promise<void> }) => {
           Repeat the password
           <input type="password" value={repeat} onChange={(e) => setRepeat(e.target.value)} autoComplete="new-password" required />
         </label>
-        <button type="submit" className="primary" disabled={busy}>
-          {busy && <Spinner label="Working" />}Create administrator
-        </button>
+        <SubmitButton busy={busy}>Create administrator</SubmitButton>
       </form>
     </main>
   )
@@ -181,10 +179,7 @@ const SignIn = ({ done }: { readonly done: () => Promise<void> }) => {
             {problem}
           </p>
         )}
-        <button type="submit" className="primary" disabled={busy}>
-          {busy && <Spinner label="Signing in" />}
-          {needsCode ? "Verify" : "Sign in"}
-        </button>
+        <SubmitButton busy={busy} busyLabel="Signing in">{needsCode ? "Verify" : "Sign in"}</SubmitButton>
         {needsCode && (
           <button type="button" className="link" onClick={() => (setNeedsCode(false), setCode(""))}>
             Back
@@ -213,9 +208,7 @@ export const ForcedPassword = ({ done }: { readonly done: () => Promise<void> })
         <h1 id="forced-title">Choose a new password</h1>
         <p>Your password must be changed before you continue.</p>
         <PasswordFields value={change} onChange={setChange} />
-        <button type="submit" className="primary" disabled={busy}>
-          {busy && <Spinner label="Working" />}Change password
-        </button>
+        <SubmitButton busy={busy}>Change password</SubmitButton>
         <button type="button" className="link" onClick={() => void api((c) => c.auth.logout()).finally(() => void done())}>
           Sign out
         </button>

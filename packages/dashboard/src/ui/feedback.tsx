@@ -165,6 +165,26 @@ export const ActionButton = ({
   )
 }
 
+/** A form's submit button: disabled while the form's work runs (with a spinner naming it) or when `disabled`. */
+export const SubmitButton = ({
+  busy,
+  busyLabel = "Working",
+  disabled = false,
+  className = "primary",
+  children
+}: {
+  readonly busy: boolean
+  readonly busyLabel?: string
+  readonly disabled?: boolean
+  readonly className?: string
+  readonly children: ReactNode
+}) => (
+  <button type="submit" className={className} disabled={busy || disabled}>
+    {busy && <Spinner label={busyLabel} />}
+    {children}
+  </button>
+)
+
 /** A form whose submit runs async work with the same progress and errors. */
 export const useSubmit = (run: () => Promise<unknown>, done?: string) => {
   const feedback = useFeedback()

@@ -3,7 +3,7 @@ import QRCode from "qrcode"
 import { useEffect, useState } from "react"
 import { api } from "@dashboard/api/client.js"
 import { useSession } from "@dashboard/app/session.js"
-import { ActionButton, Spinner, useFeedback, useSubmit } from "@dashboard/ui/feedback.js"
+import { ActionButton, Spinner, SubmitButton, useFeedback, useSubmit } from "@dashboard/ui/feedback.js"
 import { ChangePasswordRequest, MfaDisableRequest, MfaVerifyRequest } from "../contract/Api.js"
 import { EMPTY_CHANGE, type PasswordChange, PasswordFields } from "./PasswordFields.js"
 
@@ -23,9 +23,7 @@ const ChangePassword = () => {
       <h2 id="password-title">Change password</h2>
       <PasswordFields value={change} onChange={setChange} />
       <div>
-        <button type="submit" className="primary" disabled={busy}>
-          {busy && <Spinner label="Working" />}Change password
-        </button>
+        <SubmitButton busy={busy}>Change password</SubmitButton>
       </div>
     </form>
   )
@@ -103,9 +101,7 @@ const Mfa = () => {
             <input value={code} onChange={(e) => setCode(e.target.value.trim())} inputMode="numeric" autoComplete="one-time-code" required />
           </label>
           <div className="row">
-            <button type="submit" className="primary" disabled={verify.busy}>
-              {verify.busy && <Spinner label="Working" />}Turn MFA on
-            </button>
+            <SubmitButton busy={verify.busy}>Turn MFA on</SubmitButton>
             <button type="button" onClick={() => setEnrolment(undefined)}>
               Cancel
             </button>
@@ -119,9 +115,7 @@ const Mfa = () => {
             <input type="password" value={disableWith} onChange={(e) => setDisableWith(e.target.value)} autoComplete="current-password" required />
           </label>
           <div>
-            <button type="submit" className="danger" disabled={disable.busy}>
-              {disable.busy && <Spinner label="Working" />}Turn MFA off
-            </button>
+            <SubmitButton busy={disable.busy} className="danger">Turn MFA off</SubmitButton>
           </div>
         </form>
       )}

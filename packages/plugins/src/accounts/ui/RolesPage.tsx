@@ -3,7 +3,7 @@ import { useState } from "react"
 import { builtInPermissions } from "@garrison/runtime"
 import { api } from "@dashboard/api/client.js"
 import { Loaded, useResource } from "@dashboard/ui/data.js"
-import { ActionButton, Spinner, useSubmit } from "@dashboard/ui/feedback.js"
+import { ActionButton, SubmitButton, useSubmit } from "@dashboard/ui/feedback.js"
 import { NewRoleRequest, RolePatchRequest, type RoleView } from "../contract/Api.js"
 
 type Grant = RoleView["permissions"][number]
@@ -184,9 +184,7 @@ const RolesPage = () => {
         </div>
         <GrantsEditor grants={grants} onChange={setGrants} servers={serverOptions} />
         <div>
-          <button type="submit" className="primary" disabled={create.busy}>
-            {create.busy && <Spinner label="Working" />}Create role
-          </button>
+          <SubmitButton busy={create.busy}>Create role</SubmitButton>
         </div>
       </form>
     </section>

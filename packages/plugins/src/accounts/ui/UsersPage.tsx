@@ -3,7 +3,7 @@ import { useState } from "react"
 import { api } from "@dashboard/api/client.js"
 import { useSession } from "@dashboard/app/session.js"
 import { Loaded, formatTime, useResource } from "@dashboard/ui/data.js"
-import { ActionButton, Spinner, useSubmit } from "@dashboard/ui/feedback.js"
+import { ActionButton, SubmitButton, useSubmit } from "@dashboard/ui/feedback.js"
 import { NewUserRequest, UserPatchRequest } from "../contract/Api.js"
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../passwords/limits.js"
 
@@ -53,9 +53,7 @@ const UsersPage = () => {
           <input type="checkbox" checked={mustChange} onChange={(e) => setMustChange(e.target.checked)} /> Must choose a new password at first sign-in
         </label>
         <div>
-          <button type="submit" className="primary" disabled={create.busy}>
-            {create.busy && <Spinner label="Working" />}Create user
-          </button>
+          <SubmitButton busy={create.busy}>Create user</SubmitButton>
         </div>
       </form>
       <Loaded resource={users}>

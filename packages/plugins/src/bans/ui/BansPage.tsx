@@ -3,7 +3,7 @@ import { useRef, useState } from "react"
 import * as Schema from "effect/Schema"
 import { api } from "@dashboard/api/client.js"
 import { downloadJson, formatTime, Loaded, useResource } from "@dashboard/ui/data.js"
-import { ActionButton, Spinner, useFeedback, useSubmit } from "@dashboard/ui/feedback.js"
+import { ActionButton, Spinner, SubmitButton, useFeedback, useSubmit } from "@dashboard/ui/feedback.js"
 import { Ban, BanInput, type BanStatus, type ImportResult, MAX_NAME_LENGTH } from "../contract/Api.js"
 
 const AddBan = ({ added }: { readonly added: () => Promise<void> }) => {
@@ -42,9 +42,7 @@ const AddBan = ({ added }: { readonly added: () => Promise<void> }) => {
         </label>
       </div>
       <div>
-        <button type="submit" className="primary" disabled={busy}>
-          {busy && <Spinner label="Adding" />}Add ban
-        </button>
+        <SubmitButton busy={busy} busyLabel="Adding">Add ban</SubmitButton>
       </div>
     </form>
   )

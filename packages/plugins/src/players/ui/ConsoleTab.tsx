@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from "react"
 import { api } from "@dashboard/api/client.js"
 import { allowed, useSession } from "@dashboard/app/session.js"
 import { useResource } from "@dashboard/ui/data.js"
-import { messageOf, Spinner } from "@dashboard/ui/feedback.js"
+import { messageOf, SubmitButton } from "@dashboard/ui/feedback.js"
 
 interface Line {
   readonly key: string
@@ -120,9 +120,7 @@ const ConsoleTab = ({ serverId }: { readonly serverId: string }) => {
               }}
             />
           </label>
-          <button type="submit" className="primary" disabled={busy || command.trim() === ""}>
-            {busy && <Spinner label="Sending" />}Send
-          </button>
+          <SubmitButton busy={busy} busyLabel="Sending" disabled={command.trim() === ""}>Send</SubmitButton>
         </form>
       )}
     </div>

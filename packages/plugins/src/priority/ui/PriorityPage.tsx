@@ -3,7 +3,7 @@ import { useRef, useState } from "react"
 import * as Schema from "effect/Schema"
 import { api } from "@dashboard/api/client.js"
 import { downloadJson, formatTime, Loaded, useResource } from "@dashboard/ui/data.js"
-import { ActionButton, Spinner, useFeedback, useSubmit } from "@dashboard/ui/feedback.js"
+import { ActionButton, SubmitButton, useFeedback, useSubmit } from "@dashboard/ui/feedback.js"
 import { PRIORITY_ROLES, PriorityEntry, PriorityEntryInput, PriorityEntryPatch, type PriorityImportResult } from "../contract/Api.js"
 
 /** `7d`-style or a date from the date input → ISO date-time, or null for permanent. */
@@ -163,9 +163,7 @@ const PriorityPage = () => {
           </label>
         </div>
         <div>
-          <button type="submit" className="primary" disabled={add.busy}>
-            {add.busy && <Spinner label="Adding" />}Add
-          </button>
+          <SubmitButton busy={add.busy} busyLabel="Adding">Add</SubmitButton>
         </div>
       </form>
     </section>

@@ -3,7 +3,7 @@ import { useState } from "react"
 import { api } from "@dashboard/api/client.js"
 import { allowed, useSession } from "@dashboard/app/session.js"
 import { formatTime, Loaded, useResource } from "@dashboard/ui/data.js"
-import { ActionButton, Spinner, useSubmit } from "@dashboard/ui/feedback.js"
+import { ActionButton, SubmitButton, useSubmit } from "@dashboard/ui/feedback.js"
 import { JOB_KINDS, JobInput, type JobKind, type ScheduledJob, SCHEDULE_PERMISSION, WARNING_KINDS } from "../contract/Api.js"
 
 const JobForm = ({ serverId, job, saved, cancel }: { readonly serverId: string; readonly job?: ScheduledJob; readonly saved: () => Promise<void>; readonly cancel?: () => void }) => {
@@ -74,10 +74,7 @@ const JobForm = ({ serverId, job, saved, cancel }: { readonly serverId: string; 
         <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> Enabled
       </label>
       <div className="row">
-        <button type="submit" className="primary" disabled={busy}>
-          {busy && <Spinner label="Saving" />}
-          {job === undefined ? "Create job" : "Save job"}
-        </button>
+        <SubmitButton busy={busy} busyLabel="Saving">{job === undefined ? "Create job" : "Save job"}</SubmitButton>
         {cancel !== undefined && (
           <button type="button" onClick={cancel}>
             Cancel

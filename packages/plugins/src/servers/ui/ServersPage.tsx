@@ -8,7 +8,7 @@ import { api } from "@dashboard/api/client.js"
 import { Link } from "@dashboard/app/router.js"
 import { allowed, allowedAnywhere, useSession } from "@dashboard/app/session.js"
 import { Loaded, formatBytes, useResource } from "@dashboard/ui/data.js"
-import { ActionButton, Spinner, useFeedback, useSubmit } from "@dashboard/ui/feedback.js"
+import { ActionButton, Spinner, SubmitButton, useFeedback, useSubmit } from "@dashboard/ui/feedback.js"
 import { VirtualList } from "@dashboard/ui/VirtualList.js"
 import type { ServerSummaryView } from "../contract/fields.js"
 import { percent, StatusBadge } from "./shared.js"
@@ -123,9 +123,7 @@ const CreateServer = ({ created }: { readonly created: () => Promise<void> }) =>
         <input type="checkbox" checked={watchdog} onChange={(e) => setWatchdog(e.target.checked)} /> Watchdog: restart the server when it crashes
       </label>
       <div className="row">
-        <button type="submit" className="primary" disabled={create.busy}>
-          {create.busy && <Spinner label="Adding" />}Add server
-        </button>
+        <SubmitButton busy={create.busy} busyLabel="Adding">Add server</SubmitButton>
         <button type="button" disabled={detect.busy || installDir === ""} onClick={() => void detect.submit()}>
           {detect.busy && <Spinner label="Reading" />}Read the install
         </button>

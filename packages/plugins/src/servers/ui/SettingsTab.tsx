@@ -2,7 +2,7 @@
 import { useState } from "react"
 import { api } from "@dashboard/api/client.js"
 import { navigate } from "@dashboard/app/router.js"
-import { ActionButton, Spinner, useSubmit } from "@dashboard/ui/feedback.js"
+import { ActionButton, SubmitButton, useSubmit } from "@dashboard/ui/feedback.js"
 
 const SettingsTab = ({ serverId }: { readonly serverId: string }) => {
   const [name, setName] = useState("")
@@ -80,9 +80,7 @@ const SettingsTab = ({ serverId }: { readonly serverId: string }) => {
           </label>
         </div>
         <div>
-          <button type="submit" className="primary" disabled={save.busy}>
-            {save.busy && <Spinner label="Saving" />}Save
-          </button>
+          <SubmitButton busy={save.busy} busyLabel="Saving">Save</SubmitButton>
         </div>
       </form>
       <section className="card stack" aria-labelledby="delete-title">
