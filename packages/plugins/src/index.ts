@@ -13,6 +13,8 @@ import { PlayersPlugin } from "./players/index.js"
 import { BansPlugin } from "./bans/index.js"
 import { PriorityPlugin } from "./priority/index.js"
 import { ActionsPlugin } from "./actions/index.js"
+import { PlatformPlugin } from "./platform/index.js"
+import { ModsPlugin } from "./mods/index.js"
 
 export * from "./accounts/index.js"
 export * from "./health/index.js"
@@ -25,6 +27,8 @@ export * from "./players/index.js"
 export * from "./bans/index.js"
 export * from "./priority/index.js"
 export * from "./actions/index.js"
+export * from "./platform/index.js"
+export * from "./mods/index.js"
 
 /** The plugins the controller loads by default, in no particular order (the host orders them). */
-export const defaultPlugins: ReadonlyArray<AnyPlugin> = [HealthPlugin, AccountsPlugin, AuditPlugin, NotificationsPlugin, ServersPlugin, SchedulerPlugin, PlayersPlugin, LogsPlugin, PriorityPlugin, BansPlugin, ActionsPlugin]
+export const defaultPlugins: ReadonlyArray<AnyPlugin> = [HealthPlugin, AccountsPlugin, AuditPlugin, NotificationsPlugin, ServersPlugin, SchedulerPlugin, PlayersPlugin, LogsPlugin, PriorityPlugin, BansPlugin, ActionsPlugin, PlatformPlugin, ModsPlugin]

@@ -1,0 +1,462 @@
+/**
+ * `Mods`: each server's workshop mods. Installing downloads the item once
+ * into the shared cache (`DATA_DIR/steam`, through `PlatformSettings`, one
+ * SteamCMD at a time), then copies it onto the server (`internal/folders`)
+ * and records it; the server entry's `mods`/`serverMods` (the `-mod=` and
+ * `-serverMod=` launch parameters) follow every change, so the next start
+ * loads them. Installs and updates run as jobs beside the request (their
+ * progress in `jobs`); every other change answers at once.
+ *
+ * Files of a running server are never changed: installs, updates and
+ * uninstalls are refused (409) while it runs.
+ */
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Schedule from "effect/Schedule"
+import * as Fs from "node:fs"
+import * as NodePath from "node:path"
+import {
+  AuditTrail,
+  EventBus,
+  ServerEntry,
+  type ServerNotFound,
+  type ServerUnreadable,
+  SteamCmd,
+  Supervisor
+} from "@garrison/runtime"
+import { PlatformSettings, Workshop, type WorkshopItem, WorkshopItemNotFound, type WorkshopUnavailable } from "../platform/index.js"
+import { ServerEntries, Servers } from "../servers/index.js"
+import { type InstallInput, type Mod, ModList, type ModPatch, type ModType, UpdateCheck, type ModJob } from "./contract/Api.js"
+import { InvalidModRequest, ModConflict, ModNotFound, type ModStoreError } from "./errors.js"
+import { ModInstalled, ModJobFailed, ModRemoved, ModUpdated } from "./events.js"
+import { placeMod, removeMod } from "./internal/folders.js"
+import { type JobHandle, makeJobs } from "./internal/jobs.js"
+import { parseMetaCpp, modFolderName } from "./internal/metaCpp.js"
+import { makeModStore } from "./internal/store.js"
+
+type Lookup = ServerNotFound | ServerUnreadable
+
+export interface ModsShape {
+  readonly list: (serverId: string) => Effect.Effect<ModList, Lookup | ModStoreError>
+  /** Starts an install job; refused before it starts when the server runs or has the mod. */
+  readonly install: (serverId: string, input: InstallInput, by: string) => Effect.Effect<ModJob, Lookup | ModStoreError | ModConflict | InvalidModRequest>
+  readonly uninstall: (serverId: string, workshopId: string, by: string) => Effect.Effect<Mod, Lookup | ModStoreError | ModConflict | ModNotFound>
+  readonly patch: (serverId: string, workshopId: string, patch: ModPatch) => Effect.Effect<Mod, Lookup | ModStoreError | ModNotFound>
+  /** `mod` is the folder (`@CF`, any case) or the workshop id. */
+  readonly setType: (serverId: string, mod: string, type: ModType) => Effect.Effect<Mod, Lookup | ModStoreError | ModNotFound>
+  readonly reorder: (serverId: string, order: ReadonlyArray<string>) => Effect.Effect<ModList, Lookup | ModStoreError | InvalidModRequest>
+  readonly checkUpdates: (serverId: string) => Effect.Effect<UpdateCheck, Lookup | ModStoreError | WorkshopUnavailable>
+  readonly update: (serverId: string, workshopId: string, by: string) => Effect.Effect<ModJob, Lookup | ModStoreError | ModConflict | ModNotFound>
+  /** One job per mod with a pending update that is not pinned. */
+  readonly updateAll: (serverId: string, by: string) => Effect.Effect<ReadonlyArray<ModJob>, Lookup | ModStoreError | ModConflict>
+  readonly clearPending: (serverId: string, workshopId: string) => Effect.Effect<void, Lookup | ModStoreError | ModNotFound>
+  readonly jobs: Effect.Effect<ReadonlyArray<ModJob>>
+  /** The job once it has ended. */
+  readonly awaitJob: (jobId: string) => Effect.Effect<ModJob>
+  readonly cacheStats: Effect.Effect<{ folder: string; items: number; totalBytes: number; unusedItems: number; unusedBytes: number }, ModStoreError>
+  readonly cacheClean: Effect.Effect<{ removed: ReadonlyArray<string>; freedBytes: number }, ModStoreError | ModConflict>
+  /** Forgets a deleted server's mods (its files went with it, or stay for its owner). */
+  readonly forgetServer: (serverId: string) => Effect.Effect<void, ModStoreError>
+}
+
+const BUSY_STATUSES = new Set(["running", "starting", "stopping", "updating"])
+
+/** Where SteamCMD puts a workshop item, and where it writes it while downloading. */
+export const itemFolder = (downloadDir: string, workshopId: string) =>
+  NodePath.join(downloadDir, "steamapps", "workshop", "content", SteamCmd.DAYZ_GAME_APP, workshopId)
+const downloadingFolder = (downloadDir: string, workshopId: string) =>
+  NodePath.join(downloadDir, "steamapps", "workshop", "downloads", SteamCmd.DAYZ_GAME_APP, workshopId)
+
+const folderBytes = (dir: string): number => {
+  let total = 0
+  try {
+    for (const entry of Fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+      if (entry.isFile()) total += Fs.statSync(NodePath.join(entry.parentPath, entry.name)).size
+    }
+  } catch {
+    // Not there (yet, or any more).
+  }
+  return total
+}
+
+export class Mods extends Context.Tag("@garrison/plugins/Mods")<Mods, ModsShape>() {
+  static readonly layer = Layer.scoped(
+    Mods,
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const store = makeModStore(sql)
+      const servers = yield* Servers
+      const entries = yield* ServerEntries
+      const supervisor = yield* Supervisor
+      const platform = yield* PlatformSettings
+      const workshop = yield* Workshop
+      const bus = yield* EventBus
+      const audit = yield* AuditTrail
+      const jobs = yield* makeJobs
+      const scope = yield* Effect.scope
+      // Changes to one server's mods and entry are made one at a time.
+      const changes = yield* Effect.makeSemaphore(1)
+      const serialized = changes.withPermits(1)
+      const iso = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
+
+      const modsOf = (serverId: string) => Effect.zipRight(servers.entry(serverId), store.list(serverId))
+      const find = (serverId: string, mod: string) =>
+        Effect.flatMap(modsOf(serverId), (mods) => {
+          const found = mods.find((m) => m.workshopId === mod || m.name.toLowerCase() === mod.toLowerCase())
+          return found === undefined ? Effect.fail(new ModNotFound({ serverId, mod })) : Effect.succeed(found)
+        })
+
+      const launchOf = (mods: ReadonlyArray<Mod>) => {
+        const enabled = mods.filter((m) => m.enabled)
+        return {
+          mod: enabled.filter((m) => m.type === "client").map((m) => m.name),
+          serverMod: enabled.filter((m) => m.type === "server").map((m) => m.name)
+        }
+      }
+      const listOf = (mods: ReadonlyArray<Mod>) => {
+        const launch = launchOf(mods)
+        return new ModList({ items: mods, nextCursor: null, launch: { mod: launch.mod.join(";"), serverMod: launch.serverMod.join(";") } })
+      }
+
+      /**
+       * The entry's `mods`/`serverMods` from the installed mods: those in load
+       * order first, then folders the entry names that no installed mod owns
+       * (mods an admin put there by hand), as they were. `gone` are folders of
+       * mods just removed.
+       */
+      const syncLaunch = (serverId: string, gone: ReadonlyArray<string> = []) =>
+        Effect.gen(function* () {
+          const mods = yield* store.list(serverId)
+          const entry = yield* entries.get(serverId).pipe(Effect.orDie)
+          const managed = new Set([...mods.map((m) => m.name.toLowerCase()), ...gone.map((g) => g.toLowerCase())])
+          const launch = launchOf(mods)
+          const keep = (names: ReadonlyArray<string>) => names.filter((name) => !managed.has(name.toLowerCase()))
+          const next = new ServerEntry({ ...entry, mods: [...launch.mod, ...keep(entry.mods)], serverMods: [...launch.serverMod, ...keep(entry.serverMods)] })
+          if (next.mods.join(";") === entry.mods.join(";") && next.serverMods.join(";") === entry.serverMods.join(";")) return
+          yield* entries.update(next).pipe(Effect.orDie)
+          yield* supervisor.ensure(next).pipe(Effect.ignore)
+        })
+
+      const refuseWhileRunning = (serverId: string, what: string) =>
+        Effect.gen(function* () {
+          const handle = yield* servers.get(serverId)
+          const state = yield* handle.state
+          if (BUSY_STATUSES.has(state.status)) {
+            return yield* new ModConflict({ message: `cannot ${what} while server ${serverId} is ${state.status}: stop it first` })
+          }
+          return handle
+        })
+
+      /** Downloads the item into the cache unless it holds that version already; reports progress to the job. */
+      const download = (workshopId: string, details: WorkshopItem | undefined, job: JobHandle) =>
+        Effect.gen(function* () {
+          const cached = yield* store.cached(workshopId)
+          const folder = itemFolder(platform.downloadDir, workshopId)
+          const fresh =
+            cached !== undefined &&
+            Fs.existsSync(folder) &&
+            (details?.timeUpdated === null || details === undefined || (cached.workshopUpdatedAt !== null && cached.workshopUpdatedAt >= details.timeUpdated))
+          if (fresh) {
+            yield* job.progress({ state: "installing", percent: 90, message: "in the download cache already" })
+            return { folder, downloadedAt: cached.downloadedAt }
+          }
+          const total = details?.sizeBytes ?? null
+          yield* job.progress({ state: "downloading", totalBytes: total, message: `downloading item ${workshopId}` })
+          // SteamCMD prints nothing while it downloads an item: the size of its download folder is the progress.
+          const watch = yield* Effect.fork(
+            Effect.repeat(
+              Effect.suspend(() => {
+                const bytes = folderBytes(downloadingFolder(platform.downloadDir, workshopId))
+                return job.progress({ bytes, percent: total !== null && total > 0 ? Math.min(89, Math.floor((bytes / total) * 89)) : 0 })
+              }),
+              Schedule.spaced("250 millis")
+            )
+          )
+          const report = yield* platform
+            .steamCmd(
+              { steps: [{ _tag: "WorkshopDownload", appId: SteamCmd.DAYZ_GAME_APP, itemId: workshopId, validate: true }] },
+              { onLine: (_line, text) => job.progress({ message: text.trim().slice(0, 500) }) }
+            )
+            .pipe(Effect.ensuring(Fiber.interrupt(watch)))
+          const outcome = report.steps[0]
+          if (outcome === undefined || !outcome.ok) {
+            const why = outcome?.failure
+            return yield* Effect.fail(
+              why?.kind === "not-found"
+                ? `workshop item ${workshopId} was not found (unknown, removed or hidden)`
+                : why?.kind === "timeout"
+                  ? `SteamCMD timed out downloading item ${workshopId}: try again`
+                  : why?.kind === "disk-full"
+                    ? `not enough disk space to download item ${workshopId}`
+                    : `SteamCMD could not download item ${workshopId}: ${why?.reason ?? report.lastLine}`
+            )
+          }
+          const downloadedAt = yield* iso
+          yield* store.putCached({
+            workshopId,
+            title: details?.title ?? workshopId,
+            sizeBytes: outcome.bytes ?? folderBytes(folder),
+            downloadedAt,
+            workshopUpdatedAt: details?.timeUpdated ?? null
+          })
+          return { folder: outcome.path !== undefined && Fs.existsSync(outcome.path) ? outcome.path : folder, downloadedAt }
+        })
+
+      /** What a failure of a job's step says (SteamCMD's error, a refused path, a store error). */
+      const describe = (error: unknown): string =>
+        typeof error === "string"
+          ? error
+          : error instanceof Error
+            ? error.message
+            : typeof error === "object" && error !== null && "message" in error
+              ? String((error as { message: unknown }).message)
+              : String(error)
+
+      const runJob = (job: JobHandle, kind: "install" | "update", serverId: string, workshopId: string, body: Effect.Effect<Mod, unknown>) =>
+        Effect.forkIn(
+          body.pipe(
+            Effect.matchCauseEffect({
+              onSuccess: (mod) => job.done(mod, kind === "install" ? `installed as ${mod.name}` : `updated ${mod.name}`),
+              onFailure: (cause) => {
+                const failure = cause._tag === "Fail" ? describe(cause.error) : cause._tag === "Interrupt" ? "interrupted" : "internal error"
+                return job.failed(failure).pipe(Effect.zipRight(bus.publish(new ModJobFailed({ serverId, workshopId, kind, error: failure }))))
+              }
+            })
+          ),
+          scope
+        )
+
+      /** The item as Steam describes it now (a kept answer could hide a newer version); none when Steam cannot say. */
+      const detailsFor = (workshopId: string) =>
+        workshop.detailsMany([workshopId], { fresh: true }).pipe(
+          Effect.flatMap((found) => {
+            const item = found.get(workshopId)
+            return item === undefined ? Effect.fail(new WorkshopItemNotFound({ workshopId })) : Effect.succeed(Option.some(item))
+          }),
+          Effect.catchTag("WorkshopUnavailable", (e) => Effect.as(Effect.logWarning(`mods: workshop details of ${workshopId}: ${e.message}`), Option.none<WorkshopItem>()))
+        )
+
+      const install: ModsShape["install"] = (serverId, input, by) =>
+        Effect.gen(function* () {
+          yield* refuseWhileRunning(serverId, "install mods")
+          const mods = yield* store.list(serverId)
+          if (mods.some((m) => m.workshopId === input.workshopId) || (yield* jobs.active(serverId, input.workshopId))) {
+            return yield* new ModConflict({ message: `mod ${input.workshopId} is installed on server ${serverId} already (or being installed)` })
+          }
+          const details = yield* detailsFor(input.workshopId).pipe(
+            Effect.catchTag("WorkshopItemNotFound", () =>
+              Effect.fail(new InvalidModRequest({ field: "workshopId", message: `workshopId: no workshop item ${input.workshopId} (unknown to Steam, or removed)` }))
+            )
+          )
+          const { job, handle } = yield* jobs.begin("install", serverId, input.workshopId)
+          const body = Effect.gen(function* () {
+            const downloaded = yield* download(input.workshopId, Option.getOrUndefined(details), handle)
+            yield* handle.progress({ state: "installing", percent: 92, message: "copying to the server" })
+            const meta = yield* Effect.sync(() => {
+              try {
+                return parseMetaCpp(Fs.readFileSync(NodePath.join(downloaded.folder, "meta.cpp"), "utf8"))
+              } catch {
+                return parseMetaCpp("")
+              }
+            })
+            const folder = modFolderName(input.name ?? meta.name ?? Option.getOrUndefined(details)?.title, input.workshopId)
+            return yield* serialized(
+              Effect.gen(function* () {
+                const current = yield* store.list(serverId)
+                const holder = current.find((m) => m.name.toLowerCase() === folder.toLowerCase())
+                if (holder !== undefined) return yield* Effect.fail(`the folder ${folder} is taken by mod ${holder.workshopId} (${holder.title}): install with another name`)
+                const handleNow = yield* refuseWhileRunning(serverId, "install mods")
+                const placed = yield* placeMod(handleNow.files, downloaded.folder, folder)
+                const at = yield* iso
+                yield* store.insert({
+                  serverId,
+                  workshopId: input.workshopId,
+                  folder,
+                  title: Option.getOrUndefined(details)?.title ?? meta.name ?? input.workshopId,
+                  type: input.type,
+                  sizeBytes: placed.sizeBytes,
+                  keys: placed.keys,
+                  at,
+                  downloadedAt: downloaded.downloadedAt,
+                  workshopUpdatedAt: Option.getOrUndefined(details)?.timeUpdated ?? null
+                })
+                yield* syncLaunch(serverId)
+                const mod = (yield* store.list(serverId)).find((m) => m.workshopId === input.workshopId)!
+                yield* audit.record({ actor: by, ip: null, action: "mods.install", target: serverId, result: "success", details: { workshopId: mod.workshopId, name: mod.name } })
+                yield* bus.publish(new ModInstalled({ serverId, workshopId: mod.workshopId, name: mod.name, title: mod.title, by }))
+                return mod
+              })
+            )
+          })
+          yield* runJob(handle, "install", serverId, input.workshopId, body)
+          return job
+        })
+
+      const update: ModsShape["update"] = (serverId, workshopId, by) =>
+        Effect.gen(function* () {
+          const mod = yield* find(serverId, workshopId)
+          if (mod.pinned) return yield* new ModConflict({ message: `mod ${mod.name} is pinned to its installed version: unpin it first` })
+          yield* refuseWhileRunning(serverId, "update mods")
+          if (yield* jobs.active(serverId, mod.workshopId)) return yield* new ModConflict({ message: `mod ${mod.name} is being installed or updated already` })
+          const details = yield* detailsFor(mod.workshopId).pipe(Effect.catchTag("WorkshopItemNotFound", () => Effect.succeed(Option.none<WorkshopItem>())))
+          const { job, handle } = yield* jobs.begin("update", serverId, mod.workshopId)
+          const body = Effect.gen(function* () {
+            const downloaded = yield* download(mod.workshopId, Option.getOrUndefined(details), handle)
+            yield* handle.progress({ state: "installing", percent: 92, message: "copying to the server" })
+            return yield* serialized(
+              Effect.gen(function* () {
+                const handleNow = yield* refuseWhileRunning(serverId, "update mods")
+                const before = yield* find(serverId, mod.workshopId)
+                const placed = yield* placeMod(handleNow.files, downloaded.folder, before.name)
+                // Keys the old version had and the new one has not go, unless another mod uses them.
+                const others = (yield* store.list(serverId)).filter((m) => m.workshopId !== mod.workshopId).flatMap((m) => m.keys)
+                const stale = before.keys.filter((k) => !placed.keys.includes(k) && !others.includes(k))
+                yield* Effect.forEach(stale, (key) => Effect.ignore(handleNow.files.remove(`keys/${key}`)), { discard: true })
+                const workshopUpdatedAt = Option.getOrUndefined(details)?.timeUpdated ?? before.workshopUpdatedAt
+                yield* store.replaced(serverId, mod.workshopId, {
+                  sizeBytes: placed.sizeBytes,
+                  keys: placed.keys,
+                  title: Option.getOrUndefined(details)?.title ?? before.title,
+                  downloadedAt: downloaded.downloadedAt,
+                  workshopUpdatedAt
+                })
+                const after = yield* find(serverId, mod.workshopId)
+                yield* audit.record({ actor: by, ip: null, action: "mods.update", target: serverId, result: "success", details: { workshopId: after.workshopId, name: after.name } })
+                yield* bus.publish(new ModUpdated({ serverId, workshopId: after.workshopId, name: after.name, workshopUpdatedAt, by }))
+                return after
+              })
+            )
+          })
+          yield* runJob(handle, "update", serverId, mod.workshopId, body)
+          return job
+        })
+
+      return Mods.of({
+        list: (serverId) => Effect.map(modsOf(serverId), listOf),
+        install,
+        uninstall: (serverId, workshopId, by) =>
+          serialized(
+            Effect.gen(function* () {
+              const mod = yield* find(serverId, workshopId)
+              const handle = yield* refuseWhileRunning(serverId, "uninstall mods")
+              const others = (yield* store.list(serverId)).filter((m) => m.workshopId !== mod.workshopId).flatMap((m) => m.keys)
+              yield* removeMod(handle.files, mod.name, mod.keys.filter((k) => !others.includes(k))).pipe(
+                Effect.catchAll((e) => Effect.fail(new ModConflict({ message: `cannot remove ${mod.name}: ${e.message}` })))
+              )
+              yield* store.remove(serverId, mod.workshopId)
+              yield* syncLaunch(serverId, [mod.name])
+              yield* audit.record({ actor: by, ip: null, action: "mods.uninstall", target: serverId, result: "success", details: { workshopId: mod.workshopId, name: mod.name } })
+              yield* bus.publish(new ModRemoved({ serverId, workshopId: mod.workshopId, name: mod.name, by }))
+              return mod
+            })
+          ),
+        patch: (serverId, workshopId, patch) =>
+          serialized(
+            Effect.gen(function* () {
+              const mod = yield* find(serverId, workshopId)
+              yield* store.patch(serverId, mod.workshopId, { ...(patch.enabled === undefined ? {} : { enabled: patch.enabled }), ...(patch.pinned === undefined ? {} : { pinned: patch.pinned }) })
+              if (patch.loadOrder !== undefined) {
+                const order = (yield* store.list(serverId)).map((m) => m.workshopId).filter((id) => id !== mod.workshopId)
+                order.splice(Math.min(patch.loadOrder - 1, order.length), 0, mod.workshopId)
+                yield* store.setOrder(serverId, order)
+              }
+              yield* syncLaunch(serverId)
+              return yield* find(serverId, mod.workshopId)
+            })
+          ),
+        setType: (serverId, name, type) =>
+          serialized(
+            Effect.gen(function* () {
+              const mod = yield* find(serverId, name)
+              yield* store.patch(serverId, mod.workshopId, { type })
+              yield* syncLaunch(serverId)
+              return yield* find(serverId, mod.workshopId)
+            })
+          ),
+        reorder: (serverId, order) =>
+          serialized(
+            Effect.gen(function* () {
+              const mods = yield* modsOf(serverId)
+              const installed = new Set(mods.map((m) => m.workshopId))
+              const given = new Set(order)
+              const unknown = order.filter((id) => !installed.has(id))
+              const missing = mods.filter((m) => !given.has(m.workshopId)).map((m) => m.workshopId)
+              if (given.size !== order.length || unknown.length > 0 || missing.length > 0) {
+                return yield* new InvalidModRequest({
+                  field: "order",
+                  message:
+                    `order must name every installed mod exactly once` +
+                    (unknown.length > 0 ? `; not installed: ${unknown.join(", ")}` : "") +
+                    (missing.length > 0 ? `; missing: ${missing.join(", ")}` : "") +
+                    (given.size !== order.length ? "; some are named twice" : "")
+                })
+              }
+              yield* store.setOrder(serverId, order)
+              yield* syncLaunch(serverId)
+              return listOf(yield* store.list(serverId))
+            })
+          ),
+        checkUpdates: (serverId) =>
+          Effect.gen(function* () {
+            const mods = yield* modsOf(serverId)
+            const found = yield* workshop.detailsMany(mods.map((m) => m.workshopId), { fresh: true })
+            const at = yield* iso
+            const missing: Array<string> = []
+            for (const mod of mods) {
+              const item = found.get(mod.workshopId)
+              if (item === undefined) {
+                missing.push(mod.workshopId)
+                continue
+              }
+              // A mod needs an update when its files were downloaded before the item was last updated.
+              const newer = item.timeUpdated !== null && item.timeUpdated > (mod.workshopUpdatedAt ?? mod.downloadedAt) ? item.timeUpdated : null
+              yield* store.setPending(serverId, mod.workshopId, newer, at)
+            }
+            const after = yield* store.list(serverId)
+            return new UpdateCheck({ checked: mods.length, pending: after.filter((m) => m.pendingUpdate !== null), missing })
+          }),
+        update,
+        updateAll: (serverId, by) =>
+          Effect.gen(function* () {
+            yield* refuseWhileRunning(serverId, "update mods")
+            const due = (yield* modsOf(serverId)).filter((m) => m.pendingUpdate !== null && !m.pinned)
+            return yield* Effect.forEach(due, (m) => update(serverId, m.workshopId, by).pipe(Effect.catchTag("ModNotFound", () => Effect.die("vanished"))))
+          }),
+        clearPending: (serverId, workshopId) =>
+          Effect.flatMap(find(serverId, workshopId), (mod) => Effect.flatMap(iso, (at) => store.setPending(serverId, mod.workshopId, null, at))),
+        jobs: jobs.list,
+        awaitJob: jobs.awaitEnd,
+        cacheStats: Effect.gen(function* () {
+          const cached = yield* store.cachedAll
+          const used = new Set((yield* store.all).map((row) => row.mod.workshopId))
+          const unused = cached.filter((c) => !used.has(c.workshop_id))
+          const sum = (rows: ReadonlyArray<{ readonly size_bytes: number }>) => rows.reduce((s, r) => s + Number(r.size_bytes), 0)
+          return { folder: platform.downloadDir, items: cached.length, totalBytes: sum(cached), unusedItems: unused.length, unusedBytes: sum(unused) }
+        }),
+        cacheClean: serialized(
+          Effect.gen(function* () {
+            const cached = yield* store.cachedAll
+            const used = new Set((yield* store.all).map((row) => row.mod.workshopId))
+            const running = (yield* jobs.list).filter((j) => j.endedAt === null).map((j) => j.workshopId)
+            const removed: Array<string> = []
+            let freedBytes = 0
+            for (const item of cached) {
+              if (used.has(item.workshop_id) || running.includes(item.workshop_id)) continue
+              yield* Effect.sync(() => Fs.rmSync(itemFolder(platform.downloadDir, item.workshop_id), { recursive: true, force: true }))
+              yield* store.dropCached(item.workshop_id)
+              removed.push(item.workshop_id)
+              freedBytes += Number(item.size_bytes)
+            }
+            return { removed, freedBytes }
+          })
+        ),
+        forgetServer: (serverId) => store.removeServer(serverId)
+      })
+    })
+  )
+}

@@ -1,0 +1,52 @@
+/**
+ * Mods: each server's workshop mods (the spec's Mods table), downloaded
+ * through SteamCMD into one shared cache and copied onto the server, with
+ * the `-mod=`/`-serverMod=` launch parameters kept in the server entry.
+ * See README.md.
+ */
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { on, Plugin, ServerDeleted } from "@garrison/runtime"
+import { ModsApi } from "./contract/Api.js"
+import { migrations } from "./migrations.js"
+import { Mods } from "./Mods.js"
+import { ModJobsRoutes, ModsRoutes } from "./routes.js"
+
+export const ModsPlugin = Plugin.make({
+  id: "mods",
+  description: "Workshop mods per server: install, update, load order, launch parameters",
+  dependsOn: ["servers", "platform"],
+  migrations,
+  layer: Mods.layer,
+  http: Plugin.http(ModsApi, Layer.merge(ModsRoutes, ModJobsRoutes)),
+  events: [
+    on(
+      ServerDeleted,
+      (event) => Effect.flatMap(Mods, (mods) => mods.forgetServer(event.serverId)).pipe(Effect.catchAll((e) => Effect.logWarning(`mods: ${e.message}`))),
+      "forgetServer"
+    )
+  ]
+})
+
+export {
+  CacheCleaned as ModCacheCleaned,
+  CacheStats as ModCacheStats,
+  InstallInput as ModInstallInput,
+  Mod,
+  ModJob,
+  ModJobs,
+  ModList,
+  ModPatch,
+  MODS_INSTALL,
+  MODS_VIEW,
+  ModsApi,
+  ModsGroup,
+  ModType,
+  PendingUpdate as ModPendingUpdate,
+  UpdateCheck as ModUpdateCheck
+} from "./contract/Api.js"
+export { InvalidModRequest, ModConflict, ModNotFound, ModStoreError } from "./errors.js"
+export { ModInstalled, ModJobFailed, ModRemoved, ModUpdated } from "./events.js"
+export { modFolderName, parseMetaCpp } from "./internal/metaCpp.js"
+export { itemFolder, Mods } from "./Mods.js"
+export type { ModsShape } from "./Mods.js"

@@ -1,0 +1,140 @@
+/**
+ * An in-process controller with the servers (fake launcher), platform and
+ * mods plugins; a small `steamcmd.sh` that "downloads" workshop items from
+ * folders the test lays out (in SteamCMD's words and folders); and the
+ * example stand-in's Steam Web API serving the same items' details. The
+ * full SteamCMD stand-in needs a build, so the end-to-end tests use it.
+ */
+import type { HttpMethod } from "@effect/platform/HttpMethod"
+import { type CallOptions, eventually, fakeFleet, jsonBody, request, tempDir, testController } from "@garrison/testkit"
+import { Effect, LogLevel } from "effect"
+import * as Fs from "node:fs"
+import * as NodePath from "node:path"
+import { defaultCatalogue, startWebApi, writeCatalogue } from "../../../../examples/sim-steamcmd/src/index.js"
+import { ModsPlugin } from "../../src/mods/index.js"
+import { PlatformPlugin } from "../../src/platform/index.js"
+
+export const ADMIN = "root:admin"
+export const MODDER = "max:mods.view,mods.install,server.start,server.stop,server.deploy"
+export const VIEWER = "vic:mods.view"
+
+/**
+ * The fake SteamCMD: `+workshop_download_item 221100 <id>` copies
+ * `<fake>/items/<id>/` to `<install dir>/steamapps/workshop/content/221100/<id>/`
+ * and prints SteamCMD's success line; an id without a folder is "File Not
+ * Found". Every run's arguments are appended to `<fake>/args.log`.
+ */
+export interface FakeSteam {
+  readonly path: string
+  readonly dir: string
+  /** Lays out item `id` (meta.cpp with `name`, one key per `keys`, one pbo); a new `version` changes the pbo. */
+  readonly publish: (id: string, options: { readonly name: string; readonly keys?: ReadonlyArray<string>; readonly version?: number }) => void
+  readonly runs: () => ReadonlyArray<string>
+}
+
+export const fakeSteam = (): FakeSteam => {
+  const dir = tempDir("garrison-mods-steam-")
+  const path = NodePath.join(dir, "steamcmd.sh")
+  Fs.mkdirSync(NodePath.join(dir, "items"))
+  Fs.writeFileSync(
+    path,
+    `#!/bin/sh
+echo "$@" >> '${dir}/args.log'
+echo "Loading Steam API...OK"
+root=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    +force_install_dir) root="$2"; shift 2 ;;
+    +login) echo "Logging in user '$2' [U:1:0] to Steam Public...OK"; shift 3 ;;
+    +workshop_download_item)
+      id="$3"; shift 3
+      [ "$1" = validate ] && shift
+      echo "Downloading item $id ..."
+      if [ -d '${dir}/items/'"$id" ]; then
+        target="$root/steamapps/workshop/content/221100/$id"
+        rm -rf "$target"; mkdir -p "$target"; cp -R '${dir}/items/'"$id"/. "$target"/
+        bytes=$(du -sb "$target" | cut -f1)
+        echo "Success. Downloaded item $id to \\"$target\\" ($bytes bytes) "
+      else
+        echo "ERROR! Download item $id failed (File Not Found)."
+      fi ;;
+    *) shift ;;
+  esac
+done
+exit 0
+`,
+    { mode: 0o755 }
+  )
+  return {
+    path,
+    dir,
+    publish: (id, options) => {
+      const item = NodePath.join(dir, "items", id)
+      Fs.rmSync(item, { recursive: true, force: true })
+      Fs.mkdirSync(NodePath.join(item, "addons"), { recursive: true })
+      Fs.writeFileSync(NodePath.join(item, "meta.cpp"), `protocol = 1;\npublishedid = ${id};\nname = "${options.name}";\ntimestamp = ${options.version ?? 1};\n`)
+      Fs.writeFileSync(NodePath.join(item, "addons", "data.pbo"), `item ${id} version ${options.version ?? 1}`)
+      if ((options.keys ?? []).length > 0) Fs.mkdirSync(NodePath.join(item, "keys"))
+      for (const key of options.keys ?? []) Fs.writeFileSync(NodePath.join(item, "keys", key), `key ${key}`)
+    },
+    runs: () => (Fs.existsSync(NodePath.join(dir, "args.log")) ? Fs.readFileSync(NodePath.join(dir, "args.log"), "utf8").trim().split("\n") : [])
+  }
+}
+
+/** The stand-in's Web API over its default catalogue (CF 1559212036, COT 1564026768, ...), in a folder of its own. */
+export const webApi = Effect.acquireRelease(
+  Effect.promise(() => {
+    const dir = tempDir("garrison-mods-api-")
+    writeCatalogue(dir, defaultCatalogue())
+    return startWebApi({ dir }).then((api) => ({ ...api, dir }))
+  }),
+  (api) => Effect.promise(() => api.close())
+)
+
+export const modsController = (steam: FakeSteam, webApiUrl: string) => {
+  const fleet = fakeFleet()
+  return {
+    fleet,
+    layer: testController([fleet.plugin, PlatformPlugin, ModsPlugin], {
+      dataPrefix: "garrison-mods-",
+      logLevel: LogLevel.Error,
+      config: { STEAMCMD_PATH: steam.path, STEAM_WEB_API_URL: webApiUrl }
+    })
+  }
+}
+
+export interface Reply {
+  readonly status: number
+  readonly body: unknown
+  readonly text: string
+}
+
+/** `as` is `"<user>:<perm,perm>"`. */
+export const call = (method: HttpMethod, path: string, options: CallOptions = {}) =>
+  Effect.map(request(method, path, options), ({ status, text }): Reply => ({ status, text, body: jsonBody<unknown>(text, undefined) }))
+
+interface Job {
+  readonly id: string
+  readonly state: string
+  readonly error: string | null
+  readonly mod: { readonly name: string } | null
+}
+
+/** Waits (real time) until the job has ended, and answers it. */
+export const jobEnd = (id: string) =>
+  Effect.map(
+    eventually(
+      call("GET", "/api/mods/install-status", { as: ADMIN }),
+      (reply) => (reply.body as { items: ReadonlyArray<Job> }).items.some((job) => job.id === id && (job.state === "done" || job.state === "failed")),
+      10_000
+    ),
+    (reply) => (reply.body as { items: ReadonlyArray<Job> }).items.find((job) => job.id === id)!
+  )
+
+/** Installs and waits for the job; answers the ended job. */
+export const installed = (serverId: string, json: Record<string, unknown>) =>
+  Effect.gen(function* () {
+    const started = yield* call("POST", `/api/servers/${serverId}/mods/install`, { as: MODDER, json })
+    if (started.status !== 202) return yield* Effect.dieMessage(`install answered ${started.status}: ${started.text}`)
+    return yield* jobEnd((started.body as Job).id)
+  })
