@@ -66,6 +66,8 @@ export interface SimOptions {
   readonly version: string
   /** Seconds between the ADM `PlayerList log` blocks; 0 disables. */
   readonly playerListInterval: number
+  /** Milliseconds from "ready" to the crash when a loaded mod's pbo holds the crash marker (see mods.ts). */
+  readonly modCrashDelay: number
 }
 
 export class UsageError extends Error {}
@@ -89,6 +91,13 @@ export const parseArguments = (
   const params = new Map<string, string>()
   const flags = new Set<string>()
   for (const arg of args) {
+    // `--mod-crash-delay-ms=<ms>` is another spelling of `-simModCrashDelay=<ms>`.
+    const alias = /^--mod-crash-delay-ms(?:=(.*))?$/.exec(arg)
+    if (alias !== null) {
+      if (alias[1] === undefined) throw new UsageError(`--mod-crash-delay-ms needs a value: --mod-crash-delay-ms=<ms>`)
+      params.set("simmodcrashdelay", alias[1])
+      continue
+    }
     const match = /^-([A-Za-z][A-Za-z0-9_]*)(?:=(.*))?$/.exec(arg)
     if (match === null) throw new UsageError(`unrecognised argument "${arg}"`)
     const key = match[1]!.toLowerCase()
@@ -171,7 +180,8 @@ export const parseArguments = (
     cmdSuffix: str("CmdSuffix", ".json"),
     resSuffix: str("ResSuffix", ".json"),
     version: str("Version", "1.26.159040"),
-    playerListInterval: int("PlayerListInterval", 300)
+    playerListInterval: int("PlayerListInterval", 300),
+    modCrashDelay: int("ModCrashDelay", 1500)
   }
   return { launch, sim }
 }

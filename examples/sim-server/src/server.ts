@@ -1,10 +1,11 @@
 /**
  * The simulated DayZ server process: reads its config the way DayZ does,
  * binds the game port, serves RCon (BattlEye over UDP, or Source over TCP),
- * runs the simulated players and the companion mod, writes RPT/ADM logs,
- * and ends the way a real server ends: `#shutdown` or SIGTERM (clean, exit
- * 0, termination line in the RPT), a crash (non-zero, no termination
- * line), or not at all (hang mode).
+ * loads the `-mod=`/`-serverMod=` folders (mods.ts), runs the simulated
+ * players and the companion mod, writes RPT/ADM logs, and ends the way a
+ * real server ends: `#shutdown` or SIGTERM (clean, exit 0, termination line
+ * in the RPT), a crash (non-zero, no termination line; also a broken mod
+ * some time after start-up), or not at all (hang mode).
  */
 import { createHash, randomBytes } from "node:crypto"
 import * as Dgram from "node:dgram"
@@ -27,6 +28,7 @@ import {
 } from "./configFiles.js"
 import { Logs, say } from "./logs.js"
 import type { CompanionMod } from "./mod.js"
+import { inspectMods, installedKeys, type LoadedMod, loadingLine, unsignedAddons } from "./mods.js"
 import { type LaunchParameters, type Parsed, type SimOptions } from "./options.js"
 import { Population } from "./population.js"
 import { Rng } from "./rng.js"
@@ -121,8 +123,7 @@ export class Simulator {
     this.logs.engine(`Mission: ${this.config.template}`)
     this.logs.engine(`World: ${map}`)
     this.logs.engine(`Hostname: ${this.config.hostname}, max players ${this.config.maxPlayers}, instance ${this.config.instanceId}`)
-    if (this.launch.mods.length > 0) this.logs.engine(`Mods: ${this.launch.mods.join(";")}`)
-    if (this.launch.serverMods.length > 0) this.logs.engine(`Server mods: ${this.launch.serverMods.join(";")}`)
+    const brokenMod = this.loadMods()
     this.prepareStorage()
 
     this.rng = new Rng(this.sim.seed)
@@ -148,6 +149,7 @@ export class Simulator {
     this.control = new ControlFolder(this.sim.control ?? NodePath.join(this.launch.profiles, "sim-control"), this.sim.controlPoll, target)
     this.control.start()
     if (this.sim.crashAfter !== undefined) this.timers.push(setTimeout(() => this.crash(undefined), this.sim.crashAfter * 1000))
+    if (brokenMod !== undefined) this.timers.push(setTimeout(() => this.modCrash(brokenMod), this.sim.modCrashDelay))
     if (this.sim.playerListInterval > 0) {
       this.timers.push(setInterval(() => this.population.playerList(), this.sim.playerListInterval * 1000))
     }
@@ -187,6 +189,38 @@ export class Simulator {
     this.mod = mod
     mod.start()
     this.logs.scriptLog(`[Garrison mod] polling ${NodePath.join(root, "commands")} every ${this.sim.modPoll} ms`)
+  }
+
+  /**
+   * The `-mod=` and `-serverMod=` folders, in order: a warning for each one
+   * missing (the server goes on without it), `Loading mod` for each one
+   * found, the `Mods:` / `Server mods:` lines, then (with
+   * `verifySignatures = 2`) a warning for each client-mod pbo without a
+   * signature by a key in `<install>/keys`. Answers the first mod with a
+   * pbo holding the crash marker: the server crashes `-simModCrashDelay`
+   * ms after it is up.
+   */
+  private loadMods(): LoadedMod | undefined {
+    const entries = inspectMods(this.root, [
+      ...this.launch.mods.map((folder) => ({ folder, serverMod: false })),
+      ...this.launch.serverMods.map((folder) => ({ folder, serverMod: true }))
+    ])
+    for (const entry of entries) {
+      this.logs.engine(entry.found ? loadingLine(entry) : `Warning: mod folder '${entry.folder}' not found`)
+    }
+    if (this.launch.mods.length > 0) this.logs.engine(`Mods: ${this.launch.mods.join(";")}`)
+    if (this.launch.serverMods.length > 0) this.logs.engine(`Server mods: ${this.launch.serverMods.join(";")}`)
+    const loaded = entries.filter((e): e is LoadedMod => e.found)
+    if (this.config.verifySignatures === 2 && loaded.some((m) => !m.serverMod)) {
+      const keys = installedKeys(NodePath.join(this.root, "keys"))
+      for (const mod of loaded) {
+        if (mod.serverMod) continue
+        for (const pbo of unsignedAddons(mod, keys)) {
+          this.logs.engine(`Warning: addon '${pbo}' of '${mod.folder}' has no valid signature; clients will be kicked`)
+        }
+      }
+    }
+    return loaded.find((m) => m.corrupted !== undefined)
   }
 
   private prepareStorage(): void {
@@ -548,6 +582,16 @@ export class Simulator {
     this.logs.close()
     say(`[sim] stopped cleanly (${reason})`)
     process.exit(0)
+  }
+
+  /** A broken mod takes the server down: the RPT names the mod and its pbo, no termination line, exit 1. */
+  private modCrash(mod: LoadedMod): void {
+    if (this.stopping) return
+    this.logs.engine(`ERROR: mod '${mod.folder}' failed to load: corrupted addon ${mod.corrupted ?? "?"}`)
+    this.logs.engine("Application crashed! Exiting...")
+    this.logs.crashLog(`Exception code: C0000005 ACCESS_VIOLATION (mod '${mod.folder}', corrupted addon ${mod.corrupted ?? "?"})`)
+    this.logs.close()
+    process.exit(1)
   }
 
   /** Dies at once: no cleanup, no termination line, non-zero exit. */

@@ -15,6 +15,7 @@ import { PriorityPlugin } from "./priority/index.js"
 import { ActionsPlugin } from "./actions/index.js"
 import { PlatformPlugin } from "./platform/index.js"
 import { ModsPlugin } from "./mods/index.js"
+import { UpdatesPlugin } from "./updates/index.js"
 
 export * from "./accounts/index.js"
 export * from "./health/index.js"
@@ -29,6 +30,7 @@ export * from "./priority/index.js"
 export * from "./actions/index.js"
 export * from "./platform/index.js"
 export * from "./mods/index.js"
+export * from "./updates/index.js"
 
 /** The plugins the controller loads by default, in no particular order (the host orders them). */
-export const defaultPlugins: ReadonlyArray<AnyPlugin> = [HealthPlugin, AccountsPlugin, AuditPlugin, NotificationsPlugin, ServersPlugin, SchedulerPlugin, PlayersPlugin, LogsPlugin, PriorityPlugin, BansPlugin, ActionsPlugin, PlatformPlugin, ModsPlugin]
+export const defaultPlugins: ReadonlyArray<AnyPlugin> = [HealthPlugin, AccountsPlugin, AuditPlugin, NotificationsPlugin, ServersPlugin, SchedulerPlugin, PlayersPlugin, LogsPlugin, PriorityPlugin, BansPlugin, ActionsPlugin, PlatformPlugin, ModsPlugin, UpdatesPlugin]

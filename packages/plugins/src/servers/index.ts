@@ -131,3 +131,5 @@ export {
   ServerView
 } from "./contract/fields.js"
 export { playerView } from "./internal/view.js"
+export { readBattlEyeRcon } from "./internal/install.js"
+export type { BattlEyeRcon } from "./internal/install.js"

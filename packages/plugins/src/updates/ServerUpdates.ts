@@ -1,0 +1,346 @@
+/**
+ * `ServerUpdates`: installing, updating and checking a game server's own
+ * files through SteamCMD (`app_update`). An update runs as the server
+ * actor's long operation (kind `update`, status `updating`), so nothing can
+ * start the server while SteamCMD writes its files, and a stop (or
+ * `cancel`) ends SteamCMD at once. What it does is kept per server as an
+ * `UpdateStatus` (phase, percent and bytes from SteamCMD's progress lines,
+ * its last line) and streamed to whoever follows it.
+ *
+ * A deploy makes the entry first (on a new, empty folder) and runs the same
+ * update into it, then reads the RCON settings the download brought.
+ */
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Deferred from "effect/Deferred"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Stream from "effect/Stream"
+import * as SubscriptionRef from "effect/SubscriptionRef"
+import { randomUUID } from "node:crypto"
+import * as Fs from "node:fs"
+import * as NodePath from "node:path"
+import {
+  AuditTrail,
+  EventBus,
+  type ConfinedFileError,
+  isInsideFolder,
+  makeServerEntry,
+  ServerEntry,
+  ServerFiles,
+  type ServerNotFound,
+  type ServerUnreadable,
+  SteamCmd,
+  type SteamCmdError,
+  Supervisor
+} from "@garrison/runtime"
+import { PlatformSettings } from "../platform/index.js"
+import { readBattlEyeRcon, ServerEntries, Servers } from "../servers/index.js"
+import { type Branch, type DeployInput, DeployStarted, type UpdateKind, UpdateStatus } from "./contract/Api.js"
+import { ServerUpdated, ServerUpdateFailed } from "./events.js"
+import { deployConfig } from "./config.js"
+import { installedApp } from "./internal/appManifest.js"
+
+type Lookup = ServerNotFound | ServerUnreadable
+
+/** Refused before anything ran: the message says why and what to do (409, or 400 for a bad deploy body). */
+export class UpdateRefused extends Error {
+  readonly _tag = "UpdateRefused"
+  constructor(
+    message: string,
+    readonly status: 400 | 409 | 503 = 409,
+    readonly field?: string
+  ) {
+    super(message)
+  }
+}
+
+export interface ServerUpdatesShape {
+  readonly status: (serverId: string) => Effect.Effect<UpdateStatus, Lookup>
+  readonly start: (serverId: string, kind: "update" | "rebuild", by: string) => Effect.Effect<UpdateStatus, Lookup | UpdateRefused>
+  readonly cancel: (serverId: string, by: string) => Effect.Effect<UpdateStatus, Lookup | UpdateRefused>
+  readonly deploy: (input: DeployInput, by: string) => Effect.Effect<DeployStarted, UpdateRefused>
+  /** The status now, then every change, until the operation has ended. */
+  readonly follow: (serverId: string) => Stream.Stream<UpdateStatus, Lookup>
+  /** The status once no operation of this kind runs (at once when none does). */
+  readonly awaitEnd: (serverId: string) => Effect.Effect<UpdateStatus>
+}
+
+const idle = (serverId: string, installDir: string): UpdateStatus => {
+  const app = installedApp(installDir)
+  return new UpdateStatus({
+    serverId,
+    state: "idle",
+    kind: null,
+    phase: "",
+    percent: 0,
+    bytes: 0,
+    totalBytes: null,
+    lastLine: "",
+    error: null,
+    startedAt: null,
+    endedAt: null,
+    appId: app?.appId ?? null,
+    buildId: app?.buildId ?? null
+  })
+}
+
+const BUSY = new Set(["running", "starting", "stopping"])
+
+const steamRefusal = (error: SteamCmdError): UpdateRefused => {
+  switch (error.reason) {
+    case "guard-code-needed":
+      return new UpdateRefused(
+        "Steam asks for a Steam Guard code for the stored account: POST /api/platform/credentials with the account and its guardCode, then try again"
+      )
+    case "bad-credentials":
+      return new UpdateRefused(`Steam refused the stored account (${error.message}): store it again with POST /api/platform/credentials`)
+    default:
+      return new UpdateRefused(error.message, 503)
+  }
+}
+
+export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates")<ServerUpdates, ServerUpdatesShape>() {
+  static readonly layer = Layer.scoped(
+    ServerUpdates,
+    Effect.gen(function* () {
+      const servers = yield* Servers
+      const entries = yield* ServerEntries
+      const supervisor = yield* Supervisor
+      const platform = yield* PlatformSettings
+      const bus = yield* EventBus
+      const audit = yield* AuditTrail
+      const { deployDir } = yield* deployConfig
+      const scope = yield* Effect.scope
+      const statuses = yield* SubscriptionRef.make<ReadonlyMap<string, UpdateStatus>>(new Map())
+      const iso = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
+
+      const statusOf = (serverId: string) =>
+        Effect.gen(function* () {
+          const entry = yield* servers.entry(serverId)
+          const kept = (yield* SubscriptionRef.get(statuses)).get(serverId)
+          return kept ?? idle(serverId, entry.installDir)
+        })
+      const set = (serverId: string, f: (status: UpdateStatus) => Partial<UpdateStatus>) =>
+        SubscriptionRef.update(statuses, (all) => {
+          const current = all.get(serverId)
+          if (current === undefined) return all
+          return new Map(all).set(serverId, new UpdateStatus({ ...current, ...f(current) }))
+        })
+
+      /** The stored Steam account, proven by a login when it never was (that is where a Steam Guard code is asked for). */
+      const provenAccount = Effect.gen(function* () {
+        const settings = yield* platform.current
+        if (Option.isNone(settings.account)) {
+          return yield* Effect.fail(
+            new UpdateRefused("no Steam account is set: the server download needs an account that owns DayZ (POST /api/platform/credentials)")
+          )
+        }
+        const account = settings.account.value
+        if (account.validatedAt !== null) return
+        yield* platform.checkLogin(account.username, Redacted.value(account.password)).pipe(Effect.mapError(steamRefusal))
+        yield* platform.saveCredentials(account.username, Redacted.value(account.password), yield* iso).pipe(Effect.orDie)
+      })
+
+      /** Runs the update as the actor's operation; answers once it has begun (or was refused). */
+      const run = (serverId: string, kind: UpdateKind, appId: string, by: string) =>
+        Effect.gen(function* () {
+          const handle = yield* servers.get(serverId)
+          const entry = yield* handle.entry
+          const began = yield* Deferred.make<void>()
+          const validate = kind !== "update"
+          const body = (context: { readonly progress: (progress: number | undefined, message: string) => Effect.Effect<void> }) =>
+            Effect.gen(function* () {
+              const startedAt = yield* iso
+              yield* SubscriptionRef.update(statuses, (all) =>
+                new Map(all).set(
+                  serverId,
+                  new UpdateStatus({
+                    ...idle(serverId, entry.installDir),
+                    state: "running",
+                    kind,
+                    phase: "login",
+                    startedAt,
+                    lastLine: "starting SteamCMD"
+                  })
+                )
+              )
+              yield* Deferred.succeed(began, undefined)
+              const report = yield* platform
+                .steamCmd(
+                  { installDir: entry.installDir, steps: [{ _tag: "AppUpdate", appId, validate }] },
+                  {
+                    onLine: (line, text) => {
+                      const lastLine = text.trim().slice(0, 500)
+                      if (line._tag !== "Progress") return set(serverId, () => ({ lastLine }))
+                      return Effect.zipRight(
+                        set(serverId, () => ({ phase: line.stage, percent: Math.min(100, line.percent), bytes: line.done, totalBytes: line.total, lastLine })),
+                        context.progress(line.percent / 100, `${line.stage} ${line.percent.toFixed(1)}%`)
+                      )
+                    }
+                  }
+                )
+                .pipe(Effect.either)
+              const outcome = report._tag === "Right" ? report.right.steps[0] : undefined
+              const endedAt = yield* iso
+              const app = installedApp(entry.installDir)
+              if (outcome?.ok === true) {
+                yield* set(serverId, () => ({ state: "done", phase: "done", percent: 100, endedAt, appId: app?.appId ?? appId, buildId: app?.buildId ?? null }))
+                yield* audit.record({ actor: by, ip: null, action: `servers.${kind}`, target: serverId, result: "success", details: { appId, buildId: app?.buildId ?? null } })
+                yield* bus.publish(new ServerUpdated({ serverId, name: entry.name, kind, appId, buildId: app?.buildId ?? null, by }))
+                return
+              }
+              const error =
+                report._tag === "Left"
+                  ? report.left.message
+                  : outcome?.failure?.kind === "disk-full"
+                    ? "not enough disk space for the server's files"
+                    : outcome?.failure?.kind === "no-subscription"
+                      ? "the Steam account does not own DayZ (no subscription to the server app)"
+                      : `SteamCMD could not ${kind} the server: ${outcome?.failure?.reason ?? report.right.lastLine}`
+              yield* set(serverId, () => ({ state: "failed", error, endedAt }))
+              yield* audit.record({ actor: by, ip: null, action: `servers.${kind}`, target: serverId, result: "failure", details: { appId, error } })
+              yield* bus.publish(new ServerUpdateFailed({ serverId, name: entry.name, kind, error }))
+            }).pipe(
+              Effect.onInterrupt(() =>
+                Effect.flatMap(iso, (endedAt) => set(serverId, () => ({ state: "cancelled", error: `the ${kind} was cancelled; the server is stopped`, endedAt })))
+              )
+            )
+          const fiber = yield* Effect.forkIn(handle.actor.runOperation("update", body), scope)
+          // Either the body began, or the actor refused (busy, removed) before it did.
+          const first = yield* Effect.raceFirst(Effect.as(Deferred.await(began), Option.none()), Effect.map(Fiber.await(fiber), Option.some))
+          if (Option.isSome(first) && Exit.isFailure(first.value)) {
+            const failure = first.value.cause
+            return yield* Effect.fail(new UpdateRefused(failure._tag === "Fail" ? failure.error.message : `the ${kind} could not begin`))
+          }
+          return yield* statusOf(serverId)
+        })
+
+      const start: ServerUpdatesShape["start"] = (serverId, kind, by) =>
+        Effect.gen(function* () {
+          const handle = yield* servers.get(serverId)
+          const state = yield* handle.state
+          if (BUSY.has(state.status)) {
+            return yield* Effect.fail(new UpdateRefused(`server ${serverId} is ${state.status}: stop it first`))
+          }
+          if (state.operation !== undefined) {
+            return yield* Effect.fail(new UpdateRefused(`server ${serverId} is busy: its ${state.operation.kind} is running`))
+          }
+          yield* provenAccount
+          const entry = yield* handle.entry
+          return yield* run(serverId, kind, installedApp(entry.installDir)?.appId ?? SteamCmd.DAYZ_SERVER_APP, by)
+        })
+
+      const deploy: ServerUpdatesShape["deploy"] = (input, by) =>
+        Effect.gen(function* () {
+          const root = NodePath.resolve(deployDir)
+          const wanted = NodePath.isAbsolute(input.installDir) ? NodePath.normalize(input.installDir) : NodePath.resolve(root, input.installDir)
+          if (input.installDir.includes("\0") || !isInsideFolder(root, wanted)) {
+            return yield* Effect.fail(
+              new UpdateRefused(
+                `installDir must be a folder inside the deploy folder ${root} (DEPLOY_DIR): a name, or an absolute path under it`,
+                400,
+                "installDir"
+              )
+            )
+          }
+          const relative = NodePath.relative(root, wanted)
+          // Made and read through the deploy folder's confined files: no symbolic link on the way leads out of it.
+          const files = ServerFiles.local(root)
+          const refusedPath = (error: ConfinedFileError) => new UpdateRefused(`installDir ${relative}: ${error.message}`, 400, "installDir")
+          yield* Effect.try({
+            try: () => Fs.mkdirSync(root, { recursive: true, mode: 0o755 }),
+            catch: (error) => new UpdateRefused(`cannot create the deploy folder ${root}: ${String(error)}`, 503)
+          })
+          const present = yield* files.list(relative).pipe(
+            Effect.map((found) => found.length === 0 ? "empty" as const : "files" as const),
+            Effect.catchIf((e) => e.problem === "not-found", () => Effect.succeed("missing" as const)),
+            Effect.mapError(refusedPath)
+          )
+          if (present === "files") {
+            return yield* Effect.fail(
+              new UpdateRefused(
+                `${wanted} has files in it: deploy into a new or empty folder (an existing install is added with POST /api/servers)`,
+                400,
+                "installDir"
+              )
+            )
+          }
+          yield* provenAccount
+          if (present === "missing") yield* files.makeFolder(relative).pipe(Effect.mapError(refusedPath))
+          const installDir = wanted
+          const entry = makeServerEntry({ id: randomUUID(), name: input.name, installDir, ...(input.gamePort === undefined ? {} : { gamePort: input.gamePort }) })
+          const stored = yield* entries.insert(entry, { freeGamePort: input.gamePort === undefined }).pipe(
+            Effect.catchTags({
+              InstallDirInUse: (e) => Effect.fail(new UpdateRefused(e.message)),
+              PortsInUse: (e) => Effect.fail(new UpdateRefused(e.message)),
+              ServerStoreError: (e) => Effect.die(e)
+            })
+          )
+          yield* supervisor.ensure(stored).pipe(Effect.orDie)
+          const appId = input.branch === ("experimental" satisfies Branch) ? SteamCmd.DAYZ_EXPERIMENTAL_SERVER_APP : SteamCmd.DAYZ_SERVER_APP
+          const update = yield* run(stored.id, "deploy", appId, by).pipe(Effect.catchTags({ ServerNotFound: (e) => Effect.die(e), ServerUnreadable: (e) => Effect.die(e) }))
+          // Once the download is there, the entry takes the RCON settings it brought.
+          yield* Effect.forkIn(
+            Effect.gen(function* () {
+              const ended = yield* awaitEnd(stored.id)
+              if (ended.state !== "done") return
+              const current = yield* entries.get(stored.id)
+              if (current.rcon !== undefined) return
+              const found = readBattlEyeRcon(current.installDir, current.battleyeDir, current.profilesDir)
+              if (found?.port === undefined || found.password === undefined) return
+              const next = new ServerEntry({ ...current, rcon: { protocol: "battleye", host: found.host, port: found.port, password: found.password } })
+              yield* entries.update(next)
+              yield* supervisor.ensure(next)
+            }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("deploy: could not read the new server's RCON settings", cause))),
+            scope
+          )
+          return new DeployStarted({ serverId: stored.id, name: stored.name, installDir: stored.installDir, gamePort: stored.gamePort, update })
+        })
+
+      const awaitEnd = (serverId: string) =>
+        statuses.changes.pipe(
+          Stream.map((all) => all.get(serverId)),
+          Stream.filter((status) => status === undefined || status.state !== "running"),
+          Stream.runHead,
+          Effect.flatMap((status) => (Option.isSome(status) && status.value !== undefined ? Effect.succeed(status.value) : Effect.orDie(statusOf(serverId))))
+        )
+
+      return ServerUpdates.of({
+        status: statusOf,
+        start,
+        deploy,
+        cancel: (serverId, by) =>
+          Effect.gen(function* () {
+            const handle = yield* servers.get(serverId)
+            const current = yield* statusOf(serverId)
+            const state = yield* handle.state
+            if (current.state !== "running" || state.operation?.kind !== "update") {
+              return yield* Effect.fail(new UpdateRefused(`no update of server ${serverId} is running`))
+            }
+            // A stop cancels the running operation and leaves the server stopped.
+            yield* handle.actor.stop.pipe(Effect.ignore)
+            yield* audit.record({ actor: by, ip: null, action: "servers.update-cancel", target: serverId, result: "success" })
+            return yield* awaitEnd(serverId)
+          }),
+        follow: (serverId) =>
+          Stream.unwrap(
+            Effect.map(statusOf(serverId), (now) =>
+              now.state !== "running"
+                ? Stream.make(now)
+                : statuses.changes.pipe(
+                    Stream.map((all) => all.get(serverId) ?? now),
+                    Stream.changes,
+                    Stream.takeUntil((status) => status.state !== "running")
+                  )
+            )
+          ),
+        awaitEnd
+      })
+    })
+  )
+}

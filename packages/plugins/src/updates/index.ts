@@ -1,0 +1,32 @@
+/**
+ * Server installs and updates through SteamCMD (the spec's Servers rows for
+ * update, update status, cancel, deploy and rebuild), with progress as a
+ * status and as Server-Sent Events. See README.md.
+ */
+import { Plugin } from "@garrison/runtime"
+import { UpdatesApi } from "./contract/Api.js"
+import { UpdatesRoutes } from "./routes.js"
+import { ServerUpdates } from "./ServerUpdates.js"
+
+export const UpdatesPlugin = Plugin.make({
+  id: "updates",
+  description: "Game server installs, updates and rebuilds through SteamCMD; deploying new servers",
+  dependsOn: ["servers", "platform"],
+  layer: ServerUpdates.layer,
+  http: Plugin.http(UpdatesApi, UpdatesRoutes)
+})
+
+export {
+  Branch as ServerBranch,
+  DeployInput as ServerDeployInput,
+  DeployStarted as ServerDeployStarted,
+  UpdateKind as ServerUpdateKind,
+  UpdatesApi,
+  UpdatesGroup,
+  UpdateState as ServerUpdateState,
+  UpdateStatus as ServerUpdateStatus
+} from "./contract/Api.js"
+export { ServerUpdated, ServerUpdateFailed } from "./events.js"
+export { installedApp } from "./internal/appManifest.js"
+export { ServerUpdates, UpdateRefused } from "./ServerUpdates.js"
+export type { ServerUpdatesShape } from "./ServerUpdates.js"

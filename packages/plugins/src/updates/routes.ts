@@ -1,0 +1,46 @@
+/** The handlers behind `UpdatesApi`; the host has already checked each endpoint's access. */
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
+import { BadRequest, Conflict, CurrentPrincipal, Unavailable } from "@garrison/runtime"
+import { UpdatesApi, UpdateStatus } from "./contract/Api.js"
+import { ServerUpdates, type UpdateRefused } from "./ServerUpdates.js"
+
+const refused = (error: UpdateRefused) =>
+  Effect.fail(
+    error.status === 400
+      ? new BadRequest({ message: error.message, details: [{ path: error.field ?? "", message: error.message }] })
+      : error.status === 503
+        ? new Unavailable({ message: error.message })
+        : new Conflict({ message: error.message })
+  )
+
+const encodeStatus = Schema.encodeSync(UpdateStatus)
+const encoder = new TextEncoder()
+
+/** One Server-Sent Event: `event: status`, the status as one line of JSON. */
+const sseEvent = (status: UpdateStatus) => encoder.encode(`event: status\ndata: ${JSON.stringify(encodeStatus(status))}\n\n`)
+
+export const UpdatesRoutes = HttpApiBuilder.group(UpdatesApi, "serverUpdates", (handlers) =>
+  Effect.gen(function* () {
+    const updates = yield* ServerUpdates
+    const caller = Effect.map(CurrentPrincipal, (p) => p.name)
+    return handlers
+      .handle("update", ({ path }) => Effect.flatMap(caller, (by) => updates.start(path.id, "update", by)).pipe(Effect.catchTag("UpdateRefused", refused)))
+      .handle("rebuild", ({ path }) => Effect.flatMap(caller, (by) => updates.start(path.id, "rebuild", by)).pipe(Effect.catchTag("UpdateRefused", refused)))
+      .handle("status", ({ path }) => updates.status(path.id))
+      .handle("cancel", ({ path }) => Effect.flatMap(caller, (by) => updates.cancel(path.id, by)).pipe(Effect.catchTag("UpdateRefused", refused)))
+      .handle("deploy", ({ payload }) => Effect.flatMap(caller, (by) => updates.deploy(payload, by)).pipe(Effect.catchTag("UpdateRefused", refused)))
+      .handle("events", ({ path }) =>
+        // The server is looked up first, so an unknown one is a 404, not an empty stream.
+        Effect.map(updates.status(path.id), () =>
+          HttpServerResponse.stream(Stream.map(updates.follow(path.id), sseEvent).pipe(Stream.orDie), {
+            contentType: "text/event-stream",
+            headers: { "cache-control": "no-store", "x-accel-buffering": "no" }
+          })
+        )
+      )
+  })
+)
