@@ -24,6 +24,7 @@ import {
   AuditTrail,
   EventBus,
   ServerEntry,
+  ServerFiles,
   type ServerNotFound,
   type ServerUnreadable,
   SteamCmd,
@@ -34,7 +35,7 @@ import { ServerEntries, Servers } from "../servers/index.js"
 import { type InstallInput, type Mod, ModList, type ModPatch, type ModType, UpdateCheck, type ModJob } from "./contract/Api.js"
 import { InvalidModRequest, ModConflict, ModNotFound, type ModStoreError } from "./errors.js"
 import { ModInstalled, ModJobFailed, ModRemoved, ModUpdated } from "./events.js"
-import { placeMod, removeMod } from "./internal/folders.js"
+import { placeMod, removeMod, restorePrevious } from "./internal/folders.js"
 import { type JobHandle, makeJobs } from "./internal/jobs.js"
 import { parseMetaCpp, modFolderName } from "./internal/metaCpp.js"
 import { makeModStore } from "./internal/store.js"
@@ -60,11 +61,43 @@ export interface ModsShape {
   readonly awaitJob: (jobId: string) => Effect.Effect<ModJob>
   readonly cacheStats: Effect.Effect<{ folder: string; items: number; totalBytes: number; unusedItems: number; unusedBytes: number }, ModStoreError>
   readonly cacheClean: Effect.Effect<{ removed: ReadonlyArray<string>; freedBytes: number }, ModStoreError | ModConflict>
+  /** What a rollout or update-all updates now: pending, not pinned, and not the version a rollout rolled back. */
+  readonly due: (serverId: string) => Effect.Effect<ReadonlyArray<Mod>, Lookup | ModStoreError>
+  /** Downloads the newest version of each into the cache; the server is not touched. */
+  readonly stage: (
+    serverId: string,
+    workshopIds: ReadonlyArray<string>,
+    progress: (message: string) => Effect.Effect<void>
+  ) => Effect.Effect<ReadonlyArray<StagedMod>, Lookup | ModStoreError | ModNotFound | ModConflict>
+  /** Copies staged versions onto the server (the caller has stopped it), keeping each version replaced for `revert`. */
+  readonly apply: (serverId: string, staged: ReadonlyArray<StagedMod>, by: string) => Effect.Effect<ReadonlyArray<AppliedMod>, Lookup | ModStoreError | ModNotFound | ModConflict>
+  /** Puts the replaced versions back (a rollback) and holds the versions rolled back. */
+  readonly revert: (serverId: string, applied: ReadonlyArray<AppliedMod>) => Effect.Effect<void, ModStoreError | ModConflict>
   /** Forgets a deleted server's mods (its files went with it, or stay for its owner). */
   readonly forgetServer: (serverId: string) => Effect.Effect<void, ModStoreError>
 }
 
 const BUSY_STATUSES = new Set(["running", "starting", "stopping", "updating"])
+
+/** A newer version in the download cache, ready to be put on a server. */
+export interface StagedMod {
+  readonly workshopId: string
+  readonly folder: string
+  readonly downloadedAt: string
+  readonly workshopUpdatedAt: string | null
+  readonly title: string
+}
+
+/** A staged version put on a server, with the mod as it was before. */
+export interface AppliedMod {
+  readonly staged: StagedMod
+  readonly before: Mod
+  readonly keys: ReadonlyArray<string>
+}
+
+/** Whether `mod` has an update a rollout applies now. */
+export const isDue = (mod: Mod): boolean =>
+  mod.pendingUpdate !== null && !mod.pinned && (mod.heldUpdate === null || mod.pendingUpdate.workshopUpdatedAt > mod.heldUpdate)
 
 /** Where SteamCMD puts a workshop item, and where it writes it while downloading. */
 export const itemFolder = (downloadDir: string, workshopId: string) =>
@@ -153,7 +186,7 @@ export class Mods extends Context.Tag("@garrison/plugins/Mods")<Mods, ModsShape>
         })
 
       /** Downloads the item into the cache unless it holds that version already; reports progress to the job. */
-      const download = (workshopId: string, details: WorkshopItem | undefined, job: JobHandle) =>
+      const download = (workshopId: string, details: WorkshopItem | undefined, job: Pick<JobHandle, "progress">) =>
         Effect.gen(function* () {
           const cached = yield* store.cached(workshopId)
           const folder = itemFolder(platform.downloadDir, workshopId)
@@ -424,7 +457,7 @@ export class Mods extends Context.Tag("@garrison/plugins/Mods")<Mods, ModsShape>
         updateAll: (serverId, by) =>
           Effect.gen(function* () {
             yield* refuseWhileRunning(serverId, "update mods")
-            const due = (yield* modsOf(serverId)).filter((m) => m.pendingUpdate !== null && !m.pinned)
+            const due = (yield* modsOf(serverId)).filter(isDue)
             return yield* Effect.forEach(due, (m) => update(serverId, m.workshopId, by).pipe(Effect.catchTag("ModNotFound", () => Effect.die("vanished"))))
           }),
         clearPending: (serverId, workshopId) =>
@@ -455,7 +488,66 @@ export class Mods extends Context.Tag("@garrison/plugins/Mods")<Mods, ModsShape>
             return { removed, freedBytes }
           })
         ),
-        forgetServer: (serverId) => store.removeServer(serverId)
+        forgetServer: (serverId) => store.removeServer(serverId),
+        due: (serverId) => Effect.map(modsOf(serverId), (mods) => mods.filter(isDue)),
+        stage: (serverId, workshopIds, progress) =>
+          Effect.forEach(workshopIds, (workshopId) =>
+            Effect.gen(function* () {
+              const mod = yield* find(serverId, workshopId)
+              const details = yield* detailsFor(mod.workshopId).pipe(Effect.catchTag("WorkshopItemNotFound", () => Effect.succeed(Option.none<WorkshopItem>())))
+              yield* progress(`downloading ${mod.name} (${mod.title})`)
+              const downloaded = yield* download(mod.workshopId, Option.getOrUndefined(details), {
+                progress: (fields) => (fields.message === undefined ? Effect.void : progress(`${mod.name}: ${fields.message}`))
+              }).pipe(
+                // What stops a download (SteamCMD missing, no account, a failed item) refuses the rollout, saying why.
+                Effect.mapError((error) =>
+                  typeof error === "string" ? new ModConflict({ message: error }) : error._tag === "ModStoreError" ? error : new ModConflict({ message: error.message })
+                )
+              )
+              return {
+                workshopId: mod.workshopId,
+                folder: downloaded.folder,
+                downloadedAt: downloaded.downloadedAt,
+                workshopUpdatedAt: Option.getOrUndefined(details)?.timeUpdated ?? mod.pendingUpdate?.workshopUpdatedAt ?? mod.workshopUpdatedAt,
+                title: Option.getOrUndefined(details)?.title ?? mod.title
+              } satisfies StagedMod
+            })
+          ),
+        apply: (serverId, staged, by) =>
+          serialized(
+            Effect.gen(function* () {
+              const handle = yield* servers.get(serverId)
+              const applied: Array<AppliedMod> = []
+              for (const item of staged) {
+                const before = yield* find(serverId, item.workshopId)
+                const placed = yield* placeMod(handle.files, item.folder, before.name, { keepPrevious: true }).pipe(
+                  Effect.mapError((e) => new ModConflict({ message: `cannot put the new ${before.name} on the server: ${e.message}` }))
+                )
+                const others = (yield* store.list(serverId)).filter((m) => m.workshopId !== before.workshopId).flatMap((m) => m.keys)
+                yield* Effect.forEach(before.keys.filter((k) => !placed.keys.includes(k) && !others.includes(k)), (key) => Effect.ignore(handle.files.remove(`keys/${key}`)), { discard: true })
+                yield* store.replaced(serverId, before.workshopId, { sizeBytes: placed.sizeBytes, keys: placed.keys, title: item.title, downloadedAt: item.downloadedAt, workshopUpdatedAt: item.workshopUpdatedAt })
+                applied.push({ staged: item, before, keys: placed.keys })
+                yield* audit.record({ actor: by, ip: null, action: "mods.update", target: serverId, result: "success", details: { workshopId: before.workshopId, name: before.name, rollout: true } })
+                yield* bus.publish(new ModUpdated({ serverId, workshopId: before.workshopId, name: before.name, workshopUpdatedAt: item.workshopUpdatedAt, by }))
+              }
+              return applied
+            })
+          ),
+        revert: (serverId, applied) =>
+          serialized(
+            Effect.gen(function* () {
+              const entry = yield* entries.get(serverId).pipe(Effect.orDie)
+              const files = ServerFiles.local(entry.installDir)
+              for (const item of [...applied].reverse()) {
+                const others = (yield* store.list(serverId)).filter((m) => m.workshopId !== item.before.workshopId).flatMap((m) => m.keys)
+                yield* Effect.forEach(item.keys.filter((k) => !item.before.keys.includes(k) && !others.includes(k)), (key) => Effect.ignore(files.remove(`keys/${key}`)), { discard: true })
+                yield* restorePrevious(files, item.before.name).pipe(
+                  Effect.mapError((e) => new ModConflict({ message: `cannot put ${item.before.name} back: ${e.message}` }))
+                )
+                yield* store.restored(serverId, item.before, item.staged.workshopUpdatedAt)
+              }
+            })
+          )
       })
     })
   )

@@ -8,6 +8,7 @@ export const migrations: ReadonlyArray<Migration> = [
   migration(1, "create server_mods and mod_cache", (sql) => [
     // Times are ISO-8601 UTC strings from toISOString(), so they compare as text.
     // keys: a JSON array of the .bikey file names this mod put into the server's keys/.
+    // held_updated_at: a version (the workshop's time_updated) a rollout rolled back: not applied again until a newer one.
     sql`CREATE TABLE server_mods (
           server_id TEXT NOT NULL,
           workshop_id TEXT NOT NULL,
@@ -24,6 +25,7 @@ export const migrations: ReadonlyArray<Migration> = [
           workshop_updated_at TEXT,
           pending_updated_at TEXT,
           checked_at TEXT,
+          held_updated_at TEXT,
           PRIMARY KEY (server_id, workshop_id)
         )`,
     sql`CREATE UNIQUE INDEX server_mods_folder ON server_mods (server_id, folder)`,

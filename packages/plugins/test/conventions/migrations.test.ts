@@ -53,7 +53,7 @@ const released: Record<string, readonly [ReadonlyArray<Migration>, ReadonlyArray
   audit: [audit, [[1, "create audit_log and audit_head", "baddf2734fb14af5"]]],
   bans: [bans, [[1, "create bans", "2899b8c8d391e062"]]],
   logs: [logs, [[1, "create server_metrics", "429ede243be65b41"]]],
-  mods: [mods, [[1, "create server_mods and mod_cache", "773dec0829412a5e"]]],
+  mods: [mods, [[1, "create server_mods and mod_cache", "aa214f0cbbf25b60"]]],
   notifications: [notifications, [[1, "create notifications, reads, user state and counter", "b7ceffa7a15fd5da"]]],
   platform: [platform, [[1, "create platform_settings", "1d50a517b0daea09"]]],
   priority: [priority, [[1, "create priority_entries", "93ebb79d76992244"]]],

@@ -59,7 +59,12 @@ export class Mod extends Schema.Class<Mod>("Mod")({
   downloadedAt: Schema.String,
   /** The workshop's `time_updated` of the installed version, when known. */
   workshopUpdatedAt: Schema.NullOr(Schema.String),
-  pendingUpdate: Schema.NullOr(PendingUpdate)
+  pendingUpdate: Schema.NullOr(PendingUpdate),
+  /**
+   * A version a rollout had to roll back (the workshop's `time_updated` of
+   * it): rollouts and update-all leave the mod until a newer one is published.
+   */
+  heldUpdate: Schema.NullOr(Schema.String)
 }) {}
 
 /** Every mod of the server in one page (a server has tens of mods): `nextCursor` is always null. */

@@ -15,6 +15,8 @@ import * as NodePath from "node:path"
 import type { ConfinedFileError, ServerFiles } from "@garrison/runtime"
 
 export const STAGING = ".garrison/staging"
+/** Where a rollout keeps the version it replaced, until the next rollout of that mod: `.garrison/previous/@name`. */
+export const PREVIOUS = ".garrison/previous"
 
 /** The files of a downloaded item, relative to its folder: regular files only (links are not followed). */
 export const itemFiles = (dir: string): ReadonlyArray<{ readonly relative: string; readonly size: number }> => {
@@ -49,10 +51,17 @@ export interface Placed {
 
 /**
  * Puts the item in `source` on the server as `folder`, replacing what is
- * there, and its keys into `keys/`. Fails with the confined files' error
- * (a refused path) or an `Error` saying what could not be copied.
+ * there, and its keys into `keys/`. With `keepPrevious`, the folder it
+ * replaces is kept as `.garrison/previous/<folder>` (for `restorePrevious`)
+ * instead of being removed. Fails with the confined files' error (a refused
+ * path) or an `Error` saying what could not be copied.
  */
-export const placeMod = (files: ServerFiles.ServerFiles, source: string, folder: string): Effect.Effect<Placed, ConfinedFileError | Error> =>
+export const placeMod = (
+  files: ServerFiles.ServerFiles,
+  source: string,
+  folder: string,
+  options: { readonly keepPrevious?: boolean } = {}
+): Effect.Effect<Placed, ConfinedFileError | Error> =>
   Effect.gen(function* () {
     const list = yield* attempt(`cannot read the downloaded item at ${source}`, () => itemFiles(source))
     const suffix = randomBytes(6).toString("hex")
@@ -75,7 +84,14 @@ export const placeMod = (files: ServerFiles.ServerFiles, source: string, folder:
         // Put the old one back: the server keeps a working mod.
         Effect.tapError(() => (present._tag === "Right" ? Effect.ignore(files.rename(old, folder)) : Effect.void))
       )
-      if (present._tag === "Right") yield* Effect.ignore(files.remove(old, { recursive: true }))
+      if (present._tag !== "Right") return
+      if (options.keepPrevious === true) {
+        yield* files.makeFolder(PREVIOUS)
+        yield* Effect.ignore(files.remove(`${PREVIOUS}/${folder}`, { recursive: true }))
+        yield* files.rename(old, `${PREVIOUS}/${folder}`)
+      } else {
+        yield* Effect.ignore(files.remove(old, { recursive: true }))
+      }
     })
     yield* copied.pipe(Effect.tapError(() => Effect.ignore(files.remove(staging, { recursive: true }))))
 
@@ -86,6 +102,30 @@ export const placeMod = (files: ServerFiles.ServerFiles, source: string, folder:
       yield* files.write(`keys/${key.name}`, bytes)
     }
     return { keys: keys.map((k) => k.name), sizeBytes: list.reduce((sum, f) => sum + f.size, 0) }
+  })
+
+/**
+ * Puts the version `placeMod` kept back as `folder` (the one there now is
+ * removed) and copies its keys into `keys/`; answers the keys it has.
+ */
+export const restorePrevious = (files: ServerFiles.ServerFiles, folder: string): Effect.Effect<ReadonlyArray<string>, ConfinedFileError | Error> =>
+  Effect.gen(function* () {
+    const kept = `${PREVIOUS}/${folder}`
+    yield* files.stat(kept)
+    const aside = `${STAGING}/rolled-back-${folder}-${randomBytes(6).toString("hex")}`
+    yield* files.makeFolder(STAGING)
+    const present = yield* Effect.either(files.stat(folder))
+    if (present._tag === "Right") yield* files.rename(folder, aside)
+    yield* files.rename(kept, folder)
+    if (present._tag === "Right") yield* Effect.ignore(files.remove(aside, { recursive: true }))
+    const source = NodePath.join(files.root, folder)
+    const keys = keyFiles(yield* attempt(`cannot read ${folder}`, () => itemFiles(source)))
+    if (keys.length > 0) yield* files.makeFolder("keys")
+    for (const key of keys) {
+      const bytes = yield* attempt(`cannot read key ${key.relative}`, () => Fs.readFileSync(NodePath.join(source, key.relative)))
+      yield* files.write(`keys/${key.name}`, bytes)
+    }
+    return keys.map((k) => k.name)
   })
 
 /** Removes the mod's folder and the keys in `keys` (a missing one is fine). */

@@ -25,6 +25,7 @@ interface ModRow {
   readonly workshop_updated_at: string | null
   readonly pending_updated_at: string | null
   readonly checked_at: string | null
+  readonly held_updated_at: string | null
 }
 
 const keysOf = (json: string): ReadonlyArray<string> => {
@@ -51,7 +52,8 @@ const toMod = (row: ModRow): Mod =>
     downloadedAt: row.downloaded_at,
     workshopUpdatedAt: row.workshop_updated_at,
     pendingUpdate:
-      row.pending_updated_at === null ? null : new PendingUpdate({ workshopUpdatedAt: row.pending_updated_at, checkedAt: row.checked_at ?? row.pending_updated_at })
+      row.pending_updated_at === null ? null : new PendingUpdate({ workshopUpdatedAt: row.pending_updated_at, checkedAt: row.checked_at ?? row.pending_updated_at }),
+    heldUpdate: row.held_updated_at ?? null
   })
 
 export interface NewMod {
@@ -101,15 +103,23 @@ export const makeModStore = (sql: SqlClient.SqlClient) => {
       Effect.gen(function* () {
         const [last] = yield* sql<{ readonly n: number | null }>`SELECT MAX(load_order) AS n FROM server_mods WHERE server_id = ${mod.serverId}`
         yield* sql`INSERT INTO server_mods (server_id, workshop_id, folder, title, mod_type, enabled, load_order, pinned, size_bytes, keys,
-            installed_at, downloaded_at, workshop_updated_at, pending_updated_at, checked_at)
+            installed_at, downloaded_at, workshop_updated_at, pending_updated_at, checked_at, held_updated_at)
           VALUES (${mod.serverId}, ${mod.workshopId}, ${mod.folder}, ${mod.title}, ${mod.type}, ${1}, ${Number(last?.n ?? 0) + 1}, ${0},
-            ${mod.sizeBytes}, ${JSON.stringify(mod.keys)}, ${mod.at}, ${mod.downloadedAt}, ${mod.workshopUpdatedAt}, ${null}, ${null})`
+            ${mod.sizeBytes}, ${JSON.stringify(mod.keys)}, ${mod.at}, ${mod.downloadedAt}, ${mod.workshopUpdatedAt}, ${null}, ${null}, ${null})`
       }).pipe(sql.withTransaction, fail("store a mod")),
-    /** The files were replaced by a newer download: the pending update is applied. */
+    /** The files were replaced by a newer download: the pending update is applied (and no version is held any more). */
     replaced: (serverId: string, workshopId: string, fields: { sizeBytes: number; keys: ReadonlyArray<string>; title: string; downloadedAt: string; workshopUpdatedAt: string | null }) =>
       sql`UPDATE server_mods SET size_bytes = ${fields.sizeBytes}, keys = ${JSON.stringify(fields.keys)}, title = ${fields.title},
-          downloaded_at = ${fields.downloadedAt}, workshop_updated_at = ${fields.workshopUpdatedAt}, pending_updated_at = ${null}
+          downloaded_at = ${fields.downloadedAt}, workshop_updated_at = ${fields.workshopUpdatedAt}, pending_updated_at = ${null},
+          held_updated_at = ${null}
         WHERE server_id = ${serverId} AND workshop_id = ${workshopId}`.pipe(fail("store a mod")),
+    /** The files are `before`'s again (a rollback); `held` is the version that was rolled back. */
+    restored: (serverId: string, before: Mod, held: string | null) =>
+      sql`UPDATE server_mods SET size_bytes = ${before.sizeBytes}, keys = ${JSON.stringify(before.keys)}, title = ${before.title},
+          downloaded_at = ${before.downloadedAt}, workshop_updated_at = ${before.workshopUpdatedAt},
+          pending_updated_at = ${before.pendingUpdate?.workshopUpdatedAt ?? held}, checked_at = ${before.pendingUpdate?.checkedAt ?? null},
+          held_updated_at = ${held}
+        WHERE server_id = ${serverId} AND workshop_id = ${before.workshopId}`.pipe(fail("store a mod")),
     remove: (serverId: string, workshopId: string) =>
       Effect.gen(function* () {
         yield* sql`DELETE FROM server_mods WHERE server_id = ${serverId} AND workshop_id = ${workshopId}`
