@@ -16,6 +16,7 @@ import { ActionsPlugin } from "./actions/index.js"
 import { PlatformPlugin } from "./platform/index.js"
 import { ModsPlugin } from "./mods/index.js"
 import { UpdatesPlugin } from "./updates/index.js"
+import { RolloutPlugin } from "./rollout/index.js"
 
 export * from "./accounts/index.js"
 export * from "./health/index.js"
@@ -31,6 +32,7 @@ export * from "./actions/index.js"
 export * from "./platform/index.js"
 export * from "./mods/index.js"
 export * from "./updates/index.js"
+export * from "./rollout/index.js"
 
 /** The plugins the controller loads by default, in no particular order (the host orders them). */
-export const defaultPlugins: ReadonlyArray<AnyPlugin> = [HealthPlugin, AccountsPlugin, AuditPlugin, NotificationsPlugin, ServersPlugin, SchedulerPlugin, PlayersPlugin, LogsPlugin, PriorityPlugin, BansPlugin, ActionsPlugin, PlatformPlugin, ModsPlugin, UpdatesPlugin]
+export const defaultPlugins: ReadonlyArray<AnyPlugin> = [HealthPlugin, AccountsPlugin, AuditPlugin, NotificationsPlugin, ServersPlugin, SchedulerPlugin, PlayersPlugin, LogsPlugin, PriorityPlugin, BansPlugin, ActionsPlugin, PlatformPlugin, ModsPlugin, UpdatesPlugin, RolloutPlugin]

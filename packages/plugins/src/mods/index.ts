@@ -48,5 +48,5 @@ export {
 export { InvalidModRequest, ModConflict, ModNotFound, ModStoreError } from "./errors.js"
 export { ModInstalled, ModJobFailed, ModRemoved, ModUpdated } from "./events.js"
 export { modFolderName, parseMetaCpp } from "./internal/metaCpp.js"
-export { itemFolder, Mods } from "./Mods.js"
-export type { ModsShape } from "./Mods.js"
+export { isDue, itemFolder, Mods } from "./Mods.js"
+export type { AppliedMod, ModsShape, StagedMod } from "./Mods.js"

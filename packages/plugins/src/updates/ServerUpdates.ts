@@ -20,7 +20,6 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Stream from "effect/Stream"
-import * as SubscriptionRef from "effect/SubscriptionRef"
 import { randomUUID } from "node:crypto"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
@@ -29,6 +28,7 @@ import {
   EventBus,
   type ConfinedFileError,
   isInsideFolder,
+  makeProgressBoard,
   makeServerEntry,
   ServerEntry,
   ServerFiles,
@@ -66,6 +66,16 @@ export interface ServerUpdatesShape {
   readonly deploy: (input: DeployInput, by: string) => Effect.Effect<DeployStarted, UpdateRefused>
   /** The status now, then every change, until the operation has ended. */
   readonly follow: (serverId: string) => Stream.Stream<UpdateStatus, Lookup>
+  /**
+   * The server's files updated by SteamCMD inside an operation the caller
+   * already runs (a rollout): the server must be stopped. Answers the
+   * failure's message, or undefined when it worked; the status shows it.
+   */
+  readonly appUpdateWithin: (
+    serverId: string,
+    by: string,
+    progress: (progress: number | undefined, message: string) => Effect.Effect<void>
+  ) => Effect.Effect<string | undefined, Lookup>
   /** The status once no operation of this kind runs (at once when none does). */
   readonly awaitEnd: (serverId: string) => Effect.Effect<UpdateStatus>
 }
@@ -116,21 +126,16 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
       const audit = yield* AuditTrail
       const { deployDir } = yield* deployConfig
       const scope = yield* Effect.scope
-      const statuses = yield* SubscriptionRef.make<ReadonlyMap<string, UpdateStatus>>(new Map())
+      const board = yield* makeProgressBoard<UpdateStatus>((status) => status.state === "running")
       const iso = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
 
       const statusOf = (serverId: string) =>
         Effect.gen(function* () {
           const entry = yield* servers.entry(serverId)
-          const kept = (yield* SubscriptionRef.get(statuses)).get(serverId)
-          return kept ?? idle(serverId, entry.installDir)
+          return (yield* board.get(serverId)) ?? idle(serverId, entry.installDir)
         })
       const set = (serverId: string, f: (status: UpdateStatus) => Partial<UpdateStatus>) =>
-        SubscriptionRef.update(statuses, (all) => {
-          const current = all.get(serverId)
-          if (current === undefined) return all
-          return new Map(all).set(serverId, new UpdateStatus({ ...current, ...f(current) }))
-        })
+        board.update(serverId, (current) => new UpdateStatus({ ...current, ...f(current) }))
 
       /** The stored Steam account, proven by a login when it never was (that is where a Steam Guard code is asked for). */
       const provenAccount = Effect.gen(function* () {
@@ -146,70 +151,79 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
         yield* platform.saveCredentials(account.username, Redacted.value(account.password), yield* iso).pipe(Effect.orDie)
       })
 
+      /**
+       * SteamCMD's `app_update` into the server's folder, its progress in the
+       * status (and in `progress`, the operation's): the server must be
+       * stopped and held by an operation (the caller's). Answers the error, or
+       * undefined when it worked.
+       */
+      const appUpdate = (
+        serverId: string,
+        entry: ServerEntry,
+        kind: UpdateKind,
+        appId: string,
+        by: string,
+        progress: (progress: number | undefined, message: string) => Effect.Effect<void>,
+        /** Runs once the status says `running`. */
+        begun: Effect.Effect<unknown> = Effect.void
+      ) =>
+        Effect.gen(function* () {
+          const startedAt = yield* iso
+          yield* board.put(
+            serverId,
+            new UpdateStatus({ ...idle(serverId, entry.installDir), state: "running", kind, phase: "login", startedAt, lastLine: "starting SteamCMD" })
+          )
+          yield* begun
+          const report = yield* platform
+            .steamCmd(
+              { installDir: entry.installDir, steps: [{ _tag: "AppUpdate", appId, validate: kind !== "update" }] },
+              {
+                onLine: (line, text) => {
+                  const lastLine = text.trim().slice(0, 500)
+                  if (line._tag !== "Progress") return set(serverId, () => ({ lastLine }))
+                  return Effect.zipRight(
+                    set(serverId, () => ({ phase: line.stage, percent: Math.min(100, line.percent), bytes: line.done, totalBytes: line.total, lastLine })),
+                    progress(line.percent / 100, `${line.stage} ${line.percent.toFixed(1)}%`)
+                  )
+                }
+              }
+            )
+            .pipe(Effect.either)
+          const outcome = report._tag === "Right" ? report.right.steps[0] : undefined
+          const endedAt = yield* iso
+          const app = installedApp(entry.installDir)
+          if (outcome?.ok === true) {
+            yield* set(serverId, () => ({ state: "done", phase: "done", percent: 100, endedAt, appId: app?.appId ?? appId, buildId: app?.buildId ?? null }))
+            yield* audit.record({ actor: by, ip: null, action: `servers.${kind}`, target: serverId, result: "success", details: { appId, buildId: app?.buildId ?? null } })
+            yield* bus.publish(new ServerUpdated({ serverId, name: entry.name, kind, appId, buildId: app?.buildId ?? null, by }))
+            return undefined
+          }
+          const error =
+            report._tag === "Left"
+              ? report.left.message
+              : outcome?.failure?.kind === "disk-full"
+                ? "not enough disk space for the server's files"
+                : outcome?.failure?.kind === "no-subscription"
+                  ? "the Steam account does not own DayZ (no subscription to the server app)"
+                  : `SteamCMD could not ${kind} the server: ${outcome?.failure?.reason ?? report.right.lastLine}`
+          yield* set(serverId, () => ({ state: "failed", error, endedAt }))
+          yield* audit.record({ actor: by, ip: null, action: `servers.${kind}`, target: serverId, result: "failure", details: { appId, error } })
+          yield* bus.publish(new ServerUpdateFailed({ serverId, name: entry.name, kind, error }))
+          return error
+        }).pipe(
+          Effect.onInterrupt(() =>
+            Effect.flatMap(iso, (endedAt) => set(serverId, () => ({ state: "cancelled", error: `the ${kind} was cancelled; the server is stopped`, endedAt })))
+          )
+        )
+
       /** Runs the update as the actor's operation; answers once it has begun (or was refused). */
       const run = (serverId: string, kind: UpdateKind, appId: string, by: string) =>
         Effect.gen(function* () {
           const handle = yield* servers.get(serverId)
           const entry = yield* handle.entry
           const began = yield* Deferred.make<void>()
-          const validate = kind !== "update"
           const body = (context: { readonly progress: (progress: number | undefined, message: string) => Effect.Effect<void> }) =>
-            Effect.gen(function* () {
-              const startedAt = yield* iso
-              yield* SubscriptionRef.update(statuses, (all) =>
-                new Map(all).set(
-                  serverId,
-                  new UpdateStatus({
-                    ...idle(serverId, entry.installDir),
-                    state: "running",
-                    kind,
-                    phase: "login",
-                    startedAt,
-                    lastLine: "starting SteamCMD"
-                  })
-                )
-              )
-              yield* Deferred.succeed(began, undefined)
-              const report = yield* platform
-                .steamCmd(
-                  { installDir: entry.installDir, steps: [{ _tag: "AppUpdate", appId, validate }] },
-                  {
-                    onLine: (line, text) => {
-                      const lastLine = text.trim().slice(0, 500)
-                      if (line._tag !== "Progress") return set(serverId, () => ({ lastLine }))
-                      return Effect.zipRight(
-                        set(serverId, () => ({ phase: line.stage, percent: Math.min(100, line.percent), bytes: line.done, totalBytes: line.total, lastLine })),
-                        context.progress(line.percent / 100, `${line.stage} ${line.percent.toFixed(1)}%`)
-                      )
-                    }
-                  }
-                )
-                .pipe(Effect.either)
-              const outcome = report._tag === "Right" ? report.right.steps[0] : undefined
-              const endedAt = yield* iso
-              const app = installedApp(entry.installDir)
-              if (outcome?.ok === true) {
-                yield* set(serverId, () => ({ state: "done", phase: "done", percent: 100, endedAt, appId: app?.appId ?? appId, buildId: app?.buildId ?? null }))
-                yield* audit.record({ actor: by, ip: null, action: `servers.${kind}`, target: serverId, result: "success", details: { appId, buildId: app?.buildId ?? null } })
-                yield* bus.publish(new ServerUpdated({ serverId, name: entry.name, kind, appId, buildId: app?.buildId ?? null, by }))
-                return
-              }
-              const error =
-                report._tag === "Left"
-                  ? report.left.message
-                  : outcome?.failure?.kind === "disk-full"
-                    ? "not enough disk space for the server's files"
-                    : outcome?.failure?.kind === "no-subscription"
-                      ? "the Steam account does not own DayZ (no subscription to the server app)"
-                      : `SteamCMD could not ${kind} the server: ${outcome?.failure?.reason ?? report.right.lastLine}`
-              yield* set(serverId, () => ({ state: "failed", error, endedAt }))
-              yield* audit.record({ actor: by, ip: null, action: `servers.${kind}`, target: serverId, result: "failure", details: { appId, error } })
-              yield* bus.publish(new ServerUpdateFailed({ serverId, name: entry.name, kind, error }))
-            }).pipe(
-              Effect.onInterrupt(() =>
-                Effect.flatMap(iso, (endedAt) => set(serverId, () => ({ state: "cancelled", error: `the ${kind} was cancelled; the server is stopped`, endedAt })))
-              )
-            )
+            Effect.asVoid(appUpdate(serverId, entry, kind, appId, by, (p, m) => context.progress(p, m), Deferred.succeed(began, undefined)))
           const fiber = yield* Effect.forkIn(handle.actor.runOperation("update", body), scope)
           // Either the body began, or the actor refused (busy, removed) before it did.
           const first = yield* Effect.raceFirst(Effect.as(Deferred.await(began), Option.none()), Effect.map(Fiber.await(fiber), Option.some))
@@ -302,13 +316,7 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
           return new DeployStarted({ serverId: stored.id, name: stored.name, installDir: stored.installDir, gamePort: stored.gamePort, update })
         })
 
-      const awaitEnd = (serverId: string) =>
-        statuses.changes.pipe(
-          Stream.map((all) => all.get(serverId)),
-          Stream.filter((status) => status === undefined || status.state !== "running"),
-          Stream.runHead,
-          Effect.flatMap((status) => (Option.isSome(status) && status.value !== undefined ? Effect.succeed(status.value) : Effect.orDie(statusOf(serverId))))
-        )
+      const awaitEnd = (serverId: string) => Effect.flatMap(board.awaitEnd(serverId), (status) => (status !== undefined ? Effect.succeed(status) : Effect.orDie(statusOf(serverId))))
 
       return ServerUpdates.of({
         status: statusOf,
@@ -327,19 +335,15 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
             yield* audit.record({ actor: by, ip: null, action: "servers.update-cancel", target: serverId, result: "success" })
             return yield* awaitEnd(serverId)
           }),
-        follow: (serverId) =>
-          Stream.unwrap(
-            Effect.map(statusOf(serverId), (now) =>
-              now.state !== "running"
-                ? Stream.make(now)
-                : statuses.changes.pipe(
-                    Stream.map((all) => all.get(serverId) ?? now),
-                    Stream.changes,
-                    Stream.takeUntil((status) => status.state !== "running")
-                  )
-            )
-          ),
-        awaitEnd
+        follow: (serverId) => Stream.unwrap(Effect.map(statusOf(serverId), (now) => board.follow(serverId, now))),
+        awaitEnd,
+        appUpdateWithin: (serverId, by, progress) =>
+          Effect.gen(function* () {
+            const entry = yield* servers.entry(serverId)
+            const account = yield* Effect.either(provenAccount)
+            if (account._tag === "Left") return account.left.message
+            return yield* appUpdate(serverId, entry, "update", installedApp(entry.installDir)?.appId ?? SteamCmd.DAYZ_SERVER_APP, by, progress)
+          })
       })
     })
   )

@@ -1,10 +1,9 @@
 /** The handlers behind `UpdatesApi`; the host has already checked each endpoint's access. */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { BadRequest, Conflict, CurrentPrincipal, Unavailable } from "@garrison/runtime"
+import { BadRequest, Conflict, CurrentPrincipal, serverSentEvents, Unavailable } from "@garrison/runtime"
 import { UpdatesApi, UpdateStatus } from "./contract/Api.js"
 import { ServerUpdates, type UpdateRefused } from "./ServerUpdates.js"
 
@@ -18,10 +17,6 @@ const refused = (error: UpdateRefused) =>
   )
 
 const encodeStatus = Schema.encodeSync(UpdateStatus)
-const encoder = new TextEncoder()
-
-/** One Server-Sent Event: `event: status`, the status as one line of JSON. */
-const sseEvent = (status: UpdateStatus) => encoder.encode(`event: status\ndata: ${JSON.stringify(encodeStatus(status))}\n\n`)
 
 export const UpdatesRoutes = HttpApiBuilder.group(UpdatesApi, "serverUpdates", (handlers) =>
   Effect.gen(function* () {
@@ -35,12 +30,7 @@ export const UpdatesRoutes = HttpApiBuilder.group(UpdatesApi, "serverUpdates", (
       .handle("deploy", ({ payload }) => Effect.flatMap(caller, (by) => updates.deploy(payload, by)).pipe(Effect.catchTag("UpdateRefused", refused)))
       .handle("events", ({ path }) =>
         // The server is looked up first, so an unknown one is a 404, not an empty stream.
-        Effect.map(updates.status(path.id), () =>
-          HttpServerResponse.stream(Stream.map(updates.follow(path.id), sseEvent).pipe(Stream.orDie), {
-            contentType: "text/event-stream",
-            headers: { "cache-control": "no-store", "x-accel-buffering": "no" }
-          })
-        )
+        Effect.map(updates.status(path.id), () => serverSentEvents(Stream.orDie(updates.follow(path.id)), "status", encodeStatus))
       )
   })
 )

@@ -23,7 +23,12 @@ import {
 /** The built-in permission that guards every change to a schedule. */
 export const SCHEDULE_PERMISSION = "server.restart"
 
-export const JOB_KINDS = ["restart", "stop", "message", "lock", "unlock", "kick-all", "rcon"] as const
+/**
+ * `apply-updates` checks the workshop for the server's mods and, when an
+ * update is due, runs a rollout (its own warnings, lock, kick and check:
+ * the rollout policy's, not the job's).
+ */
+export const JOB_KINDS = ["restart", "stop", "message", "lock", "unlock", "kick-all", "rcon", "apply-updates"] as const
 export const JobKind = Schema.Literal(...JOB_KINDS)
 export type JobKind = typeof JobKind.Type
 

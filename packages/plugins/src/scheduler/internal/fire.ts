@@ -1,12 +1,13 @@
 /**
- * What a due moment does to a server. Only a running server is touched: a
- * job whose server is stopped (or gone) does nothing, and that includes
+ * What a due moment does to a server. Only a running server is touched
+ * (but for `apply-updates`, which updates a stopped one without starting
+ * it): a job whose server is stopped (or gone) does nothing, and that includes
  * `restart`, which restarts a running server and never starts a stopped one
  * (an operator who stopped it meant it). Messages, locks, kicks and raw
  * commands go through the server's `GameControl`; restart and stop through
  * its actor.
  */
-import type { ActorError } from "@garrison/runtime"
+import { type ActorError, ScheduledUpdates } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
 import type { ServerHandle } from "../../servers/index.js"
 import type { JobKind } from "../contract/Api.js"
@@ -56,9 +57,19 @@ const act = (kind: JobKind, job: StoredJob, server: ServerHandle): Effect.Effect
       return kickAll(server, job.reason ?? DEFAULT_KICK_REASON)
     case "rcon":
       return Effect.asVoid(server.control.raw(job.command ?? ""))
+    case "apply-updates":
+      return Effect.void
   }
 }
 
+/** Rolls out due updates (through the rollout plugin's slot); a stopped server is updated and stays stopped. */
+const applyUpdates = (server: ServerHandle): Effect.Effect<RunOutcome, ActorError> =>
+  Effect.flatMap(ScheduledUpdates, (updates) => updates.applyPending(server.id, "scheduler")).pipe(
+    Effect.map((result) => (result === "started" ? done : skipped("no update due")))
+  )
+
 /** Runs the job's action when its server is running. */
 export const runJob = (job: StoredJob, server: ServerHandle): Effect.Effect<RunOutcome, ActorError> =>
-  Effect.flatMap(isRunning(server), (running) => (running ? Effect.as(act(job.kind, job, server), done) : Effect.succeed(skipped("server not running"))))
+  job.kind === "apply-updates"
+    ? applyUpdates(server)
+    : Effect.flatMap(isRunning(server), (running) => (running ? Effect.as(act(job.kind, job, server), done) : Effect.succeed(skipped("server not running"))))

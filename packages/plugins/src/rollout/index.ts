@@ -1,0 +1,38 @@
+/**
+ * Safe rollouts: mod and game updates put on a running server with warnings,
+ * a lock, kicks, a health check after the restart and a rollback when the
+ * new version fails (`Rollouts`). Fills the runtime's `ScheduledUpdates`
+ * slot, so the scheduler's "apply pending updates" jobs roll out only when
+ * something is due. See README.md.
+ */
+import { Plugin } from "@garrison/runtime"
+import { RolloutApi } from "./contract/Api.js"
+import { migrations } from "./migrations.js"
+import { RolloutRoutes } from "./routes.js"
+import { RolloutsLive } from "./Rollouts.js"
+
+export const RolloutPlugin = Plugin.make({
+  id: "rollout",
+  description: "Safe rollouts of mod and game updates: warnings, lock, kick, health check, rollback",
+  dependsOn: ["servers", "mods", "updates"],
+  migrations,
+  layer: RolloutsLive,
+  http: Plugin.http(RolloutApi, RolloutRoutes)
+})
+
+export {
+  DEFAULT_KICK_MESSAGE as ROLLOUT_DEFAULT_KICK_MESSAGE,
+  DEFAULT_WARNING_MESSAGE as ROLLOUT_DEFAULT_WARNING_MESSAGE,
+  defaultPolicy as defaultRolloutPolicy,
+  RolloutApi,
+  RolloutGroup,
+  RolloutInput,
+  RolloutMod,
+  RolloutPolicy,
+  RolloutState,
+  RolloutStatus
+} from "./contract/Api.js"
+export { RolloutCompleted, RolloutFailed, RolloutRolledBack } from "./events.js"
+export { checkHealth, parseReportedMods } from "./internal/health.js"
+export { RolloutRefused, Rollouts, RolloutsLive } from "./Rollouts.js"
+export type { RolloutsShape } from "./Rollouts.js"
