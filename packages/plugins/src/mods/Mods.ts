@@ -18,6 +18,7 @@ import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
+import type * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import {
@@ -57,6 +58,8 @@ export interface ModsShape {
   readonly updateAll: (serverId: string, by: string) => Effect.Effect<ReadonlyArray<ModJob>, Lookup | ModStoreError | ModConflict>
   readonly clearPending: (serverId: string, workshopId: string) => Effect.Effect<void, Lookup | ModStoreError | ModNotFound>
   readonly jobs: Effect.Effect<ReadonlyArray<ModJob>>
+  /** The jobs now, then at every change until none runs. */
+  readonly followJobs: Stream.Stream<ReadonlyArray<ModJob>>
   /** The job once it has ended. */
   readonly awaitJob: (jobId: string) => Effect.Effect<ModJob>
   readonly cacheStats: Effect.Effect<{ folder: string; items: number; totalBytes: number; unusedItems: number; unusedBytes: number }, ModStoreError>
@@ -71,7 +74,15 @@ export interface ModsShape {
   ) => Effect.Effect<ReadonlyArray<StagedMod>, Lookup | ModStoreError | ModNotFound | ModConflict>
   /** Copies staged versions onto the server (the caller has stopped it), keeping each version replaced for `revert`. */
   readonly apply: (serverId: string, staged: ReadonlyArray<StagedMod>, by: string) => Effect.Effect<ReadonlyArray<AppliedMod>, Lookup | ModStoreError | ModNotFound | ModConflict>
-  /** Puts the replaced versions back (a rollback) and holds the versions rolled back. */
+  /** Checks and downloads mods a rollout installs (409 installed already, 400 unknown to the workshop). */
+  readonly stageInstalls: (
+    serverId: string,
+    inputs: ReadonlyArray<{ readonly workshopId: string; readonly name?: string | undefined; readonly type: ModType }>,
+    progress: (message: string) => Effect.Effect<void>
+  ) => Effect.Effect<ReadonlyArray<StagedInstall>, Lookup | ModStoreError | ModConflict | InvalidModRequest>
+  /** Puts a staged install on the (stopped) server. */
+  readonly applyInstall: (serverId: string, staged: StagedInstall, by: string) => Effect.Effect<AppliedMod, Lookup | ModStoreError | ModConflict>
+  /** Puts the replaced versions back and takes installed mods off again (a rollback); holds the versions rolled back. */
   readonly revert: (serverId: string, applied: ReadonlyArray<AppliedMod>) => Effect.Effect<void, ModStoreError | ModConflict>
   /** Forgets a deleted server's mods (its files went with it, or stay for its owner). */
   readonly forgetServer: (serverId: string) => Effect.Effect<void, ModStoreError>
@@ -88,12 +99,17 @@ export interface StagedMod {
   readonly title: string
 }
 
-/** A staged version put on a server, with the mod as it was before. */
-export interface AppliedMod {
-  readonly staged: StagedMod
-  readonly before: Mod
-  readonly keys: ReadonlyArray<string>
+/** A mod a rollout installs: downloaded, not on the server yet. */
+export interface StagedInstall {
+  readonly input: { readonly workshopId: string; readonly name?: string | undefined; readonly type: ModType }
+  readonly downloaded: { readonly folder: string; readonly downloadedAt: string }
+  readonly details: Option.Option<WorkshopItem>
 }
+
+/** What a rollout put on a server: a newer version (with the mod as it was) or a new mod. */
+export type AppliedMod =
+  | { readonly _tag: "Updated"; readonly staged: StagedMod; readonly before: Mod; readonly keys: ReadonlyArray<string> }
+  | { readonly _tag: "Installed"; readonly mod: Mod }
 
 /** Whether `mod` has an update a rollout applies now. */
 export const isDue = (mod: Mod): boolean =>
@@ -274,57 +290,79 @@ export class Mods extends Context.Tag("@garrison/plugins/Mods")<Mods, ModsShape>
           Effect.catchTag("WorkshopUnavailable", (e) => Effect.as(Effect.logWarning(`mods: workshop details of ${workshopId}: ${e.message}`), Option.none<WorkshopItem>()))
         )
 
-      const install: ModsShape["install"] = (serverId, input, by) =>
+      /**
+       * A downloaded item put on the (stopped) server as a new mod: its folder
+       * from `meta.cpp` (or the request's `name`), recorded, in the launch
+       * parameters. Fails with the reason when the folder is taken.
+       */
+      const placeNew = (
+        serverId: string,
+        input: { readonly workshopId: string; readonly name?: string | undefined; readonly type: ModType },
+        downloaded: { readonly folder: string; readonly downloadedAt: string },
+        details: Option.Option<WorkshopItem>,
+        by: string
+      ) =>
         Effect.gen(function* () {
-          yield* refuseWhileRunning(serverId, "install mods")
+          const meta = yield* Effect.sync(() => {
+            try {
+              return parseMetaCpp(Fs.readFileSync(NodePath.join(downloaded.folder, "meta.cpp"), "utf8"))
+            } catch {
+              return parseMetaCpp("")
+            }
+          })
+          const folder = modFolderName(input.name ?? meta.name ?? Option.getOrUndefined(details)?.title, input.workshopId)
+          return yield* serialized(
+            Effect.gen(function* () {
+              const current = yield* store.list(serverId)
+              const holder = current.find((m) => m.name.toLowerCase() === folder.toLowerCase())
+              if (holder !== undefined) return yield* Effect.fail(`the folder ${folder} is taken by mod ${holder.workshopId} (${holder.title}): install with another name`)
+              const handleNow = yield* refuseWhileRunning(serverId, "install mods")
+              const placed = yield* placeMod(handleNow.files, downloaded.folder, folder)
+              const at = yield* iso
+              yield* store.insert({
+                serverId,
+                workshopId: input.workshopId,
+                folder,
+                title: Option.getOrUndefined(details)?.title ?? meta.name ?? input.workshopId,
+                type: input.type,
+                sizeBytes: placed.sizeBytes,
+                keys: placed.keys,
+                at,
+                downloadedAt: downloaded.downloadedAt,
+                workshopUpdatedAt: Option.getOrUndefined(details)?.timeUpdated ?? null
+              })
+              yield* syncLaunch(serverId)
+              const mod = (yield* store.list(serverId)).find((m) => m.workshopId === input.workshopId)!
+              yield* audit.record({ actor: by, ip: null, action: "mods.install", target: serverId, result: "success", details: { workshopId: mod.workshopId, name: mod.name } })
+              yield* bus.publish(new ModInstalled({ serverId, workshopId: mod.workshopId, name: mod.name, title: mod.title, by }))
+              return mod
+            })
+          )
+        })
+
+      /** 409 when the mod is installed (or being installed); 400 when the workshop does not know it. */
+      const checkInstallable = (serverId: string, workshopId: string) =>
+        Effect.gen(function* () {
           const mods = yield* store.list(serverId)
-          if (mods.some((m) => m.workshopId === input.workshopId) || (yield* jobs.active(serverId, input.workshopId))) {
-            return yield* new ModConflict({ message: `mod ${input.workshopId} is installed on server ${serverId} already (or being installed)` })
+          if (mods.some((m) => m.workshopId === workshopId) || (yield* jobs.active(serverId, workshopId))) {
+            return yield* new ModConflict({ message: `mod ${workshopId} is installed on server ${serverId} already (or being installed)` })
           }
-          const details = yield* detailsFor(input.workshopId).pipe(
+          return yield* detailsFor(workshopId).pipe(
             Effect.catchTag("WorkshopItemNotFound", () =>
-              Effect.fail(new InvalidModRequest({ field: "workshopId", message: `workshopId: no workshop item ${input.workshopId} (unknown to Steam, or removed)` }))
+              Effect.fail(new InvalidModRequest({ field: "workshopId", message: `workshopId: no workshop item ${workshopId} (unknown to Steam, or removed)` }))
             )
           )
+        })
+
+      const install: ModsShape["install"] = (serverId, input, by) =>
+        Effect.gen(function* () {
+          yield* refuseWhileRunning(serverId, "install mods (or install them with a rollout: POST .../rollout with install)")
+          const details = yield* checkInstallable(serverId, input.workshopId)
           const { job, handle } = yield* jobs.begin("install", serverId, input.workshopId)
           const body = Effect.gen(function* () {
             const downloaded = yield* download(input.workshopId, Option.getOrUndefined(details), handle)
             yield* handle.progress({ state: "installing", percent: 92, message: "copying to the server" })
-            const meta = yield* Effect.sync(() => {
-              try {
-                return parseMetaCpp(Fs.readFileSync(NodePath.join(downloaded.folder, "meta.cpp"), "utf8"))
-              } catch {
-                return parseMetaCpp("")
-              }
-            })
-            const folder = modFolderName(input.name ?? meta.name ?? Option.getOrUndefined(details)?.title, input.workshopId)
-            return yield* serialized(
-              Effect.gen(function* () {
-                const current = yield* store.list(serverId)
-                const holder = current.find((m) => m.name.toLowerCase() === folder.toLowerCase())
-                if (holder !== undefined) return yield* Effect.fail(`the folder ${folder} is taken by mod ${holder.workshopId} (${holder.title}): install with another name`)
-                const handleNow = yield* refuseWhileRunning(serverId, "install mods")
-                const placed = yield* placeMod(handleNow.files, downloaded.folder, folder)
-                const at = yield* iso
-                yield* store.insert({
-                  serverId,
-                  workshopId: input.workshopId,
-                  folder,
-                  title: Option.getOrUndefined(details)?.title ?? meta.name ?? input.workshopId,
-                  type: input.type,
-                  sizeBytes: placed.sizeBytes,
-                  keys: placed.keys,
-                  at,
-                  downloadedAt: downloaded.downloadedAt,
-                  workshopUpdatedAt: Option.getOrUndefined(details)?.timeUpdated ?? null
-                })
-                yield* syncLaunch(serverId)
-                const mod = (yield* store.list(serverId)).find((m) => m.workshopId === input.workshopId)!
-                yield* audit.record({ actor: by, ip: null, action: "mods.install", target: serverId, result: "success", details: { workshopId: mod.workshopId, name: mod.name } })
-                yield* bus.publish(new ModInstalled({ serverId, workshopId: mod.workshopId, name: mod.name, title: mod.title, by }))
-                return mod
-              })
-            )
+            return yield* placeNew(serverId, input, downloaded, details, by)
           })
           yield* runJob(handle, "install", serverId, input.workshopId, body)
           return job
@@ -463,6 +501,7 @@ export class Mods extends Context.Tag("@garrison/plugins/Mods")<Mods, ModsShape>
         clearPending: (serverId, workshopId) =>
           Effect.flatMap(find(serverId, workshopId), (mod) => Effect.flatMap(iso, (at) => store.setPending(serverId, mod.workshopId, null, at))),
         jobs: jobs.list,
+        followJobs: jobs.follow,
         awaitJob: jobs.awaitEnd,
         cacheStats: Effect.gen(function* () {
           const cached = yield* store.cachedAll
@@ -526,11 +565,37 @@ export class Mods extends Context.Tag("@garrison/plugins/Mods")<Mods, ModsShape>
                 const others = (yield* store.list(serverId)).filter((m) => m.workshopId !== before.workshopId).flatMap((m) => m.keys)
                 yield* Effect.forEach(before.keys.filter((k) => !placed.keys.includes(k) && !others.includes(k)), (key) => Effect.ignore(handle.files.remove(`keys/${key}`)), { discard: true })
                 yield* store.replaced(serverId, before.workshopId, { sizeBytes: placed.sizeBytes, keys: placed.keys, title: item.title, downloadedAt: item.downloadedAt, workshopUpdatedAt: item.workshopUpdatedAt })
-                applied.push({ staged: item, before, keys: placed.keys })
+                applied.push({ _tag: "Updated", staged: item, before, keys: placed.keys })
                 yield* audit.record({ actor: by, ip: null, action: "mods.update", target: serverId, result: "success", details: { workshopId: before.workshopId, name: before.name, rollout: true } })
                 yield* bus.publish(new ModUpdated({ serverId, workshopId: before.workshopId, name: before.name, workshopUpdatedAt: item.workshopUpdatedAt, by }))
               }
               return applied
+            })
+          ),
+        stageInstalls: (serverId, inputs, progress) =>
+          Effect.forEach(inputs, (input) =>
+            Effect.gen(function* () {
+              const details = yield* checkInstallable(serverId, input.workshopId)
+              yield* progress(`downloading ${Option.getOrUndefined(details)?.title ?? input.workshopId} (new)`)
+              const downloaded = yield* download(input.workshopId, Option.getOrUndefined(details), {
+                progress: (fields) => (fields.message === undefined ? Effect.void : progress(`${input.workshopId}: ${fields.message}`))
+              }).pipe(
+                Effect.mapError((error) =>
+                  typeof error === "string" ? new ModConflict({ message: error }) : error._tag === "ModStoreError" ? error : new ModConflict({ message: error.message })
+                )
+              )
+              return { input, downloaded, details } satisfies StagedInstall
+            })
+          ),
+        applyInstall: (serverId, staged, by) =>
+          placeNew(serverId, staged.input, staged.downloaded, staged.details, by).pipe(
+            Effect.map((mod): AppliedMod => ({ _tag: "Installed", mod })),
+            Effect.mapError((error) => {
+              if (typeof error === "string") return new ModConflict({ message: error })
+              const tag = (error as { readonly _tag?: string })._tag
+              return tag === "ModStoreError" || tag === "ServerNotFound" || tag === "ServerUnreadable"
+                ? (error as ModStoreError | Lookup)
+                : new ModConflict({ message: error.message })
             })
           ),
         revert: (serverId, applied) =>
@@ -539,6 +604,16 @@ export class Mods extends Context.Tag("@garrison/plugins/Mods")<Mods, ModsShape>
               const entry = yield* entries.get(serverId).pipe(Effect.orDie)
               const files = ServerFiles.local(entry.installDir)
               for (const item of [...applied].reverse()) {
+                if (item._tag === "Installed") {
+                  // A mod the rollout installed comes off again.
+                  const others = (yield* store.list(serverId)).filter((m) => m.workshopId !== item.mod.workshopId).flatMap((m) => m.keys)
+                  yield* removeMod(files, item.mod.name, item.mod.keys.filter((k) => !others.includes(k))).pipe(
+                    Effect.mapError((e) => new ModConflict({ message: `cannot remove ${item.mod.name}: ${e.message}` }))
+                  )
+                  yield* store.remove(serverId, item.mod.workshopId)
+                  yield* syncLaunch(serverId, [item.mod.name])
+                  continue
+                }
                 const others = (yield* store.list(serverId)).filter((m) => m.workshopId !== item.before.workshopId).flatMap((m) => m.keys)
                 yield* Effect.forEach(item.keys.filter((k) => !item.before.keys.includes(k) && !others.includes(k)), (key) => Effect.ignore(files.remove(`keys/${key}`)), { discard: true })
                 yield* restorePrevious(files, item.before.name).pipe(

@@ -49,4 +49,4 @@ export { InvalidModRequest, ModConflict, ModNotFound, ModStoreError } from "./er
 export { ModInstalled, ModJobFailed, ModRemoved, ModUpdated } from "./events.js"
 export { modFolderName, parseMetaCpp } from "./internal/metaCpp.js"
 export { isDue, itemFolder, Mods } from "./Mods.js"
-export type { AppliedMod, ModsShape, StagedMod } from "./Mods.js"
+export type { AppliedMod, ModsShape, StagedInstall, StagedMod } from "./Mods.js"

@@ -1,11 +1,14 @@
 /** The handlers behind `ModsApi`; the host has already checked each endpoint's permission on the server. */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
-import { type BadRequest, type Conflict, conflictWith, CurrentPrincipal, fieldBadRequest, type NotFound, notFoundWith, storeDefect } from "@garrison/runtime"
+import * as Schema from "effect/Schema"
+import { type BadRequest, type Conflict, conflictWith, CurrentPrincipal, fieldBadRequest, type NotFound, notFoundWith, serverSentEvents, storeDefect } from "@garrison/runtime"
 import { workshopHttpError } from "../platform/index.js"
 import { CacheCleaned, CacheStats, ModJobs, ModsApi, UpdateStarted } from "./contract/Api.js"
 import type { InvalidModRequest, ModConflict, ModNotFound, ModStoreError } from "./errors.js"
 import { Mods } from "./Mods.js"
+
+const encodeJobs = Schema.encodeSync(ModJobs)
 
 const notFound = notFoundWith((error: ModNotFound) => `server ${error.serverId} has no mod "${error.mod}"`)
 const conflict = conflictWith((error: ModConflict) => error.message)
@@ -73,6 +76,7 @@ export const ModJobsRoutes = HttpApiBuilder.group(ModsApi, "modJobs", (handlers)
     const mods = yield* Mods
     return handlers
       .handle("installStatus", () => Effect.map(mods.jobs, (items) => new ModJobs({ items, nextCursor: null })))
+      .handle("installEvents", () => Effect.succeed(serverSentEvents(mods.followJobs, "jobs", (items) => encodeJobs(new ModJobs({ items, nextCursor: null })))))
       .handle("cacheStats", () => mods.cacheStats.pipe(Effect.map((s) => new CacheStats(s)), Effect.catchTag("ModStoreError", storeDefect)))
       .handle("cacheClean", () =>
         mods.cacheClean.pipe(Effect.map((c) => new CacheCleaned(c)), Effect.catchTags({ ModStoreError: storeDefect, ModConflict: conflict }))

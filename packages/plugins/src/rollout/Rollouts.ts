@@ -32,6 +32,7 @@ import * as Stream from "effect/Stream"
 import { ActorError, AuditTrail, EventBus, makeProgressBoard, ScheduledUpdates, type ServerActor, type ServerNotFound, type ServerUnreadable, storeDefect } from "@garrison/runtime"
 import { type AppliedMod, isDue, Mods } from "../mods/index.js"
 import { Servers } from "../servers/index.js"
+import { Workshop } from "../platform/index.js"
 import { ServerUpdates } from "../updates/index.js"
 import { defaultPolicy, RolloutInput, RolloutMod, RolloutPolicy, RolloutStatus } from "./contract/Api.js"
 import { RolloutCompleted, RolloutFailed, RolloutRolledBack } from "./events.js"
@@ -89,6 +90,7 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
       const servers = yield* Servers
       const mods = yield* Mods
       const updates = yield* ServerUpdates
+      const workshop = yield* Workshop
       const bus = yield* EventBus
       const audit = yield* AuditTrail
       const scope = yield* Effect.scope
@@ -123,13 +125,28 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
           const wanted = input.mods ?? installed.filter(isDue).map((m) => m.workshopId)
           const unknown = wanted.filter((id) => !installed.some((m) => m.workshopId === id))
           if (unknown.length > 0) return yield* Effect.fail(new RolloutRefused(`mods: not installed on this server: ${unknown.join(", ")}`, "mods"))
-          if (wanted.length === 0 && !input.server) {
-            return yield* Effect.fail(new RolloutRefused("nothing to roll out: no mod has a due update (POST .../mods/check-updates first), and server is false"))
+          if (wanted.length === 0 && !input.server && input.install.length === 0) {
+            return yield* Effect.fail(new RolloutRefused("nothing to roll out: no mod has a due update (POST .../mods/check-updates first), nothing to install, and server is false"))
           }
-          const plan = wanted.map((id) => {
-            const mod = installed.find((m) => m.workshopId === id)!
-            return new RolloutMod({ workshopId: id, name: mod.name, version: mod.pendingUpdate?.workshopUpdatedAt ?? null })
-          })
+          const twice = input.install.filter((m) => installed.some((i) => i.workshopId === m.workshopId))
+          if (twice.length > 0) return yield* Effect.fail(new RolloutRefused(`install: installed already: ${twice.map((m) => m.workshopId).join(", ")}`))
+          const known = yield* workshop.detailsMany(input.install.map((m) => m.workshopId), { fresh: true }).pipe(
+            Effect.catchTag("WorkshopUnavailable", (e) => Effect.fail(new RolloutRefused(`cannot check the mods to install: ${e.message}`)))
+          )
+          const unknownNew = input.install.filter((m) => !known.has(m.workshopId))
+          if (unknownNew.length > 0) {
+            return yield* Effect.fail(new RolloutRefused(`install: no workshop item ${unknownNew.map((m) => m.workshopId).join(", ")} (unknown to Steam, or removed)`, "install"))
+          }
+          const plan = [
+            ...wanted.map((id) => {
+              const mod = installed.find((m) => m.workshopId === id)!
+              return new RolloutMod({ workshopId: id, name: mod.name, install: false, version: mod.pendingUpdate?.workshopUpdatedAt ?? null })
+            }),
+            ...input.install.map((m) => {
+              const item = known.get(m.workshopId)!
+              return new RolloutMod({ workshopId: m.workshopId, name: item.title, install: true, version: item.timeUpdated })
+            })
+          ]
           const began = yield* Deferred.make<void>()
 
           const body: ServerActor.OperationBody = (context) =>
@@ -145,7 +162,10 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
 
               // 1. Download while players play: nothing on the server changes yet.
               yield* say("downloading", plan.length === 0 ? "nothing to download" : `downloading ${plan.map((m) => m.name).join(", ")}`, 0)
-              const staged = yield* Effect.either(mods.stage(serverId, wanted, (message) => set(serverId, () => ({ message }))))
+              const progress = (message: string) => set(serverId, () => ({ message }))
+              const staged = yield* Effect.either(
+                Effect.zip(mods.stage(serverId, wanted, progress), mods.stageInstalls(serverId, input.install, progress))
+              )
               if (staged._tag === "Left") {
                 const error = `download failed, the server was not touched: ${staged.left.message}`
                 yield* finish("failed", error, error)
@@ -173,7 +193,8 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
 
                 // 3. Lock, kick, stop.
                 if (rules.lock) {
-                  const locked = yield* Effect.either(handle.control.lock)
+                  // The actor's own lock command waits for the mailbox, which this operation holds: send BattlEye's command itself.
+                  const locked = yield* Effect.either(handle.control.raw("#lock"))
                   yield* say("locking", locked._tag === "Right" ? "locked the server" : `could not lock the server (${locked.left.message})`, 0.2)
                 }
                 const players = yield* Effect.either(handle.control.players)
@@ -186,14 +207,25 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
               // 4. The new versions on, the replaced ones kept.
               const applied: Array<AppliedMod> = []
               let failure: string | undefined
-              for (const item of staged.right) {
+              const [updating, installing] = staged.right
+              for (const item of updating) {
                 const one = yield* Effect.either(mods.apply(serverId, [item], by))
                 if (one._tag === "Left") {
                   failure = `could not put ${item.workshopId} on: ${describe(one.left)}`
                   break
                 }
                 applied.push(...one.right)
-                yield* say("applying", `put on ${one.right[0]?.before.name ?? item.workshopId}`, 0.4)
+                const put = one.right[0]
+                yield* say("applying", `put on ${put === undefined ? item.workshopId : put._tag === "Updated" ? put.before.name : put.mod.name}`, 0.4)
+              }
+              for (const item of failure === undefined ? installing : []) {
+                const one = yield* Effect.either(mods.applyInstall(serverId, item, by))
+                if (one._tag === "Left") {
+                  failure = `could not install ${item.input.workshopId}: ${describe(one.left)}`
+                  break
+                }
+                applied.push(one.right)
+                yield* say("applying", `installed ${one.right._tag === "Installed" ? one.right.mod.name : item.input.workshopId}`, 0.45)
               }
               if (failure === undefined && input.server) {
                 yield* say("updating-server", "updating the game server through SteamCMD", 0.5)
@@ -287,7 +319,7 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
             )
             const due = yield* mods.due(serverId).pipe(Effect.catchTag("ModStoreError", storeDefect))
             if (due.length === 0) return "nothing-due" as const
-            yield* run(serverId, new RolloutInput({ mods: due.map((m) => m.workshopId), server: false, now: false }), by)
+            yield* run(serverId, new RolloutInput({ mods: due.map((m) => m.workshopId), install: [], server: false, now: false }), by)
             return "started" as const
           }),
         follow: (serverId) => Stream.unwrap(Effect.map(status(serverId), (current) => board.follow(serverId, current))),

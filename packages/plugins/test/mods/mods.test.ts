@@ -6,7 +6,7 @@
  * server, and updates are found by comparing download and workshop times.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { fakeInstall } from "@garrison/testkit"
+import { fakeInstall, request } from "@garrison/testkit"
 import { Effect } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
@@ -239,6 +239,31 @@ describe("changing installed mods", () => {
         const cleaned = yield* call("POST", "/api/mods/cache/clean", { as: ADMIN })
         expect(cleaned.body).toMatchObject({ removed: [COT] })
         expect((yield* call("GET", "/api/mods/cache/stats", { as: ADMIN })).body).toMatchObject({ items: 1, unusedItems: 0 })
+      }).pipe(Effect.provide(layer))
+    }))
+
+  it.scopedLive("install progress as Server-Sent Events until no job runs", () =>
+    Effect.gen(function* () {
+      const steam = fakeSteam()
+      steam.publish(CF, { name: "CF" })
+      steam.slow()
+      const api = yield* webApi
+      const { layer } = modsController(steam, api.url)
+      yield* Effect.gen(function* () {
+        const id = yield* createServer(fakeInstall())
+        const started = yield* call("POST", `/api/servers/${id}/mods/install`, { as: MODDER, json: { workshopId: CF } })
+        expect(started.status).toBe(202)
+        const reply = yield* request("GET", "/api/mods/install-status/events", { as: VIEWER })
+        expect(reply.headers["content-type"]).toContain("text/event-stream")
+        const events = reply.text.trim().split("\n\n").map((block) => {
+          const [event, data] = block.split("\n")
+          expect(event).toBe("event: jobs")
+          return (JSON.parse(data!.slice("data: ".length)) as { items: ReadonlyArray<{ state: string; workshopId: string }> }).items
+        })
+        expect(events.length).toBeGreaterThan(1)
+        expect(events[0]?.[0]).toMatchObject({ workshopId: CF })
+        expect(["queued", "downloading"]).toContain(events[0]?.[0]?.state)
+        expect(events.at(-1)?.[0]?.state).toBe("done")
       }).pipe(Effect.provide(layer))
     }))
 })

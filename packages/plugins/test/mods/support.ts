@@ -30,6 +30,8 @@ export interface FakeSteam {
   /** Lays out item `id` (meta.cpp with `name`, one key per `keys`, one pbo); a new `version` changes the pbo. */
   readonly publish: (id: string, options: { readonly name: string; readonly keys?: ReadonlyArray<string>; readonly version?: number }) => void
   readonly runs: () => ReadonlyArray<string>
+  /** Downloads take half a second from now on. */
+  readonly slow: () => void
 }
 
 export const fakeSteam = (): FakeSteam => {
@@ -50,6 +52,7 @@ while [ $# -gt 0 ]; do
       id="$3"; shift 3
       [ "$1" = validate ] && shift
       echo "Downloading item $id ..."
+      [ -f '${dir}/slow' ] && sleep 0.5
       if [ -d '${dir}/items/'"$id" ]; then
         target="$root/steamapps/workshop/content/221100/$id"
         rm -rf "$target"; mkdir -p "$target"; cp -R '${dir}/items/'"$id"/. "$target"/
@@ -77,6 +80,7 @@ exit 0
       if ((options.keys ?? []).length > 0) Fs.mkdirSync(NodePath.join(item, "keys"))
       for (const key of options.keys ?? []) Fs.writeFileSync(NodePath.join(item, "keys", key), `key ${key}`)
     },
+    slow: () => Fs.writeFileSync(NodePath.join(dir, "slow"), ""),
     runs: () => (Fs.existsSync(NodePath.join(dir, "args.log")) ? Fs.readFileSync(NodePath.join(dir, "args.log"), "utf8").trim().split("\n") : [])
   }
 }

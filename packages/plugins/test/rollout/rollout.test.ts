@@ -6,7 +6,7 @@
  * version that crashes in the check window is rolled back and held.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { eventually, fakeFleet, fakeInstall, testController } from "@garrison/testkit"
+import { eventually, fakeFleet, fakeInstall, realSleep, testController } from "@garrison/testkit"
 import { Effect, LogLevel, TestClock } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
@@ -44,6 +44,17 @@ const controller = (steam: FakeSteam, apiUrl: string) => {
 
 const status = (id: string) => Effect.map(call("GET", `/api/servers/${id}/rollout/status`, { as: OPERATOR }), (r) => r.body as Status)
 const until = (id: string, check: (s: Status) => boolean) => eventually(status(id), check, 10_000)
+/** Moves the TestClock a second at a time (the check window's pace) until `check` holds. */
+const advancingUntil = (id: string, check: (s: Status) => boolean) =>
+  Effect.gen(function* () {
+    for (let i = 0; i < 1_000; i++) {
+      const now = yield* status(id)
+      if (check(now)) return now
+      yield* TestClock.adjust("1 second")
+      yield* realSleep(5)
+    }
+    return yield* Effect.dieMessage(`not reached: ${JSON.stringify(yield* status(id))}`)
+  })
 const serverState = (id: string) => Effect.map(call("GET", `/api/servers/${id}/status`, { as: OPERATOR }), (r) => (r.body as { status: string }).status)
 const pbo = (dir: string, folder: string) => Fs.readFileSync(NodePath.join(dir, folder, "addons", "data.pbo"), "utf8")
 
@@ -99,8 +110,7 @@ describe("rollouts", () => {
         expect(firstProcess.signals.length).toBeGreaterThan(0)
         expect(pbo(dir, "@cf")).toBe(`item ${CF} version 2`)
         expect(pbo(dir, ".garrison/previous/@cf")).toBe(`item ${CF} version 1`)
-        yield* TestClock.adjust("2 minutes")
-        const done = yield* until(id, (s) => s.state !== "running")
+        const done = yield* advancingUntil(id, (s) => s.state !== "running")
         expect(done).toMatchObject({ state: "done", error: null })
         expect(yield* serverState(id)).toBe("running")
         const mods = (yield* call("GET", `/api/servers/${id}/mods`, { as: OPERATOR })).body as { items: ReadonlyArray<{ workshopId: string; pendingUpdate: unknown }> }
@@ -124,11 +134,9 @@ describe("rollouts", () => {
         // The new version dies 30 s in.
         yield* TestClock.adjust("30 seconds")
         expect(yield* fleet.launcher.crash(1)).toBe(true)
-        yield* TestClock.adjust("1 second")
-        yield* until(id, (s) => s.phase === "checking" && s.log.some((line) => line.includes("rolled back")))
+        yield* advancingUntil(id, (s) => s.phase === "checking" && s.log.some((line) => line.includes("rolled back")))
         expect(pbo(dir, "@cf")).toBe(`item ${CF} version 1`)
-        yield* TestClock.adjust("2 minutes")
-        const ended = yield* until(id, (s) => s.state !== "running")
+        const ended = yield* advancingUntil(id, (s) => s.state !== "running")
         expect(ended.state).toBe("rolled-back")
         expect(ended.error).toContain("crashed within the check window")
         expect(ended.log.at(-1)).toContain("runs the previous versions again")
@@ -210,6 +218,36 @@ describe("rollouts", () => {
           (r) => ((r.body as { items: ReadonlyArray<{ lastResult: string | null }> }).items[0]?.lastResult ?? "").includes("no update due")
         )
         expect((jobs.body as { items: ReadonlyArray<{ lastResult: string }> }).items[0]?.lastResult).toBe("skipped: no update due")
+      }).pipe(Effect.provide(layer))
+    }))
+
+  it.scoped("a mod is installed into a running server only through a rollout, and comes off again when the server fails", () =>
+    Effect.gen(function* () {
+      const steam = fakeSteam()
+      const api = yield* webApi
+      const { layer, fleet } = controller(steam, api.url)
+      yield* Effect.gen(function* () {
+        const { id, dir } = yield* serverWithDueUpdate(steam, api.dir)
+        expect((yield* call("DELETE", `/api/servers/${id}/mods/uninstall/${COT}`, { as: OPERATOR })).status).toBe(204)
+        expect((yield* call("POST", `/api/servers/${id}/start`, { as: OPERATOR })).status).toBe(200)
+        const refused = yield* call("POST", `/api/servers/${id}/mods/install`, { as: OPERATOR, json: { workshopId: COT } })
+        expect(refused.status).toBe(409)
+        expect(refused.text).toContain("rollout")
+        const unknown = yield* call("POST", `/api/servers/${id}/rollout`, { as: OPERATOR, json: { install: [{ workshopId: "42" }] } })
+        expect(unknown.status).toBe(400)
+
+        const started = yield* call("POST", `/api/servers/${id}/rollout`, { as: OPERATOR, json: { mods: [], install: [{ workshopId: COT }], now: true } })
+        expect(started.status).toBe(202)
+        expect(started.body).toMatchObject({ mods: [{ workshopId: COT, install: true, name: "Community Online Tools" }] })
+        yield* until(id, (s) => s.phase === "checking")
+        expect(Fs.existsSync(NodePath.join(dir, "@cot", "meta.cpp"))).toBe(true)
+        // The server dies in the window: the new mod comes off again.
+        expect(yield* fleet.launcher.crash(1)).toBe(true)
+        expect(yield* advancingUntil(id, (s) => s.state !== "running")).toMatchObject({ state: "rolled-back" })
+        expect(Fs.existsSync(NodePath.join(dir, "@cot"))).toBe(false)
+        const list = (yield* call("GET", `/api/servers/${id}/mods`, { as: OPERATOR })).body as { items: ReadonlyArray<{ workshopId: string }>; launch: { mod: string } }
+        expect(list.items.map((m) => m.workshopId)).toEqual([CF])
+        expect(list.launch.mod).toBe("@cf")
       }).pipe(Effect.provide(layer))
     }))
 })

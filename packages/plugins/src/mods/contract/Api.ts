@@ -8,6 +8,7 @@
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
 import {
@@ -276,6 +277,13 @@ export class ModJobsGroup extends HttpApiGroup.make("modJobs")
       .annotate(Access, Access.permission(MODS_VIEW))
       .annotate(OpenApi.Summary, "Install and update progress")
       .annotate(OpenApi.Description, "Jobs running now and those that ended in the last hour, newest first.")
+  )
+  .add(
+    HttpApiEndpoint.get("installEvents", "/api/mods/install-status/events")
+      .addSuccess(Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "text/event-stream" })))
+      .annotate(Access, Access.permission(MODS_VIEW))
+      .annotate(OpenApi.Summary, "Install and update progress as Server-Sent Events")
+      .annotate(OpenApi.Description, "`event: jobs` with the jobs as JSON (as `install-status` lists them), now and at every change until none runs.")
   )
   .add(
     HttpApiEndpoint.get("cacheStats", "/api/mods/cache/stats")

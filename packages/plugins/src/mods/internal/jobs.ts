@@ -8,7 +8,8 @@ import * as Clock from "effect/Clock"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Ref from "effect/Ref"
+import * as Stream from "effect/Stream"
+import * as SubscriptionRef from "effect/SubscriptionRef"
 import { randomUUID } from "node:crypto"
 import { type Mod, ModJob } from "../contract/Api.js"
 
@@ -25,12 +26,12 @@ export interface JobHandle {
 }
 
 export const makeJobs = Effect.gen(function* () {
-  const jobs = yield* Ref.make<ReadonlyMap<string, ModJob>>(new Map())
+  const jobs = yield* SubscriptionRef.make<ReadonlyMap<string, ModJob>>(new Map())
   const endings = new Map<string, Deferred.Deferred<ModJob>>()
   const iso = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
 
   const set = (id: string, f: (job: ModJob) => ModJob) =>
-    Ref.update(jobs, (all) => {
+    SubscriptionRef.update(jobs, (all) => {
       const job = all.get(id)
       if (job === undefined) return all
       const next = new Map(all)
@@ -42,7 +43,7 @@ export const makeJobs = Effect.gen(function* () {
     Effect.gen(function* () {
       const endedAt = yield* iso
       yield* set(id, (job) => new ModJob({ ...job, ...fields, endedAt }))
-      const job = (yield* Ref.get(jobs)).get(id)
+      const job = (yield* SubscriptionRef.get(jobs)).get(id)
       const ending = endings.get(id)
       endings.delete(id)
       if (job !== undefined && ending !== undefined) yield* Deferred.succeed(ending, job)
@@ -68,7 +69,7 @@ export const makeJobs = Effect.gen(function* () {
           mod: null
         })
         endings.set(id, yield* Deferred.make<ModJob>())
-        yield* Ref.update(jobs, (all) => new Map(all).set(id, job))
+        yield* SubscriptionRef.update(jobs, (all) => new Map(all).set(id, job))
         const handle: JobHandle = {
           id,
           progress: (fields) => set(id, (current) => new ModJob({ ...current, ...fields })),
@@ -80,10 +81,10 @@ export const makeJobs = Effect.gen(function* () {
     /** Running jobs and those ended within the hour, newest first. */
     list: Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
-      const kept = [...(yield* Ref.get(jobs)).values()].filter(
+      const kept = [...(yield* SubscriptionRef.get(jobs)).values()].filter(
         (job) => job.endedAt === null || now - Date.parse(job.endedAt) < Duration.toMillis(ENDED_JOB_TTL)
       )
-      yield* Ref.set(jobs, new Map(kept.map((job) => [job.id, job])))
+      yield* SubscriptionRef.set(jobs, new Map(kept.map((job) => [job.id, job])))
       return kept.sort((a, b) => b.startedAt.localeCompare(a.startedAt))
     }),
     /** The job once it ended (at once when it has). */
@@ -91,14 +92,28 @@ export const makeJobs = Effect.gen(function* () {
       Effect.suspend(() => {
         const ending = endings.get(id)
         if (ending !== undefined) return Deferred.await(ending)
-        return Effect.flatMap(Ref.get(jobs), (all) => {
+        return Effect.flatMap(SubscriptionRef.get(jobs), (all) => {
           const job = all.get(id)
           return job === undefined ? Effect.dieMessage(`no mod job ${id}`) : Effect.succeed(job)
         })
       }),
+    /**
+     * Every change of the jobs (the running ones and those ended in the
+     * hour, newest first), from now, until none runs: what
+     * `GET /api/mods/install-status/events` streams.
+     */
+    follow: Stream.unwrap(
+      Effect.map(SubscriptionRef.get(jobs), (now) => {
+        const running = (all: ReadonlyMap<string, ModJob>) => [...all.values()].some((job) => job.endedAt === null)
+        const listed = (all: ReadonlyMap<string, ModJob>) => [...all.values()].sort((a, b) => b.startedAt.localeCompare(a.startedAt))
+        return running(now)
+          ? jobs.changes.pipe(Stream.takeUntil((all) => !running(all)), Stream.map(listed))
+          : Stream.make(listed(now))
+      })
+    ),
     /** Whether a job for this server and item is queued or running. */
     active: (serverId: string, workshopId: string) =>
-      Effect.map(Ref.get(jobs), (all) => [...all.values()].some((j) => j.serverId === serverId && j.workshopId === workshopId && j.endedAt === null))
+      Effect.map(SubscriptionRef.get(jobs), (all) => [...all.values()].some((j) => j.serverId === serverId && j.workshopId === workshopId && j.endedAt === null))
   }
 })
 

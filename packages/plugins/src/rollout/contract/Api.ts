@@ -51,6 +51,17 @@ export const defaultPolicy = new RolloutPolicy({
 export class RolloutInput extends Schema.Class<RolloutInput>("RolloutInput")({
   /** Workshop ids to update; absent: every mod with a due update (pending, not pinned, not held). */
   mods: Schema.optional(Schema.Array(Schema.String.pipe(Schema.pattern(/^\d{1,20}$/, { message: () => "a workshop id is a number" }))).pipe(Schema.maxItems(1000))),
+  /** New mods to install with the rollout (on a running server, the only way to install one). */
+  install: Schema.optionalWith(
+    Schema.Array(
+      Schema.Struct({
+        workshopId: Schema.String.pipe(Schema.pattern(/^\d{1,20}$/, { message: () => "a workshop id is a number" })),
+        name: Schema.optional(Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(64))),
+        type: Schema.optionalWith(Schema.Literal("client", "server"), { default: () => "client" as const })
+      })
+    ).pipe(Schema.maxItems(100)),
+    { default: () => [] }
+  ),
   /** Also update the game server itself (SteamCMD `app_update`). */
   server: Schema.optionalWith(Schema.Boolean, { default: () => false }),
   /** Skip the warnings (the lock, kick and check still happen). */
@@ -62,7 +73,10 @@ export type RolloutState = typeof RolloutState.Type
 
 export class RolloutMod extends Schema.Class<RolloutMod>("RolloutMod")({
   workshopId: Schema.String,
+  /** The mod's folder (`@cf`); for a mod being installed, its workshop title until it is on. */
   name: Schema.String,
+  /** A new mod the rollout installs, rather than a newer version of an installed one. */
+  install: Schema.Boolean,
   /** The workshop's `time_updated` of the version put on, when known. */
   version: Schema.NullOr(Schema.String)
 }) {}
@@ -126,7 +140,7 @@ export class RolloutGroup extends HttpApiGroup.make("rollout")
           "window. A version that fails to start or crashes in the window is rolled back and the server started again. " +
           "On a stopped server the updates are put on without warnings or a start. 409 when nothing is due or another operation runs."
       )
-      .annotate(BodyExample, { server: false, now: false })
+      .annotate(BodyExample, { install: [{ workshopId: "1564026768", type: "client" }], server: false, now: false })
   )
   .add(
     HttpApiEndpoint.get("status", "/api/servers/:id/rollout/status")
