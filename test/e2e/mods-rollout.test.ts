@@ -18,6 +18,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import * as NodePath from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
+  publishAppBuild,
   publishItemVersion,
   readCatalogue,
   setBehaviour,
@@ -215,9 +216,7 @@ describe.sequential("mods, SteamCMD and rollouts with the stand-ins", () => {
   it("cancels a game update halfway: SteamCMD ends, the server is left stopped", { timeout: 90_000 }, async () => {
     const { id } = deployed.get()
     expect((await fleet.api("POST", `/api/servers/${id}/stop`)).status).toBe(200)
-    const catalogue = readCatalogue(steamDir)
-    catalogue.apps["223350"] = { ...catalogue.apps["223350"]!, buildId: 1001 }
-    writeCatalogue(steamDir, catalogue)
+    publishAppBuild(steamDir, "223350")
     setBehaviour(steamDir, { bytesPerSecond: 100_000 })
     expect((await fleet.api("POST", `/api/servers/${id}/update`)).status).toBe(202)
     await until(
@@ -255,8 +254,7 @@ describe.sequential("mods, SteamCMD and rollouts with the stand-ins", () => {
     setBehaviour(steamDir, { diskFreeBytes: null })
 
     const catalogue = readCatalogue(steamDir)
-    catalogue.items[VPP] = { ...catalogue.items[VPP]!, name: "../../x" }
-    writeCatalogue(steamDir, catalogue)
+    writeCatalogue(steamDir, { ...catalogue, items: { ...catalogue.items, [VPP]: { ...catalogue.items[VPP]!, name: "../../x" } } })
     expect((await install(id, { workshopId: VPP })).mod?.name).toBe("@x")
     expect(existsSync(NodePath.join(dir, "@x", "meta.cpp"))).toBe(true)
     expect(existsSync(NodePath.join(dir, "..", "x"))).toBe(false)

@@ -16,6 +16,7 @@
  */
 import * as fc from "effect/FastCheck"
 import { request as httpRequest, Agent } from "node:http"
+import * as NodePath from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import {
   type ControllerHandle,
@@ -132,7 +133,16 @@ describe("the OpenAPI document, driven with generated input", () => {
     const controller: ControllerHandle = await startController({
       dataDir,
       logLevel: "Warning",
-      env: { ...fleetEnv, TRUST_PROXY: "1", ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password }
+      // No Steam here: SteamCMD missing and the Web API on a closed loopback port (503s, at once).
+      env: {
+        ...fleetEnv,
+        TRUST_PROXY: "1",
+        ADMIN_USERNAME: ADMIN.username,
+        ADMIN_PASSWORD: ADMIN.password,
+        STEAMCMD_PATH: NodePath.join(dataDir, "no-steamcmd.sh"),
+        STEAM_WEB_API_URL: "http://127.0.0.1:9",
+        DEPLOY_DIR: NodePath.join(dataDir, "deployed")
+      }
     })
     cleanups.push(() => stopProcess(controller))
 

@@ -25,8 +25,15 @@ export const steamCmdHttpError = (error: SteamCmdError): Effect.Effect<never, Ba
   }
 }
 
-export const workshopHttpError = (error: WorkshopUnavailable): Effect.Effect<never, BadGateway | GatewayTimeout> =>
-  Effect.fail(error.reason === "timeout" ? new GatewayTimeout({ message: error.message }) : new BadGateway({ message: error.message }))
+/**
+ * A Web API that cannot be reached (or does not answer in time) is a passing
+ * state: 503 with Retry-After. One that answers wrongly (refuses the key, a
+ * shape that is not Steam's) is 502: trying again will not help.
+ */
+export const workshopHttpError = (error: WorkshopUnavailable): Effect.Effect<never, BadGateway | Unavailable> =>
+  Effect.fail(
+    error.reason === "unreachable" || error.reason === "timeout" ? new Unavailable({ message: error.message }) : new BadGateway({ message: error.message })
+  )
 
 /** The page a cursor names (1 without one); 400 for a cursor this list did not issue. */
 const pageNumber = (cursor: string | undefined) =>

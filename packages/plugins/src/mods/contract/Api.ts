@@ -18,7 +18,6 @@ import {
   BadRequest,
   BodyExample,
   Conflict,
-  GatewayTimeout,
   NotFound,
   pageFields,
   ServerNotFound,
@@ -222,7 +221,6 @@ export class ModsGroup extends HttpApiGroup.make("mods")
       .setPath(ServerModsPath)
       .addSuccess(UpdateCheck)
       .addError(BadGateway)
-      .addError(GatewayTimeout)
       .annotate(Access, Access.permission(MODS_INSTALL))
       .annotate(OpenApi.Summary, "Check the workshop for newer versions")
       .annotate(OpenApi.Description, "A mod needs an update when its files were downloaded before the item's `time_updated`.")

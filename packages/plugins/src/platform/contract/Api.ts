@@ -196,8 +196,6 @@ export class WorkshopGroup extends HttpApiGroup.make("workshop")
       .setUrlParams(SearchParams)
       .addSuccess(WorkshopPage)
       .addError(BadRequest)
-      .addError(BadGateway)
-      .addError(GatewayTimeout)
       .annotate(OpenApi.Summary, "Search DayZ's workshop")
   )
   .add(
@@ -206,8 +204,6 @@ export class WorkshopGroup extends HttpApiGroup.make("workshop")
       .addSuccess(WorkshopItem)
       .addError(BadRequest)
       .addError(NotFound)
-      .addError(BadGateway)
-      .addError(GatewayTimeout)
       .annotate(OpenApi.Summary, "One workshop item")
   )
   .add(
@@ -215,10 +211,11 @@ export class WorkshopGroup extends HttpApiGroup.make("workshop")
       .setUrlParams(PopularParams)
       .addSuccess(WorkshopPage)
       .addError(BadRequest)
-      .addError(BadGateway)
-      .addError(GatewayTimeout)
       .annotate(OpenApi.Summary, "Trending DayZ workshop items")
   )
+  // The Web API unreachable or silent: 503 (Retry-After); answering wrongly (a refused key): 502.
+  .addError(Unavailable)
+  .addError(BadGateway)
   .annotate(Access, Access.anyAuth) {}
 
 export class PlatformApi extends HttpApi.make("platform").add(PlatformGroup).add(WorkshopGroup) {}
