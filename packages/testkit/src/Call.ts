@@ -60,3 +60,12 @@ export const jsonBody = <Body>(text: string, empty: Body): Body => (text.length 
 /** One request; its status and JSON body (`undefined` when there is none). */
 export const call = (method: HttpMethod, path: string, options: CallOptions = {}): Effect.Effect<Reply, HttpClientError, HttpClient.HttpClient> =>
   Effect.map(request(method, path, options), ({ status, text }): Reply => ({ status, body: jsonBody<unknown>(text, undefined) }))
+
+/** A reply with its body parsed and as text (for assertions on the words of an error). */
+export interface TextReply<Body = unknown> extends Reply<Body> {
+  readonly text: string
+}
+
+/** One request; its status, JSON body and the body's text. */
+export const callWithText = (method: HttpMethod, path: string, options: CallOptions = {}): Effect.Effect<TextReply, HttpClientError, HttpClient.HttpClient> =>
+  Effect.map(request(method, path, options), ({ status, text }): TextReply => ({ status, text, body: jsonBody<unknown>(text, undefined) }))

@@ -20,16 +20,13 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
-import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
-import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { ActorError, AuditTrail, EventBus, makeProgressBoard, ScheduledUpdates, type ServerActor, type ServerNotFound, type ServerUnreadable, storeDefect } from "@garrison/runtime"
+import { ActorError, AuditTrail, EventBus, makeProgressBoard, ScheduledUpdates, type ServerNotFound, startOperation, type StartedBody, type ServerUnreadable, storeDefect } from "@garrison/runtime"
 import { type AppliedMod, isDue, Mods } from "../mods/index.js"
 import { Servers } from "../servers/index.js"
 import { Workshop } from "../platform/index.js"
@@ -147,12 +144,10 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
               return new RolloutMod({ workshopId: m.workshopId, name: item.title, install: true, version: item.timeUpdated })
             })
           ]
-          const began = yield* Deferred.make<void>()
-
-          const body: ServerActor.OperationBody = (context) =>
+          const body: StartedBody = (context) =>
             Effect.gen(function* () {
               yield* board.put(serverId, new RolloutStatus({ ...idle(serverId), state: "running", mods: plan, server: input.server, startedAt: yield* now }))
-              yield* Deferred.succeed(began, undefined)
+              yield* context.began
               const say = (phase: string, message: string, progress?: number) =>
                 Effect.zipRight(step(serverId, phase, message), context.progress(progress, message))
               const finish = (state: RolloutStatus["state"], message: string, error: string | null = null) =>
@@ -288,12 +283,7 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
               )
             )
 
-          const fiber = yield* Effect.forkIn(handle.actor.runOperation("mod-rollout", body), scope)
-          const first = yield* Effect.raceFirst(Effect.as(Deferred.await(began), Option.none()), Effect.map(Fiber.await(fiber), Option.some))
-          if (Option.isSome(first) && Exit.isFailure(first.value)) {
-            const cause = first.value.cause
-            return yield* Effect.fail(new RolloutRefused(cause._tag === "Fail" ? cause.error.message : "the rollout could not begin"))
-          }
+          yield* startOperation(handle.actor, "mod-rollout", scope, body).pipe(Effect.mapError((error) => new RolloutRefused(error.message)))
           return yield* status(serverId)
         })
 

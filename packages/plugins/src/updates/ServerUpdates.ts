@@ -12,10 +12,7 @@
  */
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
-import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
-import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
@@ -30,6 +27,7 @@ import {
   isInsideFolder,
   makeProgressBoard,
   makeServerEntry,
+  startOperation,
   ServerEntry,
   ServerFiles,
   type ServerNotFound,
@@ -221,16 +219,9 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
         Effect.gen(function* () {
           const handle = yield* servers.get(serverId)
           const entry = yield* handle.entry
-          const began = yield* Deferred.make<void>()
-          const body = (context: { readonly progress: (progress: number | undefined, message: string) => Effect.Effect<void> }) =>
-            Effect.asVoid(appUpdate(serverId, entry, kind, appId, by, (p, m) => context.progress(p, m), Deferred.succeed(began, undefined)))
-          const fiber = yield* Effect.forkIn(handle.actor.runOperation("update", body), scope)
-          // Either the body began, or the actor refused (busy, removed) before it did.
-          const first = yield* Effect.raceFirst(Effect.as(Deferred.await(began), Option.none()), Effect.map(Fiber.await(fiber), Option.some))
-          if (Option.isSome(first) && Exit.isFailure(first.value)) {
-            const failure = first.value.cause
-            return yield* Effect.fail(new UpdateRefused(failure._tag === "Fail" ? failure.error.message : `the ${kind} could not begin`))
-          }
+          yield* startOperation(handle.actor, "update", scope, (context) =>
+            Effect.asVoid(appUpdate(serverId, entry, kind, appId, by, context.progress, context.began))
+          ).pipe(Effect.mapError((error) => new UpdateRefused(error.message)))
           return yield* statusOf(serverId)
         })
 

@@ -5,8 +5,7 @@
  * example stand-in's Steam Web API serving the same items' details. The
  * full SteamCMD stand-in needs a build, so the end-to-end tests use it.
  */
-import type { HttpMethod } from "@effect/platform/HttpMethod"
-import { type CallOptions, eventually, fakeFleet, jsonBody, request, tempDir, testController } from "@garrison/testkit"
+import { callWithText, eventually, fakeFleet, tempDir, testController } from "@garrison/testkit"
 import { Effect, LogLevel } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
@@ -107,15 +106,8 @@ export const modsController = (steam: FakeSteam, webApiUrl: string) => {
   }
 }
 
-export interface Reply {
-  readonly status: number
-  readonly body: unknown
-  readonly text: string
-}
-
-/** `as` is `"<user>:<perm,perm>"`. */
-export const call = (method: HttpMethod, path: string, options: CallOptions = {}) =>
-  Effect.map(request(method, path, options), ({ status, text }): Reply => ({ status, text, body: jsonBody<unknown>(text, undefined) }))
+/** One request as a named caller: status, JSON body and its text (`as` is `"<user>:<perm,perm>"`). */
+export const call = callWithText
 
 interface Job {
   readonly id: string

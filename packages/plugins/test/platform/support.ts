@@ -3,9 +3,8 @@
  * standing in for SteamCMD's login (the full stand-in,
  * `examples/sim-steamcmd`, needs a build: the end-to-end tests use it).
  */
-import type { HttpMethod } from "@effect/platform/HttpMethod"
-import { type CallOptions, jsonBody, request, tempDir, testController } from "@garrison/testkit"
-import { Effect, LogLevel } from "effect"
+import { callWithText, tempDir, testController } from "@garrison/testkit"
+import { LogLevel } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import { PlatformPlugin, type PlatformSettings, type Workshop } from "../../src/platform/index.js"
@@ -55,12 +54,5 @@ export const platformController = (config: Readonly<Record<string, string>> = {}
     ...(dataDir === undefined ? {} : { settings: { dataDir } })
   })
 
-export interface Reply {
-  readonly status: number
-  readonly body: unknown
-  readonly text: string
-}
-
-/** `as` is `"<user>:<perm,perm>"`. */
-export const call = (method: HttpMethod, path: string, options: CallOptions = {}) =>
-  Effect.map(request(method, path, options), ({ status, text }): Reply => ({ status, text, body: jsonBody<unknown>(text, undefined) }))
+/** One request as a named caller: status, JSON body and its text (`as` is `"<user>:<perm,perm>"`). */
+export const call = callWithText

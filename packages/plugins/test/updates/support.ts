@@ -6,8 +6,7 @@
  * 30 s of progress, `disk-full`). The full stand-in needs a build: the
  * end-to-end tests use it.
  */
-import type { HttpMethod } from "@effect/platform/HttpMethod"
-import { type CallOptions, eventually, fakeFleet, jsonBody, request, tempDir, testController } from "@garrison/testkit"
+import { callWithText, eventually, fakeFleet, tempDir, testController } from "@garrison/testkit"
 import { Effect, LogLevel } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
@@ -95,14 +94,8 @@ export const updatesController = (steam: FakeSteam) => {
   }
 }
 
-export interface Reply {
-  readonly status: number
-  readonly body: unknown
-  readonly text: string
-}
-
-export const call = (method: HttpMethod, path: string, options: CallOptions = {}) =>
-  Effect.map(request(method, path, options), ({ status, text }): Reply => ({ status, text, body: jsonBody<unknown>(text, undefined) }))
+/** One request as a named caller: status, JSON body and its text (`as` is `"<user>:<perm,perm>"`). */
+export const call = callWithText
 
 export interface Status {
   readonly state: string
