@@ -58,6 +58,8 @@ export interface RolloutsShape {
   readonly follow: (serverId: string) => Stream.Stream<RolloutStatus, Lookup>
   /** The status once the rollout running now has ended (at once when none runs). */
   readonly awaitEnd: (serverId: string) => Effect.Effect<RolloutStatus, Lookup>
+  /** Forgets a deleted server's policy. */
+  readonly forgetServer: (serverId: string) => Effect.Effect<void>
 }
 
 const idle = (serverId: string) =>
@@ -313,7 +315,8 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
             return "started" as const
           }),
         follow: (serverId) => Stream.unwrap(Effect.map(status(serverId), (current) => board.follow(serverId, current))),
-        awaitEnd: (serverId) => Effect.flatMap(board.awaitEnd(serverId), (s) => (s === undefined ? status(serverId) : Effect.succeed(s)))
+        awaitEnd: (serverId) => Effect.flatMap(board.awaitEnd(serverId), (s) => (s === undefined ? status(serverId) : Effect.succeed(s))),
+        forgetServer: (serverId) => sql`DELETE FROM rollout_policies WHERE server_id = ${serverId}`.pipe(Effect.orDie, Effect.asVoid)
       })
     })
   )

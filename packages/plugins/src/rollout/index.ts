@@ -5,11 +5,12 @@
  * slot, so the scheduler's "apply pending updates" jobs roll out only when
  * something is due. See README.md.
  */
-import { Plugin } from "@garrison/runtime"
+import * as Effect from "effect/Effect"
+import { on, Plugin, ServerDeleted } from "@garrison/runtime"
 import { RolloutApi } from "./contract/Api.js"
 import { migrations } from "./migrations.js"
 import { RolloutRoutes } from "./routes.js"
-import { RolloutsLive } from "./Rollouts.js"
+import { Rollouts, RolloutsLive } from "./Rollouts.js"
 
 export const RolloutPlugin = Plugin.make({
   id: "rollout",
@@ -17,7 +18,8 @@ export const RolloutPlugin = Plugin.make({
   dependsOn: ["servers", "mods", "updates"],
   migrations,
   layer: RolloutsLive,
-  http: Plugin.http(RolloutApi, RolloutRoutes)
+  http: Plugin.http(RolloutApi, RolloutRoutes),
+  events: [on(ServerDeleted, (event) => Effect.flatMap(Rollouts, (rollouts) => rollouts.forgetServer(event.serverId)), "forgetServer")]
 })
 
 export {
