@@ -17,6 +17,7 @@ import { PlatformPlugin } from "./platform/index.js"
 import { ModsPlugin } from "./mods/index.js"
 import { UpdatesPlugin } from "./updates/index.js"
 import { RolloutPlugin } from "./rollout/index.js"
+import { ConfigPlugin } from "./config/index.js"
 
 export * from "./accounts/index.js"
 export * from "./health/index.js"
@@ -33,6 +34,7 @@ export * from "./platform/index.js"
 export * from "./mods/index.js"
 export * from "./updates/index.js"
 export * from "./rollout/index.js"
+export * from "./config/index.js"
 
 /** The plugins the controller loads by default, in no particular order (the host orders them). */
-export const defaultPlugins: ReadonlyArray<AnyPlugin> = [HealthPlugin, AccountsPlugin, AuditPlugin, NotificationsPlugin, ServersPlugin, SchedulerPlugin, PlayersPlugin, LogsPlugin, PriorityPlugin, BansPlugin, ActionsPlugin, PlatformPlugin, ModsPlugin, UpdatesPlugin, RolloutPlugin]
+export const defaultPlugins: ReadonlyArray<AnyPlugin> = [HealthPlugin, AccountsPlugin, AuditPlugin, NotificationsPlugin, ServersPlugin, SchedulerPlugin, PlayersPlugin, LogsPlugin, PriorityPlugin, BansPlugin, ActionsPlugin, PlatformPlugin, ModsPlugin, UpdatesPlugin, RolloutPlugin, ConfigPlugin]

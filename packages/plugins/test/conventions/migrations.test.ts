@@ -17,11 +17,13 @@ import { createHash } from "node:crypto"
 import { migrations as accounts } from "../../src/accounts/migrations.js"
 import { migrations as audit } from "../../src/audit/migrations.js"
 import { migrations as bans } from "../../src/bans/migrations.js"
+import { migrations as config } from "../../src/config/migrations.js"
 import { migrations as logs } from "../../src/logs/migrations.js"
 import { migrations as mods } from "../../src/mods/migrations.js"
 import { migrations as notifications } from "../../src/notifications/migrations.js"
 import { migrations as platform } from "../../src/platform/migrations.js"
 import { migrations as priority } from "../../src/priority/migrations.js"
+import { migrations as rollout } from "../../src/rollout/migrations.js"
 import { migrations as scheduler } from "../../src/scheduler/migrations.js"
 import { migrations as servers } from "../../src/servers/migrations.js"
 
@@ -52,11 +54,13 @@ const released: Record<string, readonly [ReadonlyArray<Migration>, ReadonlyArray
   ]],
   audit: [audit, [[1, "create audit_log and audit_head", "baddf2734fb14af5"]]],
   bans: [bans, [[1, "create bans", "2899b8c8d391e062"]]],
+  config: [config, [[1, "create config_templates", "efddc49246b069c3"]]],
   logs: [logs, [[1, "create server_metrics", "429ede243be65b41"]]],
   mods: [mods, [[1, "create server_mods and mod_cache", "aa214f0cbbf25b60"]]],
   notifications: [notifications, [[1, "create notifications, reads, user state and counter", "b7ceffa7a15fd5da"]]],
   platform: [platform, [[1, "create platform_settings", "1d50a517b0daea09"]]],
   priority: [priority, [[1, "create priority_entries", "93ebb79d76992244"]]],
+  rollout: [rollout, [[1, "create rollout_policies", "26868e03163e85f4"]]],
   scheduler: [scheduler, [[1, "create scheduled_jobs", "6158d01c323d89f8"]]],
   servers: [servers, [
     [1, "create servers and server_processes", "45beb0a353de4ec3"],

@@ -1,0 +1,288 @@
+/**
+ * `ServerConfigs`: each server's `serverDZ.cfg` (the entry's `configFile`)
+ * as typed fields, changed in place (the runtime's `ServerConfigFile`: only
+ * the changed values' characters are rewritten), through the server's
+ * confined files and written atomically, with a version (ETag) so a change
+ * based on a stale read is refused. Templates are copies of the whole file
+ * per server, stored sealed (they hold the server's passwords).
+ *
+ * Text is read as UTF-8 when the file is valid UTF-8 and byte for byte
+ * (Latin-1) otherwise, and written back the same way, so a file in another
+ * encoding is never re-encoded by an edit.
+ */
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Layer from "effect/Layer"
+import { randomUUID } from "node:crypto"
+import {
+  type ConfigEdit,
+  type ConfigValue,
+  editServerConfig,
+  etagOf,
+  findSetting,
+  parseServerConfig,
+  SEALED_PREFIX,
+  SealedSecrets,
+  type SealingKey,
+  type ServerNotFound,
+  type ServerUnreadable,
+  type StartupError
+} from "@garrison/runtime"
+import { Servers } from "../servers/index.js"
+import { ConfigProblem, ConfigTemplate, PreconditionFailed, ServerConfig, UnknownSetting, type ConfigPatch } from "./contract/Api.js"
+import { KNOWN_KEYS, knownKey, SECRET_MASK } from "./internal/knownKeys.js"
+
+type Lookup = ServerNotFound | ServerUnreadable
+
+/** Refused for the file's or the request's state: the message says why (400 with a field, 404, 409). */
+export class ConfigRefused extends Error {
+  readonly _tag = "ConfigRefused"
+  constructor(
+    message: string,
+    readonly status: 400 | 404 | 409,
+    readonly field?: string
+  ) {
+    super(message)
+  }
+}
+
+export const CONFIG_KEY = {
+  name: "config-templates-key",
+  spec: {
+    bytes: 32,
+    exact: true,
+    what: "the key that encrypts stored configuration templates (they hold server passwords; AES-256-GCM)",
+    ifReplaced: "every stored configuration template becomes unreadable: save them again"
+  }
+} as const satisfies SealingKey
+
+/** Largest configuration file read or written (DayZ's are a few KiB). */
+export const MAX_CONFIG_BYTES = 1024 * 1024
+
+export interface ServerConfigsShape {
+  readonly read: (serverId: string) => Effect.Effect<ServerConfig, Lookup | ConfigRefused>
+  readonly update: (serverId: string, patch: ConfigPatch, ifMatch: string | undefined) => Effect.Effect<ServerConfig, Lookup | ConfigRefused | PreconditionFailed>
+  readonly templates: (serverId: string) => Effect.Effect<ReadonlyArray<ConfigTemplate>, Lookup>
+  readonly saveTemplate: (serverId: string, name: string, by: string) => Effect.Effect<ConfigTemplate, Lookup | ConfigRefused>
+  readonly restoreTemplate: (
+    serverId: string,
+    templateId: string,
+    by: string
+  ) => Effect.Effect<{ readonly config: ServerConfig; readonly savedBefore: ConfigTemplate }, Lookup | ConfigRefused>
+  readonly deleteTemplate: (serverId: string, templateId: string) => Effect.Effect<void, Lookup | ConfigRefused>
+  /** Forgets a deleted server's templates. */
+  readonly forgetServer: (serverId: string) => Effect.Effect<void>
+}
+
+interface FileText {
+  readonly text: string
+  readonly utf8: boolean
+  readonly etag: string
+}
+
+const utf8Decoder = new TextDecoder("utf-8", { fatal: true })
+const decode = (bytes: Uint8Array): FileText => {
+  const etag = etagOf(bytes)
+  try {
+    return { text: utf8Decoder.decode(bytes), utf8: true, etag }
+  } catch {
+    return { text: Buffer.from(bytes).toString("latin1"), utf8: false, etag }
+  }
+}
+const encode = (text: string, utf8: boolean): Uint8Array => (utf8 ? new TextEncoder().encode(text) : Buffer.from(text, "latin1"))
+
+/** Whether `If-Match` (a list of tags, or `*`) names `etag`, compared weakly. */
+export const matchesIfMatch = (header: string, etag: string): boolean => {
+  if (header.trim() === "*") return true
+  const opaque = etag.replace(/^W\//, "")
+  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === opaque)
+}
+
+/** The typed value of a known key from the file (booleans from 0/1), or null when unset or of another type. */
+const typedValue = (kind: string, value: ConfigValue | undefined): unknown => {
+  if (value === undefined) return null
+  switch (kind) {
+    case "secret":
+      return typeof value === "string" ? (value === "" ? "" : SECRET_MASK) : null
+    case "string":
+      return typeof value === "string" ? value : String(value)
+    case "bool":
+      return typeof value === "number" ? value !== 0 : null
+    case "int":
+    case "number":
+      return typeof value === "number" ? value : null
+    case "strings":
+      return Array.isArray(value) ? value.map(String) : null
+    default:
+      return null
+  }
+}
+
+/** The file as the API shows it: typed fields, unknown keys, problems, the text with passwords masked. */
+export const viewOf = (file: string, content: FileText, restartNeeded: boolean): ServerConfig => {
+  const parsed = parseServerConfig(content.text)
+  const fields: Record<string, unknown> = {}
+  for (const key of KNOWN_KEYS) fields[key.key] = typedValue(key.kind, findSetting(parsed, key.key, key.path)?.value)
+  const known = (key: string, path: ReadonlyArray<string>) => KNOWN_KEYS.some((k) => k.key.toLowerCase() === key.toLowerCase() && (k.path ?? []).join(">").toLowerCase() === path.join(">").toLowerCase())
+  const unknown = parsed.settings.filter((s) => !known(s.key, s.path)).map((s) => new UnknownSetting({ key: s.path.length > 0 ? `${s.path.join(".")}.${s.key}` : s.key, value: s.raw, line: s.line }))
+  // The passwords' values never leave: the text shows the mask where they are set.
+  let text = content.text
+  const secrets = KNOWN_KEYS.filter((k) => k.kind === "secret")
+    .map((k) => findSetting(parsed, k.key))
+    .filter((s): s is NonNullable<typeof s> => s !== undefined && s.value !== "")
+    .sort((a, b) => b.start - a.start)
+  for (const s of secrets) text = text.slice(0, s.start) + `"${SECRET_MASK}"` + text.slice(s.end)
+  return new ServerConfig({
+    file,
+    fields: fields as ServerConfig["fields"],
+    unknown,
+    problems: parsed.problems.map((p) => new ConfigProblem(p)),
+    text,
+    etag: content.etag,
+    restartNeeded
+  })
+}
+
+/** The edits a change makes (a secret sent as the mask is left alone). */
+const editsOf = (patch: ConfigPatch): ReadonlyArray<ConfigEdit> =>
+  Object.entries(patch).flatMap(([key, value]): ReadonlyArray<ConfigEdit> => {
+    const known = knownKey(key)
+    if (known === undefined || value === undefined) return []
+    if (known.kind === "secret" && value === SECRET_MASK) return []
+    const written: ConfigValue = known.kind === "bool" ? (value === true ? 1 : 0) : (value as ConfigValue)
+    return [{ key: known.key, value: written, ...(known.path === undefined ? {} : { path: known.path }) }]
+  })
+
+interface TemplateRow {
+  readonly id: string
+  readonly name: string
+  readonly content: string
+  readonly size_bytes: number
+  readonly created_at: string
+  readonly created_by: string
+}
+const templateOf = (row: TemplateRow) =>
+  new ConfigTemplate({ id: row.id, name: row.name, sizeBytes: Number(row.size_bytes), createdAt: row.created_at, createdBy: row.created_by })
+
+export class ServerConfigs extends Context.Tag("@garrison/plugins/ServerConfigs")<ServerConfigs, ServerConfigsShape>() {
+  static readonly layer: Layer.Layer<ServerConfigs, StartupError, SqlClient.SqlClient | SealedSecrets | Servers> = Layer.effect(
+    ServerConfigs,
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const servers = yield* Servers
+      const [sealedRows] = yield* sql<{ readonly n: number }>`SELECT COUNT(*) AS n FROM config_templates WHERE content LIKE ${`${SEALED_PREFIX}%`}`.pipe(Effect.orDie)
+      const box = yield* (yield* SealedSecrets).box(CONFIG_KEY, { sealedValuesExist: Number(sealedRows?.n ?? 0) > 0, sealedWhat: "configuration templates" })
+      // One change of a server's configuration at a time.
+      const writes = yield* Effect.makeSemaphore(1)
+      const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
+
+      const fileOf = (serverId: string) =>
+        Effect.gen(function* () {
+          const handle = yield* servers.get(serverId)
+          const entry = yield* handle.entry
+          const state = yield* handle.state
+          const bytes = yield* handle.files.read(entry.configFile, { maxBytes: MAX_CONFIG_BYTES }).pipe(
+            Effect.mapError((error) =>
+              error.problem === "not-found"
+                ? new ConfigRefused(`the server's configuration file ${entry.configFile} does not exist`, 404)
+                : error.problem === "too-large"
+                  ? new ConfigRefused(`${entry.configFile} is larger than ${MAX_CONFIG_BYTES} bytes: not a DayZ configuration`, 409)
+                  : new ConfigRefused(`${entry.configFile}: ${error.message}`, 409)
+            )
+          )
+          return { handle, file: entry.configFile, content: decode(bytes), running: state.status === "running" || state.status === "starting" }
+        })
+
+      const read: ServerConfigsShape["read"] = (serverId) => Effect.map(fileOf(serverId), ({ content, file, running }) => viewOf(file, content, running))
+
+      const write = <E>(serverId: string, text: (current: FileText) => Effect.Effect<string, E>) =>
+        writes.withPermits(1)(
+          Effect.gen(function* () {
+            const { handle, file, content, running } = yield* fileOf(serverId)
+            const next = yield* text(content)
+            const bytes = encode(next, content.utf8)
+            if (next !== content.text) {
+              yield* handle.files.write(file, bytes).pipe(Effect.mapError((error) => new ConfigRefused(`cannot write ${file}: ${error.message}`, 409)))
+            }
+            return viewOf(file, decode(bytes), running)
+          })
+        )
+
+      const insertTemplate = (serverId: string, name: string, content: string, by: string) =>
+        Effect.gen(function* () {
+          const id = randomUUID()
+          const at = yield* now
+          const taken = yield* sql<{ readonly id: string }>`SELECT id FROM config_templates WHERE server_id = ${serverId} AND name = ${name}`.pipe(Effect.orDie)
+          if (taken.length > 0) return yield* Effect.fail(new ConfigRefused(`server ${serverId} has a template named "${name}" already`, 409, "name"))
+          yield* sql`INSERT INTO config_templates (id, server_id, name, content, size_bytes, created_at, created_by)
+            VALUES (${id}, ${serverId}, ${name}, ${box.seal(content, `config-templates/${id}`)}, ${Buffer.byteLength(content)}, ${at}, ${by})`.pipe(Effect.orDie)
+          return new ConfigTemplate({ id, name, sizeBytes: Buffer.byteLength(content), createdAt: at, createdBy: by })
+        })
+
+      const templateRow = (serverId: string, templateId: string) =>
+        Effect.flatMap(
+          sql<TemplateRow>`SELECT * FROM config_templates WHERE server_id = ${serverId} AND id = ${templateId}`.pipe(Effect.orDie),
+          (rows) => (rows[0] === undefined ? Effect.fail(new ConfigRefused(`server ${serverId} has no configuration template ${templateId}`, 404)) : Effect.succeed(rows[0]))
+        )
+
+      return ServerConfigs.of({
+        read,
+        update: (serverId, patch, ifMatch) =>
+          write(serverId, (current) =>
+            Effect.gen(function* () {
+              if (ifMatch !== undefined && !matchesIfMatch(ifMatch, current.etag)) {
+                return yield* new PreconditionFailed({
+                  message: "the configuration changed since you read it: read it again (its ETag is in the answer) and redo the change",
+                  details: { etag: current.etag }
+                })
+              }
+              const parsed = parseServerConfig(current.text)
+              if (parsed.problems.length > 0) {
+                const first = parsed.problems[0]!
+                return yield* Effect.fail(new ConfigRefused(`the configuration file has a problem DayZ would refuse (line ${first.line}: ${first.message}): fix it in the file first`, 409))
+              }
+              const edits = editsOf(patch)
+              const edited = Either.try(() => editServerConfig(parsed, edits))
+              if (Either.isLeft(edited)) {
+                return yield* Effect.fail(new ConfigRefused(`template: the file has no class Missions { class DayZ { ... } } block to set it in`, 409, "template"))
+              }
+              return edited.right
+            })
+          ),
+        templates: (serverId) =>
+          Effect.zipRight(
+            servers.entry(serverId),
+            Effect.map(
+              sql<TemplateRow>`SELECT * FROM config_templates WHERE server_id = ${serverId} ORDER BY created_at DESC, name`.pipe(Effect.orDie),
+              (rows) => rows.map(templateOf)
+            )
+          ),
+        saveTemplate: (serverId, name, by) =>
+          Effect.flatMap(fileOf(serverId), ({ content }) => insertTemplate(serverId, name, content.text, by)),
+        restoreTemplate: (serverId, templateId, by) =>
+          Effect.gen(function* () {
+            const row = yield* templateRow(serverId, templateId)
+            const opened = box.open(row.content, `config-templates/${row.id}`)
+            if (Either.isLeft(opened)) return yield* Effect.fail(new ConfigRefused(`template ${row.name} cannot be read (${opened.left}): save it again`, 409))
+            let savedBefore: ConfigTemplate | undefined
+            const config = yield* write(serverId, (current) =>
+              Effect.gen(function* () {
+                savedBefore = yield* insertTemplate(serverId, `before restoring "${row.name}" at ${yield* now}`, current.text, by)
+                return opened.right
+              })
+            )
+            return { config, savedBefore: savedBefore! }
+          }),
+        deleteTemplate: (serverId, templateId) =>
+          Effect.gen(function* () {
+            yield* templateRow(serverId, templateId)
+            yield* sql`DELETE FROM config_templates WHERE server_id = ${serverId} AND id = ${templateId}`.pipe(Effect.orDie)
+          }),
+        forgetServer: (serverId) => Effect.asVoid(sql`DELETE FROM config_templates WHERE server_id = ${serverId}`.pipe(Effect.orDie))
+      })
+    })
+  )
+}
