@@ -71,6 +71,7 @@ export {
   GatewayTimeout,
   NotFound,
   PaymentRequired,
+  PreconditionFailed,
   Unauthenticated,
   Unavailable,
   codeForTag,

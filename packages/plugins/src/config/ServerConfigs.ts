@@ -24,6 +24,7 @@ import {
   etagOf,
   findSetting,
   parseServerConfig,
+  PreconditionFailed,
   SEALED_PREFIX,
   SealedSecrets,
   type SealingKey,
@@ -32,7 +33,7 @@ import {
   type StartupError
 } from "@garrison/runtime"
 import { Servers } from "../servers/index.js"
-import { ConfigProblem, ConfigTemplate, PreconditionFailed, ServerConfig, UnknownSetting, type ConfigPatch } from "./contract/Api.js"
+import { ConfigProblem, ConfigTemplate, ServerConfig, UnknownSetting, type ConfigPatch } from "./contract/Api.js"
 import { KNOWN_KEYS, knownKey, SECRET_MASK } from "./internal/knownKeys.js"
 
 type Lookup = ServerNotFound | ServerUnreadable

@@ -17,9 +17,6 @@ export const ConfigPlugin = Plugin.make({
   migrations,
   layer: ServerConfigs.layer,
   http: Plugin.http(ConfigApi, ConfigRoutes),
-  errorCodes: [
-    { tag: "PreconditionFailed", code: "precondition-failed", status: 412, description: "The file changed since the version named in If-Match" }
-  ],
   events: [on(ServerDeleted, (event) => Effect.flatMap(ServerConfigs, (configs) => configs.forgetServer(event.serverId)), "forgetServer")]
 })
 
@@ -32,7 +29,6 @@ export {
   ConfigProblem,
   ConfigTemplate,
   ConfigTemplates,
-  PreconditionFailed,
   ServerConfig,
   TemplateInput as ConfigTemplateInput,
   TemplateRestored as ConfigTemplateRestored,

@@ -20,6 +20,7 @@ export const errorStatus = {
   "method-not-allowed": 405,
   "request-timeout": 408,
   conflict: 409,
+  "precondition-failed": 412,
   "payload-too-large": 413,
   "unsupported-media-type": 415,
   "payment-required": 402,
@@ -72,6 +73,13 @@ export class Unavailable extends Schema.TaggedError<Unavailable>()(
 ) {}
 
 /** A payment or a licence tier is needed first (the store, licensed features). */
+/** 412: a conditional change (`If-Match`) named a version that is no longer the current one. */
+export class PreconditionFailed extends Schema.TaggedError<PreconditionFailed>()(
+  "PreconditionFailed",
+  fields,
+  HttpApiSchema.annotations({ status: 412 })
+) {}
+
 export class PaymentRequired extends Schema.TaggedError<PaymentRequired>()(
   "PaymentRequired",
   fields,
@@ -101,6 +109,7 @@ export const codeForTag: Readonly<Record<string, ErrorCode>> = {
   Forbidden: "forbidden",
   NotFound: "not-found",
   Conflict: "conflict",
+  PreconditionFailed: "precondition-failed",
   Unavailable: "unavailable",
   PaymentRequired: "payment-required",
   BadGateway: "bad-gateway",

@@ -6,10 +6,9 @@
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
-import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, BodyExample, Conflict, NotFound, pageFields, ServerNotFound, ServerUnreadable } from "@garrison/runtime"
+import { Access, BadRequest, BodyExample, Conflict, NotFound, pageFields, PreconditionFailed, ServerNotFound, ServerUnreadable } from "@garrison/runtime"
 import { type KnownKey, KNOWN_KEYS } from "../internal/knownKeys.js"
 
 export const CONFIG_PERMISSION = "server.config"
@@ -114,13 +113,6 @@ export class TemplateRestored extends Schema.Class<TemplateRestored>("ConfigTemp
   /** The config as it was before the restore, saved as a template first. */
   savedBefore: ConfigTemplate
 }) {}
-
-/** 412: the file changed since the caller read it (its `If-Match` names another version). */
-export class PreconditionFailed extends Schema.TaggedError<PreconditionFailed>()(
-  "PreconditionFailed",
-  { message: Schema.String, details: Schema.optional(Schema.Unknown) },
-  HttpApiSchema.annotations({ status: 412 })
-) {}
 
 export const ServerIdPath = Schema.Struct({ id: Schema.String })
 export const TemplatePath = Schema.Struct({ id: Schema.String, templateId: Schema.String })
