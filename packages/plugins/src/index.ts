@@ -18,6 +18,7 @@ import { ModsPlugin } from "./mods/index.js"
 import { UpdatesPlugin } from "./updates/index.js"
 import { RolloutPlugin } from "./rollout/index.js"
 import { ConfigPlugin } from "./config/index.js"
+import { FilesPlugin } from "./files/index.js"
 
 export * from "./accounts/index.js"
 export * from "./health/index.js"
@@ -35,6 +36,7 @@ export * from "./mods/index.js"
 export * from "./updates/index.js"
 export * from "./rollout/index.js"
 export * from "./config/index.js"
+export * from "./files/index.js"
 
 /** The plugins the controller loads by default, in no particular order (the host orders them). */
-export const defaultPlugins: ReadonlyArray<AnyPlugin> = [HealthPlugin, AccountsPlugin, AuditPlugin, NotificationsPlugin, ServersPlugin, SchedulerPlugin, PlayersPlugin, LogsPlugin, PriorityPlugin, BansPlugin, ActionsPlugin, PlatformPlugin, ModsPlugin, UpdatesPlugin, RolloutPlugin, ConfigPlugin]
+export const defaultPlugins: ReadonlyArray<AnyPlugin> = [HealthPlugin, AccountsPlugin, AuditPlugin, NotificationsPlugin, ServersPlugin, SchedulerPlugin, PlayersPlugin, LogsPlugin, PriorityPlugin, BansPlugin, ActionsPlugin, PlatformPlugin, ModsPlugin, UpdatesPlugin, RolloutPlugin, ConfigPlugin, FilesPlugin]
