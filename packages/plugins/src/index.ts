@@ -19,6 +19,7 @@ import { UpdatesPlugin } from "./updates/index.js"
 import { RolloutPlugin } from "./rollout/index.js"
 import { ConfigPlugin } from "./config/index.js"
 import { FilesPlugin } from "./files/index.js"
+import { TypesPlugin } from "./types/index.js"
 
 export * from "./accounts/index.js"
 export * from "./health/index.js"
@@ -37,6 +38,7 @@ export * from "./updates/index.js"
 export * from "./rollout/index.js"
 export * from "./config/index.js"
 export * from "./files/index.js"
+export * from "./types/index.js"
 
 /** The plugins the controller loads by default, in no particular order (the host orders them). */
-export const defaultPlugins: ReadonlyArray<AnyPlugin> = [HealthPlugin, AccountsPlugin, AuditPlugin, NotificationsPlugin, ServersPlugin, SchedulerPlugin, PlayersPlugin, LogsPlugin, PriorityPlugin, BansPlugin, ActionsPlugin, PlatformPlugin, ModsPlugin, UpdatesPlugin, RolloutPlugin, ConfigPlugin, FilesPlugin]
+export const defaultPlugins: ReadonlyArray<AnyPlugin> = [HealthPlugin, AccountsPlugin, AuditPlugin, NotificationsPlugin, ServersPlugin, SchedulerPlugin, PlayersPlugin, LogsPlugin, PriorityPlugin, BansPlugin, ActionsPlugin, PlatformPlugin, ModsPlugin, UpdatesPlugin, RolloutPlugin, ConfigPlugin, FilesPlugin, TypesPlugin]

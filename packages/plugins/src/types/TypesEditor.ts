@@ -1,0 +1,272 @@
+/**
+ * `TypesEditor`: the mission's economy files of a server. The mission is
+ * the one the server's configuration names (`class Missions { class DayZ {
+ * template = "..."; }; };`, read with the runtime's `ServerConfigFile`);
+ * its files are `db/types.xml` and those `cfgeconomycore.xml` registers.
+ * Everything goes through the server's confined files. A save keeps the
+ * file as it was under `.garrison/types-backups/` (the newest ten per file)
+ * and writes the new one atomically; saves of one server wait for each
+ * other.
+ */
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import {
+  BadRequest,
+  Conflict,
+  type ConfinedFileError,
+  confinedFileHttpError,
+  type ConfinedFileHttpError,
+  cursorBadRequest,
+  cursorCodec,
+  decodeCursor,
+  effectiveLimit,
+  findSetting,
+  NotFound,
+  parseServerConfig,
+  relativeSegments,
+  type ServerFiles,
+  type ServerNotFound,
+  type ServerUnreadable
+} from "@garrison/runtime"
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
+import { Servers } from "../servers/index.js"
+import {
+  CategoryLimits,
+  ItemName,
+  TypeItem,
+  type TypeItemInput,
+  TYPES_PAGE,
+  TypesFile,
+  TypesSaved
+} from "./contract/Api.js"
+import {
+  findType,
+  itemOf,
+  itemProblem,
+  newTypeNode,
+  parseTypes,
+  printTypes,
+  registeredTypesFiles,
+  type TypesDocument,
+  typeNodes,
+  writeItem,
+  XmlProblem
+} from "./internal/typesXml.js"
+
+type Lookup = ServerNotFound | ServerUnreadable
+type Refused = ConfinedFileHttpError | BadRequest | Conflict | NotFound
+
+/** Largest economy file read (vanilla types.xml is about 1 MB). */
+export const MAX_TYPES_BYTES = 32 * 1024 * 1024
+const BACKUPS = ".garrison/types-backups"
+const KEEP_BACKUPS = 10
+
+export interface ItemFilter {
+  readonly file?: string | undefined
+  readonly name?: string | undefined
+  readonly category?: string | undefined
+  readonly usage?: string | undefined
+  readonly value?: string | undefined
+  readonly limit?: number | undefined
+  readonly cursor?: string | undefined
+}
+
+export interface TypesEditorShape {
+  readonly files: (serverId: string) => Effect.Effect<{ readonly mission: string; readonly files: ReadonlyArray<TypesFile> }, Lookup | Refused>
+  readonly items: (serverId: string, filter: ItemFilter) => Effect.Effect<{ readonly items: ReadonlyArray<TypeItem>; readonly nextCursor: string | null; readonly total: number }, Lookup | Refused>
+  readonly limits: (serverId: string) => Effect.Effect<ReadonlyArray<CategoryLimits>, Lookup | Refused>
+  readonly save: (serverId: string, file: string | undefined, items: ReadonlyArray<TypeItemInput>) => Effect.Effect<TypesSaved, Lookup | Refused>
+  readonly add: (serverId: string, file: string | undefined, item: TypeItemInput) => Effect.Effect<TypesSaved, Lookup | Refused>
+  readonly remove: (serverId: string, file: string | undefined, name: string) => Effect.Effect<TypesSaved, Lookup | Refused>
+  readonly names: (serverId: string) => Effect.Effect<ReadonlyArray<ItemName>, Lookup | Refused>
+}
+
+const offsets = cursorCodec("types-items", Schema.Int.pipe(Schema.greaterThan(0)))
+const fileError = (error: ConfinedFileError) => confinedFileHttpError(error, "file")
+const decoder = new TextDecoder()
+
+const asItem = (input: TypeItemInput) => ({ ...input, flags: { ...input.flags } })
+
+export class TypesEditor extends Context.Tag("@garrison/plugins/TypesEditor")<TypesEditor, TypesEditorShape>() {
+  static readonly layer: Layer.Layer<TypesEditor, never, Servers> = Layer.effect(
+    TypesEditor,
+    Effect.gen(function* () {
+      const servers = yield* Servers
+      const saves = yield* Effect.makeSemaphore(1)
+
+      const readText = (files: ServerFiles.ServerFiles, path: string) =>
+        Effect.map(files.read(path, { maxBytes: MAX_TYPES_BYTES }).pipe(Effect.catchAll(fileError)), (bytes) => decoder.decode(bytes))
+
+      /** The server's files and mission folder (`mpmissions/<template>`). */
+      const mission = (serverId: string) =>
+        Effect.gen(function* () {
+          const handle = yield* servers.get(serverId)
+          const entry = yield* handle.entry
+          const config = parseServerConfig(yield* readText(handle.files, entry.configFile))
+          const template = findSetting(config, "template", ["Missions", "DayZ"])?.value
+          if (typeof template !== "string" || !/^[A-Za-z0-9_.-]+$/.test(template) || template.includes("..")) {
+            return yield* new Conflict({ message: `${entry.configFile} names no mission (class Missions { class DayZ { template = "..."; }; })` })
+          }
+          return { files: handle.files, folder: `mpmissions/${template}` }
+        })
+
+      /** Every types file: the mission's db/types.xml, then the registered ones. */
+      const typesPaths = (files: ServerFiles.ServerFiles, folder: string) =>
+        Effect.gen(function* () {
+          const core = yield* readText(files, `${folder}/cfgeconomycore.xml`).pipe(Effect.catchTag("NotFound", () => Effect.succeed("")))
+          const registered = core === "" ? [] : yield* Effect.try({ try: () => registeredTypesFiles(core), catch: (e) => new Conflict({ message: (e as Error).message }) })
+          return [{ path: `${folder}/db/types.xml`, registered: false }, ...registered.map((p) => ({ path: `${folder}/${p}`, registered: true }))]
+        })
+
+      /** The file a request names (relative to the install folder), which must be one of the types files; default: db/types.xml. */
+      const pick = (serverId: string, file: string | undefined) =>
+        Effect.gen(function* () {
+          const { files, folder } = yield* mission(serverId)
+          const known = (yield* typesPaths(files, folder)).map((f) => f.path)
+          if (file === undefined) return { files, path: known[0]! }
+          const segments = relativeSegments(file)
+          const path = Either.isRight(segments) ? segments.right.join("/") : undefined
+          if (path === undefined || !known.includes(path)) {
+            return yield* new BadRequest({ message: `file: ${JSON.stringify(file.slice(0, 200))} is not a types file of this mission (${known.join(", ")})`, details: [{ path: "file", message: "not a types file" }] })
+          }
+          return { files, path }
+        })
+
+      const load = (files: ServerFiles.ServerFiles, path: string) =>
+        Effect.flatMap(readText(files, path), (text) =>
+          Effect.try({ try: () => parseTypes(text), catch: (e) => new Conflict({ message: `${path} ${e instanceof XmlProblem ? e.message : String(e)}` }) })
+        )
+
+      const allItems = (serverId: string) =>
+        Effect.gen(function* () {
+          const { files, folder } = yield* mission(serverId)
+          const paths = yield* typesPaths(files, folder)
+          const found: Array<TypeItem> = []
+          for (const { path } of paths) {
+            const doc = yield* load(files, path).pipe(Effect.catchTag("NotFound", () => Effect.succeed(undefined)))
+            if (doc === undefined) continue
+            for (const node of typeNodes(doc)) found.push(new TypeItem({ ...itemOf(node), file: path }))
+          }
+          return found
+        })
+
+      /** Changes one file: `change` edits the document and says how many items it saved. */
+      const change = (serverId: string, file: string | undefined, edit: (doc: TypesDocument, path: string) => Effect.Effect<number, Refused>) =>
+        saves.withPermits(1)(
+          Effect.gen(function* () {
+            const { files, path } = yield* pick(serverId, file)
+            const before = yield* files.read(path, { maxBytes: MAX_TYPES_BYTES }).pipe(Effect.catchAll(fileError))
+            const doc = yield* Effect.try({
+              try: () => parseTypes(decoder.decode(before)),
+              catch: (e) => new Conflict({ message: `${path} ${e instanceof XmlProblem ? e.message : String(e)}: fix it in the file editor first` })
+            })
+            const saved = yield* edit(doc, path)
+            const stamp = new Date(yield* Clock.currentTimeMillis).toISOString().replace(/[:.]/g, "-")
+            const base = path.split("/").join("__")
+            const backup = `${BACKUPS}/${stamp}-${base}`
+            yield* files.makeFolder(BACKUPS).pipe(Effect.catchAll(fileError))
+            yield* files.write(backup, before).pipe(Effect.catchAll(fileError))
+            // The newest ten backups of this file are kept.
+            const old = (yield* files.list(BACKUPS).pipe(Effect.catchAll(fileError)))
+              .filter((e) => e.name.endsWith(`-${base}`))
+              .sort((a, b) => b.name.localeCompare(a.name))
+              .slice(KEEP_BACKUPS)
+            yield* Effect.forEach(old, (e) => Effect.ignore(files.remove(`${BACKUPS}/${e.name}`)), { discard: true })
+            yield* files.write(path, printTypes(doc)).pipe(Effect.catchAll(fileError))
+            return new TypesSaved({ file: path, saved, backup })
+          })
+        )
+
+      const checked = (input: TypeItemInput) => {
+        const problem = itemProblem(asItem(input))
+        return problem === undefined
+          ? Effect.succeed(asItem(input))
+          : Effect.fail(new BadRequest({ message: `item ${JSON.stringify(input.name)}: ${problem}`, details: [{ path: "items", message: problem }] }))
+      }
+
+      return TypesEditor.of({
+        files: (serverId) =>
+          Effect.gen(function* () {
+            const { files, folder } = yield* mission(serverId)
+            const result: Array<TypesFile> = []
+            for (const { path, registered } of yield* typesPaths(files, folder)) {
+              const info = yield* Effect.either(files.stat(path))
+              const doc = yield* Effect.either(load(files, path))
+              result.push(
+                new TypesFile({
+                  path,
+                  registered,
+                  size: info._tag === "Right" ? info.right.size : 0,
+                  items: doc._tag === "Right" ? typeNodes(doc.right).length : 0,
+                  problem: doc._tag === "Left" ? doc.left.message : null
+                })
+              )
+            }
+            return { mission: folder, files: result }
+          }),
+        items: (serverId, filter) =>
+          Effect.gen(function* () {
+            const start = (yield* decodeCursor(offsets, filter.cursor).pipe(Effect.catchTag("InvalidCursor", cursorBadRequest))) ?? 0
+            const limit = effectiveLimit(filter.limit, TYPES_PAGE)
+            const path = filter.file === undefined ? undefined : (yield* pick(serverId, filter.file)).path
+            const name = filter.name?.toLowerCase()
+            const same = (a: string | null, b: string | undefined) => b === undefined || (a ?? "").toLowerCase() === b.toLowerCase()
+            const matching = (yield* allItems(serverId)).filter(
+              (item) =>
+                (path === undefined || item.file === path) &&
+                (name === undefined || item.name.toLowerCase().includes(name)) &&
+                same(item.category, filter.category) &&
+                (filter.usage === undefined || item.usage.some((u) => same(u, filter.usage))) &&
+                (filter.value === undefined || item.value.some((v) => same(v, filter.value)))
+            )
+            const items = matching.slice(start, start + limit)
+            return { items, total: matching.length, nextCursor: start + limit < matching.length ? offsets.encode(start + limit) : null }
+          }),
+        limits: (serverId) =>
+          Effect.map(allItems(serverId), (items) => {
+            const totals = new Map<string, { items: number; nominal: number; min: number }>()
+            for (const item of items) {
+              const key = item.category ?? "(none)"
+              const t = totals.get(key) ?? { items: 0, nominal: 0, min: 0 }
+              totals.set(key, { items: t.items + 1, nominal: t.nominal + (item.nominal ?? 0), min: t.min + (item.min ?? 0) })
+            }
+            return [...totals].sort(([a], [b]) => a.localeCompare(b)).map(([category, t]) => new CategoryLimits({ category, ...t }))
+          }),
+        save: (serverId, file, inputs) =>
+          change(serverId, file, (doc, path) =>
+            Effect.gen(function* () {
+              for (const input of inputs) {
+                const item = yield* checked(input)
+                const node = findType(doc, item.name)
+                if (node === undefined) return yield* new NotFound({ message: `${path} has no item ${JSON.stringify(item.name)}: add it instead` })
+                writeItem(node, item)
+              }
+              return inputs.length
+            })
+          ),
+        add: (serverId, file, input) =>
+          change(serverId, file, (doc, path) =>
+            Effect.gen(function* () {
+              const item = yield* checked(input)
+              if (findType(doc, item.name) !== undefined) return yield* new Conflict({ message: `${path} has an item ${JSON.stringify(item.name)} already: save it instead` })
+              doc.entries.push(newTypeNode(item))
+              return 1
+            })
+          ),
+        remove: (serverId, file, name) =>
+          change(serverId, file, (doc, path) =>
+            Effect.gen(function* () {
+              const node = findType(doc, name)
+              if (node === undefined) return yield* new NotFound({ message: `${path} has no item ${JSON.stringify(name.slice(0, 128))}` })
+              doc.entries.splice(doc.entries.indexOf(node), 1)
+              return 1
+            })
+          ),
+        names: (serverId) => Effect.map(allItems(serverId), (items) => items.map((item) => new ItemName({ name: item.name, category: item.category })))
+      })
+    })
+  )
+}
