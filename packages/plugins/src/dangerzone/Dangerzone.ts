@@ -1,0 +1,107 @@
+/**
+ * `Dangerzone`: what clears a server's data for good. Now: its log files by
+ * category (scan, clear). Everything reads and removes through the
+ * server's confined files, and every call leaves an audit row (reads too:
+ * an admin looking around the dangerzone is worth knowing).
+ */
+import * as Context from "effect/Context"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { AuditTrail, type ConfinedFileError, confinedFileHttpError, type ConfinedFileHttpError, CurrentRequest, inLogFolder, profilesFolder, type ServerFiles, type ServerNotFound, type ServerUnreadable } from "@garrison/runtime"
+import { Servers } from "../servers/index.js"
+import { LogCategory, LogFileView, LogsCleared, LogsScan } from "./contract/Api.js"
+import { LOG_CATEGORIES, type LogCategoryId } from "./logCategories.js"
+
+type Lookup = ServerNotFound | ServerUnreadable
+
+export interface DangerzoneShape {
+  readonly logsScan: (serverId: string, by: string) => Effect.Effect<LogsScan, Lookup | ConfinedFileHttpError>
+  readonly clearLogs: (serverId: string, categories: ReadonlyArray<LogCategoryId>, by: string) => Effect.Effect<LogsCleared, Lookup | ConfinedFileHttpError>
+}
+
+/** A file written this close before the process started may still be its own (coarse clocks). */
+const RUN_SLACK_MS = 5_000
+
+interface Found {
+  readonly category: LogCategoryId
+  readonly files: ServerFiles.ServerFiles
+  readonly path: string
+  readonly view: LogFileView
+  readonly modified: number
+}
+
+const notFoundAsEmpty = <A>(effect: Effect.Effect<ReadonlyArray<A>, ConfinedFileError>) =>
+  effect.pipe(Effect.catchIf((e) => e.problem === "not-found" || e.problem === "not-a-folder", () => Effect.succeed([] as ReadonlyArray<A>)))
+
+export class Dangerzone extends Context.Tag("@garrison/plugins/Dangerzone")<Dangerzone, DangerzoneShape>() {
+  static readonly layer: Layer.Layer<Dangerzone, never, Servers | AuditTrail> = Layer.effect(
+    Dangerzone,
+    Effect.gen(function* () {
+      const servers = yield* Servers
+      const audit = yield* AuditTrail
+      const record = (by: string, action: string, serverId: string, details: Record<string, unknown>) =>
+        Effect.flatMap(CurrentRequest, (request) =>
+          audit.record({ actor: by, ip: request._tag === "Some" ? request.value.clientIp : null, action, target: serverId, result: "success", details })
+        )
+
+      /** Every log file of the server, with its category. */
+      const scan = (serverId: string) =>
+        Effect.gen(function* () {
+          const handle = yield* servers.get(serverId)
+          const entry = yield* handle.entry
+          const logs = profilesFolder(entry)
+          const found: Array<Found> = []
+          const add = (category: LogCategoryId, files: ServerFiles.ServerFiles, folder: string, entries: ReadonlyArray<ServerFiles.FileInfo>) => {
+            const rule = LOG_CATEGORIES.find((c) => c.id === category)!
+            for (const e of entries) {
+              if (e.kind !== "file" || !rule.matches(e.name)) continue
+              const path = folder === "" ? e.name : `${folder}/${e.name}`
+              if (found.some((f) => f.files.root === files.root && f.path === path)) continue
+              found.push({ category, files, path, modified: e.modified.getTime(), view: new LogFileView({ name: e.name, path, size: e.size, modified: e.modified.toISOString() }) })
+            }
+          }
+          const top = yield* notFoundAsEmpty(logs.files.list(logs.folder))
+          for (const rule of LOG_CATEGORIES) if (!rule.inBattlEye) add(rule.id, logs.files, logs.folder, top)
+          // BattlEye writes into a BattlEye folder of the profiles folder, or into the entry's BattlEye folder.
+          for (const name of top.filter((e) => e.kind === "folder" && e.name.toLowerCase() === "battleye").map((e) => e.name)) {
+            const folder = inLogFolder(logs, name)
+            add("battleye", logs.files, folder, yield* notFoundAsEmpty(logs.files.list(folder)))
+          }
+          add("battleye", handle.files, entry.battleyeDir, yield* notFoundAsEmpty(handle.files.list(entry.battleyeDir)).pipe(Effect.catchAll(() => Effect.succeed([]))))
+          const state = yield* handle.state
+          return { found, runningSince: state.status === "running" || state.status === "starting" || state.status === "stopping" ? (state.startedAt ?? 0) : undefined }
+        }).pipe(Effect.catchTag("ConfinedFileError", (e) => confinedFileHttpError(e)))
+
+      return Dangerzone.of({
+        logsScan: (serverId, by) =>
+          Effect.gen(function* () {
+            const { found } = yield* scan(serverId)
+            const categories = LOG_CATEGORIES.map((rule) => {
+              const files = found.filter((f) => f.category === rule.id).sort((a, b) => b.modified - a.modified).map((f) => f.view)
+              return new LogCategory({ id: rule.id, name: rule.name, fileCount: files.length, sizeBytes: files.reduce((s, f) => s + f.size, 0), files })
+            })
+            yield* record(by, "dangerzone.logs-scan", serverId, { files: found.length })
+            return new LogsScan({ categories, totalFiles: found.length, totalBytes: found.reduce((s, f) => s + f.view.size, 0) })
+          }),
+        clearLogs: (serverId, categories, by) =>
+          Effect.gen(function* () {
+            const { found, runningSince } = yield* scan(serverId)
+            let removedFiles = 0
+            let freedBytes = 0
+            const kept: Array<string> = []
+            for (const file of found.filter((f) => categories.includes(f.category))) {
+              if (runningSince !== undefined && file.modified >= runningSince - RUN_SLACK_MS) {
+                kept.push(file.path)
+                continue
+              }
+              yield* file.files.remove(file.path).pipe(Effect.catchIf((e) => e.problem === "not-found", () => Effect.void), Effect.catchAll((e) => confinedFileHttpError(e)))
+              removedFiles++
+              freedBytes += file.view.size
+            }
+            yield* record(by, "dangerzone.clear-logs", serverId, { categories, removedFiles, freedBytes, kept: kept.length })
+            return new LogsCleared({ removedFiles, freedBytes, kept })
+          })
+      })
+    })
+  )
+}

@@ -1,0 +1,22 @@
+/**
+ * The dangerzone (spec "Dangerzone", `admin`): a server's log files by
+ * category, scanned and cleared, every call audited. See README.md.
+ */
+import { Plugin } from "@garrison/runtime"
+import { DangerzoneApi } from "./contract/Api.js"
+import { Dangerzone } from "./Dangerzone.js"
+import { DangerzoneRoutes } from "./routes.js"
+
+export const DangerzonePlugin = Plugin.make({
+  id: "dangerzone",
+  description: "What clears a server's data for good: its log files by category",
+  dependsOn: ["servers"],
+  layer: Dangerzone.layer,
+  http: Plugin.http(DangerzoneApi, DangerzoneRoutes)
+})
+
+export { ClearLogsInput, DangerzoneApi, DangerzoneGroup, LogCategory, LogCategoryId, LogFileView, LogsCleared, LogsScan } from "./contract/Api.js"
+export { Dangerzone } from "./Dangerzone.js"
+export type { DangerzoneShape } from "./Dangerzone.js"
+export { LOG_CATEGORIES, LOG_CATEGORY_IDS } from "./logCategories.js"
+export type { LogCategoryId as DangerzoneLogCategoryId } from "./logCategories.js"
