@@ -9,17 +9,13 @@
  * the body themselves (the dashboard's client does).
  */
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
-import { etagOf } from "@garrison/runtime"
+import { etagMatches, etagOf } from "@garrison/runtime"
 
 const MAX_HASHED_BYTES = 1 << 20
 
 
-/** Whether `If-None-Match` (a list of tags, or `*`) names `etag`, compared weakly (RFC 9110 13.1.2). */
-export const matchesIfNoneMatch = (header: string, etag: string): boolean => {
-  if (header.trim() === "*") return true
-  const opaque = etag.replace(/^W\//, "")
-  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === opaque)
-}
+/** Whether `If-None-Match` (a list of tags, or `*`) names `etag`, compared weakly (RFC 9110 13.1.2): as `If-Match` is. */
+export const matchesIfNoneMatch = etagMatches
 
 /** The answer to a GET with its ETag, or 304 when the client already holds it. */
 export const withETag = (response: HttpServerResponse.HttpServerResponse, ifNoneMatch: string | undefined): HttpServerResponse.HttpServerResponse => {

@@ -21,6 +21,7 @@ import {
   type ConfigEdit,
   type ConfigValue,
   editServerConfig,
+  etagMatches,
   etagOf,
   findSetting,
   parseServerConfig,
@@ -94,13 +95,6 @@ const decode = (bytes: Uint8Array): FileText => {
   }
 }
 const encode = (text: string, utf8: boolean): Uint8Array => (utf8 ? new TextEncoder().encode(text) : Buffer.from(text, "latin1"))
-
-/** Whether `If-Match` (a list of tags, or `*`) names `etag`, compared weakly. */
-export const matchesIfMatch = (header: string, etag: string): boolean => {
-  if (header.trim() === "*") return true
-  const opaque = etag.replace(/^W\//, "")
-  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === opaque)
-}
 
 /** The typed value of a known key from the file (booleans from 0/1), or null when unset or of another type. */
 const typedValue = (kind: string, value: ConfigValue | undefined): unknown => {
@@ -234,7 +228,7 @@ export class ServerConfigs extends Context.Tag("@garrison/plugins/ServerConfigs"
         update: (serverId, patch, ifMatch) =>
           write(serverId, (current) =>
             Effect.gen(function* () {
-              if (ifMatch !== undefined && !matchesIfMatch(ifMatch, current.etag)) {
+              if (ifMatch !== undefined && !etagMatches(ifMatch, current.etag)) {
                 return yield* new PreconditionFailed({
                   message: "the configuration changed since you read it: read it again (its ETag is in the answer) and redo the change",
                   details: { etag: current.etag }

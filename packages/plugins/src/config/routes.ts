@@ -1,8 +1,7 @@
 /** The handlers behind `ConfigApi`; the host has already checked `server.config` on the server. */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
-import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as Effect from "effect/Effect"
-import { BadRequest, Conflict, CurrentPrincipal, NotFound } from "@garrison/runtime"
+import { BadRequest, Conflict, CurrentPrincipal, ifMatchHeader, NotFound } from "@garrison/runtime"
 import { ConfigApi, ConfigTemplates, TemplateRestored } from "./contract/Api.js"
 import { type ConfigRefused, ServerConfigs } from "./ServerConfigs.js"
 
@@ -15,11 +14,6 @@ const refused = (error: ConfigRefused) =>
         : new Conflict({ message: error.message, ...(error.field === undefined ? {} : { details: { field: error.field } }) })
   )
 
-/** `If-Match` as one string (the first, when sent twice). */
-const ifMatch = Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
-  const value: unknown = request.headers["if-match"]
-  return typeof value === "string" ? value : undefined
-})
 
 export const ConfigRoutes = HttpApiBuilder.group(ConfigApi, "config", (handlers) =>
   Effect.gen(function* () {
@@ -28,7 +22,7 @@ export const ConfigRoutes = HttpApiBuilder.group(ConfigApi, "config", (handlers)
     return handlers
       .handle("read", ({ path }) => configs.read(path.id).pipe(Effect.catchTag("ConfigRefused", refused)))
       .handle("update", ({ path, payload }) =>
-        Effect.flatMap(ifMatch, (tag) => configs.update(path.id, payload, tag)).pipe(Effect.catchTag("ConfigRefused", refused))
+        Effect.flatMap(ifMatchHeader, (tag) => configs.update(path.id, payload, tag)).pipe(Effect.catchTag("ConfigRefused", refused))
       )
       .handle("templates", ({ path }) => Effect.map(configs.templates(path.id), (items) => new ConfigTemplates({ items, nextCursor: null })))
       .handle("saveTemplate", ({ path, payload }) =>

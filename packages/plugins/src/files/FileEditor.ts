@@ -17,6 +17,7 @@ import {
   type ConfinedFileError,
   confinedFileHttpError,
   type ConfinedFileHttpError,
+  etagMatches,
   etagOf,
   PreconditionFailed,
   relativeSegments,
@@ -53,9 +54,6 @@ const normalized = (path: string, allowRoot: boolean) =>
     onLeft: (reason) => Effect.fail(new BadRequest({ message: `path: ${JSON.stringify(path.slice(0, 200))} ${reason}`, details: [{ path: "path", message: reason }] })),
     onRight: (segments) => Effect.succeed(segments.join("/"))
   })
-
-const weakMatch = (header: string, etag: string) =>
-  header.trim() === "*" || header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag.replace(/^W\//, ""))
 
 const fileError = (error: ConfinedFileError) => confinedFileHttpError(error)
 
@@ -121,7 +119,7 @@ export class FileEditor extends Context.Tag("@garrison/plugins/FileEditor")<File
               Effect.catchAll(fileError)
             )
             const expected = input.etag ?? ifMatch
-            if (expected !== undefined && (current === undefined || !weakMatch(expected, etagOf(current)))) {
+            if (expected !== undefined && (current === undefined || !etagMatches(expected, etagOf(current)))) {
               return yield* new PreconditionFailed({
                 message: current === undefined ? `path: ${JSON.stringify(file)} no longer exists` : `path: ${JSON.stringify(file)} changed since you read it: read it again and redo the change`,
                 details: { etag: current === undefined ? null : etagOf(current) }

@@ -1,0 +1,23 @@
+/**
+ * Conditional changes: a client sends the version it read (`If-Match`, or an
+ * `etag` field) and the change is refused (412) when the resource is at
+ * another version now. Versions are the weak ETags of `etagOf`.
+ */
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as Effect from "effect/Effect"
+
+/** Whether `header` (a list of tags, or `*`) names `etag`, compared weakly (RFC 9110 13.1.1). */
+export const etagMatches = (header: string, etag: string): boolean => {
+  if (header.trim() === "*") return true
+  const opaque = etag.replace(/^W\//, "")
+  return header.split(",").some((tag) => tag.trim().replace(/^W\//, "") === opaque)
+}
+
+/** The request's `If-Match`, when it sent one (the first, when sent twice). */
+export const ifMatchHeader: Effect.Effect<string | undefined, never, HttpServerRequest.HttpServerRequest> = Effect.map(
+  HttpServerRequest.HttpServerRequest,
+  (request) => {
+    const value: unknown = request.headers["if-match"]
+    return typeof value === "string" ? value : Array.isArray(value) && typeof value[0] === "string" ? value[0] : undefined
+  }
+)
