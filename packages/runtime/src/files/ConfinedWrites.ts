@@ -85,11 +85,19 @@ const temporaryName = () => `.garrison-${randomBytes(6).toString("hex")}.tmp`
 
 const modeOf = (stats: BigStats) => Number(stats.mode & 0o7777n)
 
-/** Writes `data` (a string as UTF-8) to `path` under `root`, atomically, as described above. */
+/** What fills the new file: a whole buffer or string, or chunk by chunk. */
+export type WriteSource = Uint8Array | string | { readonly chunks: (write: (chunk: Uint8Array) => Effect.Effect<void, ConfinedFileError>) => Effect.Effect<void, ConfinedFileError> }
+
+/**
+ * Writes `data` (a string as UTF-8) to `path` under `root`, atomically, as
+ * described above. A `chunks` source writes piece by piece (a copy of a
+ * large file never holds it whole); the target is replaced only once the
+ * last piece is written and synced.
+ */
 export const writeConfined = (
   root: ConfinedRoot,
   path: string,
-  data: Uint8Array | string,
+  data: WriteSource,
   options: WriteOptions = {}
 ): Effect.Effect<void, ConfinedFileError> =>
   Effect.scoped(
@@ -114,7 +122,20 @@ export const writeConfined = (
               const seen = yield* lstat(temp, path)
               if (!sameFile(seen, created)) return yield* refuse(path, "changed")
             }
-            yield* fsCall(path, () => handle.writeFile(data), "written")
+            if (typeof data === "string" || data instanceof Uint8Array) {
+              yield* fsCall(path, () => handle.writeFile(data), "written")
+            } else {
+              yield* data.chunks((chunk) =>
+                fsCall(
+                  path,
+                  async () => {
+                    // `write` may take less than it was given: loop until the chunk is all down.
+                    for (let offset = 0; offset < chunk.byteLength; ) offset += (await handle.write(chunk, offset, chunk.byteLength - offset)).bytesWritten
+                  },
+                  "written"
+                )
+              )
+            }
             yield* fsCall(path, () => handle.sync(), "written")
           })
         )

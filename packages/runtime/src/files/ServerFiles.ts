@@ -37,6 +37,9 @@ export interface FileInfo {
 /** A regular file opened for reading, until the scope closes: ranges come from the very file that was checked. */
 export type OpenedFile = ConfinedFile
 
+/** How much of a file `copyFrom` reads and writes at a time. */
+export const COPY_CHUNK = 1024 * 1024
+
 /** Largest whole-file read unless a caller says otherwise; larger files are read in ranges (`open`). */
 export const DEFAULT_READ_LIMIT = 16 * 1024 * 1024
 
@@ -73,6 +76,12 @@ export interface ServerFiles {
   readonly open: (path: string) => Effect.Effect<OpenedFile, ConfinedFileError, Scope.Scope>
   /** Replaces (or creates) a file atomically; a string is written as UTF-8. The folder must exist. */
   readonly write: (path: string, data: Uint8Array | string, options?: WriteOptions) => Effect.Effect<void, ConfinedFileError>
+  /**
+   * Replaces (or creates) `path` with the bytes of `source` (a file opened
+   * from these or another server's files), read and written a piece at a
+   * time, so a copy of a large file never holds it whole; atomic like `write`.
+   */
+  readonly copyFrom: (source: OpenedFile, path: string, options?: WriteOptions) => Effect.Effect<void, ConfinedFileError>
   /** Removes a file, a symlink (the link itself) or a folder. */
   readonly remove: (path: string, options?: RemoveOptions) => Effect.Effect<void, ConfinedFileError>
   /** Moves an entry within the root. */
@@ -118,6 +127,26 @@ export const local = (rootFolder: string, options: LocalOptions = {}): ServerFil
       ),
     open: (path) => Effect.flatMap(root(path), (r) => openConfined(r, path, opts)),
     write: (path, data, writeOptions = {}) => Effect.flatMap(root(path), (r) => writeConfined(r, path, data, { ...opts, ...writeOptions })),
+    copyFrom: (source, path, writeOptions = {}) =>
+      Effect.flatMap(root(path), (r) =>
+        writeConfined(
+          r,
+          path,
+          {
+            chunks: (write) =>
+              Effect.gen(function* () {
+                for (let position = 0; position < source.size; ) {
+                  const piece = yield* source.read(position, Math.min(COPY_CHUNK, source.size - position))
+                  // The file got shorter since it was opened: what is there is copied.
+                  if (piece.byteLength === 0) break
+                  yield* write(piece)
+                  position += piece.byteLength
+                }
+              })
+          },
+          { ...opts, ...writeOptions }
+        )
+      ),
     remove: (path, removeOptions = {}) => Effect.flatMap(root(path), (r) => removeConfined(r, path, { ...opts, ...removeOptions })),
     rename: (from, to, renameOptions = {}) => Effect.flatMap(root(from), (r) => renameConfined(r, from, to, { ...opts, ...renameOptions })),
     makeFolder: (path) => Effect.flatMap(root(path), (r) => makeConfinedFolder(r, path, opts)),

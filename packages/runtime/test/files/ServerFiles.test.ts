@@ -293,3 +293,43 @@ describe("a refused path over HTTP", () => {
     })
   )
 })
+
+describe("ServerFiles.copyFrom", () => {
+  it.effect("copies a file larger than a piece from one server's files to another's, atomically, confined on both sides", () =>
+    Effect.gen(function* () {
+      const from = layout()
+      const to = layout()
+      const big = Buffer.alloc(ServerFiles.COPY_CHUNK * 2 + 12345)
+      for (let i = 0; i < big.length; i++) big[i] = (i * 7) % 251
+      Fs.writeFileSync(NodePath.join(from.root, "world.bin"), big)
+      const source = ServerFiles.local(from.root)
+      const target = ServerFiles.local(to.root)
+      yield* Effect.scoped(Effect.flatMap(source.open("world.bin"), (opened) => target.copyFrom(opened, "copied.bin")))
+      expect(Buffer.compare(Fs.readFileSync(NodePath.join(to.root, "copied.bin")), big)).toBe(0)
+      // Confined on the way out as on the way in.
+      const before = tree(to.outside)
+      const refused = yield* outcome(Effect.scoped(Effect.flatMap(source.open("world.bin"), (opened) => target.copyFrom(opened, "../x.bin"))))
+      expect(refused).toBe("invalid-path")
+      expect(tree(to.outside)).toEqual(before)
+    }))
+
+  it.effect("a source that fails halfway leaves the target as it was and no piece behind", () =>
+    Effect.gen(function* () {
+      const to = layout()
+      Fs.writeFileSync(NodePath.join(to.root, "keep.bin"), "old content")
+      const before = tree(to.root)
+      let reads = 0
+      const failing: ServerFiles.OpenedFile = {
+        path: "source.bin",
+        size: ServerFiles.COPY_CHUNK * 3,
+        modified: new Date(),
+        read: (_position, length) =>
+          ++reads < 3 ? Effect.succeed(new Uint8Array(length)) : Effect.fail(new ConfinedFileError({ path: "source.bin", problem: "io", message: "vanished" }))
+      }
+      const result = yield* Effect.exit(ServerFiles.local(to.root).copyFrom(failing, "keep.bin"))
+      expect(Exit.isFailure(result)).toBe(true)
+      expect(reads).toBe(3)
+      expect(Fs.readFileSync(NodePath.join(to.root, "keep.bin"), "utf8")).toBe("old content")
+      expect(tree(to.root)).toEqual(before)
+    }))
+})
