@@ -119,7 +119,7 @@ describe("CommandChannel", () => {
 
       // Another id inside: dropped at once.
       writeAtomic(NodePath.join(responses, `${id}.json`), JSON.stringify({ id: "someone-else", ok: true }))
-      yield* until(() => files(responses).length === 0, 2_000, "the mismatched file dropped")
+      yield* until(() => files(responses).length === 0, 5_000, "the mismatched file dropped")
       expect(logs.lines.some((l) => l.includes(`its id "someone-else" is not the file's (${id})`))).toBe(true)
       expect(fiber.unsafePoll()).toBeNull()
 
