@@ -7,14 +7,30 @@
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { AuditTrail, type ConfinedFileError, confinedFileHttpError, type ConfinedFileHttpError, CurrentRequest, inLogFolder, profilesFolder, type ServerFiles, type ServerNotFound, type ServerUnreadable } from "@garrison/runtime"
+import {
+  AuditTrail,
+  type ConfinedFileError,
+  confinedFileHttpError,
+  type ConfinedFileHttpError,
+  Conflict,
+  CurrentRequest,
+  findSetting,
+  inLogFolder,
+  parseServerConfig,
+  profilesFolder,
+  type ServerFiles,
+  type ServerNotFound,
+  type ServerUnreadable
+} from "@garrison/runtime"
 import { Servers } from "../servers/index.js"
-import { LogCategory, LogFileView, LogsCleared, LogsScan } from "./contract/Api.js"
+import { LogCategory, LogFileView, LogsCleared, LogsScan, WipePath, WipePreset, WipePresets } from "./contract/Api.js"
 import { LOG_CATEGORIES, type LogCategoryId } from "./logCategories.js"
+import { WIPE_PRESETS } from "./wipePresets.js"
 
 type Lookup = ServerNotFound | ServerUnreadable
 
 export interface DangerzoneShape {
+  readonly wipePresets: (serverId: string, by: string) => Effect.Effect<WipePresets, Lookup | ConfinedFileHttpError | Conflict>
   readonly logsScan: (serverId: string, by: string) => Effect.Effect<LogsScan, Lookup | ConfinedFileHttpError>
   readonly clearLogs: (serverId: string, categories: ReadonlyArray<LogCategoryId>, by: string) => Effect.Effect<LogsCleared, Lookup | ConfinedFileHttpError>
 }
@@ -29,6 +45,21 @@ interface Found {
   readonly view: LogFileView
   readonly modified: number
 }
+
+/** Bytes under `path` (a file's own size; a folder's files, links not followed); 0 when it is not there. */
+const sizeOf = (files: ServerFiles.ServerFiles, path: string, depth = 0): Effect.Effect<number, ConfinedFileError> =>
+  Effect.gen(function* () {
+    const info = yield* files.stat(path).pipe(Effect.catchIf((e) => e.problem === "not-found", () => Effect.succeed(undefined)))
+    if (info === undefined) return 0
+    if (info.kind === "file") return info.size
+    if (info.kind !== "folder" || depth > 32) return 0
+    let total = 0
+    for (const entry of yield* files.list(path)) {
+      const child = path === "" ? entry.name : `${path}/${entry.name}`
+      total += entry.kind === "file" ? entry.size : entry.kind === "folder" ? yield* sizeOf(files, child, depth + 1) : 0
+    }
+    return total
+  })
 
 const notFoundAsEmpty = <A>(effect: Effect.Effect<ReadonlyArray<A>, ConfinedFileError>) =>
   effect.pipe(Effect.catchIf((e) => e.problem === "not-found" || e.problem === "not-a-folder", () => Effect.succeed([] as ReadonlyArray<A>)))
@@ -72,7 +103,39 @@ export class Dangerzone extends Context.Tag("@garrison/plugins/Dangerzone")<Dang
           return { found, runningSince: state.status === "running" || state.status === "starting" || state.status === "stopping" ? (state.startedAt ?? 0) : undefined }
         }).pipe(Effect.catchTag("ConfinedFileError", (e) => confinedFileHttpError(e)))
 
+      /** The mission's persistence folder: `mpmissions/<template>/storage_<instanceId>` from the server's configuration. */
+      const storageOf = (serverId: string) =>
+        Effect.gen(function* () {
+          const handle = yield* servers.get(serverId)
+          const entry = yield* handle.entry
+          const bytes = yield* handle.files.read(entry.configFile, { maxBytes: 1024 * 1024 })
+          const config = parseServerConfig(new TextDecoder().decode(bytes))
+          const template = findSetting(config, "template", ["Missions", "DayZ"])?.value
+          const instance = findSetting(config, "instanceId")?.value ?? 1
+          if (typeof template !== "string" || !/^[A-Za-z0-9_.-]+$/.test(template) || template.includes("..") || typeof instance !== "number" || !Number.isInteger(instance)) {
+            return yield* new Conflict({ message: `${entry.configFile} names no mission or instance (class Missions { class DayZ { template = "..."; }; }, instanceId)` })
+          }
+          return { files: handle.files, storage: `mpmissions/${template}/storage_${instance}` }
+        }).pipe(Effect.catchTag("ConfinedFileError", (e) => confinedFileHttpError(e)))
+
       return Dangerzone.of({
+        wipePresets: (serverId, by) =>
+          Effect.gen(function* () {
+            const { files, storage } = yield* storageOf(serverId)
+            const presets: Array<WipePreset> = []
+            for (const preset of WIPE_PRESETS) {
+              const paths: Array<WipePath> = []
+              for (const relative of preset.paths) {
+                const path = relative === "" ? storage : `${storage}/${relative}`
+                const exists = yield* files.stat(path).pipe(Effect.as(true), Effect.catchIf((e) => e.problem === "not-found", () => Effect.succeed(false)))
+                paths.push(new WipePath({ path, exists, sizeBytes: exists ? yield* sizeOf(files, path) : 0 }))
+              }
+              const sizeBytes = paths.reduce((sum, p) => sum + p.sizeBytes, 0)
+              presets.push(new WipePreset({ id: preset.id, name: preset.name, description: preset.description, paths, sizeBytes, available: sizeBytes > 0 }))
+            }
+            yield* record(by, "dangerzone.wipe-presets", serverId, { storage })
+            return new WipePresets({ storage, presets })
+          }).pipe(Effect.catchTag("ConfinedFileError", (e) => confinedFileHttpError(e))),
         logsScan: (serverId, by) =>
           Effect.gen(function* () {
             const { found } = yield* scan(serverId)

@@ -15,7 +15,9 @@ export const DangerzonePlugin = Plugin.make({
   http: Plugin.http(DangerzoneApi, DangerzoneRoutes)
 })
 
-export { ClearLogsInput, DangerzoneApi, DangerzoneGroup, LogCategory, LogCategoryId, LogFileView, LogsCleared, LogsScan } from "./contract/Api.js"
+export { ClearLogsInput, DangerzoneApi, DangerzoneGroup, LogCategory, LogCategoryId, LogFileView, LogsCleared, LogsScan, WipePath, WipePreset, WipePresets } from "./contract/Api.js"
+export { WIPE_PRESETS } from "./wipePresets.js"
+export type { WipePresetId } from "./wipePresets.js"
 export { Dangerzone } from "./Dangerzone.js"
 export type { DangerzoneShape } from "./Dangerzone.js"
 export { LOG_CATEGORIES, LOG_CATEGORY_IDS } from "./logCategories.js"

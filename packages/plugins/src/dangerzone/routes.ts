@@ -10,6 +10,7 @@ export const DangerzoneRoutes = HttpApiBuilder.group(DangerzoneApi, "dangerzone"
     const dangerzone = yield* Dangerzone
     const caller = Effect.map(CurrentPrincipal, (p) => p.id)
     return handlers
+      .handle("wipePresets", ({ path }) => Effect.flatMap(caller, (by) => dangerzone.wipePresets(path.id, by)))
       .handle("logsScan", ({ path }) => Effect.flatMap(caller, (by) => dangerzone.logsScan(path.id, by)))
       .handle("clearLogs", ({ path, payload }) => Effect.flatMap(caller, (by) => dangerzone.clearLogs(path.id, payload.categories, by)))
   })

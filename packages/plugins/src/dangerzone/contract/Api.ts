@@ -45,9 +45,39 @@ export class LogsCleared extends Schema.Class<LogsCleared>("DangerzoneLogsCleare
   kept: Schema.Array(Schema.String)
 }) {}
 
+export class WipePath extends Schema.Class<WipePath>("DangerzoneWipePath")({
+  /** Relative to the install folder. */
+  path: Schema.String,
+  exists: Schema.Boolean,
+  sizeBytes: Schema.Number
+}) {}
+
+export class WipePreset extends Schema.Class<WipePreset>("DangerzoneWipePreset")({
+  id: Schema.Literal("players", "economy", "full"),
+  name: Schema.String,
+  description: Schema.String,
+  paths: Schema.Array(WipePath),
+  sizeBytes: Schema.Number,
+  /** Whether there is anything to delete. */
+  available: Schema.Boolean
+}) {}
+
+export class WipePresets extends Schema.Class<WipePresets>("DangerzoneWipePresets")({
+  /** The persistence folder the presets act in, relative to the install folder. */
+  storage: Schema.String,
+  presets: Schema.Array(WipePreset)
+}) {}
+
 export const ServerIdPath = Schema.Struct({ id: Schema.String })
 
 export class DangerzoneGroup extends HttpApiGroup.make("dangerzone")
+  .add(
+    HttpApiEndpoint.get("wipePresets", "/api/servers/:id/dangerzone/wipe-presets")
+      .setPath(ServerIdPath)
+      .addSuccess(WipePresets)
+      .annotate(OpenApi.Summary, "What each wipe would delete")
+      .annotate(OpenApi.Description, "The presets players, economy and full, with the paths each deletes in the mission's persistence folder and their sizes.")
+  )
   .add(
     HttpApiEndpoint.get("logsScan", "/api/servers/:id/dangerzone/logs-scan")
       .setPath(ServerIdPath)
