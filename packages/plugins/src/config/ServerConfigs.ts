@@ -26,6 +26,7 @@ import {
   findSetting,
   parseServerConfig,
   PreconditionFailed,
+  Refusal,
   SEALED_PREFIX,
   SealedSecrets,
   type SealingKey,
@@ -39,17 +40,6 @@ import { KNOWN_KEYS, knownKey, SECRET_MASK } from "./internal/knownKeys.js"
 
 type Lookup = ServerNotFound | ServerUnreadable
 
-/** Refused for the file's or the request's state: the message says why (400 with a field, 404, 409). */
-export class ConfigRefused extends Error {
-  readonly _tag = "ConfigRefused"
-  constructor(
-    message: string,
-    readonly status: 400 | 404 | 409,
-    readonly field?: string
-  ) {
-    super(message)
-  }
-}
 
 export const CONFIG_KEY = {
   name: "config-templates-key",
@@ -65,16 +55,16 @@ export const CONFIG_KEY = {
 export const MAX_CONFIG_BYTES = 1024 * 1024
 
 export interface ServerConfigsShape {
-  readonly read: (serverId: string) => Effect.Effect<ServerConfig, Lookup | ConfigRefused>
-  readonly update: (serverId: string, patch: ConfigPatch, ifMatch: string | undefined) => Effect.Effect<ServerConfig, Lookup | ConfigRefused | PreconditionFailed>
+  readonly read: (serverId: string) => Effect.Effect<ServerConfig, Lookup | Refusal>
+  readonly update: (serverId: string, patch: ConfigPatch, ifMatch: string | undefined) => Effect.Effect<ServerConfig, Lookup | Refusal | PreconditionFailed>
   readonly templates: (serverId: string) => Effect.Effect<ReadonlyArray<ConfigTemplate>, Lookup>
-  readonly saveTemplate: (serverId: string, name: string, by: string) => Effect.Effect<ConfigTemplate, Lookup | ConfigRefused>
+  readonly saveTemplate: (serverId: string, name: string, by: string) => Effect.Effect<ConfigTemplate, Lookup | Refusal>
   readonly restoreTemplate: (
     serverId: string,
     templateId: string,
     by: string
-  ) => Effect.Effect<{ readonly config: ServerConfig; readonly savedBefore: ConfigTemplate }, Lookup | ConfigRefused>
-  readonly deleteTemplate: (serverId: string, templateId: string) => Effect.Effect<void, Lookup | ConfigRefused>
+  ) => Effect.Effect<{ readonly config: ServerConfig; readonly savedBefore: ConfigTemplate }, Lookup | Refusal>
+  readonly deleteTemplate: (serverId: string, templateId: string) => Effect.Effect<void, Lookup | Refusal>
   /** Forgets a deleted server's templates. */
   readonly forgetServer: (serverId: string) => Effect.Effect<void>
 }
@@ -182,10 +172,10 @@ export class ServerConfigs extends Context.Tag("@garrison/plugins/ServerConfigs"
           const bytes = yield* handle.files.read(entry.configFile, { maxBytes: MAX_CONFIG_BYTES }).pipe(
             Effect.mapError((error) =>
               error.problem === "not-found"
-                ? new ConfigRefused(`the server's configuration file ${entry.configFile} does not exist`, 404)
+                ? Refusal.of(`the server's configuration file ${entry.configFile} does not exist`, 404)
                 : error.problem === "too-large"
-                  ? new ConfigRefused(`${entry.configFile} is larger than ${MAX_CONFIG_BYTES} bytes: not a DayZ configuration`, 409)
-                  : new ConfigRefused(`${entry.configFile}: ${error.message}`, 409)
+                  ? Refusal.of(`${entry.configFile} is larger than ${MAX_CONFIG_BYTES} bytes: not a DayZ configuration`, 409)
+                  : Refusal.of(`${entry.configFile}: ${error.message}`, 409)
             )
           )
           return { handle, file: entry.configFile, content: decode(bytes), running: state.status === "running" || state.status === "starting" }
@@ -200,7 +190,7 @@ export class ServerConfigs extends Context.Tag("@garrison/plugins/ServerConfigs"
             const next = yield* text(content)
             const bytes = encode(next, content.utf8)
             if (next !== content.text) {
-              yield* handle.files.write(file, bytes).pipe(Effect.mapError((error) => new ConfigRefused(`cannot write ${file}: ${error.message}`, 409)))
+              yield* handle.files.write(file, bytes).pipe(Effect.mapError((error) => Refusal.of(`cannot write ${file}: ${error.message}`, 409)))
             }
             return viewOf(file, decode(bytes), running)
           })
@@ -211,7 +201,7 @@ export class ServerConfigs extends Context.Tag("@garrison/plugins/ServerConfigs"
           const id = randomUUID()
           const at = yield* now
           const taken = yield* sql<{ readonly id: string }>`SELECT id FROM config_templates WHERE server_id = ${serverId} AND name = ${name}`.pipe(Effect.orDie)
-          if (taken.length > 0) return yield* Effect.fail(new ConfigRefused(`server ${serverId} has a template named "${name}" already`, 409, "name"))
+          if (taken.length > 0) return yield* Effect.fail(Refusal.of(`server ${serverId} has a template named "${name}" already`, 409, "name"))
           yield* sql`INSERT INTO config_templates (id, server_id, name, content, size_bytes, created_at, created_by)
             VALUES (${id}, ${serverId}, ${name}, ${box.seal(content, `config-templates/${id}`)}, ${Buffer.byteLength(content)}, ${at}, ${by})`.pipe(Effect.orDie)
           return new ConfigTemplate({ id, name, sizeBytes: Buffer.byteLength(content), createdAt: at, createdBy: by })
@@ -220,7 +210,7 @@ export class ServerConfigs extends Context.Tag("@garrison/plugins/ServerConfigs"
       const templateRow = (serverId: string, templateId: string) =>
         Effect.flatMap(
           sql<TemplateRow>`SELECT * FROM config_templates WHERE server_id = ${serverId} AND id = ${templateId}`.pipe(Effect.orDie),
-          (rows) => (rows[0] === undefined ? Effect.fail(new ConfigRefused(`server ${serverId} has no configuration template ${templateId}`, 404)) : Effect.succeed(rows[0]))
+          (rows) => (rows[0] === undefined ? Effect.fail(Refusal.of(`server ${serverId} has no configuration template ${templateId}`, 404)) : Effect.succeed(rows[0]))
         )
 
       return ServerConfigs.of({
@@ -237,12 +227,12 @@ export class ServerConfigs extends Context.Tag("@garrison/plugins/ServerConfigs"
               const parsed = parseServerConfig(current.text)
               if (parsed.problems.length > 0) {
                 const first = parsed.problems[0]!
-                return yield* Effect.fail(new ConfigRefused(`the configuration file has a problem DayZ would refuse (line ${first.line}: ${first.message}): fix it in the file first`, 409))
+                return yield* Effect.fail(Refusal.of(`the configuration file has a problem DayZ would refuse (line ${first.line}: ${first.message}): fix it in the file first`, 409))
               }
               const edits = editsOf(patch)
               const edited = Either.try(() => editServerConfig(parsed, edits))
               if (Either.isLeft(edited)) {
-                return yield* Effect.fail(new ConfigRefused(`template: the file has no class Missions { class DayZ { ... } } block to set it in`, 409, "template"))
+                return yield* Effect.fail(Refusal.of(`template: the file has no class Missions { class DayZ { ... } } block to set it in`, 409, "template"))
               }
               return edited.right
             })
@@ -261,7 +251,7 @@ export class ServerConfigs extends Context.Tag("@garrison/plugins/ServerConfigs"
           Effect.gen(function* () {
             const row = yield* templateRow(serverId, templateId)
             const opened = box.open(row.content, `config-templates/${row.id}`)
-            if (Either.isLeft(opened)) return yield* Effect.fail(new ConfigRefused(`template ${row.name} cannot be read (${opened.left}): save it again`, 409))
+            if (Either.isLeft(opened)) return yield* Effect.fail(Refusal.of(`template ${row.name} cannot be read (${opened.left}): save it again`, 409))
             let savedBefore: ConfigTemplate | undefined
             const config = yield* write(serverId, (current) =>
               Effect.gen(function* () {

@@ -36,5 +36,5 @@ export {
 } from "./contract/Api.js"
 export { KNOWN_KEYS as CONFIG_KNOWN_KEYS, SECRET_MASK as CONFIG_SECRET_MASK } from "./internal/knownKeys.js"
 export type { KeyKind as ConfigKeyKind, KnownKey as ConfigKnownKey } from "./internal/knownKeys.js"
-export { CONFIG_KEY, ConfigRefused, MAX_CONFIG_BYTES, ServerConfigs } from "./ServerConfigs.js"
+export { CONFIG_KEY, MAX_CONFIG_BYTES, ServerConfigs } from "./ServerConfigs.js"
 export type { ServerConfigsShape } from "./ServerConfigs.js"

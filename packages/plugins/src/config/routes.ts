@@ -1,18 +1,10 @@
 /** The handlers behind `ConfigApi`; the host has already checked `server.config` on the server. */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
-import { BadRequest, Conflict, CurrentPrincipal, ifMatchHeader, NotFound } from "@garrison/runtime"
+import { CurrentPrincipal, ifMatchHeader, refusalHttpError } from "@garrison/runtime"
 import { ConfigApi, ConfigTemplates, TemplateRestored } from "./contract/Api.js"
-import { type ConfigRefused, ServerConfigs } from "./ServerConfigs.js"
+import { ServerConfigs } from "./ServerConfigs.js"
 
-const refused = (error: ConfigRefused) =>
-  Effect.fail(
-    error.status === 400
-      ? new BadRequest({ message: error.message, details: [{ path: error.field ?? "", message: error.message }] })
-      : error.status === 404
-        ? new NotFound({ message: error.message })
-        : new Conflict({ message: error.message, ...(error.field === undefined ? {} : { details: { field: error.field } }) })
-  )
 
 
 export const ConfigRoutes = HttpApiBuilder.group(ConfigApi, "config", (handlers) =>
@@ -20,20 +12,20 @@ export const ConfigRoutes = HttpApiBuilder.group(ConfigApi, "config", (handlers)
     const configs = yield* ServerConfigs
     const caller = Effect.map(CurrentPrincipal, (p) => p.name)
     return handlers
-      .handle("read", ({ path }) => configs.read(path.id).pipe(Effect.catchTag("ConfigRefused", refused)))
+      .handle("read", ({ path }) => configs.read(path.id).pipe(Effect.catchTag("Refusal", refusalHttpError)))
       .handle("update", ({ path, payload }) =>
-        Effect.flatMap(ifMatchHeader, (tag) => configs.update(path.id, payload, tag)).pipe(Effect.catchTag("ConfigRefused", refused))
+        Effect.flatMap(ifMatchHeader, (tag) => configs.update(path.id, payload, tag)).pipe(Effect.catchTag("Refusal", refusalHttpError))
       )
       .handle("templates", ({ path }) => Effect.map(configs.templates(path.id), (items) => new ConfigTemplates({ items, nextCursor: null })))
       .handle("saveTemplate", ({ path, payload }) =>
-        Effect.flatMap(caller, (by) => configs.saveTemplate(path.id, payload.name, by)).pipe(Effect.catchTag("ConfigRefused", refused))
+        Effect.flatMap(caller, (by) => configs.saveTemplate(path.id, payload.name, by)).pipe(Effect.catchTag("Refusal", refusalHttpError))
       )
       .handle("restoreTemplate", ({ path }) =>
         Effect.flatMap(caller, (by) => configs.restoreTemplate(path.id, path.templateId, by)).pipe(
           Effect.map((restored) => new TemplateRestored(restored)),
-          Effect.catchTag("ConfigRefused", refused)
+          Effect.catchTag("Refusal", refusalHttpError)
         )
       )
-      .handle("deleteTemplate", ({ path }) => configs.deleteTemplate(path.id, path.templateId).pipe(Effect.catchTag("ConfigRefused", refused)))
+      .handle("deleteTemplate", ({ path }) => configs.deleteTemplate(path.id, path.templateId).pipe(Effect.catchTag("Refusal", refusalHttpError)))
   })
 )

@@ -26,7 +26,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { ActorError, AuditTrail, EventBus, makeProgressBoard, ScheduledUpdates, type ServerNotFound, startOperation, type StartedBody, type ServerUnreadable, storeDefect } from "@garrison/runtime"
+import { ActorError, AuditTrail, EventBus, makeProgressBoard, Refusal, ScheduledUpdates, type ServerNotFound, startOperation, type StartedBody, type ServerUnreadable, storeDefect } from "@garrison/runtime"
 import { type AppliedMod, isDue, Mods } from "../mods/index.js"
 import { Servers } from "../servers/index.js"
 import { Workshop } from "../platform/index.js"
@@ -37,24 +37,14 @@ import { checkHealth } from "./internal/health.js"
 
 type Lookup = ServerNotFound | ServerUnreadable
 
-/** Refused before anything ran (409; 400 with a field for a bad request). */
-export class RolloutRefused extends Error {
-  readonly _tag = "RolloutRefused"
-  constructor(
-    message: string,
-    readonly field?: string
-  ) {
-    super(message)
-  }
-}
 
 export interface RolloutsShape {
   readonly policy: (serverId: string) => Effect.Effect<RolloutPolicy, Lookup>
   readonly setPolicy: (serverId: string, policy: RolloutPolicy) => Effect.Effect<RolloutPolicy, Lookup>
   readonly status: (serverId: string) => Effect.Effect<RolloutStatus, Lookup>
-  readonly start: (serverId: string, input: RolloutInput, by: string) => Effect.Effect<RolloutStatus, Lookup | RolloutRefused>
+  readonly start: (serverId: string, input: RolloutInput, by: string) => Effect.Effect<RolloutStatus, Lookup | Refusal>
   /** The scheduler's "apply pending updates": checks the workshop, and rolls out only when something is due. */
-  readonly applyPending: (serverId: string, by: string) => Effect.Effect<"started" | "nothing-due", Lookup | RolloutRefused>
+  readonly applyPending: (serverId: string, by: string) => Effect.Effect<"started" | "nothing-due", Lookup | Refusal>
   readonly follow: (serverId: string) => Stream.Stream<RolloutStatus, Lookup>
   /** The status once the rollout running now has ended (at once when none runs). */
   readonly awaitEnd: (serverId: string) => Effect.Effect<RolloutStatus, Lookup>
@@ -123,18 +113,18 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
           const installed = (yield* mods.list(serverId).pipe(Effect.catchTag("ModStoreError", storeDefect))).items
           const wanted = input.mods ?? installed.filter(isDue).map((m) => m.workshopId)
           const unknown = wanted.filter((id) => !installed.some((m) => m.workshopId === id))
-          if (unknown.length > 0) return yield* Effect.fail(new RolloutRefused(`mods: not installed on this server: ${unknown.join(", ")}`, "mods"))
+          if (unknown.length > 0) return yield* Effect.fail(Refusal.of(`mods: not installed on this server: ${unknown.join(", ")}`, 400, "mods"))
           if (wanted.length === 0 && !input.server && input.install.length === 0) {
-            return yield* Effect.fail(new RolloutRefused("nothing to roll out: no mod has a due update (POST .../mods/check-updates first), nothing to install, and server is false"))
+            return yield* Effect.fail(Refusal.of("nothing to roll out: no mod has a due update (POST .../mods/check-updates first), nothing to install, and server is false"))
           }
           const twice = input.install.filter((m) => installed.some((i) => i.workshopId === m.workshopId))
-          if (twice.length > 0) return yield* Effect.fail(new RolloutRefused(`install: installed already: ${twice.map((m) => m.workshopId).join(", ")}`))
+          if (twice.length > 0) return yield* Effect.fail(Refusal.of(`install: installed already: ${twice.map((m) => m.workshopId).join(", ")}`))
           const known = yield* workshop.detailsMany(input.install.map((m) => m.workshopId), { fresh: true }).pipe(
-            Effect.catchTag("WorkshopUnavailable", (e) => Effect.fail(new RolloutRefused(`cannot check the mods to install: ${e.message}`)))
+            Effect.catchTag("WorkshopUnavailable", (e) => Effect.fail(Refusal.of(`cannot check the mods to install: ${e.message}`)))
           )
           const unknownNew = input.install.filter((m) => !known.has(m.workshopId))
           if (unknownNew.length > 0) {
-            return yield* Effect.fail(new RolloutRefused(`install: no workshop item ${unknownNew.map((m) => m.workshopId).join(", ")} (unknown to Steam, or removed)`, "install"))
+            return yield* Effect.fail(Refusal.of(`install: no workshop item ${unknownNew.map((m) => m.workshopId).join(", ")} (unknown to Steam, or removed)`, 400, "install"))
           }
           const plan = [
             ...wanted.map((id) => {
@@ -285,7 +275,7 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
               )
             )
 
-          yield* startOperation(handle.actor, "mod-rollout", scope, body).pipe(Effect.mapError((error) => new RolloutRefused(error.message)))
+          yield* startOperation(handle.actor, "mod-rollout", scope, body).pipe(Effect.mapError((error) => Refusal.of(error.message)))
           return yield* status(serverId)
         })
 
@@ -306,7 +296,7 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
             yield* mods.checkUpdates(serverId).pipe(
               Effect.catchTags({
                 ModStoreError: storeDefect,
-                WorkshopUnavailable: (e) => Effect.fail(new RolloutRefused(`cannot check the workshop: ${e.message}`))
+                WorkshopUnavailable: (e) => Effect.fail(Refusal.of(`cannot check the workshop: ${e.message}`))
               })
             )
             const due = yield* mods.due(serverId).pipe(Effect.catchTag("ModStoreError", storeDefect))
@@ -329,7 +319,7 @@ export const RolloutsLive = Layer.effect(
     applyPending: (serverId: string, by: string) =>
       rollouts.applyPending(serverId, by).pipe(
         Effect.mapError((error) =>
-          error._tag === "RolloutRefused"
+          error._tag === "Refusal"
             ? new ActorError({ serverId, reason: "refused", message: error.message })
             : new ActorError({ serverId, reason: "removed", message: error.message })
         )

@@ -36,5 +36,5 @@ export {
 } from "./contract/Api.js"
 export { RolloutCompleted, RolloutFailed, RolloutRolledBack } from "./events.js"
 export { checkHealth, parseReportedMods } from "./internal/health.js"
-export { RolloutRefused, Rollouts, RolloutsLive } from "./Rollouts.js"
+export { Rollouts, RolloutsLive } from "./Rollouts.js"
 export type { RolloutsShape } from "./Rollouts.js"

@@ -3,16 +3,10 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { BadRequest, Conflict, CurrentPrincipal, serverSentEvents } from "@garrison/runtime"
+import { CurrentPrincipal, refusalHttpError, serverSentEvents } from "@garrison/runtime"
 import { RolloutApi, RolloutStatus } from "./contract/Api.js"
-import { type RolloutRefused, Rollouts } from "./Rollouts.js"
+import { Rollouts } from "./Rollouts.js"
 
-const refused = (error: RolloutRefused) =>
-  Effect.fail(
-    error.field === undefined
-      ? new Conflict({ message: error.message })
-      : new BadRequest({ message: error.message, details: [{ path: error.field, message: error.message }] })
-  )
 
 const encodeStatus = Schema.encodeSync(RolloutStatus)
 
@@ -23,7 +17,7 @@ export const RolloutRoutes = HttpApiBuilder.group(RolloutApi, "rollout", (handle
     return handlers
       .handle("policy", ({ path }) => rollouts.policy(path.id))
       .handle("setPolicy", ({ path, payload }) => rollouts.setPolicy(path.id, payload))
-      .handle("start", ({ path, payload }) => Effect.flatMap(caller, (by) => rollouts.start(path.id, payload, by)).pipe(Effect.catchTag("RolloutRefused", refused)))
+      .handle("start", ({ path, payload }) => Effect.flatMap(caller, (by) => rollouts.start(path.id, payload, by)).pipe(Effect.catchTag("Refusal", refusalHttpError)))
       .handle("status", ({ path }) => rollouts.status(path.id))
       .handle("events", ({ path }) =>
         Effect.map(rollouts.status(path.id), () => serverSentEvents(Stream.orDie(rollouts.follow(path.id)), "status", encodeStatus))

@@ -27,6 +27,7 @@ import {
   isInsideFolder,
   makeProgressBoard,
   makeServerEntry,
+  Refusal,
   startOperation,
   ServerEntry,
   ServerFiles,
@@ -45,23 +46,12 @@ import { installedApp } from "./internal/appManifest.js"
 
 type Lookup = ServerNotFound | ServerUnreadable
 
-/** Refused before anything ran: the message says why and what to do (409, or 400 for a bad deploy body). */
-export class UpdateRefused extends Error {
-  readonly _tag = "UpdateRefused"
-  constructor(
-    message: string,
-    readonly status: 400 | 409 | 503 = 409,
-    readonly field?: string
-  ) {
-    super(message)
-  }
-}
 
 export interface ServerUpdatesShape {
   readonly status: (serverId: string) => Effect.Effect<UpdateStatus, Lookup>
-  readonly start: (serverId: string, kind: "update" | "rebuild", by: string) => Effect.Effect<UpdateStatus, Lookup | UpdateRefused>
-  readonly cancel: (serverId: string, by: string) => Effect.Effect<UpdateStatus, Lookup | UpdateRefused>
-  readonly deploy: (input: DeployInput, by: string) => Effect.Effect<DeployStarted, UpdateRefused>
+  readonly start: (serverId: string, kind: "update" | "rebuild", by: string) => Effect.Effect<UpdateStatus, Lookup | Refusal>
+  readonly cancel: (serverId: string, by: string) => Effect.Effect<UpdateStatus, Lookup | Refusal>
+  readonly deploy: (input: DeployInput, by: string) => Effect.Effect<DeployStarted, Refusal>
   /** The status now, then every change, until the operation has ended. */
   readonly follow: (serverId: string) => Stream.Stream<UpdateStatus, Lookup>
   /**
@@ -99,16 +89,16 @@ const idle = (serverId: string, installDir: string): UpdateStatus => {
 
 const BUSY = new Set(["running", "starting", "stopping"])
 
-const steamRefusal = (error: SteamCmdError): UpdateRefused => {
+const steamRefusal = (error: SteamCmdError): Refusal => {
   switch (error.reason) {
     case "guard-code-needed":
-      return new UpdateRefused(
+      return Refusal.of(
         "Steam asks for a Steam Guard code for the stored account: POST /api/platform/credentials with the account and its guardCode, then try again"
       )
     case "bad-credentials":
-      return new UpdateRefused(`Steam refused the stored account (${error.message}): store it again with POST /api/platform/credentials`)
+      return Refusal.of(`Steam refused the stored account (${error.message}): store it again with POST /api/platform/credentials`)
     default:
-      return new UpdateRefused(error.message, 503)
+      return Refusal.of(error.message, 503)
   }
 }
 
@@ -140,7 +130,7 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
         const settings = yield* platform.current
         if (Option.isNone(settings.account)) {
           return yield* Effect.fail(
-            new UpdateRefused("no Steam account is set: the server download needs an account that owns DayZ (POST /api/platform/credentials)")
+            Refusal.of("no Steam account is set: the server download needs an account that owns DayZ (POST /api/platform/credentials)")
           )
         }
         const account = settings.account.value
@@ -221,7 +211,7 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
           const entry = yield* handle.entry
           yield* startOperation(handle.actor, "update", scope, (context) =>
             Effect.asVoid(appUpdate(serverId, entry, kind, appId, by, context.progress, context.began))
-          ).pipe(Effect.mapError((error) => new UpdateRefused(error.message)))
+          ).pipe(Effect.mapError((error) => Refusal.of(error.message)))
           return yield* statusOf(serverId)
         })
 
@@ -230,10 +220,10 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
           const handle = yield* servers.get(serverId)
           const state = yield* handle.state
           if (BUSY.has(state.status)) {
-            return yield* Effect.fail(new UpdateRefused(`server ${serverId} is ${state.status}: stop it first`))
+            return yield* Effect.fail(Refusal.of(`server ${serverId} is ${state.status}: stop it first`))
           }
           if (state.operation !== undefined) {
-            return yield* Effect.fail(new UpdateRefused(`server ${serverId} is busy: its ${state.operation.kind} is running`))
+            return yield* Effect.fail(Refusal.of(`server ${serverId} is busy: its ${state.operation.kind} is running`))
           }
           yield* provenAccount
           const entry = yield* handle.entry
@@ -246,7 +236,7 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
           const wanted = NodePath.isAbsolute(input.installDir) ? NodePath.normalize(input.installDir) : NodePath.resolve(root, input.installDir)
           if (input.installDir.includes("\0") || !isInsideFolder(root, wanted)) {
             return yield* Effect.fail(
-              new UpdateRefused(
+              Refusal.of(
                 `installDir must be a folder inside the deploy folder ${root} (DEPLOY_DIR): a name, or an absolute path under it`,
                 400,
                 "installDir"
@@ -256,10 +246,10 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
           const relative = NodePath.relative(root, wanted)
           // Made and read through the deploy folder's confined files: no symbolic link on the way leads out of it.
           const files = ServerFiles.local(root)
-          const refusedPath = (error: ConfinedFileError) => new UpdateRefused(`installDir ${relative}: ${error.message}`, 400, "installDir")
+          const refusedPath = (error: ConfinedFileError) => Refusal.of(`installDir ${relative}: ${error.message}`, 400, "installDir")
           yield* Effect.try({
             try: () => Fs.mkdirSync(root, { recursive: true, mode: 0o755 }),
-            catch: (error) => new UpdateRefused(`cannot create the deploy folder ${root}: ${String(error)}`, 503)
+            catch: (error) => Refusal.of(`cannot create the deploy folder ${root}: ${String(error)}`, 503)
           })
           const present = yield* files.list(relative).pipe(
             Effect.map((found) => found.length === 0 ? "empty" as const : "files" as const),
@@ -268,7 +258,7 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
           )
           if (present === "files") {
             return yield* Effect.fail(
-              new UpdateRefused(
+              Refusal.of(
                 `${wanted} has files in it: deploy into a new or empty folder (an existing install is added with POST /api/servers)`,
                 400,
                 "installDir"
@@ -281,8 +271,8 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
           const entry = makeServerEntry({ id: randomUUID(), name: input.name, installDir, ...(input.gamePort === undefined ? {} : { gamePort: input.gamePort }) })
           const stored = yield* entries.insert(entry, { freeGamePort: input.gamePort === undefined }).pipe(
             Effect.catchTags({
-              InstallDirInUse: (e) => Effect.fail(new UpdateRefused(e.message)),
-              PortsInUse: (e) => Effect.fail(new UpdateRefused(e.message)),
+              InstallDirInUse: (e) => Effect.fail(Refusal.of(e.message)),
+              PortsInUse: (e) => Effect.fail(Refusal.of(e.message)),
               ServerStoreError: (e) => Effect.die(e)
             })
           )
@@ -319,7 +309,7 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
             const current = yield* statusOf(serverId)
             const state = yield* handle.state
             if (current.state !== "running" || state.operation?.kind !== "update") {
-              return yield* Effect.fail(new UpdateRefused(`no update of server ${serverId} is running`))
+              return yield* Effect.fail(Refusal.of(`no update of server ${serverId} is running`))
             }
             // A stop cancels the running operation and leaves the server stopped.
             yield* handle.actor.stop.pipe(Effect.ignore)

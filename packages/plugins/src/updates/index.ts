@@ -28,5 +28,5 @@ export {
 } from "./contract/Api.js"
 export { ServerUpdated, ServerUpdateFailed } from "./events.js"
 export { installedApp } from "./internal/appManifest.js"
-export { ServerUpdates, UpdateRefused } from "./ServerUpdates.js"
+export { ServerUpdates } from "./ServerUpdates.js"
 export type { ServerUpdatesShape } from "./ServerUpdates.js"

@@ -3,18 +3,10 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { BadRequest, Conflict, CurrentPrincipal, serverSentEvents, Unavailable } from "@garrison/runtime"
+import { CurrentPrincipal, refusalHttpError, serverSentEvents } from "@garrison/runtime"
 import { UpdatesApi, UpdateStatus } from "./contract/Api.js"
-import { ServerUpdates, type UpdateRefused } from "./ServerUpdates.js"
+import { ServerUpdates } from "./ServerUpdates.js"
 
-const refused = (error: UpdateRefused) =>
-  Effect.fail(
-    error.status === 400
-      ? new BadRequest({ message: error.message, details: [{ path: error.field ?? "", message: error.message }] })
-      : error.status === 503
-        ? new Unavailable({ message: error.message })
-        : new Conflict({ message: error.message })
-  )
 
 const encodeStatus = Schema.encodeSync(UpdateStatus)
 
@@ -23,11 +15,11 @@ export const UpdatesRoutes = HttpApiBuilder.group(UpdatesApi, "serverUpdates", (
     const updates = yield* ServerUpdates
     const caller = Effect.map(CurrentPrincipal, (p) => p.name)
     return handlers
-      .handle("update", ({ path }) => Effect.flatMap(caller, (by) => updates.start(path.id, "update", by)).pipe(Effect.catchTag("UpdateRefused", refused)))
-      .handle("rebuild", ({ path }) => Effect.flatMap(caller, (by) => updates.start(path.id, "rebuild", by)).pipe(Effect.catchTag("UpdateRefused", refused)))
+      .handle("update", ({ path }) => Effect.flatMap(caller, (by) => updates.start(path.id, "update", by)).pipe(Effect.catchTag("Refusal", refusalHttpError)))
+      .handle("rebuild", ({ path }) => Effect.flatMap(caller, (by) => updates.start(path.id, "rebuild", by)).pipe(Effect.catchTag("Refusal", refusalHttpError)))
       .handle("status", ({ path }) => updates.status(path.id))
-      .handle("cancel", ({ path }) => Effect.flatMap(caller, (by) => updates.cancel(path.id, by)).pipe(Effect.catchTag("UpdateRefused", refused)))
-      .handle("deploy", ({ payload }) => Effect.flatMap(caller, (by) => updates.deploy(payload, by)).pipe(Effect.catchTag("UpdateRefused", refused)))
+      .handle("cancel", ({ path }) => Effect.flatMap(caller, (by) => updates.cancel(path.id, by)).pipe(Effect.catchTag("Refusal", refusalHttpError)))
+      .handle("deploy", ({ payload }) => Effect.flatMap(caller, (by) => updates.deploy(payload, by)).pipe(Effect.catchTag("Refusal", refusalHttpError)))
       .handle("events", ({ path }) =>
         // The server is looked up first, so an unknown one is a 404, not an empty stream.
         Effect.map(updates.status(path.id), () => serverSentEvents(Stream.orDie(updates.follow(path.id)), "status", encodeStatus))
