@@ -14,7 +14,7 @@ import {
   type ConfinedFileHttpError,
   Conflict,
   CurrentRequest,
-  findSetting,
+  missionOf,
   inLogFolder,
   parseServerConfig,
   profilesFolder,
@@ -109,13 +109,11 @@ export class Dangerzone extends Context.Tag("@garrison/plugins/Dangerzone")<Dang
           const handle = yield* servers.get(serverId)
           const entry = yield* handle.entry
           const bytes = yield* handle.files.read(entry.configFile, { maxBytes: 1024 * 1024 })
-          const config = parseServerConfig(new TextDecoder().decode(bytes))
-          const template = findSetting(config, "template", ["Missions", "DayZ"])?.value
-          const instance = findSetting(config, "instanceId")?.value ?? 1
-          if (typeof template !== "string" || !/^[A-Za-z0-9_.-]+$/.test(template) || template.includes("..") || typeof instance !== "number" || !Number.isInteger(instance)) {
+          const mission = missionOf(parseServerConfig(new TextDecoder().decode(bytes)))
+          if (mission === undefined) {
             return yield* new Conflict({ message: `${entry.configFile} names no mission or instance (class Missions { class DayZ { template = "..."; }; }, instanceId)` })
           }
-          return { files: handle.files, storage: `mpmissions/${template}/storage_${instance}` }
+          return { files: handle.files, storage: mission.storage }
         }).pipe(Effect.catchTag("ConfinedFileError", (e) => confinedFileHttpError(e)))
 
       return Dangerzone.of({

@@ -256,6 +256,20 @@ export class Mods extends Context.Tag("@garrison/plugins/Mods")<Mods, ModsShape>
           return { folder: outcome.path !== undefined && Fs.existsSync(outcome.path) ? outcome.path : folder, downloadedAt }
         })
 
+      /**
+       * A download for a rollout: progress as lines of the rollout's status
+       * (`label: ...`), and what stops it (SteamCMD missing, no account, a
+       * failed item) a `ModConflict` that refuses the rollout, saying why.
+       */
+      const stagedDownload = (workshopId: string, details: Option.Option<WorkshopItem>, label: string, progress: (message: string) => Effect.Effect<void>) =>
+        download(workshopId, Option.getOrUndefined(details), {
+          progress: (fields) => (fields.message === undefined ? Effect.void : progress(`${label}: ${fields.message}`))
+        }).pipe(
+          Effect.mapError((error) =>
+            typeof error === "string" ? new ModConflict({ message: error }) : error._tag === "ModStoreError" ? error : new ModConflict({ message: error.message })
+          )
+        )
+
       /** What a failure of a job's step says (SteamCMD's error, a refused path, a store error). */
       const describe = (error: unknown): string =>
         typeof error === "string"
@@ -535,14 +549,7 @@ export class Mods extends Context.Tag("@garrison/plugins/Mods")<Mods, ModsShape>
               const mod = yield* find(serverId, workshopId)
               const details = yield* detailsFor(mod.workshopId).pipe(Effect.catchTag("WorkshopItemNotFound", () => Effect.succeed(Option.none<WorkshopItem>())))
               yield* progress(`downloading ${mod.name} (${mod.title})`)
-              const downloaded = yield* download(mod.workshopId, Option.getOrUndefined(details), {
-                progress: (fields) => (fields.message === undefined ? Effect.void : progress(`${mod.name}: ${fields.message}`))
-              }).pipe(
-                // What stops a download (SteamCMD missing, no account, a failed item) refuses the rollout, saying why.
-                Effect.mapError((error) =>
-                  typeof error === "string" ? new ModConflict({ message: error }) : error._tag === "ModStoreError" ? error : new ModConflict({ message: error.message })
-                )
-              )
+              const downloaded = yield* stagedDownload(mod.workshopId, details, mod.name, progress)
               return {
                 workshopId: mod.workshopId,
                 folder: downloaded.folder,
@@ -577,13 +584,7 @@ export class Mods extends Context.Tag("@garrison/plugins/Mods")<Mods, ModsShape>
             Effect.gen(function* () {
               const details = yield* checkInstallable(serverId, input.workshopId)
               yield* progress(`downloading ${Option.getOrUndefined(details)?.title ?? input.workshopId} (new)`)
-              const downloaded = yield* download(input.workshopId, Option.getOrUndefined(details), {
-                progress: (fields) => (fields.message === undefined ? Effect.void : progress(`${input.workshopId}: ${fields.message}`))
-              }).pipe(
-                Effect.mapError((error) =>
-                  typeof error === "string" ? new ModConflict({ message: error }) : error._tag === "ModStoreError" ? error : new ModConflict({ message: error.message })
-                )
-              )
+              const downloaded = yield* stagedDownload(input.workshopId, details, input.workshopId, progress)
               return { input, downloaded, details } satisfies StagedInstall
             })
           ),

@@ -22,7 +22,7 @@ import {
   cursorCodec,
   decodeCursor,
   effectiveLimit,
-  findSetting,
+  missionOf,
   NotFound,
   parseServerConfig,
   relativeSegments,
@@ -105,12 +105,11 @@ export class TypesEditor extends Context.Tag("@garrison/plugins/TypesEditor")<Ty
         Effect.gen(function* () {
           const handle = yield* servers.get(serverId)
           const entry = yield* handle.entry
-          const config = parseServerConfig(yield* readText(handle.files, entry.configFile))
-          const template = findSetting(config, "template", ["Missions", "DayZ"])?.value
-          if (typeof template !== "string" || !/^[A-Za-z0-9_.-]+$/.test(template) || template.includes("..")) {
+          const mission = missionOf(parseServerConfig(yield* readText(handle.files, entry.configFile)))
+          if (mission === undefined) {
             return yield* new Conflict({ message: `${entry.configFile} names no mission (class Missions { class DayZ { template = "..."; }; })` })
           }
-          return { files: handle.files, folder: `mpmissions/${template}` }
+          return { files: handle.files, folder: mission.folder }
         })
 
       /** Every types file: the mission's db/types.xml, then the registered ones. */

@@ -276,3 +276,28 @@ export const editServerConfig = (config: ParsedConfig, edits: ReadonlyArray<Conf
   }
   return text.slice(0, classAt.index) + added.join(eol) + eol + text.slice(classAt.index)
 }
+
+export interface MissionFolders {
+  /** `dayzOffline.chernarusplus` */
+  readonly template: string
+  readonly instanceId: number
+  /** `mpmissions/<template>`, relative to the install folder. */
+  readonly folder: string
+  /** `mpmissions/<template>/storage_<instanceId>`: the persistence (characters, world). */
+  readonly storage: string
+}
+
+/**
+ * The mission a configuration names (`class Missions { class DayZ {
+ * template = "..."; }; };`, `instanceId`, 1 by default) and its folders;
+ * undefined when it names none, or a template that is not a plain folder
+ * name.
+ */
+export const missionOf = (config: ParsedConfig): MissionFolders | undefined => {
+  const template = findSetting(config, "template", ["Missions", "DayZ"])?.value
+  const instanceId = findSetting(config, "instanceId")?.value ?? 1
+  if (typeof template !== "string" || !/^[A-Za-z0-9_.-]+$/.test(template) || template.includes("..")) return undefined
+  if (typeof instanceId !== "number" || !Number.isInteger(instanceId) || instanceId < 0) return undefined
+  const folder = `mpmissions/${template}`
+  return { template, instanceId, folder, storage: `${folder}/storage_${instanceId}` }
+}

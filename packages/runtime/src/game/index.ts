@@ -30,5 +30,5 @@ export {
 } from "./ServerMessages.js"
 export { parseRptFacts, readRptFacts } from "./Rpt.js"
 export type { RptFacts } from "./Rpt.js"
-export { editServerConfig, findSetting, parseServerConfig, readConfigValue, writeConfigValue } from "./ServerConfigFile.js"
-export type { ConfigEdit, ConfigSetting, ConfigValue, ParsedConfig } from "./ServerConfigFile.js"
+export { editServerConfig, findSetting, missionOf, parseServerConfig, readConfigValue, writeConfigValue } from "./ServerConfigFile.js"
+export type { ConfigEdit, ConfigSetting, ConfigValue, MissionFolders, ParsedConfig } from "./ServerConfigFile.js"
