@@ -22,6 +22,7 @@ import {
   cursorCodec,
   decodeCursor,
   effectiveLimit,
+  etagOf,
   missionOf,
   NotFound,
   parseServerConfig,
@@ -62,6 +63,8 @@ type Refused = ConfinedFileHttpError | BadRequest | Conflict | NotFound
 /** Largest economy file read (vanilla types.xml is about 1 MB). */
 export const MAX_TYPES_BYTES = 32 * 1024 * 1024
 const BACKUPS = ".garrison/types-backups"
+/** Parsed types files kept (each a few MB of objects at most). */
+const MAX_PARSED_FILES = 16
 const KEEP_BACKUPS = 10
 
 export interface ItemFilter {
@@ -134,20 +137,28 @@ export class TypesEditor extends Context.Tag("@garrison/plugins/TypesEditor")<Ty
           return { files, path }
         })
 
-      const load = (files: ServerFiles.ServerFiles, path: string) =>
-        Effect.flatMap(readText(files, path), (text) =>
-          Effect.try({ try: () => parseTypes(text), catch: (e) => new Conflict({ message: `${path} ${e instanceof XmlProblem ? e.message : String(e)}` }) })
-        )
+      // The items of a file's bytes, by their hash: paging through a large types.xml parses it once, and any
+      // change to the file (ours or not) is a new hash. A few files per server; the oldest go first.
+      const parsedItems = new Map<string, ReadonlyArray<TypeItem>>()
+      const itemsOfFile = (files: ServerFiles.ServerFiles, path: string) =>
+        Effect.gen(function* () {
+          const bytes = yield* files.read(path, { maxBytes: MAX_TYPES_BYTES }).pipe(Effect.catchAll(fileError))
+          const key = `${files.root}\0${path}\0${etagOf(bytes)}`
+          const kept = parsedItems.get(key)
+          if (kept !== undefined) return kept
+          const doc = yield* Effect.try({ try: () => parseTypes(decoder.decode(bytes)), catch: (e) => new Conflict({ message: `${path} ${e instanceof XmlProblem ? e.message : String(e)}` }) })
+          const items = typeNodes(doc).map((node) => new TypeItem({ ...itemOf(node), file: path }))
+          parsedItems.set(key, items)
+          if (parsedItems.size > MAX_PARSED_FILES) parsedItems.delete(parsedItems.keys().next().value!)
+          return items
+        })
 
       const allItems = (serverId: string) =>
         Effect.gen(function* () {
           const { files, folder } = yield* mission(serverId)
-          const paths = yield* typesPaths(files, folder)
           const found: Array<TypeItem> = []
-          for (const { path } of paths) {
-            const doc = yield* load(files, path).pipe(Effect.catchTag("NotFound", () => Effect.succeed(undefined)))
-            if (doc === undefined) continue
-            for (const node of typeNodes(doc)) found.push(new TypeItem({ ...itemOf(node), file: path }))
+          for (const { path } of yield* typesPaths(files, folder)) {
+            found.push(...(yield* itemsOfFile(files, path).pipe(Effect.catchTag("NotFound", () => Effect.succeed([])))))
           }
           return found
         })
@@ -193,14 +204,14 @@ export class TypesEditor extends Context.Tag("@garrison/plugins/TypesEditor")<Ty
             const result: Array<TypesFile> = []
             for (const { path, registered } of yield* typesPaths(files, folder)) {
               const info = yield* Effect.either(files.stat(path))
-              const doc = yield* Effect.either(load(files, path))
+              const items = yield* Effect.either(itemsOfFile(files, path))
               result.push(
                 new TypesFile({
                   path,
                   registered,
                   size: info._tag === "Right" ? info.right.size : 0,
-                  items: doc._tag === "Right" ? typeNodes(doc.right).length : 0,
-                  problem: doc._tag === "Left" ? doc.left.message : null
+                  items: items._tag === "Right" ? items.right.length : 0,
+                  problem: items._tag === "Left" ? items.left.message : null
                 })
               )
             }

@@ -81,10 +81,10 @@ export const makeJobs = Effect.gen(function* () {
     /** Running jobs and those ended within the hour, newest first. */
     list: Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
-      const kept = [...(yield* SubscriptionRef.get(jobs)).values()].filter(
-        (job) => job.endedAt === null || now - Date.parse(job.endedAt) < Duration.toMillis(ENDED_JOB_TTL)
-      )
-      yield* SubscriptionRef.set(jobs, new Map(kept.map((job) => [job.id, job])))
+      const all = yield* SubscriptionRef.get(jobs)
+      const kept = [...all.values()].filter((job) => job.endedAt === null || now - Date.parse(job.endedAt) < Duration.toMillis(ENDED_JOB_TTL))
+      // Only a prune is a change (followers see every change).
+      if (kept.length < all.size) yield* SubscriptionRef.set(jobs, new Map(kept.map((job) => [job.id, job])))
       return kept.sort((a, b) => b.startedAt.localeCompare(a.startedAt))
     }),
     /** The job once it ended (at once when it has). */
