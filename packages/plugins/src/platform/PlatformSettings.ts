@@ -214,22 +214,25 @@ export class PlatformSettings extends Context.Tag("@garrison/plugins/PlatformSet
         // One SteamCMD at a time: instances sharing a download folder and Steam home trip over each other's locks.
         const oneAtATime = yield* Effect.makeSemaphore(1)
 
-        const run = (request: SteamCmdRequest, options?: SteamCmd.RunOptions) =>
+        /** SteamCMD with `login` (the stored account unless told otherwise), one run at a time. */
+        const runAs = (login: SteamCmd.SteamLogin, installDir: string | undefined, steps: SteamCmdRequest["steps"], options?: SteamCmd.RunOptions) =>
           Effect.gen(function* () {
             const settings = yield* current
-            let login: SteamCmd.SteamLogin = SteamCmd.anonymous
-            if (request.login !== "anonymous") {
-              if (Option.isNone(settings.account)) {
-                return yield* new NoSteamAccount({
-                  message: "no Steam account is set: downloads need an account that owns DayZ (POST /api/platform/credentials)"
-                })
-              }
-              login = { _tag: "Account", username: settings.account.value.username, password: Redacted.value(settings.account.value.password) }
-            }
             yield* Effect.sync(() => Fs.mkdirSync(downloadDir, { recursive: true, mode: 0o700 }))
-            return yield* oneAtATime.withPermits(1)(
-              SteamCmd.runSteamCmd(settings.steamcmdPath, { installDir: request.installDir ?? downloadDir, login, steps: request.steps }, options)
-            )
+            return yield* oneAtATime.withPermits(1)(SteamCmd.runSteamCmd(settings.steamcmdPath, { installDir: installDir ?? downloadDir, login, steps }, options))
+          })
+
+        const run = (request: SteamCmdRequest, options?: SteamCmd.RunOptions) =>
+          Effect.gen(function* () {
+            if (request.login === "anonymous") return yield* runAs(SteamCmd.anonymous, request.installDir, request.steps, options)
+            const { account } = yield* current
+            if (Option.isNone(account)) {
+              return yield* new NoSteamAccount({
+                message: "no Steam account is set: downloads need an account that owns DayZ (POST /api/platform/credentials)"
+              })
+            }
+            const login: SteamCmd.SteamLogin = { _tag: "Account", username: account.value.username, password: Redacted.value(account.value.password) }
+            return yield* runAs(login, request.installDir, request.steps, options)
           })
 
         return PlatformSettings.of({
@@ -268,15 +271,7 @@ export class PlatformSettings extends Context.Tag("@garrison/plugins/PlatformSet
             ),
           checkLogin: (username, password, guardCode) =>
             Effect.gen(function* () {
-              const settings = yield* current
-              yield* Effect.sync(() => Fs.mkdirSync(downloadDir, { recursive: true, mode: 0o700 }))
-              const report = yield* oneAtATime.withPermits(1)(
-                SteamCmd.runSteamCmd(settings.steamcmdPath, {
-                  installDir: downloadDir,
-                  login: { _tag: "Account", username, password, ...(guardCode === undefined ? {} : { guardCode }) },
-                  steps: []
-                })
-              )
+              const report = yield* runAs({ _tag: "Account", username, password, ...(guardCode === undefined ? {} : { guardCode }) }, undefined, [])
               if (!report.loggedIn) {
                 return yield* new SteamCmd.SteamCmdError({
                   reason: "failed",
