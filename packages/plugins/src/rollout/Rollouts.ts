@@ -28,7 +28,7 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { ActorError, AuditTrail, EventBus, makeProgressBoard, Refusal, ScheduledUpdates, type ServerNotFound, startOperation, type StartedBody, type ServerUnreadable, storeDefect } from "@garrison/runtime"
 import { type AppliedMod, isDue, Mods } from "../mods/index.js"
-import { Servers } from "../servers/index.js"
+import { kickEveryone, Servers } from "../servers/index.js"
 import { Workshop } from "../platform/index.js"
 import { ServerUpdates } from "../updates/index.js"
 import { defaultPolicy, RolloutInput, RolloutMod, RolloutPolicy, RolloutStatus } from "./contract/Api.js"
@@ -184,9 +184,8 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
                   const locked = yield* Effect.either(handle.control.raw("#lock"))
                   yield* say("locking", locked._tag === "Right" ? "locked the server" : `could not lock the server (${locked.left.message})`, 0.2)
                 }
-                const players = yield* Effect.either(handle.control.players)
-                const kicked = players._tag === "Right" ? yield* Effect.forEach(players.right, (p) => Effect.either(handle.control.kick(p, rules.kickMessage))) : []
-                yield* say("kicking", players._tag === "Right" ? `kicked ${kicked.filter((k) => k._tag === "Right").length} player(s)` : "could not list players to kick", 0.25)
+                const kicked = yield* Effect.either(kickEveryone(handle, rules.kickMessage))
+                yield* say("kicking", kicked._tag === "Right" ? `kicked ${kicked.right.kicked.length} player(s)` : "could not list players to kick", 0.25)
                 yield* say("stopping", "stopping the server", 0.3)
                 yield* context.steps.stop.pipe(Effect.catchAll((e) => say("stopping", `stop: ${describe(e)}`)))
               }

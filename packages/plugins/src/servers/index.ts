@@ -131,5 +131,7 @@ export {
   ServerView
 } from "./contract/fields.js"
 export { playerView } from "./internal/view.js"
+export { kickEveryone } from "./internal/kickEveryone.js"
+export type { KickedEveryone } from "./internal/kickEveryone.js"
 export { readBattlEyeRcon } from "./internal/install.js"
 export type { BattlEyeRcon } from "./internal/install.js"

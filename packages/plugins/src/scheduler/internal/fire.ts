@@ -9,7 +9,7 @@
  */
 import { type ActorError, ScheduledUpdates } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
-import type { ServerHandle } from "../../servers/index.js"
+import { kickEveryone, type ServerHandle } from "../../servers/index.js"
 import type { JobKind } from "../contract/Api.js"
 import type { StoredJob } from "./rows.js"
 
@@ -30,16 +30,9 @@ const skipped = (why: string): RunOutcome => ({ _tag: "Skipped", why })
 
 export const isRunning = (server: ServerHandle) => Effect.map(server.state, (state) => state.status === "running")
 
-/** Kicks everyone the server lists right now (fresher than the sampled state); one failed kick does not spare the rest. */
+/** Kicks everyone (see `kickEveryone`); the first failed kick fails the run, after the rest were kicked. */
 const kickAll = (server: ServerHandle, reason: string) =>
-  Effect.gen(function* () {
-    const players = yield* server.control.players
-    const results = yield* Effect.forEach(players, (player) => Effect.either(server.control.kick(player, reason)))
-    const failed = results.filter((result) => result._tag === "Left")
-    if (failed.length > 0) {
-      return yield* Effect.fail(failed[0]!.left)
-    }
-  })
+  Effect.flatMap(kickEveryone(server, reason), ({ failed }) => (failed[0] === undefined ? Effect.void : Effect.fail(failed[0].error)))
 
 const act = (kind: JobKind, job: StoredJob, server: ServerHandle): Effect.Effect<void, ActorError> => {
   switch (kind) {
