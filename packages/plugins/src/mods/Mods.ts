@@ -24,7 +24,6 @@ import * as NodePath from "node:path"
 import {
   AuditTrail,
   EventBus,
-  ServerEntry,
   ServerFiles,
   type ServerNotFound,
   type ServerUnreadable,
@@ -39,7 +38,10 @@ import { ModInstalled, ModJobFailed, ModRemoved, ModUpdated } from "./events.js"
 import { placeMod, removeMod, restorePrevious } from "./internal/folders.js"
 import { type JobHandle, makeJobs } from "./internal/jobs.js"
 import { parseMetaCpp, modFolderName } from "./internal/metaCpp.js"
+import { downloadingFolder, folderBytes, itemFolder } from "./internal/downloadCache.js"
+import { listOf, withLaunch } from "./internal/launch.js"
 import { makeModStore } from "./internal/store.js"
+import { type AppliedMod, isDue, type StagedInstall, type StagedMod } from "./model.js"
 
 type Lookup = ServerNotFound | ServerUnreadable
 
@@ -90,49 +92,6 @@ export interface ModsShape {
 
 const BUSY_STATUSES = new Set(["running", "starting", "stopping", "updating"])
 
-/** A newer version in the download cache, ready to be put on a server. */
-export interface StagedMod {
-  readonly workshopId: string
-  readonly folder: string
-  readonly downloadedAt: string
-  readonly workshopUpdatedAt: string | null
-  readonly title: string
-}
-
-/** A mod a rollout installs: downloaded, not on the server yet. */
-export interface StagedInstall {
-  readonly input: { readonly workshopId: string; readonly name?: string | undefined; readonly type: ModType }
-  readonly downloaded: { readonly folder: string; readonly downloadedAt: string }
-  readonly details: Option.Option<WorkshopItem>
-}
-
-/** What a rollout put on a server: a newer version (with the mod as it was) or a new mod. */
-export type AppliedMod =
-  | { readonly _tag: "Updated"; readonly staged: StagedMod; readonly before: Mod; readonly keys: ReadonlyArray<string> }
-  | { readonly _tag: "Installed"; readonly mod: Mod }
-
-/** Whether `mod` has an update a rollout applies now. */
-export const isDue = (mod: Mod): boolean =>
-  mod.pendingUpdate !== null && !mod.pinned && (mod.heldUpdate === null || mod.pendingUpdate.workshopUpdatedAt > mod.heldUpdate)
-
-/** Where SteamCMD puts a workshop item, and where it writes it while downloading. */
-export const itemFolder = (downloadDir: string, workshopId: string) =>
-  NodePath.join(downloadDir, "steamapps", "workshop", "content", SteamCmd.DAYZ_GAME_APP, workshopId)
-const downloadingFolder = (downloadDir: string, workshopId: string) =>
-  NodePath.join(downloadDir, "steamapps", "workshop", "downloads", SteamCmd.DAYZ_GAME_APP, workshopId)
-
-const folderBytes = (dir: string): number => {
-  let total = 0
-  try {
-    for (const entry of Fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
-      if (entry.isFile()) total += Fs.statSync(NodePath.join(entry.parentPath, entry.name)).size
-    }
-  } catch {
-    // Not there (yet, or any more).
-  }
-  return total
-}
-
 export class Mods extends Context.Tag("@garrison/plugins/Mods")<Mods, ModsShape>() {
   static readonly layer = Layer.scoped(
     Mods,
@@ -160,33 +119,11 @@ export class Mods extends Context.Tag("@garrison/plugins/Mods")<Mods, ModsShape>
           return found === undefined ? Effect.fail(new ModNotFound({ serverId, mod })) : Effect.succeed(found)
         })
 
-      const launchOf = (mods: ReadonlyArray<Mod>) => {
-        const enabled = mods.filter((m) => m.enabled)
-        return {
-          mod: enabled.filter((m) => m.type === "client").map((m) => m.name),
-          serverMod: enabled.filter((m) => m.type === "server").map((m) => m.name)
-        }
-      }
-      const listOf = (mods: ReadonlyArray<Mod>) => {
-        const launch = launchOf(mods)
-        return new ModList({ items: mods, nextCursor: null, launch: { mod: launch.mod.join(";"), serverMod: launch.serverMod.join(";") } })
-      }
-
-      /**
-       * The entry's `mods`/`serverMods` from the installed mods: those in load
-       * order first, then folders the entry names that no installed mod owns
-       * (mods an admin put there by hand), as they were. `gone` are folders of
-       * mods just removed.
-       */
+      /** The entry's launch lists from the installed mods (`internal/launch`); `gone` are folders of mods just removed. */
       const syncLaunch = (serverId: string, gone: ReadonlyArray<string> = []) =>
         Effect.gen(function* () {
-          const mods = yield* store.list(serverId)
-          const entry = yield* entries.get(serverId).pipe(Effect.orDie)
-          const managed = new Set([...mods.map((m) => m.name.toLowerCase()), ...gone.map((g) => g.toLowerCase())])
-          const launch = launchOf(mods)
-          const keep = (names: ReadonlyArray<string>) => names.filter((name) => !managed.has(name.toLowerCase()))
-          const next = new ServerEntry({ ...entry, mods: [...launch.mod, ...keep(entry.mods)], serverMods: [...launch.serverMod, ...keep(entry.serverMods)] })
-          if (next.mods.join(";") === entry.mods.join(";") && next.serverMods.join(";") === entry.serverMods.join(";")) return
+          const next = withLaunch(yield* entries.get(serverId).pipe(Effect.orDie), yield* store.list(serverId), gone)
+          if (next === undefined) return
           yield* entries.update(next).pipe(Effect.orDie)
           yield* supervisor.ensure(next).pipe(Effect.ignore)
         })
