@@ -68,6 +68,8 @@ export interface SimOptions {
   readonly playerListInterval: number
   /** Milliseconds from "ready" to the crash when a loaded mod's pbo holds the crash marker (see mods.ts). */
   readonly modCrashDelay: number
+  /** Milliseconds between saves of the connected players' characters (players.db) and the world (data/*.bin); 0 disables. */
+  readonly persistInterval: number
 }
 
 export class UsageError extends Error {}
@@ -181,7 +183,8 @@ export const parseArguments = (
     resSuffix: str("ResSuffix", ".json"),
     version: str("Version", "1.26.159040"),
     playerListInterval: int("PlayerListInterval", 300),
-    modCrashDelay: int("ModCrashDelay", 1500)
+    modCrashDelay: int("ModCrashDelay", 1500),
+    persistInterval: int("PersistInterval", 2000)
   }
   return { launch, sim }
 }

@@ -27,6 +27,8 @@ export interface PopulationHooks {
   readonly hasPriority: (person: Person) => boolean
   /** A BattlEye ban (GUID or IP) with its reason, if any. */
   readonly battlEyeBan: (person: Person) => string | undefined
+  /** After a player left, was kicked or was disconnected by a shutdown (the server saves their character). */
+  readonly disconnected?: (person: Person) => void
 }
 
 const NAMES = [
@@ -221,6 +223,7 @@ export class Population {
     this.hooks.logs.engine(`Player "${person.name}"(steamID=${person.steam64}) disconnected`)
     this.hooks.logs.admin(`Player "${person.name}"(id=${person.dayzId}) has been disconnected`)
     this.world.record("player.disconnected", { platformId: person.steam64, name: person.name, slot: online.slot })
+    this.hooks.disconnected?.(person)
   }
 
   /** The player quits (does not come back on their own). */

@@ -34,6 +34,7 @@ import { Population } from "./population.js"
 import { Rng } from "./rng.js"
 import { ControlFolder, parseScript, schedule, type ScriptTarget } from "./script.js"
 import { SourceServer } from "./source.js"
+import { Storage } from "./storage.js"
 import { type Person, World } from "./world.js"
 
 const pad = (n: number) => String(n).padStart(2, "0")
@@ -65,6 +66,8 @@ export class Simulator {
   private gameSocket: Dgram.Socket | undefined
   private beBans: BattlEyeBans | undefined
   private activeBeConfig: string | undefined
+  /** The mission's persistence (players.db, data/*.bin); undefined when the mission folder is missing. */
+  private storage: Storage | undefined
   private readonly timers: Array<NodeJS.Timeout> = []
   private readonly banFile: WatchedFile<ReturnType<typeof parseIdList>>
   private readonly whitelistFile: WatchedFile<ReturnType<typeof parseIdList>>
@@ -153,6 +156,9 @@ export class Simulator {
     if (this.sim.playerListInterval > 0) {
       this.timers.push(setInterval(() => this.population.playerList(), this.sim.playerListInterval * 1000))
     }
+    if (this.storage !== undefined && this.sim.persistInterval > 0) {
+      this.timers.push(setInterval(() => this.persist(), this.sim.persistInterval))
+    }
     if (this.sim.mod) {
       // The folders are there from the start; the mod itself follows (startMod).
       const root = NodePath.join(this.launch.profiles, this.sim.modDir)
@@ -223,23 +229,53 @@ export class Simulator {
     return loaded.find((m) => m.corrupted !== undefined)
   }
 
+  /**
+   * Opens the mission's persistence: `players.db` (created when missing; an
+   * empty file is an empty database) and the `data/*.bin` files. A file
+   * that is not a SQLite database stops the start-up.
+   */
   private prepareStorage(): void {
     const mission = NodePath.join(this.root, "mpmissions", this.config.template)
     if (!Fs.existsSync(mission)) {
       this.logs.engine(`Warning: mission folder ${mission} does not exist`)
       return
     }
-    const storage = NodePath.join(mission, `storage_${this.config.instanceId}`)
-    const data = NodePath.join(storage, "data")
-    Fs.mkdirSync(data, { recursive: true })
-    const fresh = !Fs.existsSync(NodePath.join(storage, "players.db"))
-    // An empty file is a valid, empty SQLite database.
-    if (fresh) Fs.writeFileSync(NodePath.join(storage, "players.db"), "")
-    for (const file of ["building.bin", "dynamic_000.bin", "events.bin", "types.bin", "vehicles.bin"]) {
-      const path = NodePath.join(data, file)
-      if (!Fs.existsSync(path)) Fs.writeFileSync(path, Buffer.concat([Buffer.from("DZSIM\0"), randomBytes(64)]))
+    const folder = NodePath.join(mission, `storage_${this.config.instanceId}`)
+    try {
+      this.storage = Storage.open(folder)
+    } catch (error) {
+      this.fatal(error instanceof Error ? error.message : String(error))
     }
-    this.logs.engine(`[CE][Storage] ${fresh ? "No characters found, starting fresh" : "Characters loaded"} (${storage})`)
+    const fresh = this.storage.created || this.storage.loaded === 0
+    this.logs.engine(`[CE][Storage] ${fresh ? "No characters found, starting fresh" : "Characters loaded"} (${folder})`)
+  }
+
+  /** The characters of everyone connected, as the server saves them. */
+  private connectedCharacters() {
+    return this.world.onlineSorted().map((o) => ({ uid: o.person.steam64, alive: o.person.character.alive }))
+  }
+
+  /** The periodic save: every connected player's character (one transaction), then the world files. */
+  private persist(): void {
+    if (this.storage === undefined || this.stopping) return
+    this.saveCharacters(this.connectedCharacters())
+    this.saveWorld()
+  }
+
+  private saveCharacters(characters: ReadonlyArray<{ readonly uid: string; readonly alive: boolean }>): void {
+    try {
+      this.storage?.savePlayers(characters)
+    } catch (error) {
+      this.logs.engine(`[CE][Storage] Warning: ${error instanceof Error ? error.message : String(error)}; retrying at the next save`)
+    }
+  }
+
+  private saveWorld(): void {
+    try {
+      this.storage?.saveWorld()
+    } catch (error) {
+      this.logs.engine(`[CE][Storage] Warning: ${error instanceof Error ? error.message : String(error)}`)
+    }
   }
 
   private bindGamePort(): Promise<void> {
@@ -331,6 +367,10 @@ export class Simulator {
       battlEyeBan: (p: Person) => {
         const ban = this.beBans?.match(p.guid, p.ip)
         return ban === undefined ? undefined : ban.reason || "Banned"
+      },
+      // A player's character is saved as they leave (at a shutdown, with everyone's in the last save).
+      disconnected: (p: Person) => {
+        if (!this.stopping) this.saveCharacters([{ uid: p.steam64, alive: p.character.alive }])
       }
     }
   }
@@ -569,6 +609,7 @@ export class Simulator {
     this.stopping = true
     this.logs.engine(`Shutting down: ${reason}`)
     this.population.stop()
+    const leaving = this.connectedCharacters()
     this.population.disconnectAll()
     this.control?.stop()
     this.mod?.stop()
@@ -577,6 +618,12 @@ export class Simulator {
     await this.rcon?.close()
     this.gameSocket?.close()
     if (this.activeBeConfig !== undefined) Fs.rmSync(this.activeBeConfig, { force: true })
+    if (this.storage !== undefined) {
+      // The last save: everyone who was connected, the world, then the database is closed.
+      this.saveCharacters(leaving)
+      this.saveWorld()
+      this.storage.close()
+    }
     this.logs.engine("[CE][Storage] World saved")
     this.logs.rptRaw(TERMINATION)
     this.logs.close()

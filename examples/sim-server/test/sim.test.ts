@@ -81,6 +81,9 @@ describe("launch parameters", () => {
     expect(launch.mods).toEqual(["@CF", "@VPP"])
     expect(launch.serverMods).toEqual(["@Garrison"])
     expect(sim).toMatchObject({ seed: 9, players: 7, hang: "freeze", modPoll: 5, rcon: "battleye", modBatch: 10 })
+    expect(sim.persistInterval).toBe(2000)
+    expect(parseArguments(["-simPersistInterval=500"], { SIM_PERSIST_INTERVAL: "0" }, "/srv/dayz").sim.persistInterval).toBe(500)
+    expect(parseArguments([], { SIM_PERSIST_INTERVAL: "0" }, "/srv/dayz").sim.persistInterval).toBe(0)
   })
 })
 
