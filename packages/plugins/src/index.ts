@@ -20,6 +20,7 @@ import { RolloutPlugin } from "./rollout/index.js"
 import { ConfigPlugin } from "./config/index.js"
 import { FilesPlugin } from "./files/index.js"
 import { TypesPlugin } from "./types/index.js"
+import { BackupsPlugin } from "./backups/index.js"
 import { DangerzonePlugin } from "./dangerzone/index.js"
 
 export * from "./accounts/index.js"
@@ -40,7 +41,8 @@ export * from "./rollout/index.js"
 export * from "./config/index.js"
 export * from "./files/index.js"
 export * from "./types/index.js"
+export * from "./backups/index.js"
 export * from "./dangerzone/index.js"
 
 /** The plugins the controller loads by default, in no particular order (the host orders them). */
-export const defaultPlugins: ReadonlyArray<AnyPlugin> = [HealthPlugin, AccountsPlugin, AuditPlugin, NotificationsPlugin, ServersPlugin, SchedulerPlugin, PlayersPlugin, LogsPlugin, PriorityPlugin, BansPlugin, ActionsPlugin, PlatformPlugin, ModsPlugin, UpdatesPlugin, RolloutPlugin, ConfigPlugin, FilesPlugin, TypesPlugin, DangerzonePlugin]
+export const defaultPlugins: ReadonlyArray<AnyPlugin> = [HealthPlugin, AccountsPlugin, AuditPlugin, NotificationsPlugin, ServersPlugin, SchedulerPlugin, PlayersPlugin, LogsPlugin, PriorityPlugin, BansPlugin, ActionsPlugin, PlatformPlugin, ModsPlugin, UpdatesPlugin, RolloutPlugin, ConfigPlugin, FilesPlugin, TypesPlugin, BackupsPlugin, DangerzonePlugin]

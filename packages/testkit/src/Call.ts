@@ -40,18 +40,37 @@ export interface Reply<Body = unknown> {
   readonly body: Body
 }
 
+const requestOf = (method: HttpMethod, path: string, options: CallOptions) => {
+  let req = HttpClientRequest.make(method)(path)
+  if (options.headers !== undefined) req = HttpClientRequest.setHeaders(req, options.headers)
+  if (options.as !== undefined) req = HttpClientRequest.bearerToken(req, `test:${options.as}`)
+  if (options.ip !== undefined) req = HttpClientRequest.setHeader(req, "x-forwarded-for", options.ip)
+  if (options.json !== undefined) req = HttpClientRequest.bodyUnsafeJson(req, options.json)
+  if (options.text !== undefined) req = HttpClientRequest.bodyText(req, options.text.body, options.text.contentType)
+  return req
+}
+
 /** One request; the reply with its body as text. */
 export const request = (method: HttpMethod, path: string, options: CallOptions = {}): Effect.Effect<RawReply, HttpClientError, HttpClient.HttpClient> =>
   Effect.gen(function* () {
-    let req = HttpClientRequest.make(method)(path)
-    if (options.headers !== undefined) req = HttpClientRequest.setHeaders(req, options.headers)
-    if (options.as !== undefined) req = HttpClientRequest.bearerToken(req, `test:${options.as}`)
-    if (options.ip !== undefined) req = HttpClientRequest.setHeader(req, "x-forwarded-for", options.ip)
-    if (options.json !== undefined) req = HttpClientRequest.bodyUnsafeJson(req, options.json)
-    if (options.text !== undefined) req = HttpClientRequest.bodyText(req, options.text.body, options.text.contentType)
-    const response = yield* HttpClient.execute(req)
+    const response = yield* HttpClient.execute(requestOf(method, path, options))
     const text = yield* response.text
     return { status: response.status, headers: response.headers, text } satisfies RawReply
+  }).pipe(Effect.scoped)
+
+/** A reply with its body as bytes (a download). */
+export interface BytesReply {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly bytes: Uint8Array
+}
+
+/** One request; the reply with its body as bytes. */
+export const requestBytes = (method: HttpMethod, path: string, options: CallOptions = {}): Effect.Effect<BytesReply, HttpClientError, HttpClient.HttpClient> =>
+  Effect.gen(function* () {
+    const response = yield* HttpClient.execute(requestOf(method, path, options))
+    const bytes = new Uint8Array(yield* response.arrayBuffer)
+    return { status: response.status, headers: response.headers, bytes } satisfies BytesReply
   }).pipe(Effect.scoped)
 
 /** The body's JSON (the test's assertions check its shape), or `empty` when there is no body. */

@@ -18,7 +18,7 @@
  *   `spawnController`.
  */
 export { auditRecorder } from "./AuditRecorder.js"
-export { call, type CallOptions, callWithText, jsonBody, type RawReply, type Reply, request, type TextReply } from "./Call.js"
+export { type BytesReply, call, type CallOptions, callWithText, jsonBody, type RawReply, type Reply, request, requestBytes, type TextReply } from "./Call.js"
 export { eventually, realSleep } from "./Eventually.js"
 export { type FakeFleet, fakeFleet } from "./fleet/FakeFleet.js"
 export { fakeActor } from "./fleet/FakeActor.js"

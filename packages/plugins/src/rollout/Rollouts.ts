@@ -26,7 +26,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { ActorError, AuditTrail, EventBus, makeProgressBoard, Refusal, ScheduledUpdates, type ServerNotFound, startOperation, type StartedBody, type ServerUnreadable, storeDefect } from "@garrison/runtime"
+import { ActorError, AuditTrail, BeforeServerUpdate, EventBus, Hooks, makeProgressBoard, Refusal, ScheduledUpdates, type ServerNotFound, startOperation, type StartedBody, type ServerUnreadable, storeDefect } from "@garrison/runtime"
 import { type AppliedMod, isDue, Mods } from "../mods/index.js"
 import { kickEveryone, Servers } from "../servers/index.js"
 import { Workshop } from "../platform/index.js"
@@ -81,6 +81,7 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
       const updates = yield* ServerUpdates
       const workshop = yield* Workshop
       const bus = yield* EventBus
+      const hooks = yield* Hooks
       const audit = yield* AuditTrail
       const scope = yield* Effect.scope
       const board = yield* makeProgressBoard<RolloutStatus>((status) => status.state === "running")
@@ -190,11 +191,16 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
                 yield* context.steps.stop.pipe(Effect.catchAll((e) => say("stopping", `stop: ${describe(e)}`)))
               }
 
-              // 4. The new versions on, the replaced ones kept.
+              // 4. A pre-update backup (the backups plugin's hook), then the new versions on, the replaced ones kept.
               const applied: Array<AppliedMod> = []
               let failure: string | undefined
+              const hooked = yield* Effect.either(
+                hooks.run(BeforeServerUpdate, { serverId, name: entry.name, installDir: entry.installDir, by, reason: "mod-rollout" as const })
+              )
+              if (hooked._tag === "Left") failure = `before the update: ${hooked.left.message}`
+              else yield* say("applying", "before-update steps done (pre-update backup)", 0.35)
               const [updating, installing] = staged.right
-              for (const item of updating) {
+              for (const item of failure === undefined ? updating : []) {
                 const one = yield* Effect.either(mods.apply(serverId, [item], by))
                 if (one._tag === "Left") {
                   failure = `could not put ${item.workshopId} on: ${describe(one.left)}`

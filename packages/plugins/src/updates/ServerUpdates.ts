@@ -22,7 +22,9 @@ import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import {
   AuditTrail,
+  BeforeServerUpdate,
   EventBus,
+  Hooks,
   type ConfinedFileError,
   isInsideFolder,
   makeProgressBoard,
@@ -111,6 +113,7 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
       const supervisor = yield* Supervisor
       const platform = yield* PlatformSettings
       const bus = yield* EventBus
+      const hooks = yield* Hooks
       const audit = yield* AuditTrail
       const { deployDir } = yield* deployConfig
       const scope = yield* Effect.scope
@@ -162,6 +165,17 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
             new UpdateStatus({ ...idle(serverId, entry.installDir), state: "running", kind, phase: "login", startedAt, lastLine: "starting SteamCMD" })
           )
           yield* begun
+          if (kind !== "deploy") {
+            // The backups plugin's pre-update backup; when it fails, SteamCMD does not run.
+            const hooked = yield* Effect.either(hooks.run(BeforeServerUpdate, { serverId, name: entry.name, installDir: entry.installDir, by, reason: "game-update" as const }))
+            if (hooked._tag === "Left") {
+              const error = `before the update: ${hooked.left.message}`
+              yield* set(serverId, () => ({ state: "failed", error }))
+              yield* Effect.flatMap(iso, (endedAt) => set(serverId, () => ({ endedAt })))
+              yield* bus.publish(new ServerUpdateFailed({ serverId, name: entry.name, kind, error }))
+              return error
+            }
+          }
           const report = yield* platform
             .steamCmd(
               { installDir: entry.installDir, steps: [{ _tag: "AppUpdate", appId, validate: kind !== "update" }] },

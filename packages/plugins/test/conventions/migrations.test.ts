@@ -24,6 +24,7 @@ import { migrations as notifications } from "../../src/notifications/migrations.
 import { migrations as platform } from "../../src/platform/migrations.js"
 import { migrations as priority } from "../../src/priority/migrations.js"
 import { migrations as rollout } from "../../src/rollout/migrations.js"
+import { migrations as backups } from "../../src/backups/migrations.js"
 import { migrations as scheduler } from "../../src/scheduler/migrations.js"
 import { migrations as servers } from "../../src/servers/migrations.js"
 
@@ -61,6 +62,7 @@ const released: Record<string, readonly [ReadonlyArray<Migration>, ReadonlyArray
   platform: [platform, [[1, "create platform_settings", "1d50a517b0daea09"]]],
   priority: [priority, [[1, "create priority_entries", "93ebb79d76992244"]]],
   rollout: [rollout, [[1, "create rollout_policies", "26868e03163e85f4"]]],
+  backups: [backups, [[1, "create backup_configs", "6f8df405e0e071f8"]]],
   scheduler: [scheduler, [[1, "create scheduled_jobs", "6158d01c323d89f8"]]],
   servers: [servers, [
     [1, "create servers and server_processes", "45beb0a353de4ec3"],

@@ -52,6 +52,8 @@ export interface ConfinedFile {
   /** Bytes, when it was opened. */
   readonly size: number
   readonly modified: Date
+  /** Which file it is (device and inode of the open descriptor), to prove another opening reached the same file. */
+  readonly identity: { readonly device: bigint; readonly inode: bigint }
   /** Up to `length` bytes from `position` (fewer at the end of the file), read through the open descriptor. */
   readonly read: (position: number, length: number) => Effect.Effect<Uint8Array, ConfinedFileError>
 }
@@ -128,6 +130,7 @@ export const openConfined = (
       path,
       size: Number(opened.size),
       modified: opened.mtime,
+      identity: { device: opened.dev, inode: opened.ino },
       read: readAt(handle, path)
     } satisfies ConfinedFile
   })

@@ -86,7 +86,10 @@ const temporaryName = () => `.garrison-${randomBytes(6).toString("hex")}.tmp`
 const modeOf = (stats: BigStats) => Number(stats.mode & 0o7777n)
 
 /** What fills the new file: a whole buffer or string, or chunk by chunk. */
-export type WriteSource = Uint8Array | string | { readonly chunks: (write: (chunk: Uint8Array) => Effect.Effect<void, ConfinedFileError>) => Effect.Effect<void, ConfinedFileError> }
+export type WriteSource<E = never> =
+  | Uint8Array
+  | string
+  | { readonly chunks: (write: (chunk: Uint8Array) => Effect.Effect<void, ConfinedFileError>) => Effect.Effect<void, ConfinedFileError | E> }
 
 /**
  * Writes `data` (a string as UTF-8) to `path` under `root`, atomically, as
@@ -94,12 +97,12 @@ export type WriteSource = Uint8Array | string | { readonly chunks: (write: (chun
  * large file never holds it whole); the target is replaced only once the
  * last piece is written and synced.
  */
-export const writeConfined = (
+export const writeConfined = <E = never>(
   root: ConfinedRoot,
   path: string,
-  data: WriteSource,
+  data: WriteSource<E>,
   options: WriteOptions = {}
-): Effect.Effect<void, ConfinedFileError> =>
+): Effect.Effect<void, ConfinedFileError | E> =>
   Effect.scoped(
     Effect.gen(function* () {
       const { folder, name } = yield* parentOf(root, path, options)

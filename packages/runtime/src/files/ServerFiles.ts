@@ -82,6 +82,16 @@ export interface ServerFiles {
    * time, so a copy of a large file never holds it whole; atomic like `write`.
    */
   readonly copyFrom: (source: OpenedFile, path: string, options?: WriteOptions) => Effect.Effect<void, ConfinedFileError>
+  /**
+   * Replaces (or creates) `path` with what `produce` hands to `write`, a
+   * piece at a time (an unpacked zip entry, a download); atomic like
+   * `write`: when `produce` fails, the file is as it was and no piece is left.
+   */
+  readonly writeFrom: <E>(
+    path: string,
+    produce: (write: (piece: Uint8Array) => Effect.Effect<void, ConfinedFileError>) => Effect.Effect<void, ConfinedFileError | E>,
+    options?: WriteOptions
+  ) => Effect.Effect<void, ConfinedFileError | E>
   /** Removes a file, a symlink (the link itself) or a folder. */
   readonly remove: (path: string, options?: RemoveOptions) => Effect.Effect<void, ConfinedFileError>
   /** Moves an entry within the root. */
@@ -147,6 +157,8 @@ export const local = (rootFolder: string, options: LocalOptions = {}): ServerFil
           { ...opts, ...writeOptions }
         )
       ),
+    writeFrom: (path, produce, writeOptions = {}) =>
+      Effect.flatMap(root(path), (r) => writeConfined(r, path, { chunks: produce }, { ...opts, ...writeOptions })),
     remove: (path, removeOptions = {}) => Effect.flatMap(root(path), (r) => removeConfined(r, path, { ...opts, ...removeOptions })),
     rename: (from, to, renameOptions = {}) => Effect.flatMap(root(from), (r) => renameConfined(r, from, to, { ...opts, ...renameOptions })),
     makeFolder: (path) => Effect.flatMap(root(path), (r) => makeConfinedFolder(r, path, opts)),

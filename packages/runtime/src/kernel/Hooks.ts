@@ -83,3 +83,16 @@ export interface ServerHookInput {
 
 /** Before a game server process is spawned (start and every restart). */
 export const BeforeServerStart = hookPoint<ServerHookInput>("beforeServerStart")
+
+/** Input of `BeforeServerUpdate`: the server, who asked, and what is about to change its files. */
+export interface ServerUpdateHookInput extends ServerHookInput {
+  readonly by: string
+  readonly reason: "game-update" | "mod-rollout"
+}
+
+/**
+ * Before an update replaces a server's files (a game update through
+ * SteamCMD, a mod rollout), with the server stopped: the backups plugin
+ * makes its `pre-update` backup here; a failure stops the update.
+ */
+export const BeforeServerUpdate = hookPoint<ServerUpdateHookInput>("beforeServerUpdate")

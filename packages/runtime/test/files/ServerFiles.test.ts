@@ -323,6 +323,7 @@ describe("ServerFiles.copyFrom", () => {
         path: "source.bin",
         size: ServerFiles.COPY_CHUNK * 3,
         modified: new Date(),
+        identity: { device: 0n, inode: 0n },
         read: (_position, length) =>
           ++reads < 3 ? Effect.succeed(new Uint8Array(length)) : Effect.fail(new ConfinedFileError({ path: "source.bin", problem: "io", message: "vanished" }))
       }

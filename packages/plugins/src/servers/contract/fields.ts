@@ -146,7 +146,7 @@ export const ServerStatusValue = Schema.Literal("stopped", "starting", "running"
 
 /** The long operation a server is in (a restart with its retries, an update), or null. */
 export const OperationView = Schema.Struct({
-  kind: Schema.Literal("restart", "update", "mod-rollout"),
+  kind: Schema.Literal("restart", "update", "mod-rollout", "restore", "wipe", "replicate"),
   /** When it began (ISO 8601). */
   startedAt: Schema.String,
   /** 0 to 1; null while it cannot tell. */

@@ -18,7 +18,7 @@ import type * as Scope from "effect/Scope"
 import type { ActorError } from "../ActorError.js"
 import type { ServerState } from "../ServerState.js"
 
-export type OperationKind = "restart" | "update" | "mod-rollout"
+export type OperationKind = "restart" | "update" | "mod-rollout" | "restore" | "wipe" | "replicate"
 
 export interface ServerOperation {
   readonly kind: OperationKind

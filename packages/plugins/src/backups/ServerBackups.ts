@@ -1,0 +1,507 @@
+/**
+ * `ServerBackups`: a server's backups as zips with a manifest (see
+ * README.md). Making one (manual, scheduled, or before a restore, a wipe or
+ * an update), listing with the retention tier that keeps each, previewing,
+ * downloading, restoring, deleting; the schedule runs on `Clock`.
+ *
+ * One backup or restore per server at a time (a semaphore per server); what
+ * runs is a `BackupStatus` on a progress board, streamed to followers. A
+ * restore is also the server actor's long operation (kind `restore`), so
+ * nothing can start the server while its files are being replaced.
+ */
+import * as Cause from "effect/Cause"
+import * as Clock from "effect/Clock"
+import * as Context from "effect/Context"
+import * as Deferred from "effect/Deferred"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Fiber from "effect/Fiber"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
+import { randomUUID } from "node:crypto"
+import * as Fs from "node:fs"
+import {
+  AuditTrail,
+  CurrentRequest,
+  EventBus,
+  makeProgressBoard,
+  missionOf,
+  parseServerConfig,
+  profilesInsideInstall,
+  profilesPath,
+  Refusal,
+  ServerFiles,
+  type ServerEntry,
+  type ServerNotFound,
+  type ServerUnreadable,
+  startOperation
+} from "@garrison/runtime"
+import { Servers } from "../servers/index.js"
+import { backupsConfig } from "./config.js"
+import { type BackupConfigsStore, makeBackupConfigs, merged } from "./BackupConfigs.js"
+import type { BackupConfig, BackupConfigInput } from "./contract/Api.js"
+import { BackupConfigView, BackupContents, BackupPage, BackupRemoved, BackupStatus, BackupView, ContentsEntry } from "./contract/Api.js"
+import { BackupCreated, BackupFailed, BackupRestored } from "./events.js"
+import { makeArchiveFolder, type StoredBackup } from "./internal/archiveFolder.js"
+import { checkArchive, pathProblem } from "./internal/checkArchive.js"
+import type { WantedPath } from "./internal/gather.js"
+import { makeBackup } from "./internal/makeBackup.js"
+import { type BackupRoot, entryName, MANIFEST_NAME } from "./internal/manifest.js"
+import { restoreFiles } from "./internal/restoreFiles.js"
+import { type BackupType, judgeRetention, tiersOf } from "./internal/retention.js"
+import { openZip, type OpenedZip, ZipRefused } from "./internal/zipRead.js"
+
+type Lookup = ServerNotFound | ServerUnreadable
+
+export interface BackupMade {
+  readonly filename: string
+  readonly sizeBytes: number
+  readonly pruned: ReadonlyArray<string>
+}
+
+export interface ServerBackupsShape {
+  readonly list: (serverId: string, options: { readonly type?: BackupType; readonly limit: number; readonly cursor?: string }) => Effect.Effect<BackupPage, Lookup | Refusal>
+  /** A manual backup, begun in the background: answers once it began. */
+  readonly create: (serverId: string, by: string) => Effect.Effect<BackupStatus, Lookup | Refusal>
+  /**
+   * A backup of `type` made now and waited for (another plugin's wipe or
+   * update, inside its own operation): the configured paths plus `extra`.
+   * Waits for a backup or restore of the server that runs.
+   */
+  readonly backupNow: (serverId: string, type: BackupType, by: string, extra?: ReadonlyArray<WantedPath>) => Effect.Effect<BackupMade, Lookup | Refusal>
+  readonly status: (serverId: string) => Effect.Effect<BackupStatus, Lookup>
+  readonly follow: (serverId: string) => Stream.Stream<BackupStatus, Lookup>
+  readonly remove: (serverId: string, filename: string, type: BackupType | undefined, by: string) => Effect.Effect<BackupRemoved, Lookup | Refusal>
+  /** The zip opened for reading (the file may be pruned meanwhile: the open file stays readable). */
+  readonly download: (serverId: string, filename: string, type: BackupType | undefined) => Effect.Effect<{ readonly handle: Fs.promises.FileHandle; readonly size: number; readonly filename: string }, Lookup | Refusal>
+  readonly contents: (serverId: string, filename: string, type: BackupType | undefined, page: { readonly limit: number; readonly cursor?: string }) => Effect.Effect<BackupContents, Lookup | Refusal>
+  readonly restore: (serverId: string, filename: string, type: BackupType | undefined, by: string) => Effect.Effect<BackupStatus, Lookup | Refusal>
+  readonly config: (serverId: string) => Effect.Effect<BackupConfigView, Lookup>
+  readonly setConfig: (serverId: string, input: typeof BackupConfigInput.Type, by: string) => Effect.Effect<BackupConfigView, Lookup | Refusal>
+  /** Forgets a deleted server's config (its backups stay on disk). */
+  readonly forgetServer: (serverId: string) => Effect.Effect<void>
+  /** One pass of the schedule: every due scheduled backup, one after another. */
+  readonly runDue: Effect.Effect<void>
+}
+
+const idle = (serverId: string) =>
+  new BackupStatus({ serverId, operation: null, state: "idle", filename: null, type: null, phase: "", percent: 0, bytesDone: 0, bytesTotal: 0, error: null, startedAt: null, endedAt: null })
+
+const PROCESS_STATES = new Set(["running", "starting", "stopping"])
+/** How often the schedule looks for due backups. */
+export const SCHEDULE_TICK = Duration.minutes(1)
+
+const describe = (error: unknown): string =>
+  typeof error === "object" && error !== null && "message" in error && typeof error.message === "string" ? error.message : String(error)
+
+const view = (backup: StoredBackup, tier: BackupView["tier"] | undefined) =>
+  new BackupView({ filename: backup.filename, type: backup.type, createdAt: new Date(backup.createdAt).toISOString(), sizeBytes: backup.sizeBytes, tier: tier ?? null })
+
+export class ServerBackups extends Context.Tag("@garrison/plugins/ServerBackups")<ServerBackups, ServerBackupsShape>() {}
+
+export const ServerBackupsLive = Layer.scoped(
+  ServerBackups,
+  Effect.gen(function* () {
+    const servers = yield* Servers
+    const bus = yield* EventBus
+    const audit = yield* AuditTrail
+    const configs: BackupConfigsStore = yield* makeBackupConfigs
+    const { backupDir } = yield* backupsConfig
+    const archive = makeArchiveFolder(backupDir)
+    yield* archive.sweep
+    const scope = yield* Effect.scope
+    const board = yield* makeProgressBoard<BackupStatus>((s) => s.state === "running")
+    const locks = new Map<string, Effect.Semaphore>()
+    /** Backups a restore or download reads now: retention leaves them alone. */
+    const inUse = new Map<string, number>()
+    const iso = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
+
+    const lockOf = (serverId: string) => {
+      let lock = locks.get(serverId)
+      if (lock === undefined) {
+        lock = Effect.unsafeMakeSemaphore(1)
+        locks.set(serverId, lock)
+      }
+      return lock
+    }
+    const busy = (serverId: string) => Refusal.of(`a backup or restore of server ${serverId} is running: wait for it (GET /api/servers/${serverId}/backup-status)`)
+    const holding = <A, E, R>(key: string, effect: Effect.Effect<A, E, R>) =>
+      Effect.acquireUseRelease(
+        Effect.sync(() => inUse.set(key, (inUse.get(key) ?? 0) + 1)),
+        () => effect,
+        () => Effect.sync(() => (inUse.get(key) === 1 ? inUse.delete(key) : inUse.set(key, inUse.get(key)! - 1)))
+      )
+
+    const record = (by: string, action: string, serverId: string, details: Record<string, unknown>, result: "success" | "failure" = "success") =>
+      Effect.flatMap(CurrentRequest, (request) =>
+        audit.record({
+          actor: by,
+          ip: request._tag === "Some" ? request.value.clientIp : null,
+          action,
+          target: serverId,
+          result,
+          details
+        })
+      )
+
+    const filesOf = (entry: ServerEntry) => {
+      const install = ServerFiles.local(entry.installDir)
+      const profiles = ServerFiles.local(profilesPath(entry))
+      return (root: BackupRoot) => (root === "install" ? install : profiles)
+    }
+
+    /** The persistence folder, from the server's configuration; undefined when it names none. */
+    const storageOf = (entry: ServerEntry) =>
+      ServerFiles.local(entry.installDir)
+        .read(entry.configFile, { maxBytes: 1024 * 1024 })
+        .pipe(
+          Effect.map((bytes) => missionOf(parseServerConfig(new TextDecoder().decode(bytes)))?.storage),
+          Effect.orElseSucceed(() => undefined)
+        )
+
+    /** What `paths: null` takes: the config file, the profiles folder, the persistence folder. */
+    const defaultPaths = (entry: ServerEntry, storage: string | undefined): ReadonlyArray<WantedPath> => {
+      const inside = profilesInsideInstall(entry)
+      return [
+        { root: "install", path: entry.configFile.replace(/\\/g, "/") },
+        inside === undefined ? { root: "profiles", path: "" } : { root: "install", path: inside },
+        ...(storage === undefined ? [] : [{ root: "install" as const, path: storage }])
+      ]
+    }
+    const wantedOf = (entry: ServerEntry, config: BackupConfig, storage: string | undefined): ReadonlyArray<WantedPath> =>
+      config.paths === null ? defaultPaths(entry, storage) : config.paths.map((path) => ({ root: "install" as const, path }))
+
+    const set = (serverId: string, f: (s: BackupStatus) => Partial<BackupStatus>) => board.update(serverId, (s) => new BackupStatus({ ...s, ...f(s) }))
+
+    /** Progress from the zip's stream callbacks: at most every percent or 8 MiB. */
+    const progressOf = (serverId: string) => {
+      let last = { phase: "", bytes: -1, percent: -1 }
+      return (phase: string, bytesDone: number, bytesTotal: number) => {
+        const percent = bytesTotal > 0 ? Math.min(99, Math.floor((bytesDone / bytesTotal) * 100)) : 0
+        if (phase === last.phase && percent === last.percent && bytesDone - last.bytes < 8 * 1024 * 1024) return
+        last = { phase, bytes: bytesDone, percent }
+        Effect.runSync(set(serverId, () => ({ phase, bytesDone, bytesTotal, percent })))
+      }
+    }
+
+    /** Retention after a new backup: what the policy prunes, never a backup in use. */
+    const prune = (serverId: string, config: BackupConfig) =>
+      Effect.gen(function* () {
+        const all = yield* archive.list(serverId)
+        const verdict = judgeRetention(all, { keepPerType: config.keep, tiers: config.tiers })
+        const pruned: Array<string> = []
+        for (const filename of verdict.prune) {
+          if (inUse.has(`${serverId}/${filename}`)) continue
+          if (yield* archive.remove(serverId, filename)) pruned.push(filename)
+        }
+        return pruned
+      })
+
+    /** Makes one backup; the caller holds the server's lock and has put a running status. */
+    const backupLocked = (serverId: string, type: BackupType, by: string, filename: string, extra: ReadonlyArray<WantedPath>) =>
+      Effect.gen(function* () {
+        const handle = yield* servers.get(serverId)
+        const entry = yield* handle.entry
+        const state = yield* handle.state
+        const config = yield* configs.get(serverId)
+        const storage = yield* storageOf(entry)
+        const createdAt = yield* Clock.currentTimeMillis
+        const made = yield* makeBackup({
+          server: { id: serverId, name: entry.name },
+          type,
+          filename,
+          wanted: [...wantedOf(entry, config, storage), ...extra],
+          excludeLogs: config.excludeLogs,
+          running: PROCESS_STATES.has(state.status),
+          storage,
+          filesOf: filesOf(entry),
+          archive,
+          token: randomUUID(),
+          createdAt: new Date(createdAt),
+          progress: progressOf(serverId)
+        }).pipe(
+          Effect.tapError((error) =>
+            Effect.zipRight(
+              bus.publish(new BackupFailed({ serverId, name: entry.name, type, error: describe(error), by })),
+              record(by, "backup.failed", serverId, { type, filename, error: describe(error) }, "failure")
+            )
+          ),
+          Effect.mapError((error) => Refusal.of(`the ${type} backup failed: ${describe(error)}`))
+        )
+        yield* set(serverId, () => ({ phase: "pruning" }))
+        const pruned = yield* prune(serverId, config)
+        const sizeBytes = yield* Effect.sync(() => Fs.statSync(archive.pathOf(serverId, filename)!).size)
+        yield* bus.publish(new BackupCreated({ serverId, name: entry.name, filename, type, sizeBytes, files: made.files, pruned, by }))
+        yield* record(by, "backup.created", serverId, { type, filename, sizeBytes, files: made.files, pruned, warnings: made.warnings.length })
+        return { filename, sizeBytes, pruned } satisfies BackupMade
+      })
+
+    const begin = (serverId: string, operation: "backup" | "restore", type: BackupType, filename: string) =>
+      Effect.flatMap(iso, (startedAt) =>
+        board.put(
+          serverId,
+          new BackupStatus({ serverId, operation, state: "running", filename, type, phase: "starting", percent: 0, bytesDone: 0, bytesTotal: 0, error: null, startedAt, endedAt: null })
+        )
+      )
+    const end = <A, E, R>(serverId: string, effect: Effect.Effect<A, E, R>) =>
+      effect.pipe(
+        Effect.tap(() => Effect.flatMap(iso, (endedAt) => set(serverId, () => ({ state: "done", phase: "done", percent: 100, endedAt })))),
+        Effect.tapErrorCause((cause) =>
+          Effect.flatMap(iso, (endedAt) =>
+            set(serverId, () => ({ state: "failed", endedAt, error: cause._tag === "Fail" ? describe(cause.error) : cause._tag === "Interrupt" ? "interrupted" : "an internal error" }))
+          )
+        )
+      )
+
+    /**
+     * A backup of `type` under the server's lock; `wait`: queue behind one
+     * that runs, else refuse. `onBegan` runs once its status is on the board.
+     */
+    const runBackup = (serverId: string, type: BackupType, by: string, extra: ReadonlyArray<WantedPath>, wait: boolean, onBegan: Effect.Effect<void> = Effect.void) =>
+      Effect.gen(function* () {
+        const body = Effect.gen(function* () {
+          const filename = yield* Effect.flatMap(Clock.currentTimeMillis, (ms) => archive.newName(serverId, type, ms))
+          yield* begin(serverId, "backup", type, filename)
+          yield* onBegan
+          return yield* end(serverId, backupLocked(serverId, type, by, filename, extra))
+        })
+        const lock = lockOf(serverId)
+        if (wait) return yield* lock.withPermits(1)(body)
+        const ran = yield* lock.withPermitsIfAvailable(1)(body)
+        return Option.isSome(ran) ? ran.value : yield* Effect.fail(busy(serverId))
+      })
+
+    const toRefusal = (error: unknown): Refusal =>
+      error instanceof Refusal
+        ? error
+        : error instanceof ZipRefused
+          ? Refusal.of(`the backup cannot be restored: ${error.message}`)
+          : Refusal.of(`the backup failed: ${describe(error)}`, 409)
+
+    const lookupBackup = (serverId: string, filename: string, type: BackupType | undefined) =>
+      Effect.gen(function* () {
+        yield* servers.entry(serverId)
+        const path = archive.pathOf(serverId, filename)
+        const found = path === undefined ? [] : (yield* archive.list(serverId)).filter((b) => b.filename === filename)
+        if (path === undefined || found.length === 0) return yield* Effect.fail(Refusal.of(`server ${serverId} has no backup "${filename}"`, 404))
+        if (type !== undefined && found[0]!.type !== type) {
+          return yield* Effect.fail(Refusal.of(`backup "${filename}" is of type ${found[0]!.type}, not ${type}`, 400, "type"))
+        }
+        return { path, backup: found[0]! }
+      })
+
+    const openChecked = (path: string) =>
+      Effect.gen(function* () {
+        const zip = yield* openZip(path)
+        const manifest = yield* checkArchive(zip)
+        return { zip, manifest }
+      })
+
+    const contentsOf = (zip: OpenedZip) =>
+      Effect.gen(function* () {
+        const checked = yield* Effect.either(checkArchive(zip))
+        return checked._tag === "Right" ? { manifest: checked.right, problem: null } : { manifest: undefined, problem: checked.left.message }
+      })
+
+    const restoreBody = (serverId: string, filename: string, path: string, by: string) =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const handle = yield* servers.get(serverId)
+          const entry = yield* handle.entry
+          // Opened before the pre-restore backup: its retention may prune this very file, whose open descriptor stays readable.
+          const { zip, manifest } = yield* openChecked(path)
+          yield* set(serverId, () => ({ phase: "pre-restore backup" }))
+          const preRestoreName = yield* Effect.flatMap(Clock.currentTimeMillis, (ms) => archive.newName(serverId, "pre-restore", ms))
+          const replaced = manifest.paths.map((p) => ({ root: p.root, path: p.path }))
+          const pre = yield* backupLocked(serverId, "pre-restore", by, preRestoreName, replaced)
+          yield* set(serverId, () => ({ phase: "unpacking", filename, type: "manual", bytesDone: 0, bytesTotal: manifest.totalBytes, percent: 0 }))
+          const progress = progressOf(serverId)
+          const outcome = yield* restoreFiles({
+            zip,
+            manifest,
+            filesOf: filesOf(entry),
+            token: randomUUID(),
+            onBytes: (bytes) => Effect.sync(() => progress("unpacking", bytes, manifest.totalBytes))
+          })
+          yield* bus.publish(new BackupRestored({ serverId, name: entry.name, filename, preRestore: pre.filename, files: outcome.restoredFiles, by }))
+          yield* record(by, "backup.restored", serverId, { filename, preRestore: pre.filename, files: outcome.restoredFiles, removed: outcome.removedFiles })
+        })
+      )
+
+    const scheduleDue = Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      for (const { serverId, config } of yield* configs.scheduled) {
+        const exists = yield* Effect.either(servers.entry(serverId))
+        if (exists._tag === "Left") continue
+        const newest = (yield* archive.list(serverId)).find((b) => b.type === "scheduled")
+        const due = newest === undefined ? true : newest.createdAt + config.intervalMinutes * 60_000 <= now + 1_000
+        if (!due) continue
+        yield* runBackup(serverId, "scheduled", "scheduler", [], false).pipe(
+          Effect.catchAll((error) => Effect.logWarning(`scheduled backup of ${serverId} did not run: ${describe(error)}`))
+        )
+      }
+    })
+    yield* Effect.forkIn(Effect.forever(Effect.zipRight(Effect.sleep(SCHEDULE_TICK), scheduleDue)), scope)
+
+    const configView = (serverId: string) =>
+      Effect.gen(function* () {
+        const entry = yield* servers.entry(serverId)
+        const config = yield* configs.get(serverId)
+        const storage = yield* storageOf(entry)
+        const newest = (yield* archive.list(serverId)).find((b) => b.type === "scheduled")
+        const now = yield* Clock.currentTimeMillis
+        const next = config.intervalMinutes === 0 ? null : Math.max(now, (newest?.createdAt ?? now) + config.intervalMinutes * 60_000)
+        return new BackupConfigView({
+          ...config,
+          defaultPaths: defaultPaths(entry, storage).map((p) => (p.path === "" ? `${p.root}/` : `${p.root}/${p.path}`)),
+          nextScheduledAt: next === null ? null : new Date(Math.ceil(next / 60_000) * 60_000).toISOString()
+        })
+      })
+
+    return ServerBackups.of({
+      list: (serverId, { type, limit, cursor }) =>
+        Effect.gen(function* () {
+          yield* servers.entry(serverId)
+          const config = yield* configs.get(serverId)
+          const all = yield* archive.list(serverId)
+          const tiers = tiersOf(all, { keepPerType: config.keep, tiers: config.tiers })
+          const chosen = type === undefined ? all : all.filter((b) => b.type === type)
+          const start = cursor === undefined ? 0 : chosen.findIndex((b) => b.filename === cursor) + 1
+          if (cursor !== undefined && start === 0) return yield* Effect.fail(Refusal.of("cursor: not a backup of this list (pass nextCursor back unchanged)", 400, "cursor"))
+          const items = chosen.slice(start, start + limit)
+          const more = start + limit < chosen.length
+          return new BackupPage({ items: items.map((b) => view(b, tiers.get(b.filename))), nextCursor: more ? items[items.length - 1]!.filename : null, total: chosen.length })
+        }),
+      create: (serverId, by) =>
+        Effect.gen(function* () {
+          yield* servers.entry(serverId)
+          // The backup runs beside the request, which answers once it began (or was refused: one runs already).
+          const began = yield* Deferred.make<void>()
+          const fiber = yield* Effect.forkIn(runBackup(serverId, "manual", by, [], false, Deferred.succeed(began, undefined)), scope)
+          const first = yield* Effect.raceFirst(Effect.as(Deferred.await(began), Option.none()), Effect.map(Fiber.await(fiber), Option.some))
+          if (Option.isSome(first) && Exit.isFailure(first.value)) {
+            const failure = Cause.failureOption(first.value.cause)
+            if (Option.isSome(failure) && failure.value instanceof Refusal) return yield* Effect.fail(failure.value)
+            if (Option.isSome(failure) && (failure.value._tag === "ServerNotFound" || failure.value._tag === "ServerUnreadable")) return yield* Effect.fail(failure.value)
+          }
+          return (yield* board.get(serverId)) ?? idle(serverId)
+        }),
+      backupNow: (serverId, type, by, extra = []) => runBackup(serverId, type, by, extra, true),
+      status: (serverId) => Effect.zipRight(servers.entry(serverId), Effect.map(board.get(serverId), (s) => s ?? idle(serverId))),
+      follow: (serverId) =>
+        Stream.unwrap(Effect.map(Effect.zipRight(servers.entry(serverId), Effect.map(board.get(serverId), (s) => s ?? idle(serverId))), (now) => board.follow(serverId, now))),
+      remove: (serverId, filename, type, by) =>
+        Effect.gen(function* () {
+          const { backup } = yield* lookupBackup(serverId, filename, type)
+          if (inUse.has(`${serverId}/${filename}`)) return yield* Effect.fail(Refusal.of(`backup "${filename}" is being restored: delete it when the restore has ended`))
+          yield* archive.remove(serverId, filename)
+          yield* record(by, "backup.deleted", serverId, { filename, type: backup.type })
+          return new BackupRemoved({ filename, type: backup.type })
+        }),
+      download: (serverId, filename, type) =>
+        Effect.gen(function* () {
+          const { path } = yield* lookupBackup(serverId, filename, type)
+          const handle = yield* Effect.tryPromise({ try: () => Fs.promises.open(path, "r"), catch: () => Refusal.of(`server ${serverId} has no backup "${filename}"`, 404) })
+          const stats = yield* Effect.promise(() => handle.stat())
+          return { handle, size: stats.size, filename }
+        }),
+      contents: (serverId, filename, type, page) =>
+        Effect.scoped(
+          Effect.gen(function* () {
+            const { path } = yield* lookupBackup(serverId, filename, type)
+            const opened = yield* Effect.either(openZip(path))
+            if (opened._tag === "Left") {
+              return new BackupContents({ filename, manifest: null, problem: opened.left.message, items: [], nextCursor: null, total: 0 })
+            }
+            const zip = opened.right
+            const { manifest, problem } = yield* contentsOf(zip)
+            const sums = new Map((manifest?.files ?? []).map((f) => [entryName(f.root, f.path), f.sha256]))
+            const entries = zip.entries.filter((e) => e.name !== MANIFEST_NAME)
+            const start = page.cursor === undefined ? 0 : Number.parseInt(page.cursor, 10)
+            if (!Number.isInteger(start) || start < 0 || start > entries.length || (page.cursor !== undefined && String(start) !== page.cursor)) {
+              return yield* Effect.fail(Refusal.of("cursor: not a position of this list (pass nextCursor back unchanged)", 400, "cursor"))
+            }
+            const items = entries.slice(start, start + page.limit).map(
+              (e) => new ContentsEntry({ name: e.name, kind: e.kind, size: e.size, compressedSize: e.compressedSize, modified: e.modified.toISOString(), sha256: sums.get(e.name) ?? null })
+            )
+            return new BackupContents({
+              filename,
+              manifest:
+                manifest === undefined
+                  ? null
+                  : {
+                      server: manifest.server,
+                      type: manifest.type,
+                      createdAt: manifest.createdAt,
+                      running: manifest.running,
+                      paths: manifest.paths,
+                      excluded: manifest.excluded,
+                      fileCount: manifest.files.length,
+                      totalBytes: manifest.totalBytes,
+                      warnings: manifest.warnings
+                    },
+              problem,
+              items,
+              nextCursor: start + page.limit < entries.length ? String(start + page.limit) : null,
+              total: entries.length
+            })
+          })
+        ),
+      restore: (serverId, filename, type, by) =>
+        Effect.gen(function* () {
+          const { path } = yield* lookupBackup(serverId, filename, type)
+          const handle = yield* servers.get(serverId)
+          const state = yield* handle.state
+          if (PROCESS_STATES.has(state.status) || state.status === "updating") {
+            return yield* Effect.fail(Refusal.of(`${(yield* handle.entry).name} is ${state.status}: stop it before restoring a backup`))
+          }
+          // The whole zip is checked before anything begins: a hostile or damaged one is refused here.
+          yield* Effect.scoped(openChecked(path)).pipe(Effect.mapError(toRefusal))
+          const current = yield* board.get(serverId)
+          if (current?.state === "running") return yield* Effect.fail(busy(serverId))
+          const key = `${serverId}/${filename}`
+          yield* startOperation(handle.actor, "restore", scope, ({ began, progress }) =>
+            holding(
+              key,
+              lockOf(serverId).withPermits(1)(
+                Effect.gen(function* () {
+                  yield* begin(serverId, "restore", "manual", filename)
+                  yield* began
+                  yield* end(
+                    serverId,
+                    restoreBody(serverId, filename, path, by).pipe(
+                      Effect.tapError((error) => record(by, "backup.restore-failed", serverId, { filename, error: describe(error) }, "failure"))
+                    )
+                  ).pipe(Effect.ignore)
+                  yield* progress(1, "restore ended")
+                })
+              )
+            )
+          ).pipe(Effect.mapError((error) => Refusal.of(error.message)))
+          return (yield* board.get(serverId)) ?? idle(serverId)
+        }),
+      config: configView,
+      setConfig: (serverId, input, by) =>
+        Effect.gen(function* () {
+          yield* servers.entry(serverId)
+          const next = merged(yield* configs.get(serverId), {
+            ...input,
+            ...(input.paths === undefined || input.paths === null ? {} : { paths: input.paths.map((p) => p.replace(/\\/g, "/").replace(/\/+$/, "")) })
+          })
+          if (next.paths !== null) {
+            for (const [index, path] of next.paths.entries()) {
+              const problem = pathProblem(path, false)
+              if (problem !== undefined) return yield* Effect.fail(Refusal.of(`paths[${index}] "${path}" ${problem}`, 400, `paths[${index}]`))
+            }
+          }
+          yield* configs.put(serverId, next)
+          yield* record(by, "backup.config", serverId, { ...next })
+          return yield* configView(serverId)
+        }),
+      forgetServer: (serverId) => configs.forget(serverId),
+      runDue: scheduleDue
+    })
+  })
+)

@@ -1,0 +1,50 @@
+/**
+ * Backups of a server's files (spec "Backups"): zips with a manifest, made
+ * by hand, on a schedule, and before a restore, a wipe or an update (the
+ * `BeforeServerUpdate` hook); kept by type and in hourly, daily, weekly and
+ * monthly tiers; previewed, downloaded and restored. See README.md.
+ */
+import * as Effect from "effect/Effect"
+import { BeforeServerUpdate, on, Plugin, ServerDeleted } from "@garrison/runtime"
+import { BackupsApi } from "./contract/Api.js"
+import { migrations } from "./migrations.js"
+import { BackupsRoutes } from "./routes.js"
+import { ServerBackups, ServerBackupsLive } from "./ServerBackups.js"
+
+export const BackupsPlugin = Plugin.make({
+  id: "backups",
+  description: "Backups of a server's config, profiles and world: scheduled, tiered retention, restore",
+  dependsOn: ["servers"],
+  migrations,
+  layer: ServerBackupsLive,
+  http: Plugin.http(BackupsApi, BackupsRoutes),
+  hooks: [
+    BeforeServerUpdate.handle((input) =>
+      Effect.flatMap(ServerBackups, (backups) => backups.backupNow(input.serverId, "pre-update", input.by))
+    )
+  ],
+  events: [on(ServerDeleted, (event) => Effect.flatMap(ServerBackups, (backups) => backups.forgetServer(event.serverId)), "forgetServer")]
+})
+
+export {
+  BackupConfig,
+  BackupConfigInput,
+  BackupConfigView,
+  BackupContents,
+  BackupPage,
+  BackupRemoved,
+  BackupsApi,
+  BackupsGroup,
+  BackupStatus,
+  BackupType,
+  BackupView,
+  ContentsEntry as BackupContentsEntry
+} from "./contract/Api.js"
+export { defaultBackupConfig } from "./BackupConfigs.js"
+export { BackupCreated, BackupFailed, BackupRestored } from "./events.js"
+export { archiveName as backupArchiveName, parseArchiveName as parseBackupArchiveName } from "./internal/archiveNames.js"
+export { judgeRetention, tiersOf as backupTiersOf } from "./internal/retention.js"
+export type { RetentionPolicy as BackupRetentionPolicy, RetentionVerdict as BackupRetentionVerdict } from "./internal/retention.js"
+export type { WantedPath as BackupWantedPath } from "./internal/gather.js"
+export { SCHEDULE_TICK as BACKUP_SCHEDULE_TICK, ServerBackups, ServerBackupsLive } from "./ServerBackups.js"
+export type { BackupMade, ServerBackupsShape } from "./ServerBackups.js"

@@ -1,0 +1,51 @@
+/** The handlers behind `BackupsApi`; the host has already checked each endpoint's access. */
+import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
+import { CurrentPrincipal, effectiveLimit, refusalHttpError, serverSentEvents } from "@garrison/runtime"
+import { BACKUPS_PAGE, BackupsApi, BackupStatus, CONTENTS_PAGE } from "./contract/Api.js"
+import { ServerBackups } from "./ServerBackups.js"
+
+const encodeStatus = Schema.encodeSync(BackupStatus)
+
+export const BackupsRoutes = HttpApiBuilder.group(BackupsApi, "backups", (handlers) =>
+  Effect.gen(function* () {
+    const backups = yield* ServerBackups
+    const caller = Effect.map(CurrentPrincipal, (p) => p.name)
+    return handlers
+      .handle("list", ({ path, urlParams }) =>
+        backups
+          .list(path.id, { limit: effectiveLimit(urlParams.limit, BACKUPS_PAGE), ...(urlParams.type === undefined ? {} : { type: urlParams.type }), ...(urlParams.cursor === undefined ? {} : { cursor: urlParams.cursor }) })
+          .pipe(Effect.catchTag("Refusal", refusalHttpError))
+      )
+      .handle("create", ({ path }) => Effect.flatMap(caller, (by) => backups.create(path.id, by)).pipe(Effect.catchTag("Refusal", refusalHttpError)))
+      .handle("status", ({ path }) => backups.status(path.id))
+      .handle("events", ({ path }) => Effect.map(backups.status(path.id), () => serverSentEvents(Stream.orDie(backups.follow(path.id)), "status", encodeStatus)))
+      .handle("remove", ({ path, urlParams }) =>
+        Effect.flatMap(caller, (by) => backups.remove(path.id, path.filename, urlParams.type, by)).pipe(Effect.catchTag("Refusal", refusalHttpError))
+      )
+      .handle("download", ({ path, urlParams }) =>
+        backups.download(path.id, path.filename, urlParams.type).pipe(
+          Effect.map(({ handle, size, filename }) =>
+            HttpServerResponse.stream(
+              Stream.fromAsyncIterable(handle.createReadStream({ highWaterMark: 1024 * 1024, autoClose: true }) as AsyncIterable<Uint8Array>, (error) => error),
+              { contentType: "application/zip", contentLength: size, headers: { "content-disposition": `attachment; filename="${filename}"`, "cache-control": "no-store" } }
+            )
+          ),
+          Effect.catchTag("Refusal", refusalHttpError)
+        )
+      )
+      .handle("contents", ({ path, urlParams }) =>
+        backups
+          .contents(path.id, path.filename, urlParams.type, { limit: effectiveLimit(urlParams.limit, CONTENTS_PAGE), ...(urlParams.cursor === undefined ? {} : { cursor: urlParams.cursor }) })
+          .pipe(Effect.catchTag("Refusal", refusalHttpError))
+      )
+      .handle("restore", ({ path, urlParams }) =>
+        Effect.flatMap(caller, (by) => backups.restore(path.id, path.filename, urlParams.type, by)).pipe(Effect.catchTag("Refusal", refusalHttpError))
+      )
+      .handle("config", ({ path }) => backups.config(path.id))
+      .handle("setConfig", ({ path, payload }) => Effect.flatMap(caller, (by) => backups.setConfig(path.id, payload, by)).pipe(Effect.catchTag("Refusal", refusalHttpError)))
+  })
+)

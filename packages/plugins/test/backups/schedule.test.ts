@@ -1,0 +1,158 @@
+/**
+ * Scheduled backups on `TestClock`: none until an interval is set, the
+ * first at the next tick, then one per interval; and a backup of a running
+ * server copies its SQLite database through SQLite's online backup (the
+ * copy opens as a database, its journal is left out) while the rest of the
+ * storage folder is copied as it stands; and the hook before an update
+ * makes a pre-update backup.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { callWithText as call, eventually, fakeFleet, fakeInstall, requestBytes, tempDir, testController } from "@garrison/testkit"
+import { Duration, Effect, LogLevel, TestClock } from "effect"
+import * as Fs from "node:fs"
+import { createRequire } from "node:module"
+import * as NodePath from "node:path"
+import * as Yauzl from "yauzl"
+import { BeforeServerUpdate, Hooks } from "@garrison/runtime"
+import { BackupsPlugin } from "../../src/backups/index.js"
+
+const ADMIN = "root:admin"
+const STORAGE = "mpmissions/m/storage_1"
+const require = createRequire(import.meta.url)
+
+interface Db {
+  exec(sql: string): void
+  prepare(sql: string): { run(...args: ReadonlyArray<unknown>): unknown; all(): Array<Record<string, unknown>> }
+  close(): void
+}
+const Sqlite = require("better-sqlite3") as new (file: string, options?: { readonly readonly?: boolean }) => Db
+
+const setup = () => {
+  const backupDir = tempDir("garrison-backups-store-")
+  return {
+    backupDir,
+    layer: testController([fakeFleet().plugin, BackupsPlugin], { dataPrefix: "garrison-backups-", logLevel: LogLevel.Error, config: { BACKUP_DIR: backupDir, RATE_LIMIT_API: "off" } })
+  }
+}
+
+const server = Effect.gen(function* () {
+  const dir = fakeInstall()
+  Fs.writeFileSync(NodePath.join(dir, "serverDZ.cfg"), 'hostname = "Main";\ninstanceId = 1;\nclass Missions { class DayZ { template = "m"; }; };\n')
+  Fs.mkdirSync(NodePath.join(dir, STORAGE, "data"), { recursive: true })
+  Fs.writeFileSync(NodePath.join(dir, STORAGE, "data", "events.bin"), "world")
+  const created = yield* call("POST", "/api/servers", { as: ADMIN, json: { name: "Main", installDir: dir } })
+  return { id: String((created.body as { id: string }).id), dir }
+})
+
+const scheduled = (backupDir: string, id: string) => () => (Fs.existsSync(NodePath.join(backupDir, id)) ? Fs.readdirSync(NodePath.join(backupDir, id)).filter((n) => n.startsWith("scheduled-")) : [])
+
+/** The entries of a zip (bytes by name). */
+const unzip = (bytes: Uint8Array) =>
+  new Promise<Map<string, Buffer>>((resolve, reject) => {
+    Yauzl.fromBuffer(Buffer.from(bytes), { lazyEntries: true }, (error, zip) => {
+      if (error !== null || zip === undefined) return reject(error)
+      const out = new Map<string, Buffer>()
+      zip.on("entry", (entry: Yauzl.Entry) => {
+        if (entry.fileName.endsWith("/")) return zip.readEntry()
+        zip.openReadStream(entry, (e, stream) => {
+          if (e !== null || stream === undefined) return reject(e)
+          const chunks: Array<Buffer> = []
+          stream.on("data", (c: Buffer) => chunks.push(c))
+          stream.on("end", () => {
+            out.set(entry.fileName, Buffer.concat(chunks))
+            zip.readEntry()
+          })
+        })
+      })
+      zip.on("end", () => resolve(out))
+      zip.readEntry()
+    })
+  })
+
+describe("backups: schedule and running servers", () => {
+  it.scoped("scheduled backups follow the interval on the clock", () =>
+    Effect.gen(function* () {
+      const { backupDir, layer } = setup()
+      yield* Effect.gen(function* () {
+        const { id } = yield* server
+        const list = scheduled(backupDir, id)
+        yield* TestClock.adjust(Duration.minutes(5))
+        expect(list()).toEqual([])
+        expect((yield* call("PUT", `/api/servers/${id}/backup-config`, { as: ADMIN, json: { intervalMinutes: 60 } })).status).toBe(200)
+        yield* TestClock.adjust(Duration.minutes(1))
+        yield* eventually(Effect.sync(list), (names) => names.length === 1, 10_000)
+        const config = (yield* call("GET", `/api/servers/${id}/backup-config`, { as: ADMIN })).body as { nextScheduledAt: string }
+        expect(new Date(config.nextScheduledAt).getTime()).toBe(Duration.toMillis(Duration.minutes(66)))
+        yield* TestClock.adjust(Duration.minutes(30))
+        yield* Effect.promise(() => new Promise((r) => setTimeout(r, 200)))
+        expect(list()).toHaveLength(1)
+        yield* TestClock.adjust(Duration.minutes(30))
+        yield* eventually(Effect.sync(list), (names) => names.length === 2, 10_000)
+        // Off again: no more.
+        expect((yield* call("PUT", `/api/servers/${id}/backup-config`, { as: ADMIN, json: { intervalMinutes: 0 } })).status).toBe(200)
+        yield* TestClock.adjust(Duration.hours(3))
+        yield* Effect.promise(() => new Promise((r) => setTimeout(r, 200)))
+        expect(list()).toHaveLength(2)
+      }).pipe(Effect.provide(layer))
+    }))
+
+  it.scopedLive("a running server's players.db is copied through SQLite's online backup while it is written", () =>
+    Effect.gen(function* () {
+      const { backupDir, layer } = setup()
+      yield* Effect.gen(function* () {
+        const { id, dir } = yield* server
+        const path = NodePath.join(dir, STORAGE, "players.db")
+        const db = new Sqlite(path)
+        db.exec("CREATE TABLE Players (UID TEXT PRIMARY KEY, Data BLOB)")
+        const insert = db.prepare("INSERT OR REPLACE INTO Players (UID, Data) VALUES (?, ?)")
+        for (let i = 0; i < 200; i++) insert.run(`p${i}`, Buffer.alloc(2000, i))
+        // A journal file beside it, as a writer leaves one: not wanted in the copy.
+        Fs.writeFileSync(`${path}-journal`, "")
+        expect((yield* call("POST", `/api/servers/${id}/start`, { as: ADMIN })).status).toBe(200)
+        let writes = 0
+        const writer = setInterval(() => {
+          insert.run(`p${writes % 200}`, Buffer.alloc(2000, writes))
+          writes++
+        }, 1)
+        try {
+          expect((yield* call("POST", `/api/servers/${id}/backups`, { as: ADMIN })).status).toBe(202)
+          const status = yield* eventually(
+            Effect.map(call("GET", `/api/servers/${id}/backup-status`, { as: ADMIN }), (r) => r.body as { state: string; filename: string; error: string | null }),
+            (s) => s.state !== "running",
+            15_000
+          )
+          expect(status).toMatchObject({ state: "done", error: null })
+          const zip = yield* Effect.promise(() => unzip(Fs.readFileSync(NodePath.join(backupDir, id, status.filename))))
+          expect([...zip.keys()].filter((n) => n.includes("players.db"))).toEqual([`install/${STORAGE}/players.db`])
+          const copy = NodePath.join(tempDir("garrison-backups-copy-"), "players.db")
+          Fs.writeFileSync(copy, zip.get(`install/${STORAGE}/players.db`)!)
+          const check = new Sqlite(copy, { readonly: true })
+          expect(check.prepare("PRAGMA integrity_check").all()).toEqual([{ integrity_check: "ok" }])
+          expect(check.prepare("SELECT COUNT(*) AS n FROM Players").all()).toEqual([{ n: 200 }])
+          check.close()
+          const manifest = JSON.parse(zip.get("garrison-backup.json")!.toString("utf8")) as { running: boolean }
+          expect(manifest.running).toBe(true)
+          const download = yield* requestBytes("GET", `/api/servers/${id}/backups/${status.filename}/download`, { as: ADMIN })
+          expect(download.bytes.byteLength).toBe(Fs.statSync(NodePath.join(backupDir, id, status.filename)).size)
+        } finally {
+          clearInterval(writer)
+          db.close()
+        }
+        expect(writes).toBeGreaterThan(0)
+      }).pipe(Effect.provide(layer))
+    }))
+})
+
+describe("backups: before an update", () => {
+  it.scopedLive("the BeforeServerUpdate hook makes a pre-update backup", () =>
+    Effect.gen(function* () {
+      const { backupDir, layer } = setup()
+      yield* Effect.gen(function* () {
+        const { id, dir } = yield* server
+        const hooks = yield* Hooks
+        yield* hooks.run(BeforeServerUpdate, { serverId: id, name: "Main", installDir: dir, by: "someone", reason: "mod-rollout" })
+        const names = Fs.readdirSync(NodePath.join(backupDir, id))
+        expect(names.filter((n) => n.startsWith("pre-update-"))).toHaveLength(1)
+      }).pipe(Effect.provide(layer))
+    }))
+})
