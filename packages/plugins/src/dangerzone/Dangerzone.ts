@@ -1,6 +1,7 @@
 /**
- * `Dangerzone`: what clears a server's data for good. Now: its log files by
- * category (scan, clear). Everything reads and removes through the
+ * `Dangerzone`: what clears a server's data for good: its log files by
+ * category (scan, clear), a wipe of its persistence (`wipe.ts`), and a
+ * replicate of another server's files into it (`replicate.ts`). Everything reads and removes through the
  * server's confined files, and every call leaves an audit row (reads too:
  * an admin looking around the dangerzone is worth knowing).
  */
@@ -18,18 +19,40 @@ import {
   inLogFolder,
   parseServerConfig,
   profilesFolder,
+  type Refusal,
   type ServerFiles,
+  Supervisor,
   type ServerNotFound,
   type ServerUnreadable
 } from "@garrison/runtime"
-import { Servers } from "../servers/index.js"
-import { LogCategory, LogFileView, LogsCleared, LogsScan, WipePath, WipePreset, WipePresets } from "./contract/Api.js"
+import { ServerBackups } from "../backups/index.js"
+import { ServerEntries, Servers } from "../servers/index.js"
+import {
+  LogCategory,
+  LogFileView,
+  LogsCleared,
+  LogsScan,
+  type ReplicateInput,
+  type ReplicatePreview,
+  type ReplicatePreviewInput,
+  type ReplicateResult,
+  type WipeInput,
+  WipePath,
+  WipePreset,
+  WipePresets,
+  type WipeResult
+} from "./contract/Api.js"
+import { replicate, replicatePreview } from "./replicate.js"
+import { wipe } from "./wipe.js"
 import { LOG_CATEGORIES, type LogCategoryId } from "./logCategories.js"
 import { WIPE_PRESETS } from "./wipePresets.js"
 
 type Lookup = ServerNotFound | ServerUnreadable
 
 export interface DangerzoneShape {
+  readonly wipe: (serverId: string, input: WipeInput, by: string) => Effect.Effect<WipeResult, Lookup | ConfinedFileHttpError | Conflict | Refusal>
+  readonly replicatePreview: (serverId: string, input: ReplicatePreviewInput, by: string) => Effect.Effect<ReplicatePreview, Lookup | ConfinedFileHttpError | Refusal>
+  readonly replicate: (serverId: string, input: ReplicateInput, by: string) => Effect.Effect<ReplicateResult, Lookup | ConfinedFileHttpError | Refusal>
   readonly wipePresets: (serverId: string, by: string) => Effect.Effect<WipePresets, Lookup | ConfinedFileHttpError | Conflict>
   readonly logsScan: (serverId: string, by: string) => Effect.Effect<LogsScan, Lookup | ConfinedFileHttpError>
   readonly clearLogs: (serverId: string, categories: ReadonlyArray<LogCategoryId>, by: string) => Effect.Effect<LogsCleared, Lookup | ConfinedFileHttpError>
@@ -65,11 +88,14 @@ const notFoundAsEmpty = <A>(effect: Effect.Effect<ReadonlyArray<A>, ConfinedFile
   effect.pipe(Effect.catchIf((e) => e.problem === "not-found" || e.problem === "not-a-folder", () => Effect.succeed([] as ReadonlyArray<A>)))
 
 export class Dangerzone extends Context.Tag("@garrison/plugins/Dangerzone")<Dangerzone, DangerzoneShape>() {
-  static readonly layer: Layer.Layer<Dangerzone, never, Servers | AuditTrail> = Layer.effect(
+  static readonly layer: Layer.Layer<Dangerzone, never, Servers | ServerEntries | Supervisor | ServerBackups | AuditTrail> = Layer.effect(
     Dangerzone,
     Effect.gen(function* () {
       const servers = yield* Servers
       const audit = yield* AuditTrail
+      const backups = yield* ServerBackups
+      const entries = yield* ServerEntries
+      const supervisor = yield* Supervisor
       const record = (by: string, action: string, serverId: string, details: Record<string, unknown>) =>
         Effect.flatMap(CurrentRequest, (request) =>
           audit.record({ actor: by, ip: request._tag === "Some" ? request.value.clientIp : null, action, target: serverId, result: "success", details })
@@ -116,7 +142,40 @@ export class Dangerzone extends Context.Tag("@garrison/plugins/Dangerzone")<Dang
           return { files: handle.files, storage: mission.storage }
         }).pipe(Effect.catchTag("ConfinedFileError", (e) => confinedFileHttpError(e)))
 
+      const replicateDeps = { servers, entries, supervisor, backups }
+      const audited = <A, E, R>(by: string, action: string, serverId: string, details: Record<string, unknown>, effect: Effect.Effect<A, E, R>, summary: (a: A) => Record<string, unknown>) =>
+        effect.pipe(
+          Effect.tap((a) => record(by, action, serverId, { ...details, ...summary(a) })),
+          Effect.tapError((error) =>
+            Effect.flatMap(CurrentRequest, (request) =>
+              audit.record({
+                actor: by,
+                ip: request._tag === "Some" ? request.value.clientIp : null,
+                action,
+                target: serverId,
+                result: "failure",
+                details: { ...details, error: typeof error === "object" && error !== null && "message" in error ? String(error.message) : String(error) }
+              })
+            )
+          )
+        )
+
       return Dangerzone.of({
+        wipe: (serverId, input, by) =>
+          audited(by, "dangerzone.wipe", serverId, { preset: input.preset }, wipe({ servers, backups, storageOf }, serverId, input, by), (r) => ({
+            backup: r.backup,
+            removed: r.removed.map((p) => p.path),
+            freedBytes: r.freedBytes
+          })),
+        replicatePreview: (serverId, input, by) =>
+          audited(by, "dangerzone.replicate-preview", serverId, { sourceServerId: input.sourceServerId, components: input.components }, replicatePreview(replicateDeps, serverId, input), (p) => ({
+            blockers: p.blockers.length
+          })),
+        replicate: (serverId, input, by) =>
+          audited(by, "dangerzone.replicate", serverId, { sourceServerId: input.sourceServerId, components: input.components }, replicate(replicateDeps, serverId, input, by), (r) => ({
+            backup: r.backup,
+            files: r.components.reduce((s, c) => s + c.files, 0)
+          })),
         wipePresets: (serverId, by) =>
           Effect.gen(function* () {
             const { files, storage } = yield* storageOf(serverId)

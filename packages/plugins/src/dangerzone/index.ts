@@ -1,6 +1,7 @@
 /**
  * The dangerzone (spec "Dangerzone", `admin`): a server's log files by
- * category, scanned and cleared, every call audited. See README.md.
+ * category, scanned and cleared; wipes after a pre-wipe backup; replicates
+ * from another server. Every call audited. See README.md.
  */
 import { Plugin } from "@garrison/runtime"
 import { DangerzoneApi } from "./contract/Api.js"
@@ -9,13 +10,34 @@ import { DangerzoneRoutes } from "./routes.js"
 
 export const DangerzonePlugin = Plugin.make({
   id: "dangerzone",
-  description: "What clears a server's data for good: its log files by category",
-  dependsOn: ["servers"],
+  description: "What clears a server's data for good: log files by category, wipes, replicates from another server",
+  dependsOn: ["servers", "backups"],
   layer: Dangerzone.layer,
   http: Plugin.http(DangerzoneApi, DangerzoneRoutes)
 })
 
-export { ClearLogsInput, DangerzoneApi, DangerzoneGroup, LogCategory, LogCategoryId, LogFileView, LogsCleared, LogsScan, WipePath, WipePreset, WipePresets } from "./contract/Api.js"
+export {
+  ClearLogsInput,
+  DangerzoneApi,
+  DangerzoneGroup,
+  LogCategory,
+  LogCategoryId,
+  LogFileView,
+  LogsCleared,
+  LogsScan,
+  REPLICATE_COMPONENTS,
+  ReplicateComponent,
+  ReplicateComponentPlan,
+  ReplicateInput,
+  ReplicatePreview,
+  ReplicatePreviewInput,
+  ReplicateResult,
+  WipeInput,
+  WipePath,
+  WipePreset,
+  WipePresets,
+  WipeResult
+} from "./contract/Api.js"
 export { WIPE_PRESETS } from "./wipePresets.js"
 export type { WipePresetId } from "./wipePresets.js"
 export { Dangerzone } from "./Dangerzone.js"

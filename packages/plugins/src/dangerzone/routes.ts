@@ -1,7 +1,7 @@
 /** The handlers behind `DangerzoneApi`; the host has already checked `admin`. */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
-import { CurrentPrincipal } from "@garrison/runtime"
+import { CurrentPrincipal, refusalHttpError } from "@garrison/runtime"
 import { DangerzoneApi } from "./contract/Api.js"
 import { Dangerzone } from "./Dangerzone.js"
 
@@ -13,5 +13,10 @@ export const DangerzoneRoutes = HttpApiBuilder.group(DangerzoneApi, "dangerzone"
       .handle("wipePresets", ({ path }) => Effect.flatMap(caller, (by) => dangerzone.wipePresets(path.id, by)))
       .handle("logsScan", ({ path }) => Effect.flatMap(caller, (by) => dangerzone.logsScan(path.id, by)))
       .handle("clearLogs", ({ path, payload }) => Effect.flatMap(caller, (by) => dangerzone.clearLogs(path.id, payload.categories, by)))
+      .handle("wipe", ({ path, payload }) => Effect.flatMap(caller, (by) => dangerzone.wipe(path.id, payload, by)).pipe(Effect.catchTag("Refusal", refusalHttpError)))
+      .handle("replicatePreview", ({ path, payload }) =>
+        Effect.flatMap(caller, (by) => dangerzone.replicatePreview(path.id, payload, by)).pipe(Effect.catchTag("Refusal", refusalHttpError))
+      )
+      .handle("replicate", ({ path, payload }) => Effect.flatMap(caller, (by) => dangerzone.replicate(path.id, payload, by)).pipe(Effect.catchTag("Refusal", refusalHttpError)))
   })
 )

@@ -9,13 +9,14 @@ import { auditRecorder, callWithText as call, fakeFleet, fakeInstall, testContro
 import { Effect, LogLevel } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
+import { BackupsPlugin } from "../../src/backups/index.js"
 import { DangerzonePlugin } from "../../src/dangerzone/index.js"
 
 const ADMIN = "root:admin"
 
 const setup = () => {
   const audit = auditRecorder()
-  return { audit, layer: testController([audit.plugin, fakeFleet().plugin, DangerzonePlugin], { dataPrefix: "garrison-dangerzone-", logLevel: LogLevel.Error }) }
+  return { audit, layer: testController([audit.plugin, fakeFleet().plugin, BackupsPlugin, DangerzonePlugin], { dataPrefix: "garrison-dangerzone-", logLevel: LogLevel.Error }) }
 }
 
 /** An install whose profiles hold a log of every kind, all a day old, and a file that is no log. */

@@ -9,6 +9,7 @@ import { auditRecorder, callWithText as call, fakeFleet, fakeInstall, testContro
 import { Effect, LogLevel } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
+import { BackupsPlugin } from "../../src/backups/index.js"
 import { DangerzonePlugin } from "../../src/dangerzone/index.js"
 
 const ADMIN = "root:admin"
@@ -23,7 +24,7 @@ describe("dangerzone: wipe presets", () => {
   it.scoped("say what each wipe would delete in the configured mission's storage, with sizes, and delete nothing", () =>
     Effect.gen(function* () {
       const audit = auditRecorder()
-      const layer = testController([audit.plugin, fakeFleet().plugin, DangerzonePlugin], { dataPrefix: "garrison-dangerzone-", logLevel: LogLevel.Error })
+      const layer = testController([audit.plugin, fakeFleet().plugin, BackupsPlugin, DangerzonePlugin], { dataPrefix: "garrison-dangerzone-", logLevel: LogLevel.Error })
       yield* Effect.gen(function* () {
         const dir = fakeInstall()
         Fs.writeFileSync(NodePath.join(dir, "serverDZ.cfg"), 'hostname = "W";\ninstanceId = 3;\nclass Missions { class DayZ { template = "dayzOffline.enoch"; }; };\n')

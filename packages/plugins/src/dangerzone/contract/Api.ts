@@ -7,7 +7,7 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, ADMIN, BadRequest, BodyExample, Conflict, NotFound, ServerNotFound, ServerUnreadable } from "@garrison/runtime"
+import { Access, ADMIN, BadRequest, BodyExample, Conflict, NotFound, ServerNotFound, ServerUnreadable, Unavailable } from "@garrison/runtime"
 import { LOG_CATEGORY_IDS } from "../logCategories.js"
 
 export const LogCategoryId = Schema.Literal(...LOG_CATEGORY_IDS).annotations({ message: () => `expected one of ${LOG_CATEGORY_IDS.join(", ")}` })
@@ -68,6 +68,69 @@ export class WipePresets extends Schema.Class<WipePresets>("DangerzoneWipePreset
   presets: Schema.Array(WipePreset)
 }) {}
 
+const ConfirmName = Schema.String.pipe(Schema.maxLength(200)).annotations({ description: "The server's name, exactly: a guard against acting on the wrong server." })
+
+export const WipePresetId = Schema.Literal("players", "economy", "full").annotations({ message: () => "expected one of players, economy, full" })
+
+export class WipeInput extends Schema.Class<WipeInput>("DangerzoneWipeInput")({
+  preset: WipePresetId,
+  confirmName: ConfirmName
+}) {}
+
+export class WipeResult extends Schema.Class<WipeResult>("DangerzoneWipeResult")({
+  preset: WipePresetId,
+  /** The persistence folder wiped, relative to the install folder. */
+  storage: Schema.String,
+  /** The pre-wipe backup (restore it to undo the wipe). */
+  backup: Schema.String,
+  removed: Schema.Array(Schema.Struct({ path: Schema.String, sizeBytes: Schema.Number })),
+  freedBytes: Schema.Number
+}) {}
+
+export const REPLICATE_COMPONENTS = ["config", "mpmissions", "mods", "profiles"] as const
+export const ReplicateComponent = Schema.Literal(...REPLICATE_COMPONENTS).annotations({ message: () => `expected one of ${REPLICATE_COMPONENTS.join(", ")}` })
+
+export class ReplicatePreviewInput extends Schema.Class<ReplicatePreviewInput>("DangerzoneReplicatePreviewInput")({
+  sourceServerId: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)),
+  components: Schema.Array(ReplicateComponent).pipe(Schema.minItems(1), Schema.maxItems(4))
+}) {}
+
+export class ReplicateInput extends Schema.Class<ReplicateInput>("DangerzoneReplicateInput")({
+  ...ReplicatePreviewInput.fields,
+  confirmName: ConfirmName
+}) {}
+
+export class ReplicateComponentPlan extends Schema.Class<ReplicateComponentPlan>("DangerzoneReplicateComponent")({
+  component: ReplicateComponent,
+  files: Schema.Number,
+  bytes: Schema.Number,
+  /** What is left out, and why (persistence, logs, the target's own BattlEye settings, links). */
+  skipped: Schema.Array(Schema.String)
+}) {}
+
+export const ServerRef = Schema.Struct({ id: Schema.String, name: Schema.String })
+
+export class ReplicatePreview extends Schema.Class<ReplicatePreview>("DangerzoneReplicatePreview")({
+  source: ServerRef,
+  target: ServerRef,
+  components: Schema.Array(ReplicateComponentPlan),
+  /** What the target keeps of its own whatever is copied. */
+  kept: Schema.Array(Schema.String),
+  /** Why a replicate would be refused now (the target runs, ...); empty when it may go ahead. */
+  blockers: Schema.Array(Schema.String),
+  warnings: Schema.Array(Schema.String)
+}) {}
+
+export class ReplicateResult extends Schema.Class<ReplicateResult>("DangerzoneReplicateResult")({
+  source: ServerRef,
+  target: ServerRef,
+  components: Schema.Array(ReplicateComponentPlan),
+  kept: Schema.Array(Schema.String),
+  /** The backup of the target made first (type pre-restore): restore it to undo the replicate. */
+  backup: Schema.String,
+  warnings: Schema.Array(Schema.String)
+}) {}
+
 export const ServerIdPath = Schema.Struct({ id: Schema.String })
 
 export class DangerzoneGroup extends HttpApiGroup.make("dangerzone")
@@ -94,11 +157,45 @@ export class DangerzoneGroup extends HttpApiGroup.make("dangerzone")
       .annotate(OpenApi.Description, "A running server's current files (written since it started) are kept and named in `kept`.")
       .annotate(BodyExample, { categories: ["script", "crash"] })
   )
+  .add(
+    HttpApiEndpoint.post("wipe", "/api/servers/:id/dangerzone/wipe")
+      .setPath(ServerIdPath)
+      .setPayload(WipeInput)
+      .addSuccess(WipeResult)
+      .annotate(OpenApi.Summary, "Wipe the server's persistence (players, economy or everything)")
+      .annotate(
+        OpenApi.Description,
+        "The server must be stopped (409) and `confirmName` must be its name (400). A pre-wipe backup is made first (a failure stops the wipe); then the preset's paths are deleted. Starting the server is refused until it ends."
+      )
+      .annotate(BodyExample, { preset: "economy", confirmName: "Main" })
+  )
+  .add(
+    HttpApiEndpoint.post("replicatePreview", "/api/servers/:id/dangerzone/replicate-preview")
+      .setPath(ServerIdPath)
+      .setPayload(ReplicatePreviewInput)
+      .addSuccess(ReplicatePreview)
+      .annotate(OpenApi.Summary, "What a replicate from another server would copy into this one")
+      .annotate(OpenApi.Description, "Per component, the files and bytes it would copy and what it leaves out; what the target keeps; what would block it now. Changes nothing.")
+      .annotate(BodyExample, { sourceServerId: "main", components: ["config", "mpmissions"] })
+  )
+  .add(
+    HttpApiEndpoint.post("replicate", "/api/servers/:id/dangerzone/replicate")
+      .setPath(ServerIdPath)
+      .setPayload(ReplicateInput)
+      .addSuccess(ReplicateResult)
+      .annotate(OpenApi.Summary, "Copy another server's config, missions, mods or profiles into this one")
+      .annotate(
+        OpenApi.Description,
+        "This server (the target) must be stopped (409) and `confirmName` must be its name (400). The target keeps its hostname, instanceId, BattlEye settings and persistence (storage folders are never copied); a pre-restore backup of the target is made first."
+      )
+      .annotate(BodyExample, { sourceServerId: "main", components: ["config", "mpmissions"], confirmName: "Test" })
+  )
   .addError(ServerNotFound)
   .addError(ServerUnreadable)
   .addError(BadRequest)
   .addError(NotFound)
   .addError(Conflict)
+  .addError(Unavailable)
   .annotate(Access, Access.permission(ADMIN)) {}
 
 export class DangerzoneApi extends HttpApi.make("dangerzone").add(DangerzoneGroup) {}

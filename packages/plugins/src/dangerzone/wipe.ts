@@ -1,0 +1,106 @@
+/**
+ * A wipe: the server stopped, its name typed back, a `pre-wipe` backup made
+ * (of the configured paths and the persistence folder whatever they are),
+ * then the preset's paths deleted, all as the server's long operation
+ * (kind `wipe`), so nothing starts it meanwhile. A failed backup stops the
+ * wipe before anything is deleted.
+ */
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import {
+  type ConfinedFileError,
+  type ConfinedFileHttpError,
+  type Conflict,
+  Refusal,
+  type ServerFiles,
+  type ServerNotFound,
+  type ServerUnreadable
+} from "@garrison/runtime"
+import type { ServerBackupsShape } from "../backups/index.js"
+import type { ServersShape } from "../servers/index.js"
+import { type WipeInput, WipeResult } from "./contract/Api.js"
+import { WIPE_PRESETS } from "./wipePresets.js"
+
+/** Statuses in which a server's files are in use. */
+export const BUSY_STATUSES: ReadonlySet<string> = new Set(["running", "starting", "stopping", "updating"])
+
+export interface WipeDeps {
+  readonly servers: ServersShape
+  readonly backups: ServerBackupsShape
+  readonly storageOf: (
+    serverId: string
+  ) => Effect.Effect<{ readonly files: ServerFiles.ServerFiles; readonly storage: string }, ServerNotFound | ServerUnreadable | ConfinedFileHttpError | Conflict>
+}
+
+const notFound = (e: ConfinedFileError) => e.problem === "not-found"
+
+/** Bytes under `path`, links not followed. */
+const bytesUnder = (files: ServerFiles.ServerFiles, path: string, depth = 0): Effect.Effect<number, ConfinedFileError> =>
+  Effect.gen(function* () {
+    const info = yield* files.stat(path).pipe(Effect.catchIf(notFound, () => Effect.succeed(undefined)))
+    if (info === undefined || info.kind === "symlink" || info.kind === "other") return 0
+    if (info.kind === "file") return info.size
+    if (depth > 48) return 0
+    let total = 0
+    for (const entry of yield* files.list(path)) total += yield* bytesUnder(files, path === "" ? entry.name : `${path}/${entry.name}`, depth + 1)
+    return total
+  })
+
+/** Checks the name and the state; refusals before anything happens. */
+export const checkTarget = (servers: ServersShape, serverId: string, confirmName: string, what: string) =>
+  Effect.gen(function* () {
+    const handle = yield* servers.get(serverId)
+    const entry = yield* handle.entry
+    if (confirmName !== entry.name) return yield* Effect.fail(Refusal.of(`confirmName must be the server's name exactly ("${entry.name}")`, 400, "confirmName"))
+    const state = yield* handle.state
+    if (BUSY_STATUSES.has(state.status)) return yield* Effect.fail(Refusal.of(`${entry.name} is ${state.status}: stop it before ${what}`))
+    return { handle, entry }
+  })
+
+export const wipe = (
+  deps: WipeDeps,
+  serverId: string,
+  input: WipeInput,
+  by: string
+): Effect.Effect<WipeResult, ServerNotFound | ServerUnreadable | ConfinedFileHttpError | Conflict | Refusal> =>
+  Effect.gen(function* () {
+    const { handle } = yield* checkTarget(deps.servers, serverId, input.confirmName, "wiping it")
+    const { files, storage } = yield* deps.storageOf(serverId)
+    const preset = WIPE_PRESETS.find((p) => p.id === input.preset)!
+    let outcome: Either.Either<WipeResult, Refusal | ConfinedFileHttpError> = Either.left(Refusal.of("the wipe did not run"))
+    yield* handle.actor
+      .runOperation("wipe", ({ progress }) =>
+        Effect.gen(function* () {
+          yield* progress(0.1, "pre-wipe backup")
+          const backup = yield* Effect.either(deps.backups.backupNow(serverId, "pre-wipe", by, [{ root: "install", path: storage }]))
+          if (Either.isLeft(backup)) {
+            const error = backup.left
+            outcome = Either.left(Refusal.of(`nothing was wiped: ${error.message}`))
+            return
+          }
+          yield* progress(0.8, `wiping ${preset.id}`)
+          const removed: Array<{ path: string; sizeBytes: number }> = []
+          const deleted = yield* Effect.either(
+            Effect.gen(function* () {
+              // `full` empties the storage folder; the folder itself stays (the game expects it).
+              const targets =
+                preset.id === "full"
+                  ? (yield* files.list(storage).pipe(Effect.catchIf(notFound, () => Effect.succeed([])))).map((e) => `${storage}/${e.name}`)
+                  : preset.paths.map((relative) => `${storage}/${relative}`)
+              for (const path of targets) {
+                const info = yield* files.stat(path).pipe(Effect.catchIf(notFound, () => Effect.succeed(undefined)))
+                if (info === undefined) continue
+                const sizeBytes = yield* bytesUnder(files, path)
+                yield* files.remove(path, { recursive: info.kind === "folder" })
+                removed.push({ path, sizeBytes })
+              }
+            })
+          )
+          outcome = Either.isLeft(deleted)
+            ? Either.left(Refusal.of(`the wipe stopped halfway (${deleted.left.message}); the pre-wipe backup ${backup.right.filename} holds what was there`))
+            : Either.right(new WipeResult({ preset: preset.id, storage, backup: backup.right.filename, removed, freedBytes: removed.reduce((s, r) => s + r.sizeBytes, 0) }))
+        })
+      )
+      .pipe(Effect.mapError((error) => Refusal.of(error.message)))
+    return yield* (outcome as Either.Either<WipeResult, Refusal | ConfinedFileHttpError>)
+  })
