@@ -193,6 +193,9 @@ describe.sequential("mods, SteamCMD and rollouts with the stand-ins", () => {
     expect(isAlive(before)).toBe(false)
     expect(readFileSync(NodePath.join(dir, "@cf", "meta.cpp"), "utf8")).not.toBe(meta)
     await rptContains(sim, "Loading mod '@cf'", 10_000)
+    // The backups plugin's hook made a pre-update backup before the new version went on.
+    const backups = await fleet.api("GET", `/api/servers/${id}/backups?type=pre-update`)
+    expect((backups.body as { total: number }).total).toBe(1)
   })
 
   it("rolls a broken version back: the server crashes on it, gets the previous version and runs again", { timeout: 120_000 }, async () => {

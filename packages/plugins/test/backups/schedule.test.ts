@@ -150,7 +150,7 @@ describe("backups: before an update", () => {
       yield* Effect.gen(function* () {
         const { id, dir } = yield* server
         const hooks = yield* Hooks
-        yield* hooks.run(BeforeServerUpdate, { serverId: id, name: "Main", installDir: dir, by: "someone", reason: "mod-rollout" })
+        yield* hooks.run(BeforeServerUpdate, { serverId: id, name: "Main", installDir: dir, by: "someone", reason: "mod-rollout" as const })
         const names = Fs.readdirSync(NodePath.join(backupDir, id))
         expect(names.filter((n) => n.startsWith("pre-update-"))).toHaveLength(1)
       }).pipe(Effect.provide(layer))
