@@ -27,13 +27,7 @@ import {
   CurrentRequest,
   EventBus,
   makeProgressBoard,
-  missionOf,
-  parseServerConfig,
-  profilesInsideInstall,
-  profilesPath,
   Refusal,
-  ServerFiles,
-  type ServerEntry,
   type ServerNotFound,
   type ServerUnreadable,
   startOperation
@@ -42,16 +36,17 @@ import { Servers } from "../servers/index.js"
 import { backupsConfig } from "./config.js"
 import { type BackupConfigsStore, makeBackupConfigs, merged } from "./BackupConfigs.js"
 import type { BackupConfig, BackupConfigInput } from "./contract/Api.js"
-import { BackupConfigView, BackupContents, BackupPage, BackupRemoved, BackupStatus, BackupView, ContentsEntry } from "./contract/Api.js"
+import { BackupConfigView, BackupContents, BackupPage, BackupRemoved, BackupStatus, BackupView } from "./contract/Api.js"
 import { BackupCreated, BackupFailed, BackupRestored } from "./events.js"
 import { makeArchiveFolder, type StoredBackup } from "./internal/archiveFolder.js"
 import { checkArchive, pathProblem } from "./internal/checkArchive.js"
 import type { WantedPath } from "./internal/gather.js"
 import { makeBackup } from "./internal/makeBackup.js"
-import { type BackupRoot, entryName, MANIFEST_NAME } from "./internal/manifest.js"
+import { contentsView } from "./internal/contentsView.js"
 import { restoreFiles } from "./internal/restoreFiles.js"
 import { type BackupType, judgeRetention, tiersOf } from "./internal/retention.js"
-import { openZip, type OpenedZip, ZipRefused } from "./internal/zipRead.js"
+import { defaultPaths, filesOf, shownPath, storageOf, wantedOf } from "./internal/serverPaths.js"
+import { openZip, ZipRefused } from "./internal/zipRead.js"
 
 type Lookup = ServerNotFound | ServerUnreadable
 
@@ -145,33 +140,6 @@ export const ServerBackupsLive = Layer.scoped(
           details
         })
       )
-
-    const filesOf = (entry: ServerEntry) => {
-      const install = ServerFiles.local(entry.installDir)
-      const profiles = ServerFiles.local(profilesPath(entry))
-      return (root: BackupRoot) => (root === "install" ? install : profiles)
-    }
-
-    /** The persistence folder, from the server's configuration; undefined when it names none. */
-    const storageOf = (entry: ServerEntry) =>
-      ServerFiles.local(entry.installDir)
-        .read(entry.configFile, { maxBytes: 1024 * 1024 })
-        .pipe(
-          Effect.map((bytes) => missionOf(parseServerConfig(new TextDecoder().decode(bytes)))?.storage),
-          Effect.orElseSucceed(() => undefined)
-        )
-
-    /** What `paths: null` takes: the config file, the profiles folder, the persistence folder. */
-    const defaultPaths = (entry: ServerEntry, storage: string | undefined): ReadonlyArray<WantedPath> => {
-      const inside = profilesInsideInstall(entry)
-      return [
-        { root: "install", path: entry.configFile.replace(/\\/g, "/") },
-        inside === undefined ? { root: "profiles", path: "" } : { root: "install", path: inside },
-        ...(storage === undefined ? [] : [{ root: "install" as const, path: storage }])
-      ]
-    }
-    const wantedOf = (entry: ServerEntry, config: BackupConfig, storage: string | undefined): ReadonlyArray<WantedPath> =>
-      config.paths === null ? defaultPaths(entry, storage) : config.paths.map((path) => ({ root: "install" as const, path }))
 
     const set = (serverId: string, f: (s: BackupStatus) => Partial<BackupStatus>) => board.update(serverId, (s) => new BackupStatus({ ...s, ...f(s) }))
 
@@ -299,12 +267,6 @@ export const ServerBackupsLive = Layer.scoped(
         return { zip, manifest }
       })
 
-    const contentsOf = (zip: OpenedZip) =>
-      Effect.gen(function* () {
-        const checked = yield* Effect.either(checkArchive(zip))
-        return checked._tag === "Right" ? { manifest: checked.right, problem: null } : { manifest: undefined, problem: checked.left.message }
-      })
-
     const restoreBody = (serverId: string, filename: string, path: string, by: string) =>
       Effect.scoped(
         Effect.gen(function* () {
@@ -316,7 +278,7 @@ export const ServerBackupsLive = Layer.scoped(
           const preRestoreName = yield* Effect.flatMap(Clock.currentTimeMillis, (ms) => archive.newName(serverId, "pre-restore", ms))
           const replaced = manifest.paths.map((p) => ({ root: p.root, path: p.path }))
           const pre = yield* backupLocked(serverId, "pre-restore", by, preRestoreName, replaced)
-          yield* set(serverId, () => ({ phase: "unpacking", filename, type: "manual", bytesDone: 0, bytesTotal: manifest.totalBytes, percent: 0 }))
+          yield* set(serverId, () => ({ phase: "unpacking", filename, type: manifest.type, bytesDone: 0, bytesTotal: manifest.totalBytes, percent: 0 }))
           const progress = progressOf(serverId)
           const outcome = yield* restoreFiles({
             zip,
@@ -355,7 +317,7 @@ export const ServerBackupsLive = Layer.scoped(
         const next = config.intervalMinutes === 0 ? null : Math.max(now, (newest?.createdAt ?? now) + config.intervalMinutes * 60_000)
         return new BackupConfigView({
           ...config,
-          defaultPaths: defaultPaths(entry, storage).map((p) => (p.path === "" ? `${p.root}/` : `${p.root}/${p.path}`)),
+          defaultPaths: defaultPaths(entry, storage).map(shownPath),
           nextScheduledAt: next === null ? null : new Date(Math.ceil(next / 60_000) * 60_000).toISOString()
         })
       })
@@ -415,43 +377,12 @@ export const ServerBackupsLive = Layer.scoped(
             if (opened._tag === "Left") {
               return new BackupContents({ filename, manifest: null, problem: opened.left.message, items: [], nextCursor: null, total: 0 })
             }
-            const zip = opened.right
-            const { manifest, problem } = yield* contentsOf(zip)
-            const sums = new Map((manifest?.files ?? []).map((f) => [entryName(f.root, f.path), f.sha256]))
-            const entries = zip.entries.filter((e) => e.name !== MANIFEST_NAME)
-            const start = page.cursor === undefined ? 0 : Number.parseInt(page.cursor, 10)
-            if (!Number.isInteger(start) || start < 0 || start > entries.length || (page.cursor !== undefined && String(start) !== page.cursor)) {
-              return yield* Effect.fail(Refusal.of("cursor: not a position of this list (pass nextCursor back unchanged)", 400, "cursor"))
-            }
-            const items = entries.slice(start, start + page.limit).map(
-              (e) => new ContentsEntry({ name: e.name, kind: e.kind, size: e.size, compressedSize: e.compressedSize, modified: e.modified.toISOString(), sha256: sums.get(e.name) ?? null })
-            )
-            return new BackupContents({
-              filename,
-              manifest:
-                manifest === undefined
-                  ? null
-                  : {
-                      server: manifest.server,
-                      type: manifest.type,
-                      createdAt: manifest.createdAt,
-                      running: manifest.running,
-                      paths: manifest.paths,
-                      excluded: manifest.excluded,
-                      fileCount: manifest.files.length,
-                      totalBytes: manifest.totalBytes,
-                      warnings: manifest.warnings
-                    },
-              problem,
-              items,
-              nextCursor: start + page.limit < entries.length ? String(start + page.limit) : null,
-              total: entries.length
-            })
+            return yield* contentsView(filename, opened.right, page)
           })
         ),
       restore: (serverId, filename, type, by) =>
         Effect.gen(function* () {
-          const { path } = yield* lookupBackup(serverId, filename, type)
+          const { path, backup } = yield* lookupBackup(serverId, filename, type)
           const handle = yield* servers.get(serverId)
           const state = yield* handle.state
           if (PROCESS_STATES.has(state.status) || state.status === "updating") {
@@ -467,7 +398,7 @@ export const ServerBackupsLive = Layer.scoped(
               key,
               lockOf(serverId).withPermits(1)(
                 Effect.gen(function* () {
-                  yield* begin(serverId, "restore", "manual", filename)
+                  yield* begin(serverId, "restore", backup.type, filename)
                   yield* began
                   yield* end(
                     serverId,

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { callWithText as call, eventually, fakeFleet, fakeInstall, requestBytes, tempDir, testController } from "@garrison/testkit"
-import { Duration, Effect, LogLevel, TestClock } from "effect"
+import { Clock, Duration, Effect, LogLevel, TestClock } from "effect"
 import * as Fs from "node:fs"
 import { createRequire } from "node:module"
 import * as NodePath from "node:path"
@@ -43,6 +43,12 @@ const server = Effect.gen(function* () {
   const created = yield* call("POST", "/api/servers", { as: ADMIN, json: { name: "Main", installDir: dir } })
   return { id: String((created.body as { id: string }).id), dir }
 })
+
+/** The backups of a server, newest first, with their times. */
+const listed = (id: string) =>
+  Effect.map(call("GET", `/api/servers/${id}/backups`, { as: ADMIN }), (r) =>
+    (r.body as { items: ReadonlyArray<{ type: string; createdAt: string }> }).items.map((b) => ({ type: b.type, createdAt: new Date(b.createdAt).getTime() }))
+  )
 
 const scheduled = (backupDir: string, id: string) => () => (Fs.existsSync(NodePath.join(backupDir, id)) ? Fs.readdirSync(NodePath.join(backupDir, id)).filter((n) => n.startsWith("scheduled-")) : [])
 
@@ -79,15 +85,21 @@ describe("backups: schedule and running servers", () => {
         yield* TestClock.adjust(Duration.minutes(5))
         expect(list()).toEqual([])
         expect((yield* call("PUT", `/api/servers/${id}/backup-config`, { as: ADMIN, json: { intervalMinutes: 60 } })).status).toBe(200)
-        yield* TestClock.adjust(Duration.minutes(1))
-        yield* eventually(Effect.sync(list), (names) => names.length === 1, 10_000)
+        // The schedule looks every minute: a minute at a time until it has made one (it may be between looks when the clock moves).
+        const tick = (wanted: number) => eventually(Effect.zipRight(TestClock.adjust(Duration.minutes(1)), Effect.sync(list)), (names) => names.length >= wanted, 10_000)
+        yield* tick(1)
+        const first = (yield* listed(id)).find((b) => b.type === "scheduled")!
         const config = (yield* call("GET", `/api/servers/${id}/backup-config`, { as: ADMIN })).body as { nextScheduledAt: string }
-        expect(new Date(config.nextScheduledAt).getTime()).toBe(Duration.toMillis(Duration.minutes(66)))
-        yield* TestClock.adjust(Duration.minutes(30))
+        expect(new Date(config.nextScheduledAt).getTime()).toBe(Math.ceil((first.createdAt + 3_600_000) / 60_000) * 60_000)
+        // Half an interval later: still one.
+        const now = yield* Clock.currentTimeMillis
+        yield* TestClock.adjust(Duration.millis(Math.max(0, first.createdAt + 30 * 60_000 - now)))
         yield* Effect.promise(() => new Promise((r) => setTimeout(r, 200)))
         expect(list()).toHaveLength(1)
-        yield* TestClock.adjust(Duration.minutes(30))
-        yield* eventually(Effect.sync(list), (names) => names.length === 2, 10_000)
+        yield* tick(2)
+        const second = (yield* listed(id)).filter((b) => b.type === "scheduled")[0]!
+        expect(second.createdAt - first.createdAt).toBeGreaterThanOrEqual(59 * 60_000)
+        expect(list()).toHaveLength(2)
         // Off again: no more.
         expect((yield* call("PUT", `/api/servers/${id}/backup-config`, { as: ADMIN, json: { intervalMinutes: 0 } })).status).toBe(200)
         yield* TestClock.adjust(Duration.hours(3))
