@@ -10,7 +10,7 @@
 import { createHash } from "node:crypto"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
-import * as Yauzl from "yauzl"
+import { unzipEntries } from "@garrison/testkit"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { ControllerHandle } from "../support/controller.js"
 import { fleetAuth, fleetSimArgs, makeFleet, rptContains, until } from "../support/fleet.js"
@@ -33,29 +33,6 @@ interface Status {
 
 const backupEnd = (serverId: string) =>
   until(async () => (await fleet.api("GET", `/api/servers/${serverId}/backup-status`)).body as Status, (s) => s.state !== "running", 60_000, "the backup or restore to end")
-
-/** A zip's files (folders left out), by entry name. */
-const unzip = (bytes: Buffer) =>
-  new Promise<Map<string, Buffer>>((resolve, reject) => {
-    Yauzl.fromBuffer(bytes, { lazyEntries: true }, (error, zip) => {
-      if (error !== null || zip === undefined) return reject(error)
-      const files = new Map<string, Buffer>()
-      zip.on("entry", (entry: Yauzl.Entry) => {
-        if (entry.fileName.endsWith("/")) return zip.readEntry()
-        zip.openReadStream(entry, (e, stream) => {
-          if (e !== null || stream === undefined) return reject(e)
-          const chunks: Array<Buffer> = []
-          stream.on("data", (c: Buffer) => chunks.push(c))
-          stream.on("end", () => {
-            files.set(entry.fileName, Buffer.concat(chunks))
-            zip.readEntry()
-          })
-        })
-      })
-      zip.on("end", () => resolve(files))
-      zip.readEntry()
-    })
-  })
 
 /** Every file under `dir`, by path relative to it. */
 const filesUnder = (dir: string): Map<string, Buffer> => {
@@ -102,7 +79,7 @@ describe.sequential("backups of a running simulated server", { timeout: 90_000 }
 
     const download = await fetch(`${controller.baseUrl}/api/servers/${id}/backups/${backup}/download`, { headers: fleetAuth })
     expect(download.status).toBe(200)
-    zipped = await unzip(Buffer.from(await download.arrayBuffer()))
+    zipped = await unzipEntries(new Uint8Array(await download.arrayBuffer()))
     const manifest = JSON.parse(zipped.get("garrison-backup.json")!.toString("utf8")) as { running: boolean; files: ReadonlyArray<{ path: string; sha256: string }> }
     expect(manifest.running).toBe(true)
     const copy = zipped.get(`install/${STORAGE}/players.db`)!

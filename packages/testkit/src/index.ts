@@ -20,6 +20,7 @@
 export { auditRecorder } from "./AuditRecorder.js"
 export { type BytesReply, call, type CallOptions, callWithText, jsonBody, type RawReply, type Reply, request, requestBytes, type TextReply } from "./Call.js"
 export { eventually, realSleep } from "./Eventually.js"
+export { unzipEntries } from "./Zip.js"
 export { type FakeFleet, fakeFleet } from "./fleet/FakeFleet.js"
 export { fakeActor } from "./fleet/FakeActor.js"
 export { type FakeInstallOptions, fakeInstall } from "./fleet/FakeInstall.js"

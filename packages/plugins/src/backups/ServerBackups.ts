@@ -24,9 +24,9 @@ import { randomUUID } from "node:crypto"
 import * as Fs from "node:fs"
 import {
   AuditTrail,
-  CurrentRequest,
   EventBus,
   makeProgressBoard,
+  recordForRequest,
   Refusal,
   type ServerNotFound,
   type ServerUnreadable,
@@ -130,16 +130,7 @@ export const ServerBackupsLive = Layer.scoped(
       )
 
     const record = (by: string, action: string, serverId: string, details: Record<string, unknown>, result: "success" | "failure" = "success") =>
-      Effect.flatMap(CurrentRequest, (request) =>
-        audit.record({
-          actor: by,
-          ip: request._tag === "Some" ? request.value.clientIp : null,
-          action,
-          target: serverId,
-          result,
-          details
-        })
-      )
+      recordForRequest(audit, { actor: by, action, target: serverId, result, details })
 
     const set = (serverId: string, f: (s: BackupStatus) => Partial<BackupStatus>) => board.update(serverId, (s) => new BackupStatus({ ...s, ...f(s) }))
 

@@ -14,11 +14,11 @@ import {
   confinedFileHttpError,
   type ConfinedFileHttpError,
   Conflict,
-  CurrentRequest,
   missionOf,
   inLogFolder,
   parseServerConfig,
   profilesFolder,
+  recordForRequest,
   type Refusal,
   type ServerFiles,
   Supervisor,
@@ -96,10 +96,8 @@ export class Dangerzone extends Context.Tag("@garrison/plugins/Dangerzone")<Dang
       const backups = yield* ServerBackups
       const entries = yield* ServerEntries
       const supervisor = yield* Supervisor
-      const record = (by: string, action: string, serverId: string, details: Record<string, unknown>) =>
-        Effect.flatMap(CurrentRequest, (request) =>
-          audit.record({ actor: by, ip: request._tag === "Some" ? request.value.clientIp : null, action, target: serverId, result: "success", details })
-        )
+      const record = (by: string, action: string, serverId: string, details: Record<string, unknown>, result: "success" | "failure" = "success") =>
+        recordForRequest(audit, { actor: by, action, target: serverId, result, details })
 
       /** Every log file of the server, with its category. */
       const scan = (serverId: string) =>
@@ -147,16 +145,7 @@ export class Dangerzone extends Context.Tag("@garrison/plugins/Dangerzone")<Dang
         effect.pipe(
           Effect.tap((a) => record(by, action, serverId, { ...details, ...summary(a) })),
           Effect.tapError((error) =>
-            Effect.flatMap(CurrentRequest, (request) =>
-              audit.record({
-                actor: by,
-                ip: request._tag === "Some" ? request.value.clientIp : null,
-                action,
-                target: serverId,
-                result: "failure",
-                details: { ...details, error: typeof error === "object" && error !== null && "message" in error ? String(error.message) : String(error) }
-              })
-            )
+            record(by, action, serverId, { ...details, error: typeof error === "object" && error !== null && "message" in error ? String(error.message) : String(error) }, "failure")
           )
         )
 

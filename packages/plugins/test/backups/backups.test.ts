@@ -12,7 +12,6 @@ import { Effect, LogLevel } from "effect"
 import { createHash } from "node:crypto"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
-import * as Yazl from "yazl"
 import { BackupsPlugin } from "../../src/backups/index.js"
 
 const ADMIN = "root:admin"
@@ -62,33 +61,6 @@ const done = (id: string) =>
   )
 
 const sha = (path: string) => createHash("sha256").update(Fs.readFileSync(path)).digest("hex")
-
-/** A zip written by hand: `entries` as given, with a manifest naming `files`. */
-const handMadeZip = (path: string, entries: ReadonlyArray<{ name: string; data?: string; mode?: number; folder?: boolean }>, manifestFiles: ReadonlyArray<{ path: string; data: string }>) =>
-  new Promise<void>((resolve, reject) => {
-    const zip = new Yazl.ZipFile()
-    for (const e of entries) {
-      if (e.folder === true) zip.addEmptyDirectory(e.name)
-      else zip.addBuffer(Buffer.from(e.data ?? ""), e.name, e.mode === undefined ? {} : { mode: e.mode })
-    }
-    const manifest = {
-      format: "garrison-backup",
-      version: 1,
-      server: { id: "x", name: "x" },
-      type: "manual",
-      createdAt: new Date().toISOString(),
-      running: false,
-      paths: [{ root: "install", path: "mpmissions", kind: "folder" }],
-      excluded: ["logs"],
-      files: manifestFiles.map((f) => ({ root: "install", path: f.path, size: Buffer.byteLength(f.data), sha256: createHash("sha256").update(f.data).digest("hex"), modified: new Date().toISOString() })),
-      folders: [],
-      totalBytes: 0,
-      warnings: []
-    }
-    zip.addBuffer(Buffer.from(JSON.stringify(manifest)), "garrison-backup.json")
-    zip.end()
-    zip.outputStream.pipe(Fs.createWriteStream(path)).on("close", resolve).on("error", reject)
-  })
 
 describe("backups", () => {
   it.scopedLive("a manual backup: zip with manifest, listed, previewed, downloaded, restored over a wipe; deleted with its type", () =>
@@ -176,4 +148,3 @@ describe("backups", () => {
     }))
 })
 
-void handMadeZip

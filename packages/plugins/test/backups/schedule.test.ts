@@ -7,12 +7,11 @@
  * makes a pre-update backup.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { callWithText as call, eventually, fakeFleet, fakeInstall, requestBytes, tempDir, testController } from "@garrison/testkit"
+import { callWithText as call, eventually, fakeFleet, fakeInstall, requestBytes, tempDir, testController, unzipEntries } from "@garrison/testkit"
 import { Clock, Duration, Effect, LogLevel, TestClock } from "effect"
 import * as Fs from "node:fs"
 import { createRequire } from "node:module"
 import * as NodePath from "node:path"
-import * as Yauzl from "yauzl"
 import { BeforeServerUpdate, Hooks } from "@garrison/runtime"
 import { BackupsPlugin } from "../../src/backups/index.js"
 
@@ -51,29 +50,6 @@ const listed = (id: string) =>
   )
 
 const scheduled = (backupDir: string, id: string) => () => (Fs.existsSync(NodePath.join(backupDir, id)) ? Fs.readdirSync(NodePath.join(backupDir, id)).filter((n) => n.startsWith("scheduled-")) : [])
-
-/** The entries of a zip (bytes by name). */
-const unzip = (bytes: Uint8Array) =>
-  new Promise<Map<string, Buffer>>((resolve, reject) => {
-    Yauzl.fromBuffer(Buffer.from(bytes), { lazyEntries: true }, (error, zip) => {
-      if (error !== null || zip === undefined) return reject(error)
-      const out = new Map<string, Buffer>()
-      zip.on("entry", (entry: Yauzl.Entry) => {
-        if (entry.fileName.endsWith("/")) return zip.readEntry()
-        zip.openReadStream(entry, (e, stream) => {
-          if (e !== null || stream === undefined) return reject(e)
-          const chunks: Array<Buffer> = []
-          stream.on("data", (c: Buffer) => chunks.push(c))
-          stream.on("end", () => {
-            out.set(entry.fileName, Buffer.concat(chunks))
-            zip.readEntry()
-          })
-        })
-      })
-      zip.on("end", () => resolve(out))
-      zip.readEntry()
-    })
-  })
 
 describe("backups: schedule and running servers", () => {
   it.scoped("scheduled backups follow the interval on the clock", () =>
@@ -134,7 +110,7 @@ describe("backups: schedule and running servers", () => {
             15_000
           )
           expect(status).toMatchObject({ state: "done", error: null })
-          const zip = yield* Effect.promise(() => unzip(Fs.readFileSync(NodePath.join(backupDir, id, status.filename))))
+          const zip = yield* Effect.promise(() => unzipEntries(Fs.readFileSync(NodePath.join(backupDir, id, status.filename))))
           expect([...zip.keys()].filter((n) => n.includes("players.db"))).toEqual([`install/${STORAGE}/players.db`])
           const copy = NodePath.join(tempDir("garrison-backups-copy-"), "players.db")
           Fs.writeFileSync(copy, zip.get(`install/${STORAGE}/players.db`)!)

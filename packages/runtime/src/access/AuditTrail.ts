@@ -6,6 +6,7 @@
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import { CurrentRequest } from "../http/RequestContext.js"
 
 export interface AuditEntry {
   /** Who acted: a user id or name, `bot:<id>`, or null for anonymous callers. */
@@ -29,3 +30,7 @@ export class AuditTrail extends Context.Reference<AuditTrail>()("@garrison/runti
     record: (entry) => Effect.logDebug(`audit ${entry.action} ${entry.result}`, entry)
   })
 }) {}
+
+/** Records `entry` with the client address of the request being served (null outside a request: a schedule, a hook). */
+export const recordForRequest = (audit: AuditTrailShape, entry: Omit<AuditEntry, "ip">): Effect.Effect<void> =>
+  Effect.flatMap(CurrentRequest, (request) => audit.record({ ...entry, ip: request._tag === "Some" ? request.value.clientIp : null }))
