@@ -12,7 +12,8 @@ import { Effect, LogLevel } from "effect"
 import { createHash } from "node:crypto"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
-import { BackupsPlugin } from "../../src/backups/index.js"
+import { type AnyPlugin, on, Plugin } from "@garrison/runtime"
+import { BackupCreated, BackupFailed, BackupsPlugin } from "../../src/backups/index.js"
 
 const ADMIN = "root:admin"
 const STORAGE = "mpmissions/dayzOffline.chernarusplus/storage_1"
@@ -28,13 +29,25 @@ interface Page {
   readonly total: number
 }
 
+/** The backups' events, as a webhook plugin would get them. */
+const eventRecorder = () => {
+  const seen: Array<BackupCreated | BackupFailed> = []
+  const plugin = Plugin.make({
+    id: "backup-events",
+    events: [on(BackupCreated, (e) => Effect.sync(() => void seen.push(e))), on(BackupFailed, (e) => Effect.sync(() => void seen.push(e)))]
+  }) as AnyPlugin
+  return { seen, plugin }
+}
+
 const setup = () => {
   const audit = auditRecorder()
+  const events = eventRecorder()
   const backupDir = tempDir("garrison-backups-store-")
   return {
     audit,
     backupDir,
-    layer: testController([audit.plugin, fakeFleet().plugin, BackupsPlugin], { dataPrefix: "garrison-backups-", logLevel: LogLevel.Error, config: { BACKUP_DIR: backupDir } })
+    events,
+    layer: testController([audit.plugin, fakeFleet().plugin, BackupsPlugin, events.plugin], { dataPrefix: "garrison-backups-", logLevel: LogLevel.Error, config: { BACKUP_DIR: backupDir } })
   }
 }
 
@@ -144,6 +157,41 @@ describe("backups", () => {
 
         const actions = audit.rows.map((r) => r.action)
         expect(actions).toEqual(expect.arrayContaining(["backup.created", "backup.restored", "backup.deleted"]))
+      }).pipe(Effect.provide(layer))
+    }))
+
+  it.scopedLive("a backup that finds nothing to take fails: the status says why, BackupFailed is published, nothing is listed", () =>
+    Effect.gen(function* () {
+      const { audit, backupDir, events, layer } = setup()
+      yield* Effect.gen(function* () {
+        const { id, dir } = yield* server
+        expect((yield* call("POST", `/api/servers/${id}/backups`, { as: ADMIN })).status).toBe(202)
+        const made = yield* done(id)
+        expect(made.state).toBe("done")
+        yield* eventually(Effect.sync(() => events.seen.length), (n) => n === 1)
+        expect(events.seen[0]).toMatchObject({ _tag: "BackupCreated", serverId: id, filename: made.filename, type: "manual", by: "root" })
+
+        // The server's folder is gone (a disk unmounted).
+        Fs.renameSync(dir, `${dir}-away`)
+        try {
+          expect((yield* call("POST", `/api/servers/${id}/backups`, { as: ADMIN })).status).toBe(202)
+          const failed = yield* done(id)
+          expect(failed.state).toBe("failed")
+          expect(failed.error).toContain("cannot be reached")
+          yield* eventually(Effect.sync(() => events.seen.length), (n) => n === 2)
+          expect(events.seen[1]).toMatchObject({ _tag: "BackupFailed", serverId: id, type: "manual" })
+          expect(Fs.readdirSync(NodePath.join(backupDir, id))).toEqual([made.filename])
+          expect(audit.rows.map((r) => `${r.action}:${r.result}`)).toEqual(expect.arrayContaining(["backup.created:success", "backup.failed:failure"]))
+        } finally {
+          Fs.renameSync(`${dir}-away`, dir)
+        }
+        // Paths that hold nothing: refused too, rather than an empty backup the retention would count.
+        expect((yield* call("PUT", `/api/servers/${id}/backup-config`, { as: ADMIN, json: { paths: ["no-such-folder"] } })).status).toBe(200)
+        expect((yield* call("POST", `/api/servers/${id}/backups`, { as: ADMIN })).status).toBe(202)
+        const empty = yield* done(id)
+        expect(empty.state).toBe("failed")
+        expect(empty.error).toContain("none of the paths")
+        expect(Fs.readdirSync(NodePath.join(backupDir, id))).toEqual([made.filename])
       }).pipe(Effect.provide(layer))
     }))
 })

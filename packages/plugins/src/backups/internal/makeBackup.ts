@@ -70,7 +70,12 @@ const stableCopy = (files: ServerFiles.ServerFiles, path: string, destination: s
 export const makeBackup = (job: BackupJob): Effect.Effect<MadeBackup, ConfinedFileError | SqliteSnapshotFailed | Error> =>
   Effect.gen(function* () {
     job.progress("gathering", 0, 0)
+    // A root that is gone (a disk not mounted) fails the backup: an empty one would let the retention prune good ones.
+    for (const root of new Set(job.wanted.map((w) => w.root))) yield* job.filesOf(root).stat("")
     const gathered = yield* gather(job.wanted, job.filesOf, job.excludeLogs)
+    if (gathered.files.length === 0) {
+      return yield* Effect.fail(new Error(`none of the paths to back up holds a file (${gathered.warnings.slice(0, 5).join("; ")})`))
+    }
     const warnings = [...gathered.warnings]
     const work = job.archive.workFolder(job.server.id, job.token)
     const live = (file: GatheredFile) =>
