@@ -209,7 +209,10 @@ export const ServerBackupsLive = Layer.scoped(
         Effect.tap(() => Effect.flatMap(iso, (endedAt) => set(serverId, () => ({ state: "done", phase: "done", percent: 100, endedAt })))),
         Effect.tapErrorCause((cause) =>
           Effect.flatMap(iso, (endedAt) =>
-            set(serverId, () => ({ state: "failed", endedAt, error: cause._tag === "Fail" ? describe(cause.error) : cause._tag === "Interrupt" ? "interrupted" : "an internal error" }))
+            set(serverId, () => {
+              const failure = Cause.failureOption(cause)
+              return { state: "failed", endedAt, error: Option.isSome(failure) ? describe(failure.value) : Cause.isInterruptedOnly(cause) ? "interrupted" : "an internal error" }
+            })
           )
         )
       )

@@ -121,6 +121,9 @@ describe("backups", () => {
         Fs.mkdirSync(NodePath.join(dir, STORAGE, "data"), { recursive: true })
         Fs.writeFileSync(NodePath.join(dir, STORAGE, "data", "new.bin"), "made after the backup")
         Fs.writeFileSync(NodePath.join(dir, "profiles", "DayZServer_x64_2.RPT"), "a newer log\n")
+        // What a restore interrupted by a crash left behind.
+        Fs.mkdirSync(NodePath.join(dir, ".garrison", "restore-crashed"), { recursive: true })
+        Fs.writeFileSync(NodePath.join(dir, ".garrison", "restore-crashed", "0"), "half")
 
         // Running: refused.
         expect((yield* call("POST", `/api/servers/${id}/start`, { as: ADMIN })).status).toBe(200)

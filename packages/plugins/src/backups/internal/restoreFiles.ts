@@ -9,7 +9,8 @@
  * 3. tidy: in every folder the backup took whole, what was not in the
  *    backup (files made since) is removed, except what backups leave out
  *    (logs, `.garrison`), so the world is the backup's and not a mix.
- * The staging folder is removed whatever happens.
+ * The staging folder is removed whatever happens (and one a crash left is
+ * removed by the next restore).
  */
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
@@ -45,7 +46,12 @@ export const restoreFiles = (input: {
   const staged = (index: number) => `${staging}/${index}`
 
   const stage = Effect.gen(function* () {
-    for (const root of roots) yield* filesOf(root).makeFolder(staging)
+    for (const root of roots) {
+      // What an interrupted restore (a controller crash) left is of no use: only one restore of a server runs at a time.
+      const left = yield* filesOf(root).list(".garrison").pipe(Effect.catchIf(notFound, () => Effect.succeed([])))
+      for (const entry of left) if (entry.kind === "folder" && entry.name.startsWith("restore-")) yield* filesOf(root).remove(`.garrison/${entry.name}`, { recursive: true })
+      yield* filesOf(root).makeFolder(staging)
+    }
     let bytes = 0
     for (const [index, file] of manifest.files.entries()) {
       const name = entryName(file.root, file.path)
