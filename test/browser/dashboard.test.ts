@@ -4,7 +4,8 @@
  * An admin signs in through the UI, adds a server through the form, starts
  * it and sees it running with the players who joined, kicks one, bans
  * another and finds the ban in the bans page, watches the console receive
- * a line, and signs out; a second user whose role is scoped to one server
+ * a line, backs the server up from its Backups tab and previews the backup,
+ * and signs out; a second user whose role is scoped to one server
  * sees only that server (after the forced password change of their first
  * sign-in), sets up MFA from the QR code and signs in again with a recovery
  * code; a list of 1,000 servers renders only the rows in
@@ -219,6 +220,37 @@ describe.sequential("the dashboard over a real controller and a simulated server
     await checkPage(admin, "server-console", (p) => p.page.getByRole("log", { name: "Server console" }).getByText(/hello-from-the-browser-test/).first().waitFor({ timeout: 20_000 }))
   })
 
+  it("backs the server up from its Backups tab, previews the backup and links its download", async () => {
+    const id = serverId.get()
+    const page = admin.page
+    await page.getByRole("navigation", { name: "Server sections" }).getByRole("link", { name: "Backups" }).click()
+    await page.getByRole("toolbar", { name: "Backup controls" }).getByRole("button", { name: "Back up now" }).click()
+    // The progress is polled; when the backup ends, the list shows it.
+    const manualRow = (p: WatchedPage) =>
+      p.page.getByRole("table", { name: "Backups, newest first" }).getByRole("row").filter({ has: p.page.getByRole("cell", { name: "manual", exact: true }) }).first()
+    await manualRow(admin).waitFor({ timeout: 60_000 })
+    const listed = await api("GET", `/api/servers/${id}/backups?type=manual`)
+    const filename = (listed.body as { items: ReadonlyArray<{ filename: string }> }).items[0]!.filename
+    const row = manualRow(admin)
+    const href = await row.getByRole("link", { name: `Download ${filename}` }).getAttribute("href")
+    expect(href).toBe(`/api/servers/${id}/backups/${filename}/download`)
+    // The plain link works with the session cookie alone (same origin, a GET).
+    const download = await page.evaluate((url) => fetch(url).then(async (r) => ({ status: r.status, type: r.headers.get("content-type"), bytes: (await r.arrayBuffer()).byteLength })), href!)
+    expect(download.status).toBe(200)
+    expect(download.type).toBe("application/zip")
+    expect(download.bytes).toBeGreaterThan(0)
+    const openPreview = async (p: WatchedPage) => {
+      await manualRow(p).getByRole("button", { name: `Preview ${filename}` }).click()
+      await p.page.getByRole("region", { name: `Preview of ${filename}` }).getByText(/players\.db/).first().waitFor({ timeout: 15_000 })
+    }
+    await openPreview(admin)
+    await checkPage(admin, "server-backups-preview", async (p) => {
+      await heading(p, "Sim One")
+      await manualRow(p).waitFor({ timeout: 15_000 })
+      await openPreview(p)
+    })
+  })
+
   it("visits the other pages without a serious accessibility violation", async () => {
     for (const [path, name, title] of [
       ["/users", "users", "Users"],
@@ -230,7 +262,8 @@ describe.sequential("the dashboard over a real controller and a simulated server
       [`/servers/${serverId.get()}/logs`, "server-logs", "Sim One"],
       [`/servers/${serverId.get()}/world`, "server-world", "Sim One"],
       [`/servers/${serverId.get()}/metrics`, "server-metrics", "Sim One"],
-      [`/servers/${serverId.get()}/scheduler`, "server-scheduler", "Sim One"]
+      [`/servers/${serverId.get()}/scheduler`, "server-scheduler", "Sim One"],
+      [`/servers/${serverId.get()}/backups`, "server-backups", "Sim One"]
     ] as const) {
       await admin.page.goto(`${baseUrl}${path}`)
       await heading(admin, title)

@@ -23,6 +23,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { AccountsApi } from "../../../plugins/src/accounts/contract/Api.js"
 import { AuditApi } from "../../../plugins/src/audit/contract/Api.js"
+import { BackupsApi } from "../../../plugins/src/backups/contract/Api.js"
 import { BansApi } from "../../../plugins/src/bans/contract/Api.js"
 import { LogsApi } from "../../../plugins/src/logs/contract/Api.js"
 import { NotificationsApi } from "../../../plugins/src/notifications/contract/Api.js"
@@ -42,6 +43,7 @@ export const GarrisonApi = HttpApi.make("garrison")
   .addHttpApi(NotificationsApi)
   .addHttpApi(PriorityApi)
   .addHttpApi(SchedulerApi)
+  .addHttpApi(BackupsApi)
 
 /** A refused or failed call: the status, the API's error code (`csrf-mismatch`, `mfa-required`, ...) and its message. */
 export class ApiError extends Error {

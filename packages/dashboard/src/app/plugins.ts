@@ -3,6 +3,7 @@ import type { PluginUi } from "../plugin.js"
 import { accountsUi } from "../../../plugins/src/accounts/ui/index.js"
 import { actionsUi } from "../../../plugins/src/actions/ui/index.js"
 import { auditUi } from "../../../plugins/src/audit/ui/index.js"
+import { backupsUi } from "../../../plugins/src/backups/ui/index.js"
 import { bansUi } from "../../../plugins/src/bans/ui/index.js"
 import { logsUi } from "../../../plugins/src/logs/ui/index.js"
 import { notificationsUi } from "../../../plugins/src/notifications/ui/index.js"
@@ -17,6 +18,7 @@ export const plugins: ReadonlyArray<PluginUi> = [
   actionsUi,
   logsUi,
   schedulerUi,
+  backupsUi,
   bansUi,
   priorityUi,
   accountsUi,
