@@ -39,6 +39,7 @@ import type { BackupConfig, BackupConfigInput } from "./contract/Api.js"
 import { BackupConfigView, BackupContents, BackupPage, BackupRemoved, BackupStatus, BackupView } from "./contract/Api.js"
 import { BackupCreated, BackupFailed, BackupRestored } from "./events.js"
 import { makeArchiveFolder, type StoredBackup } from "./internal/archiveFolder.js"
+import { parseArchiveName } from "./internal/archiveNames.js"
 import { checkArchive, pathProblem } from "./internal/checkArchive.js"
 import type { WantedPath } from "./internal/gather.js"
 import { makeBackup } from "./internal/makeBackup.js"
@@ -324,8 +325,11 @@ export const ServerBackupsLive = Layer.scoped(
           const all = yield* archive.list(serverId)
           const tiers = tiersOf(all, { keepPerType: config.keep, tiers: config.tiers })
           const chosen = type === undefined ? all : all.filter((b) => b.type === type)
-          const start = cursor === undefined ? 0 : chosen.findIndex((b) => b.filename === cursor) + 1
-          if (cursor !== undefined && start === 0) return yield* Effect.fail(Refusal.of("cursor: not a backup of this list (pass nextCursor back unchanged)", 400, "cursor"))
+          // Keyset: the cursor is the last backup of the previous page; the next starts strictly after it (newest first), even if it was pruned since.
+          const after = cursor === undefined ? undefined : parseArchiveName(cursor)
+          if (cursor !== undefined && after === undefined) return yield* Effect.fail(Refusal.of("cursor: not a backup of this list (pass nextCursor back unchanged)", 400, "cursor"))
+          const start =
+            after === undefined ? 0 : ((i) => (i === -1 ? chosen.length : i))(chosen.findIndex((b) => b.createdAt < after.createdAt || (b.createdAt === after.createdAt && b.filename < after.filename)))
           const items = chosen.slice(start, start + limit)
           const more = start + limit < chosen.length
           return new BackupPage({ items: items.map((b) => view(b, tiers.get(b.filename))), nextCursor: more ? items[items.length - 1]!.filename : null, total: chosen.length })

@@ -182,6 +182,15 @@ describe("backups: refusals", () => {
         }
         const names = Fs.readdirSync(NodePath.join(backupDir, id)).sort()
         expect(names).toEqual([made[1], made[2]].sort())
+
+        // Pages, newest first; a cursor still works after its backup was deleted.
+        type Page = { items: ReadonlyArray<{ filename: string }>; nextCursor: string | null; total: number }
+        const first = (yield* call("GET", `/api/servers/${id}/backups?limit=1`, { as: ADMIN })).body as Page
+        expect(first).toMatchObject({ items: [{ filename: made[2] }], total: 2 })
+        expect((yield* call("DELETE", `/api/servers/${id}/backups/${made[2]}`, { as: ADMIN })).status).toBe(200)
+        const second = (yield* call("GET", `/api/servers/${id}/backups?limit=1&cursor=${first.nextCursor}`, { as: ADMIN })).body as Page
+        expect(second).toMatchObject({ items: [{ filename: made[1] }], nextCursor: null })
+        expect((yield* call("GET", `/api/servers/${id}/backups?cursor=not-a-cursor`, { as: ADMIN })).status).toBe(400)
       }).pipe(Effect.provide(layer))
     }))
 })
