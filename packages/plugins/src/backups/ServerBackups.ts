@@ -12,11 +12,8 @@
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
-import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
-import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
@@ -25,6 +22,7 @@ import * as Fs from "node:fs"
 import {
   AuditTrail,
   EventBus,
+  forkUntilBegan,
   makeProgressBoard,
   recordForRequest,
   Refusal,
@@ -47,7 +45,7 @@ import { contentsView } from "./internal/contentsView.js"
 import { restoreFiles } from "./internal/restoreFiles.js"
 import { type BackupType, judgeRetention, tiersOf } from "./internal/retention.js"
 import { defaultPaths, filesOf, shownPath, storageOf, wantedOf } from "./internal/serverPaths.js"
-import { openZip, ZipRefused } from "./internal/zipRead.js"
+import { openZip } from "./internal/zipRead.js"
 
 type Lookup = ServerNotFound | ServerUnreadable
 
@@ -192,7 +190,7 @@ export const ServerBackupsLive = Layer.scoped(
         )
         yield* set(serverId, () => ({ phase: "pruning" }))
         const pruned = yield* prune(serverId, config)
-        const sizeBytes = yield* Effect.sync(() => Fs.statSync(archive.pathOf(serverId, filename)!).size)
+        const sizeBytes = (yield* archive.find(serverId, filename))?.sizeBytes ?? 0
         yield* bus.publish(new BackupCreated({ serverId, name: entry.name, filename, type, sizeBytes, files: made.files, pruned, by }))
         yield* record(by, "backup.created", serverId, { type, filename, sizeBytes, files: made.files, pruned, warnings: made.warnings.length })
         return { filename, sizeBytes, pruned } satisfies BackupMade
@@ -236,23 +234,16 @@ export const ServerBackupsLive = Layer.scoped(
         return Option.isSome(ran) ? ran.value : yield* Effect.fail(busy(serverId))
       })
 
-    const toRefusal = (error: unknown): Refusal =>
-      error instanceof Refusal
-        ? error
-        : error instanceof ZipRefused
-          ? Refusal.of(`the backup cannot be restored: ${error.message}`)
-          : Refusal.of(`the backup failed: ${describe(error)}`, 409)
-
     const lookupBackup = (serverId: string, filename: string, type: BackupType | undefined) =>
       Effect.gen(function* () {
         yield* servers.entry(serverId)
         const path = archive.pathOf(serverId, filename)
-        const found = path === undefined ? [] : (yield* archive.list(serverId)).filter((b) => b.filename === filename)
-        if (path === undefined || found.length === 0) return yield* Effect.fail(Refusal.of(`server ${serverId} has no backup "${filename}"`, 404))
-        if (type !== undefined && found[0]!.type !== type) {
-          return yield* Effect.fail(Refusal.of(`backup "${filename}" is of type ${found[0]!.type}, not ${type}`, 400, "type"))
+        const backup = yield* archive.find(serverId, filename)
+        if (path === undefined || backup === undefined) return yield* Effect.fail(Refusal.of(`server ${serverId} has no backup "${filename}"`, 404))
+        if (type !== undefined && backup.type !== type) {
+          return yield* Effect.fail(Refusal.of(`backup "${filename}" is of type ${backup.type}, not ${type}`, 400, "type"))
         }
-        return { path, backup: found[0]! }
+        return { path, backup }
       })
 
     const openChecked = (path: string) =>
@@ -338,14 +329,7 @@ export const ServerBackupsLive = Layer.scoped(
         Effect.gen(function* () {
           yield* servers.entry(serverId)
           // The backup runs beside the request, which answers once it began (or was refused: one runs already).
-          const began = yield* Deferred.make<void>()
-          const fiber = yield* Effect.forkIn(runBackup(serverId, "manual", by, [], false, Deferred.succeed(began, undefined)), scope)
-          const first = yield* Effect.raceFirst(Effect.as(Deferred.await(began), Option.none()), Effect.map(Fiber.await(fiber), Option.some))
-          if (Option.isSome(first) && Exit.isFailure(first.value)) {
-            const failure = Cause.failureOption(first.value.cause)
-            if (Option.isSome(failure) && failure.value instanceof Refusal) return yield* Effect.fail(failure.value)
-            if (Option.isSome(failure) && (failure.value._tag === "ServerNotFound" || failure.value._tag === "ServerUnreadable")) return yield* Effect.fail(failure.value)
-          }
+          yield* forkUntilBegan(scope, (began) => runBackup(serverId, "manual", by, [], false, began))
           return (yield* board.get(serverId)) ?? idle(serverId)
         }),
       backupNow: (serverId, type, by, extra = []) => runBackup(serverId, type, by, extra, true),
@@ -387,7 +371,7 @@ export const ServerBackupsLive = Layer.scoped(
             return yield* Effect.fail(Refusal.of(`${(yield* handle.entry).name} is ${state.status}: stop it before restoring a backup`))
           }
           // The whole zip is checked before anything begins: a hostile or damaged one is refused here.
-          yield* Effect.scoped(openChecked(path)).pipe(Effect.mapError(toRefusal))
+          yield* Effect.scoped(openChecked(path)).pipe(Effect.mapError((error) => Refusal.of(`the backup cannot be restored: ${error.message}`)))
           const current = yield* board.get(serverId)
           if (current?.state === "running") return yield* Effect.fail(busy(serverId))
           const key = `${serverId}/${filename}`

@@ -42,6 +42,7 @@ import {
   WipePresets,
   type WipeResult
 } from "./contract/Api.js"
+import { sizeOf } from "./internal/sizeOf.js"
 import { replicate, replicatePreview } from "./replicate.js"
 import { wipe } from "./wipe.js"
 import { LOG_CATEGORIES, type LogCategoryId } from "./logCategories.js"
@@ -68,21 +69,6 @@ interface Found {
   readonly view: LogFileView
   readonly modified: number
 }
-
-/** Bytes under `path` (a file's own size; a folder's files, links not followed); 0 when it is not there. */
-const sizeOf = (files: ServerFiles.ServerFiles, path: string, depth = 0): Effect.Effect<number, ConfinedFileError> =>
-  Effect.gen(function* () {
-    const info = yield* files.stat(path).pipe(Effect.catchIf((e) => e.problem === "not-found", () => Effect.succeed(undefined)))
-    if (info === undefined) return 0
-    if (info.kind === "file") return info.size
-    if (info.kind !== "folder" || depth > 32) return 0
-    let total = 0
-    for (const entry of yield* files.list(path)) {
-      const child = path === "" ? entry.name : `${path}/${entry.name}`
-      total += entry.kind === "file" ? entry.size : entry.kind === "folder" ? yield* sizeOf(files, child, depth + 1) : 0
-    }
-    return total
-  })
 
 const notFoundAsEmpty = <A>(effect: Effect.Effect<ReadonlyArray<A>, ConfinedFileError>) =>
   effect.pipe(Effect.catchIf((e) => e.problem === "not-found" || e.problem === "not-a-folder", () => Effect.succeed([] as ReadonlyArray<A>)))

@@ -15,7 +15,6 @@
  * folders of its own, not workshop installs the mods plugin updates.
  */
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import {
   confinedFileHttpError,
   editServerConfig,
@@ -25,11 +24,12 @@ import {
   profilesFolder,
   profilesInsideInstall,
   Refusal,
+  runOperationFor,
   ServerEntry,
   type ServerFiles,
   type SupervisorShape
 } from "@garrison/runtime"
-import type { BackupWantedPath, ServerBackupsShape } from "../backups/index.js"
+import { type BackupWantedPath, isLogFile, type ServerBackupsShape } from "../backups/index.js"
 import type { ServerEntriesShape, ServerHandle, ServersShape } from "../servers/index.js"
 import { ReplicateComponentPlan, type ReplicateInput, ReplicatePreview, type ReplicatePreviewInput, ReplicateResult } from "./contract/Api.js"
 import { copyPlanned, planTree, type TreePlan } from "./internal/copyTree.js"
@@ -52,7 +52,6 @@ const KEPT = [
   "files it has that the source does not"
 ]
 
-const isLog = (name: string) => /\.(rpt|adm|log|mdmp)$/i.test(name)
 const isPlainFolder = (path: string) => path !== "" && !path.startsWith("/") && !path.split(/[\\/]/).some((s) => s === ".." || s === "")
 const decoder = new TextDecoder()
 
@@ -108,7 +107,7 @@ const planComponent = (component: Component, source: Side, target: Side) =>
         const tree = yield* planTree(from.files, from.folder, (_path, name, kind) =>
           name === ".garrison"
             ? "Garrison's own working folder"
-            : kind === "file" && isLog(name)
+            : kind === "file" && isLogFile(name)
               ? "a log"
               : kind === "file" && /^beserver_x64.*\.cfg$/i.test(name)
                 ? "the target keeps its own BattlEye settings"
@@ -197,53 +196,43 @@ export const replicate = (deps: ReplicateDeps, targetId: string, input: Replicat
   Effect.gen(function* () {
     const { handle } = yield* checkTarget(deps.servers, targetId, input.confirmName, "replicating into it")
     const { preview, planned, source, target } = yield* plan(deps, targetId, input)
-    let outcome: Either.Either<ReplicateResult, Refusal> = Either.left(Refusal.of("the replicate did not run"))
     const total = Math.max(1, preview.components.reduce((s, c) => s + c.bytes, 0))
-    yield* handle.actor
-      .runOperation("replicate", ({ progress }) =>
-        Effect.gen(function* () {
-          yield* progress(0.05, "backup of the target first")
-          const inside = profilesInsideInstall(target.entry)
-          const replaced: Array<BackupWantedPath> = [
-            { root: "install", path: target.entry.configFile },
-            { root: "install", path: "mpmissions" },
-            inside === undefined ? { root: "profiles", path: "" } : { root: "install", path: inside }
-          ]
-          const backup = yield* Effect.either(deps.backups.backupNow(targetId, "pre-restore", by, replaced))
-          if (Either.isLeft(backup)) {
-            outcome = Either.left(Refusal.of(`nothing was copied: ${backup.left.message}`))
-            return
-          }
-          let done = 0
-          const copied = yield* Effect.either(
-            Effect.forEach(
-              planned,
-              (p) =>
-                Effect.gen(function* () {
-                  yield* progress(0.1 + 0.85 * (done / total), `copying ${p.component}`)
-                  if (p.component === "config") {
-                    yield* target.handle.files.write(target.entry.configFile, yield* copiedConfig(source, target))
-                    return
-                  }
-                  const bytes = yield* copyPlanned(p.from, p.to, p.tree.files, (b) => progress(0.1 + 0.85 * ((done + b) / total), `copying ${p.component}`), p.targetOf)
-                  done += bytes
-                  if (p.component === "mods") {
-                    const current = yield* deps.entries.get(targetId).pipe(Effect.orDie)
-                    const next = new ServerEntry({ ...current, mods: [...source.entry.mods], serverMods: [...source.entry.serverMods] })
-                    yield* deps.entries.update(next).pipe(Effect.orDie)
-                    yield* deps.supervisor.ensure(next).pipe(Effect.ignore)
-                  }
-                }),
-              { discard: true }
-            )
-          )
-          outcome = Either.isLeft(copied)
-            ? Either.left(Refusal.of(`the replicate stopped halfway (${copied.left.message}); the backup ${backup.right.filename} holds the target as it was`))
-            : Either.right(
-                new ReplicateResult({ source: preview.source, target: preview.target, components: preview.components, kept: preview.kept, backup: backup.right.filename, warnings: preview.warnings })
-              )
-        })
-      )
-      .pipe(Effect.mapError((error) => Refusal.of(error.message)))
-    return yield* (outcome as Either.Either<ReplicateResult, Refusal>)
+    return yield* runOperationFor(handle.actor, "replicate", ({ progress }) =>
+      Effect.gen(function* () {
+        yield* progress(0.05, "backup of the target first")
+        const inside = profilesInsideInstall(target.entry)
+        const replaced: Array<BackupWantedPath> = [
+          { root: "install", path: target.entry.configFile },
+          { root: "install", path: "mpmissions" },
+          inside === undefined ? { root: "profiles", path: "" } : { root: "install", path: inside }
+        ]
+        const backup = yield* deps.backups
+          .backupNow(targetId, "pre-restore", by, replaced)
+          .pipe(Effect.mapError((error) => Refusal.of(`nothing was copied: ${error.message}`)))
+        let done = 0
+        yield* Effect.forEach(
+          planned,
+          (p) =>
+            Effect.gen(function* () {
+              yield* progress(0.1 + 0.85 * (done / total), `copying ${p.component}`)
+              if (p.component === "config") {
+                yield* target.handle.files.write(target.entry.configFile, yield* copiedConfig(source, target))
+                return
+              }
+              const bytes = yield* copyPlanned(p.from, p.to, p.tree.files, (b) => progress(0.1 + 0.85 * ((done + b) / total), `copying ${p.component}`), p.targetOf)
+              done += bytes
+              if (p.component === "mods") {
+                const current = yield* deps.entries.get(targetId).pipe(Effect.orDie)
+                const next = new ServerEntry({ ...current, mods: [...source.entry.mods], serverMods: [...source.entry.serverMods] })
+                yield* deps.entries.update(next).pipe(Effect.orDie)
+                yield* deps.supervisor.ensure(next).pipe(Effect.ignore)
+              }
+            }),
+          { discard: true }
+        ).pipe(
+          Effect.mapError((error) => Refusal.of(`the replicate stopped halfway (${error.message}); the backup ${backup.filename} holds the target as it was`))
+        )
+        return new ReplicateResult({ source: preview.source, target: preview.target, components: preview.components, kept: preview.kept, backup: backup.filename, warnings: preview.warnings })
+      })
+    ).pipe(Effect.catchTag("ActorError", (error) => Effect.fail(Refusal.of(error.message))))
   }).pipe(Effect.catchTag("ConfinedFileError", (e) => confinedFileHttpError(e)))

@@ -6,12 +6,12 @@
  * wipe before anything is deleted.
  */
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import {
   type ConfinedFileError,
   type ConfinedFileHttpError,
   type Conflict,
   Refusal,
+  runOperationFor,
   type ServerFiles,
   type ServerNotFound,
   type ServerUnreadable
@@ -19,6 +19,7 @@ import {
 import type { ServerBackupsShape } from "../backups/index.js"
 import type { ServersShape } from "../servers/index.js"
 import { type WipeInput, WipeResult } from "./contract/Api.js"
+import { sizeOf } from "./internal/sizeOf.js"
 import { WIPE_PRESETS } from "./wipePresets.js"
 
 /** Statuses in which a server's files are in use. */
@@ -33,18 +34,6 @@ export interface WipeDeps {
 }
 
 const notFound = (e: ConfinedFileError) => e.problem === "not-found"
-
-/** Bytes under `path`, links not followed. */
-const bytesUnder = (files: ServerFiles.ServerFiles, path: string, depth = 0): Effect.Effect<number, ConfinedFileError> =>
-  Effect.gen(function* () {
-    const info = yield* files.stat(path).pipe(Effect.catchIf(notFound, () => Effect.succeed(undefined)))
-    if (info === undefined || info.kind === "symlink" || info.kind === "other") return 0
-    if (info.kind === "file") return info.size
-    if (depth > 48) return 0
-    let total = 0
-    for (const entry of yield* files.list(path)) total += yield* bytesUnder(files, path === "" ? entry.name : `${path}/${entry.name}`, depth + 1)
-    return total
-  })
 
 /** Checks the name and the state; refusals before anything happens. */
 export const checkTarget = (servers: ServersShape, serverId: string, confirmName: string, what: string) =>
@@ -67,40 +56,31 @@ export const wipe = (
     const { handle } = yield* checkTarget(deps.servers, serverId, input.confirmName, "wiping it")
     const { files, storage } = yield* deps.storageOf(serverId)
     const preset = WIPE_PRESETS.find((p) => p.id === input.preset)!
-    let outcome: Either.Either<WipeResult, Refusal | ConfinedFileHttpError> = Either.left(Refusal.of("the wipe did not run"))
-    yield* handle.actor
-      .runOperation("wipe", ({ progress }) =>
-        Effect.gen(function* () {
-          yield* progress(0.1, "pre-wipe backup")
-          const backup = yield* Effect.either(deps.backups.backupNow(serverId, "pre-wipe", by, [{ root: "install", path: storage }]))
-          if (Either.isLeft(backup)) {
-            const error = backup.left
-            outcome = Either.left(Refusal.of(`nothing was wiped: ${error.message}`))
-            return
+    return yield* runOperationFor(handle.actor, "wipe", ({ progress }) =>
+      Effect.gen(function* () {
+        yield* progress(0.1, "pre-wipe backup")
+        const backup = yield* deps.backups
+          .backupNow(serverId, "pre-wipe", by, [{ root: "install", path: storage }])
+          .pipe(Effect.mapError((error) => Refusal.of(`nothing was wiped: ${error.message}`)))
+        yield* progress(0.8, `wiping ${preset.id}`)
+        const removed: Array<{ path: string; sizeBytes: number }> = []
+        yield* Effect.gen(function* () {
+          // `full` empties the storage folder; the folder itself stays (the game expects it).
+          const targets =
+            preset.id === "full"
+              ? (yield* files.list(storage).pipe(Effect.catchIf(notFound, () => Effect.succeed([])))).map((e) => `${storage}/${e.name}`)
+              : preset.paths.map((relative) => `${storage}/${relative}`)
+          for (const path of targets) {
+            const info = yield* files.stat(path).pipe(Effect.catchIf(notFound, () => Effect.succeed(undefined)))
+            if (info === undefined) continue
+            const sizeBytes = yield* sizeOf(files, path)
+            yield* files.remove(path, { recursive: info.kind === "folder" })
+            removed.push({ path, sizeBytes })
           }
-          yield* progress(0.8, `wiping ${preset.id}`)
-          const removed: Array<{ path: string; sizeBytes: number }> = []
-          const deleted = yield* Effect.either(
-            Effect.gen(function* () {
-              // `full` empties the storage folder; the folder itself stays (the game expects it).
-              const targets =
-                preset.id === "full"
-                  ? (yield* files.list(storage).pipe(Effect.catchIf(notFound, () => Effect.succeed([])))).map((e) => `${storage}/${e.name}`)
-                  : preset.paths.map((relative) => `${storage}/${relative}`)
-              for (const path of targets) {
-                const info = yield* files.stat(path).pipe(Effect.catchIf(notFound, () => Effect.succeed(undefined)))
-                if (info === undefined) continue
-                const sizeBytes = yield* bytesUnder(files, path)
-                yield* files.remove(path, { recursive: info.kind === "folder" })
-                removed.push({ path, sizeBytes })
-              }
-            })
-          )
-          outcome = Either.isLeft(deleted)
-            ? Either.left(Refusal.of(`the wipe stopped halfway (${deleted.left.message}); the pre-wipe backup ${backup.right.filename} holds what was there`))
-            : Either.right(new WipeResult({ preset: preset.id, storage, backup: backup.right.filename, removed, freedBytes: removed.reduce((s, r) => s + r.sizeBytes, 0) }))
-        })
-      )
-      .pipe(Effect.mapError((error) => Refusal.of(error.message)))
-    return yield* (outcome as Either.Either<WipeResult, Refusal | ConfinedFileHttpError>)
+        }).pipe(
+          Effect.mapError((error) => Refusal.of(`the wipe stopped halfway (${error.message}); the pre-wipe backup ${backup.filename} holds what was there`))
+        )
+        return new WipeResult({ preset: preset.id, storage, backup: backup.filename, removed, freedBytes: removed.reduce((sum, r) => sum + r.sizeBytes, 0) })
+      })
+    ).pipe(Effect.catchTag("ActorError", (error) => Effect.fail(Refusal.of(error.message))))
   })

@@ -55,6 +55,14 @@ export const makeArchiveFolder = (baseDir: string) => {
         }
         return found.sort((a, b) => b.createdAt - a.createdAt || (a.filename < b.filename ? 1 : -1))
       }),
+    /** One backup by name, when `filename` is a backup's name (never any other path) and it is there. */
+    find: (serverId: string, filename: string) =>
+      Effect.promise(async (): Promise<StoredBackup | undefined> => {
+        const parsed = parseArchiveName(filename)
+        if (parsed === undefined) return undefined
+        const stats = await Fs.promises.lstat(NodePath.join(folderOf(serverId), filename)).catch(() => undefined)
+        return stats?.isFile() === true ? { ...parsed, sizeBytes: stats.size } : undefined
+      }),
     /** The file of a backup, when `filename` is a backup's name (never any other path). */
     pathOf: (serverId: string, filename: string): string | undefined =>
       parseArchiveName(filename) === undefined ? undefined : NodePath.join(folderOf(serverId), filename),

@@ -5,7 +5,7 @@
  * listing the backups, with no second record to fall out of step after a
  * crash. A name that does not match is not a backup (and is never served).
  */
-import { BACKUP_TYPES, type BackupType } from "./retention.js"
+import type { BackupType } from "./retention.js"
 
 const NAME = /^(manual|scheduled|pre-restore|pre-wipe|pre-update)-(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})-(\d{3})(?:-([1-9]\d{0,3}))?\.zip$/
 
@@ -35,5 +35,3 @@ export const parseArchiveName = (filename: string): ArchiveName | undefined => {
   if (Number.isNaN(createdAt) || archiveName(type as BackupType, createdAt, attempt === undefined ? 1 : Number(attempt)) !== filename) return undefined
   return { filename, type: type as BackupType, createdAt }
 }
-
-export const isBackupType = (value: string): value is BackupType => (BACKUP_TYPES as ReadonlyArray<string>).includes(value)

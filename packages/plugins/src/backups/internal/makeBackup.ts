@@ -83,49 +83,36 @@ export const makeBackup = (job: BackupJob): Effect.Effect<MadeBackup, ConfinedFi
     const total = gathered.files.reduce((sum, f) => sum + f.size, 0)
 
     const sources: Array<ZipSource & { readonly file: GatheredFile }> = []
-    const snapshots = gathered.files.filter(live)
-    if (snapshots.length > 0) {
+    const copyOf = (index: number) => NodePath.join(work, String(index))
+    if (gathered.files.some(live)) {
       job.progress("snapshot", 0, total)
       yield* Effect.sync(() => Fs.mkdirSync(work, { recursive: true, mode: 0o700 }))
     }
-    const databases = new Set(snapshots.filter((f) => isSqlite(f.path)).map((f) => f.path))
+    // First the databases, through SQLite's online backup; one it cannot read is copied as a file below, with its journal.
+    const snapshotted = new Set<string>()
+    for (const [index, file] of gathered.files.entries()) {
+      if (!live(file) || !isSqlite(file.path)) continue
+      const failed = yield* snapshotSqlite(job.filesOf(file.root), file.path, copyOf(index)).pipe(
+        Effect.as(undefined),
+        Effect.catchTag("SqliteSnapshotFailed", (e) => Effect.succeed(e.message))
+      )
+      if (failed === undefined) snapshotted.add(file.path)
+      else warnings.push(`${file.path}: SQLite could not copy it (${failed}); copied as a file`)
+    }
     for (const [index, file] of gathered.files.entries()) {
       const name = entryName(file.root, file.path)
       if (!live(file)) {
         sources.push({ file, name, modified: file.modified, pieces: confinedPieces(job.filesOf(file.root), file.path) })
         continue
       }
-      const sidecar = sqliteSidecar.exec(file.path)
       // The online backup is the whole database: a journal beside it would only undo it.
-      if (sidecar !== null && databases.has(sidecar[1]!)) continue
-      const copy = NodePath.join(work, String(index))
-      const files = job.filesOf(file.root)
-      if (isSqlite(file.path)) {
-        const failed = yield* snapshotSqlite(files, file.path, copy).pipe(
-          Effect.as(undefined),
-          Effect.catchTag("SqliteSnapshotFailed", (e) => Effect.succeed(e.message))
-        )
-        if (failed !== undefined) {
-          databases.delete(file.path)
-          warnings.push(`${file.path}: SQLite could not copy it (${failed}); copied as a file`)
-          const unstable = yield* stableCopy(files, file.path, copy)
-          if (unstable !== undefined) warnings.push(unstable)
-        }
-      } else {
-        const unstable = yield* stableCopy(files, file.path, copy)
-        if (unstable !== undefined) warnings.push(unstable)
-      }
-      sources.push({ file, name, modified: file.modified, pieces: localPieces(copy) })
-    }
-    // A journal left out above belongs to a database whose snapshot failed: it goes in after all.
-    for (const [index, file] of gathered.files.entries()) {
       const sidecar = sqliteSidecar.exec(file.path)
-      if (live(file) && sidecar !== null && !databases.has(sidecar[1]!) && !sources.some((s) => s.file === file)) {
-        const copy = NodePath.join(work, String(index))
-        const unstable = yield* stableCopy(job.filesOf(file.root), file.path, copy)
+      if (sidecar !== null && snapshotted.has(sidecar[1]!)) continue
+      if (!snapshotted.has(file.path)) {
+        const unstable = yield* stableCopy(job.filesOf(file.root), file.path, copyOf(index))
         if (unstable !== undefined) warnings.push(unstable)
-        sources.push({ file, name: entryName(file.root, file.path), modified: file.modified, pieces: localPieces(copy) })
       }
+      sources.push({ file, name, modified: file.modified, pieces: localPieces(copyOf(index)) })
     }
 
     job.progress("zipping", 0, total)
