@@ -92,15 +92,27 @@ export const makeArchiveFolder = (baseDir: string) => {
         Fs.rmSync(path, { force: true })
         return true
       }),
-    /** Partial zips and work folders a crash left behind, in every server's folder. */
-    sweep: Effect.sync(() => {
-      for (const server of Fs.existsSync(baseDir) ? Fs.readdirSync(baseDir) : []) {
+    /** Partial zips and work folders a crash left behind, in every server's folder; a folder that cannot be read is logged, not fatal to start-up. */
+    sweep: Effect.suspend(() => {
+      const problems: Array<string> = []
+      let servers: ReadonlyArray<string> = []
+      try {
+        servers = Fs.existsSync(baseDir) ? Fs.readdirSync(baseDir) : []
+      } catch (error) {
+        problems.push(`${baseDir}: ${error instanceof Error ? error.message : String(error)}`)
+      }
+      for (const server of servers) {
         const folder = NodePath.join(baseDir, server)
-        if (!Fs.lstatSync(folder).isDirectory()) continue
-        for (const name of Fs.readdirSync(folder)) {
-          if (name.endsWith(".partial") || name.startsWith(".work-")) Fs.rmSync(NodePath.join(folder, name), { recursive: true, force: true })
+        try {
+          if (!Fs.lstatSync(folder).isDirectory()) continue
+          for (const name of Fs.readdirSync(folder)) {
+            if (name.endsWith(".partial") || name.startsWith(".work-")) Fs.rmSync(NodePath.join(folder, name), { recursive: true, force: true })
+          }
+        } catch (error) {
+          problems.push(`${folder}: ${error instanceof Error ? error.message : String(error)}`)
         }
       }
+      return problems.length === 0 ? Effect.void : Effect.logWarning(`backups: could not tidy ${problems.join("; ")}`)
     })
   }
 }
