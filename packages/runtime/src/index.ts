@@ -56,7 +56,7 @@ export * as GeneratedFile from "./files/GeneratedFile.js"
 export { ServerFileSyncError } from "./files/GeneratedFile.js"
 export type { FolderFailure, GeneratedFileHandle, Rendered, SyncReport as GeneratedFileSyncReport } from "./files/GeneratedFile.js"
 export { ServerFileSync } from "./files/ServerFileSync.js"
-export { snapshotSqlite, SqliteSnapshotFailed } from "./files/SqliteSnapshot.js"
+export { type SqliteSnapshot, type SqliteSnapshotOptions, snapshotSqlite, SqliteSnapshotFailed } from "./files/SqliteSnapshot.js"
 export type { ServerFileSyncOptions, ServerFileSyncShape } from "./files/ServerFileSync.js"
 
 export * from "./database/index.js"

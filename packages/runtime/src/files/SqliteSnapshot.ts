@@ -1,8 +1,20 @@
 /**
  * A consistent copy of a SQLite database a running process writes to (a
- * game server's `players.db`), through SQLite's online backup API: the copy
- * is the database as of one moment, never a file caught halfway through a
- * write, which a byte copy of a live database can be.
+ * game server's `players.db`): the copy is the database as of one moment,
+ * never a file caught halfway through a write, which a byte copy of a live
+ * database can be.
+ *
+ * Two ways, and the copy always ends:
+ * - SQLite's online backup API, in steps of `pagesPerStep` pages with the
+ *   event loop free between them. A write by another connection (the game)
+ *   restarts it from the first page, so a busy game can keep it going for
+ *   ever: after `maxStalls` steps that made no progress (restarted, or the
+ *   game held its lock) or past `deadline`, it gives way to
+ * - `VACUUM INTO` on the same read connection: one statement that reads one
+ *   consistent state under one read lock and cannot restart. The game's
+ *   writes wait (its busy handler) while it runs. A lock the game holds is
+ *   waited out on `Clock` (never by blocking the event loop) for up to
+ *   `lockWait`, then the snapshot fails, naming why.
  *
  * SQLite opens files by name, so the file is first opened and proven
  * through the server's confined files (no symlink, inside the root, one
@@ -13,7 +25,10 @@
  * opens in between). A name swapped for a link to another database between
  * the proof and SQLite's open is therefore refused (`changed`), never copied.
  */
+import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import * as Fs from "node:fs"
 import { createRequire } from "node:module"
@@ -24,19 +39,51 @@ import type { ServerFiles } from "./ServerFiles.js"
 
 export class SqliteSnapshotFailed extends Schema.TaggedError<SqliteSnapshotFailed>()("SqliteSnapshotFailed", {
   path: Schema.String,
-  /** SQLite's own words (`SQLITE_NOTADB: file is not a database`). */
+  /** SQLite's own words (`SQLITE_NOTADB: file is not a database`), or why the copy gave up. */
   message: Schema.String
 }) {}
 
+export interface SqliteSnapshotOptions {
+  /** How long the online backup may step before `VACUUM INTO` takes over. Default 30 s. */
+  readonly deadline?: Duration.DurationInput
+  /** Steps without progress (a restart by the game's write, or its lock) before `VACUUM INTO` takes over. Default 3. */
+  readonly maxStalls?: number
+  /** Pages per step of the online backup. Default 256 (1 MiB of 4 KiB pages). */
+  readonly pagesPerStep?: number
+  /** How long `VACUUM INTO` waits out a lock the game holds. Default 5 s. */
+  readonly lockWait?: Duration.DurationInput
+}
+
+/** How the copy was made, and why the online backup gave way when it did. */
+export interface SqliteSnapshot {
+  readonly method: "online-backup" | "vacuum-into"
+  /** Steps of the online backup that made no progress. */
+  readonly stalls: number
+  /** Why `VACUUM INTO` was used (`null` for the online backup). */
+  readonly gaveWay: string | null
+}
+
+interface Statement {
+  run(...parameters: ReadonlyArray<unknown>): unknown
+}
+interface BackupProgress {
+  readonly totalPages: number
+  readonly remainingPages: number
+}
 interface BackupDatabase {
-  backup(destination: string): Promise<unknown>
+  backup(destination: string, options: { readonly progress: (progress: BackupProgress) => number }): Promise<BackupProgress>
+  prepare(sql: string): Statement
   close(): void
 }
-type BackupDatabaseConstructor = new(filename: string, options: { readonly readonly: boolean; readonly fileMustExist: boolean }) => BackupDatabase
+type BackupDatabaseConstructor = new(
+  filename: string,
+  options: { readonly readonly: boolean; readonly fileMustExist: boolean; readonly timeout: number }
+) => BackupDatabase
 
 const require = createRequire(import.meta.url)
 
 const PROC_FDS = "/proc/self/fd"
+const LOCK_RETRY = Duration.millis(50)
 
 /** How many of this process's descriptors lead to the file `identity` names. */
 const descriptorsOf = (identity: { readonly device: bigint; readonly inode: bigint }): number => {
@@ -61,41 +108,135 @@ const sameIdentity = (path: string, identity: { readonly device: bigint; readonl
   }
 }
 
+const codeOf = (cause: unknown): string | undefined =>
+  typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string" ? cause.code : undefined
+
 const describe = (cause: unknown): string => {
-  const code = typeof cause === "object" && cause !== null && "code" in cause && typeof cause.code === "string" ? `${cause.code}: ` : ""
-  return `${code}${cause instanceof Error ? cause.message : String(cause)}`
+  const code = codeOf(cause)
+  return `${code === undefined ? "" : `${code}: `}${cause instanceof Error ? cause.message : String(cause)}`
+}
+
+/** Thrown from the progress callback to end the online backup (better-sqlite3 closes it and rejects). */
+class GiveWay extends Error {}
+
+/** A lock held by another connection: worth waiting for. */
+const isLocked = (cause: unknown) => {
+  const code = codeOf(cause)
+  return code !== undefined && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))
 }
 
 /**
- * Copies the SQLite database `path` (relative to the root of `files`, a
- * local root) into `destination` (a new file in a folder of the caller's)
- * through the online backup API, as described above.
+ * The online backup in steps; resolves `null` once the copy is whole, or
+ * why it gave way (stalls, deadline). Interruption ends it at the next step.
  */
-export const snapshotSqlite = (files: ServerFiles, path: string, destination: string): Effect.Effect<void, ConfinedFileError | SqliteSnapshotFailed> =>
+const onlineBackup = (
+  database: BackupDatabase,
+  destination: string,
+  limits: { readonly deadlineAt: number; readonly maxStalls: number; readonly pagesPerStep: number },
+  stalls: { count: number }
+) =>
+  Effect.flatMap(Effect.clock, (clock) =>
+    Effect.tryPromise({
+      try: (signal) => {
+        let previous: number | undefined
+        return database
+          .backup(destination, {
+            progress: ({ remainingPages }) => {
+              if (signal.aborted) throw new GiveWay("interrupted")
+              // Each step copies `pagesPerStep` pages: fewer remaining than before is progress; anything else is a restart or a lock.
+              if (previous !== undefined && remainingPages >= previous) stalls.count++
+              previous = remainingPages
+              if (stalls.count > limits.maxStalls) {
+                throw new GiveWay(`the online backup made no progress ${stalls.count} times (the game kept writing)`)
+              }
+              if (clock.unsafeCurrentTimeMillis() >= limits.deadlineAt) throw new GiveWay("the online backup ran past its deadline")
+              return limits.pagesPerStep
+            }
+          })
+          // A lock held as it began: better-sqlite3 takes the first step's empty count for done (and removed the copy).
+          .then((last) => (last.totalPages === 0 ? "the game held its lock as the online backup began" : null))
+      },
+      catch: (cause) => cause
+    }).pipe(Effect.catchAll((cause) => (cause instanceof GiveWay ? Effect.succeed(cause.message) : Effect.fail(cause))))
+  )
+
+/** `VACUUM INTO`, a lock waited out on `Clock` in short retries (the read connection never blocks on one). */
+const vacuumInto = (database: BackupDatabase, destination: string, lockWait: Duration.Duration) => {
+  const once = Effect.try({
+    try: () => {
+      // A copy the online backup or an earlier try left is removed: VACUUM INTO wants no file there.
+      Fs.rmSync(destination, { force: true })
+      database.prepare("VACUUM INTO ?").run(destination)
+    },
+    catch: (cause) => cause
+  })
+  const tries = Math.max(1, Math.ceil(Duration.toMillis(lockWait) / Duration.toMillis(LOCK_RETRY)))
+  return once.pipe(
+    Effect.retry({ schedule: Schedule.spaced(LOCK_RETRY), times: tries, while: isLocked }),
+    Effect.tapError(() => Effect.sync(() => Fs.rmSync(destination, { force: true })))
+  )
+}
+
+/** Opens `real` read-only through SQLite, refused unless it reaches the file proven as `identity`. */
+const openProven = (path: string, real: string, identity: { readonly device: bigint; readonly inode: bigint }) =>
+  Effect.acquireRelease(
+    Effect.suspend((): Effect.Effect<BackupDatabase, ConfinedFileError | SqliteSnapshotFailed> => {
+      const byProc = Fs.existsSync(PROC_FDS)
+      const before = byProc ? descriptorsOf(identity) : sameIdentity(real, identity) ? 1 : 0
+      let opened: BackupDatabase
+      try {
+        const Sqlite = require("better-sqlite3") as BackupDatabaseConstructor
+        // No busy timeout: a lock would block the event loop; the copy waits on `Clock` instead.
+        opened = new Sqlite(real, { readonly: true, fileMustExist: true, timeout: 0 })
+      } catch (cause) {
+        return Effect.fail(new SqliteSnapshotFailed({ path, message: describe(cause) }))
+      }
+      const reached = byProc ? descriptorsOf(identity) > before : before === 1 && sameIdentity(real, identity)
+      if (!reached) {
+        opened.close()
+        return Effect.fail(refuse(path, "changed"))
+      }
+      return Effect.succeed(opened)
+    }),
+    (db) => Effect.sync(() => db.close())
+  )
+
+/**
+ * Copies the SQLite database `path` (relative to the root of `files`, a
+ * local root) into `destination` (a new file in a folder of the caller's),
+ * as described above.
+ */
+export const snapshotSqlite = (
+  files: ServerFiles,
+  path: string,
+  destination: string,
+  options: SqliteSnapshotOptions = {}
+): Effect.Effect<SqliteSnapshot, ConfinedFileError | SqliteSnapshotFailed> =>
   Effect.scoped(
     Effect.gen(function* () {
       const proven = yield* files.open(path)
       const real = NodePath.resolve(files.root, ...path.split(/[\\/]+/).filter((s) => s !== "" && s !== "."))
-      const byProc = Fs.existsSync(PROC_FDS)
-      const database = yield* Effect.acquireRelease(
-        Effect.suspend((): Effect.Effect<BackupDatabase, ConfinedFileError | SqliteSnapshotFailed> => {
-          const before = byProc ? descriptorsOf(proven.identity) : sameIdentity(real, proven.identity) ? 1 : 0
-          let opened: BackupDatabase
-          try {
-            const Sqlite = require("better-sqlite3") as BackupDatabaseConstructor
-            opened = new Sqlite(real, { readonly: true, fileMustExist: true })
-          } catch (cause) {
-            return Effect.fail(new SqliteSnapshotFailed({ path, message: describe(cause) }))
-          }
-          const reached = byProc ? descriptorsOf(proven.identity) > before : before === 1 && sameIdentity(real, proven.identity)
-          if (!reached) {
-            opened.close()
-            return Effect.fail(refuse(path, "changed"))
-          }
-          return Effect.succeed(opened)
-        }),
-        (db) => Effect.sync(() => db.close())
+      const database = yield* openProven(path, real, proven.identity)
+      const failed = (cause: unknown) => new SqliteSnapshotFailed({ path, message: describe(cause) })
+      const stalls = { count: 0 }
+      const deadlineAt = (yield* Clock.currentTimeMillis) + Duration.toMillis(options.deadline ?? Duration.seconds(30))
+      const gaveWay = yield* onlineBackup(
+        database,
+        destination,
+        { deadlineAt, maxStalls: options.maxStalls ?? 3, pagesPerStep: Math.max(1, Math.floor(options.pagesPerStep ?? 256)) },
+        stalls
+      ).pipe(Effect.mapError(failed))
+      if (gaveWay === null) return { method: "online-backup", stalls: stalls.count, gaveWay: null } satisfies SqliteSnapshot
+      yield* vacuumInto(database, destination, Duration.decode(options.lockWait ?? Duration.seconds(5))).pipe(
+        Effect.mapError((cause) =>
+          new SqliteSnapshotFailed({
+            path,
+            message: isLocked(cause)
+              ? `${gaveWay}, and the game held its lock on the file for longer than ${Duration.format(options.lockWait ?? Duration.seconds(5))} (${describe(cause)})`
+              : `${gaveWay}, and VACUUM INTO failed: ${describe(cause)}`
+          })
+        )
       )
-      yield* Effect.tryPromise({ try: () => database.backup(destination), catch: (cause) => new SqliteSnapshotFailed({ path, message: describe(cause) }) })
+      return { method: "vacuum-into", stalls: stalls.count, gaveWay } satisfies SqliteSnapshot
     })
   )

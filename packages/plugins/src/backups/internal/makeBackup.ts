@@ -93,6 +93,9 @@ export const makeBackup = (job: BackupJob): Effect.Effect<MadeBackup, ConfinedFi
     for (const [index, file] of gathered.files.entries()) {
       if (!live(file) || !isSqlite(file.path)) continue
       const failed = yield* snapshotSqlite(job.filesOf(file.root), file.path, copyOf(index)).pipe(
+        Effect.tap((made) =>
+          made.gaveWay === null ? Effect.void : Effect.logInfo(`${file.path}: copied by VACUUM INTO (${made.gaveWay})`).pipe(Effect.annotateLogs("serverId", job.server.id))
+        ),
         Effect.as(undefined),
         Effect.catchTag("SqliteSnapshotFailed", (e) => Effect.succeed(e.message))
       )
