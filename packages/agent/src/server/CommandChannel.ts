@@ -105,7 +105,8 @@ export const make = (options: ChannelOptions) =>
     const { commandSuffix, responseSuffix } = options
     const waiting = new Map<string, Waiting>()
     const timedOut = new Map<string, number>()
-    const reading = new Set<string>()
+    /** Response files being read, and whether another look was asked for meanwhile. */
+    const reading = new Map<string, { again: boolean }>()
     const badSince = new Map<string, number>()
     /** Response files read but not removable (permissions): never read twice. */
     const stuck = new Set<string>()
@@ -124,10 +125,16 @@ export const make = (options: ChannelOptions) =>
 
     // --- Responses -------------------------------------------------------
 
-    const drop = (name: string, why: string) => {
+    /** Removes a response file, unless another file took its name since it was read (a mod's answer is never lost to a stranger's). */
+    const unlinkIfSame = async (path: string, ino: number) => {
+      const now = await FsP.lstat(path).catch(() => undefined)
+      if (now !== undefined && now.ino === ino) await FsP.unlink(path)
+    }
+
+    const drop = async (name: string, ino: number, why: string) => {
       badSince.delete(name)
       log("Warning", `response file ${name} dropped: ${why}`)
-      FsP.unlink(NodePath.join(responses, name)).catch(() => undefined)
+      await unlinkIfSame(NodePath.join(responses, name), ino).catch(() => undefined)
     }
 
     const settle = (id: string, name: string, response: Record<string, unknown>) => {
@@ -149,51 +156,68 @@ export const make = (options: ChannelOptions) =>
       }
     }
 
-    const readResponse = (name: string) => {
-      if (closed || reading.has(name) || stuck.has(name)) return
-      reading.add(name)
+    /** Reads one response file and settles or drops it; done once what it removes is removed. */
+    const readOnce = async (name: string) => {
       const path = NodePath.join(responses, name)
       const id = name.slice(0, name.length - responseSuffix.length)
-      FsP.readFile(path, "utf8").then(
-        (text) => {
-          let parsed: unknown
-          try {
-            parsed = JSON.parse(text)
-          } catch {
-            parsed = undefined
-          }
-          if (!isRecord(parsed)) {
-            // Maybe still being written by a mod that does not rename into place: wait a little.
-            const since = badSince.get(name)
-            if (since === undefined) badSince.set(name, now())
-            else if (now() - since >= BAD_FILE_GRACE_MS) drop(name, "not a JSON object")
-            return
-          }
-          badSince.delete(name)
-          if (parsed["id"] !== id) {
-            drop(name, `its id ${JSON.stringify(parsed["id"])} is not the file's (${id})`)
-            return
-          }
-          if (typeof parsed["ok"] !== "boolean") {
-            drop(name, `"ok" is not true or false`)
-            return
-          }
-          return FsP.unlink(path).then(
-            () => settle(id, name, parsed),
-            (error: unknown) => {
-              // Gone already (ENOENT) is fine: the answer was read. Otherwise it stays; it is not read again.
-              if (errorCode(error) !== "ENOENT") {
-                stuck.add(name)
-                log("Warning", `cannot remove response file ${name}: ${describe(error)}`)
-              }
-              settle(id, name, parsed)
-            }
-          )
-        },
-        (error: unknown) => {
-          if (errorCode(error) !== "ENOENT") log("Warning", `cannot read response file ${name}: ${describe(error)}`)
+      let read: { readonly text: string; readonly ino: number }
+      try {
+        const handle = await FsP.open(path, "r")
+        try {
+          read = { ino: (await handle.stat()).ino, text: await handle.readFile("utf8") }
+        } finally {
+          await handle.close()
         }
-      ).finally(() => reading.delete(name))
+      } catch (error) {
+        if (errorCode(error) !== "ENOENT") log("Warning", `cannot read response file ${name}: ${describe(error)}`)
+        return
+      }
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(read.text)
+      } catch {
+        parsed = undefined
+      }
+      if (!isRecord(parsed)) {
+        // Maybe still being written by a mod that does not rename into place: wait a little.
+        const since = badSince.get(name)
+        if (since === undefined) badSince.set(name, now())
+        else if (now() - since >= BAD_FILE_GRACE_MS) await drop(name, read.ino, "not a JSON object")
+        return
+      }
+      badSince.delete(name)
+      if (parsed["id"] !== id) return drop(name, read.ino, `its id ${JSON.stringify(parsed["id"])} is not the file's (${id})`)
+      if (typeof parsed["ok"] !== "boolean") return drop(name, read.ino, `"ok" is not true or false`)
+      try {
+        await unlinkIfSame(path, read.ino)
+      } catch (error) {
+        // Gone already (ENOENT) is fine: the answer was read. Otherwise it stays; it is not read again.
+        if (errorCode(error) !== "ENOENT") {
+          stuck.add(name)
+          log("Warning", `cannot remove response file ${name}: ${describe(error)}`)
+        }
+      }
+      settle(id, name, parsed)
+    }
+
+    /**
+     * Reads a response file, one read per name at a time: a look asked for
+     * while one is under way (the watcher's next event, the poll) is made
+     * right after it, never skipped, so a file that lands meanwhile is seen.
+     */
+    const readResponse = (name: string) => {
+      if (closed || stuck.has(name)) return
+      const current = reading.get(name)
+      if (current !== undefined) {
+        current.again = true
+        return
+      }
+      const look = { again: false }
+      reading.set(name, look)
+      void readOnce(name).finally(() => {
+        reading.delete(name)
+        if (look.again) readResponse(name)
+      })
     }
 
     const isResponseName = (name: string) => name.endsWith(responseSuffix) && !name.startsWith(".") && name.length > responseSuffix.length

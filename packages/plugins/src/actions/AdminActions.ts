@@ -17,7 +17,8 @@ import {
   EventBus,
   type OnlinePlayer,
   PlayerIds,
-  type Principal
+  type Principal,
+  type ServerEntry
 } from "@garrison/runtime"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
@@ -27,7 +28,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type { ServerHandle } from "../servers/index.js"
 import { agentActorError } from "./agentControl.js"
-import { AgentLinks } from "./AgentLinks.js"
+import { type AgentLink, AgentLinks } from "./AgentLinks.js"
 import { ProviderUnavailable } from "./contract/errors.js"
 import { AdminAction } from "./events.js"
 
@@ -72,31 +73,55 @@ const findOnline = (players: ReadonlyArray<OnlinePlayer>, platformId: string): O
   return players.find((p) => p.dayzId === platformId)
 }
 
+const noProvider = (entry: ServerEntry, action: AgentAction, reason: string) =>
+  new ProviderUnavailable({
+    message: `${entry.name}: nothing can run ${action.name} now: ${reason}${RCON_FALLBACK.has(action.name) ? "; RCON cannot either" : ""}`,
+    details: { serverId: entry.id, action: action.name, reason }
+  })
+
 export class AdminActions extends Context.Tag("@garrison/plugins/actions/AdminActions")<AdminActions, AdminActionsShape>() {
   static readonly make = Effect.gen(function* () {
     const links = yield* AgentLinks
     const bus = yield* EventBus
     const audit = yield* AuditTrail
 
-    /** The agent's availability for this server: set up and answering, or why not. */
+    /** The server's agent and what its health says now (`reason` is null when it looks usable), or why there is none. */
     const agentOf = (server: ServerHandle) =>
       Effect.gen(function* () {
         const entry = yield* server.entry
         const link = links.forEntry(entry)
         if (Option.isNone(link)) return Either.left("no agent is set up for this server (set the entry's agent)")
         const availability = yield* link.value.availability
-        return availability.available ? Either.right(link.value) : Either.left(availability.reason)
+        return Either.right({ link: link.value, reason: availability.available ? null : availability.reason })
+      })
+
+    /**
+     * Who runs the action: the agent when it looks usable; RCON for the
+     * actions it can stand in for when the agent looks down; otherwise the
+     * agent all the same (a health answer is a few seconds old and never
+     * refuses on its own: the agent's own wait for the mod decides).
+     */
+    const choose = (server: ServerHandle, action: AgentAction, agent: Either.Either<{ readonly reason: string | null }, string>) =>
+      Effect.gen(function* () {
+        if (Either.isRight(agent) && agent.right.reason === null) return "agent" as const
+        if (RCON_FALLBACK.has(action.name) && (yield* server.control.capabilities).includes("message")) return "rcon" as const
+        return Either.isRight(agent) ? ("agent" as const) : undefined
       })
 
     const routes: AdminActionsShape["routes"] = (server) =>
       Effect.gen(function* () {
         const agent = yield* agentOf(server)
-        const rconCan = (yield* server.control.capabilities).includes("message")
-        return catalogue.map((action): ActionRoute => {
-          if (Either.isRight(agent)) return { action: action.name, available: true, provider: "agent", reason: null }
-          if (RCON_FALLBACK.has(action.name) && rconCan) return { action: action.name, available: true, provider: "rcon", reason: null }
-          return { action: action.name, available: false, provider: null, reason: agent.left }
-        })
+        return yield* Effect.forEach(catalogue, (action) =>
+          Effect.map(choose(server, action, agent), (provider): ActionRoute => {
+            const reason = Either.isLeft(agent) ? agent.left : agent.right.reason
+            if (provider === "agent" && reason !== null) {
+              return { action: action.name, available: false, provider, reason: `${reason}; a call is still sent to the agent, which waits for the mod` }
+            }
+            return provider === undefined
+              ? { action: action.name, available: false, provider: null, reason }
+              : { action: action.name, available: true, provider, reason: null }
+          })
+        )
       })
 
     /** `player.message` through RCON: the player found among the ones RCON lists, then `say <slot>`. */
@@ -116,16 +141,36 @@ export class AdminActions extends Context.Tag("@garrison/plugins/actions/AdminAc
         return { sent: true, slot: player.slot }
       })
 
+    /**
+     * The action through the agent. An agent that looked down and cannot be
+     * reached (or refuses the key) is a 503 naming what its health said; a
+     * mod that does not answer is the agent's own 504; a call that proves
+     * the kept health answer wrong makes it be asked again.
+     */
+    const viaAgent = (
+      entry: ServerEntry,
+      action: AgentAction,
+      input: Readonly<Record<string, unknown>>,
+      agent: { readonly link: AgentLink; readonly reason: string | null }
+    ) =>
+      agent.link.client.call(action, input).pipe(
+        Effect.tapBoth({
+          onSuccess: () => (agent.reason === null ? Effect.void : agent.link.refresh),
+          onFailure: (error) => (agent.reason === null && (error._tag === "AgentUnreachable" || error._tag === "AgentTimedOut") ? agent.link.refresh : Effect.void)
+        }),
+        Effect.mapError((error) =>
+          agent.reason !== null && (error._tag === "AgentUnreachable" || error._tag === "AgentUnavailable" || error._tag === "AgentUnauthorized")
+            ? noProvider(entry, action, agent.reason)
+            : agentActorError(entry.id, entry.name, action.name, error)
+        )
+      )
+
     const run: AdminActionsShape["run"] = ({ server, action, input, caller, clientIp }) =>
       Effect.gen(function* () {
         const entry = yield* server.entry
         const agent = yield* agentOf(server)
         const target = typeof input["platformId"] === "string" ? input["platformId"] : typeof input["vehicleId"] === "string" ? input["vehicleId"] : null
-        const provider: "agent" | "rcon" | undefined = Either.isRight(agent)
-          ? "agent"
-          : RCON_FALLBACK.has(action.name) && (yield* server.control.capabilities).includes("message")
-            ? "rcon"
-            : undefined
+        const provider = yield* choose(server, action, agent)
         const record = (ok: boolean, error?: string) =>
           Effect.gen(function* () {
             const at = new Date(yield* Clock.currentTimeMillis).toISOString()
@@ -153,15 +198,9 @@ export class AdminActions extends Context.Tag("@garrison/plugins/actions/AdminAc
         if (provider === undefined) {
           const reason = Either.isLeft(agent) ? agent.left : "no provider"
           yield* record(false, reason)
-          return yield* new ProviderUnavailable({
-            message: `${entry.name}: nothing can run ${action.name} now: ${reason}${RCON_FALLBACK.has(action.name) ? "; RCON cannot either" : ""}`,
-            details: { serverId: entry.id, action: action.name, reason }
-          })
+          return yield* noProvider(entry, action, reason)
         }
-        const result =
-          provider === "agent" && Either.isRight(agent)
-            ? agent.right.client.call(action, input).pipe(Effect.mapError((error) => agentActorError(entry.id, entry.name, action.name, error)))
-            : messageOverRcon(server, input)
+        const result = provider === "agent" && Either.isRight(agent) ? viaAgent(entry, action, input, agent.right) : messageOverRcon(server, input)
         const data = yield* result.pipe(Effect.tapBoth({ onFailure: (error) => record(false, error.message), onSuccess: () => record(true) }))
         return { provider, data }
       })

@@ -1,15 +1,15 @@
 /**
  * The agent of each server as the controller reaches it: one client per
- * server (made again when its URL or key changes), and whether it can be
- * used now, from its `/health`, kept for `HEALTH_TTL` so choosing a provider
- * for an action costs no request most of the time. An agent is usable when
- * it answers with the key and its mod is answering.
+ * server (made again when its URL or key changes), and whether it looks
+ * usable now, from its `/health`, kept for `HEALTH_TTL` (Effect's
+ * `cachedInvalidateWithTTL`) so choosing a provider for an action costs no
+ * request most of the time. An agent looks usable when it answers with the
+ * key and its mod is answering.
  */
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import { AgentClient } from "@garrison/agent/client"
 import type { AgentSettings, ServerEntry } from "@garrison/runtime"
-import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -23,8 +23,15 @@ export const HEALTH_TTL = Duration.seconds(3)
 export interface AgentLink {
   readonly url: string
   readonly client: AgentClient.AgentClient
-  /** Can the agent (and its mod) be used now? From a cached `/health`. */
+  /**
+   * Does the agent (and its mod) answer now? From a `/health` kept for
+   * `HEALTH_TTL`. A hint for choosing a provider, never a refusal on its
+   * own: a call to an agent that looked down is still made when nothing
+   * else can serve it, and the agent's own wait for the mod decides.
+   */
   readonly availability: Effect.Effect<Availability>
+  /** Forgets the kept answer (a call just proved it wrong). */
+  readonly refresh: Effect.Effect<void>
 }
 
 export interface AgentLinksShape {
@@ -70,23 +77,9 @@ export class AgentLinks extends Context.Tag("@garrison/plugins/actions/AgentLink
           Effect.provideService(HttpClient.HttpClient, http)
         )
       )
-      // The last answer and when it was taken; one check at a time refreshes it.
-      let last: { readonly at: number; readonly value: Availability } | undefined
-      const check = Effect.makeSemaphore(1).pipe(Effect.runSync)
-      const availability = Effect.gen(function* () {
-        const now = yield* Clock.currentTimeMillis
-        if (last !== undefined && now - last.at < Duration.toMillis(HEALTH_TTL)) return last.value
-        return yield* check.withPermits(1)(
-          Effect.gen(function* () {
-            const again = yield* Clock.currentTimeMillis
-            if (last !== undefined && again - last.at < Duration.toMillis(HEALTH_TTL)) return last.value
-            const value = yield* judge(settings.url, client.health)
-            last = { at: yield* Clock.currentTimeMillis, value }
-            return value
-          })
-        )
-      })
-      return { url: settings.url, client, availability }
+      // One health check at a time refreshes the answer; callers meanwhile wait for that one.
+      const [availability, refresh] = Effect.runSync(Effect.cachedInvalidateWithTTL(judge(settings.url, client.health), HEALTH_TTL))
+      return { url: settings.url, client, availability, refresh }
     }
 
     const forEntry: AgentLinksShape["forEntry"] = (entry) => {

@@ -13,7 +13,6 @@ import { actionsByName } from "@garrison/agent/client"
 import { actorErrorToHttp, BadRequest, CurrentPrincipal, CurrentRequest } from "@garrison/runtime"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import { type ServerHandle, Servers } from "../servers/index.js"
 import { AdminActions } from "./AdminActions.js"
@@ -93,11 +92,7 @@ export const ActionsRoutes = HttpApiBuilder.group(ActionsApi as never, "actions"
         const link = links.forEntry(entry)
         const availability = Option.isNone(link) ? undefined : yield* link.value.availability
         const control = yield* Effect.forEach(CONTROL_CAPABILITIES, (capability) =>
-          Effect.map(server.control.routeFor(capability), (route) => ({
-            capability,
-            provider: Either.isRight(route) ? route.right.provider : null,
-            reason: Either.isLeft(route) ? route.left : null
-          }))
+          Effect.map(server.control.routeFor(capability), (route) => ({ capability, provider: route.provider, reason: route.doubt }))
         )
         const routes = yield* actions.routes(server)
         return {

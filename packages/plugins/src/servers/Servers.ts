@@ -76,7 +76,6 @@ const handleOf = (actor: ServerActor.ServerActor, entry: ServerEntry, providers:
   changes: actor.changes,
   actor,
   control: composeControl(
-    { id: entry.id, name: entry.name },
     providers.flatMap((provider) =>
       Option.match(provider.forServer({ entry, actor }), { onNone: () => [], onSome: (provided) => [{ name: provider.name, provided }] })
     ),

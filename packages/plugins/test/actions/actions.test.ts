@@ -2,9 +2,11 @@
  * The Provider System over a stand-in agent on loopback and a fake RCON:
  * actions go through the agent when the entry names one and it answers;
  * bad bodies are 400 and never reach it; a mod that does not answer is 504
- * naming the server and the action; an agent that refuses the key is 502;
- * without the agent, `message` falls back to RCON (`say <slot>`) and
- * everything else is 503 `provider-unavailable`; every action is audited and
+ * naming the server and the action; an agent that refuses the key is 503
+ * saying to fix the key; a health answer that says no never refuses on its
+ * own (the agent is called, its answer decides); without the agent,
+ * `message` falls back to RCON (`say <slot>`) and everything else is 503
+ * `provider-unavailable`; every action is audited and
  * published; the capabilities say who would serve what and why not.
  */
 import { describe, expect, it } from "@effect/vitest"
@@ -186,6 +188,37 @@ describe("the agent's health", () => {
   )
 })
 
+describe("a health answer that says no", () => {
+  it.scopedLive("never refuses on its own: the agent is called, its answer decides, and the kept answer is asked again", () =>
+    withAgent((agent) =>
+      Effect.gen(function* () {
+        agent.modAnswering = false
+        const before = (yield* call("GET", "/api/servers/s1/actions/capabilities", { as: "v:server.view" })).body as {
+          agent: { available: boolean; reason: string }
+          actions: Array<{ action: string; provider: string | null }>
+        }
+        expect(before.agent).toMatchObject({ available: false, reason: "the agent is up but its mod is not answering" })
+        expect(before.actions.find((a) => a.action === "player.heal")?.provider).toBe("agent")
+        // The mod answers after all (it was between polls): the heal goes through the agent.
+        agent.modAnswering = true
+        const heal = yield* call("POST", "/api/servers/s1/actions/heal", { as: MOD, json: { platformId: BRAVO } })
+        expect(heal.status, JSON.stringify(heal.body)).toBe(200)
+        expect(heal.body).toMatchObject({ provider: "agent" })
+        expect(agent.calls).toEqual([{ method: "POST", path: "/player/heal", body: { platformId: BRAVO } }])
+        // The call proved the kept answer wrong: the next look asks /health again, within the TTL.
+        const after = (yield* call("GET", "/api/servers/s1/actions/capabilities", { as: "v:server.view" })).body as { agent: { available: boolean } }
+        expect(after.agent.available).toBe(true)
+        // A mod that really is silent: the agent's own wait decides (504), not the health answer (503).
+        agent.modAnswering = false
+        agent.mode = "timeout"
+        const late = yield* call("POST", "/api/servers/s1/actions/teleport", { as: MOD, json: { platformId: BRAVO, x: 1, y: 2, z: 3 } })
+        expect(late.status, JSON.stringify(late.body)).toBe(504)
+        expect(agent.calls.at(-1)?.path).toBe("/player/teleport")
+      })
+    )
+  )
+})
+
 describe("without the agent", () => {
   it.scopedLive("message falls back to RCON (say <slot>); teleport is 503 provider-unavailable naming why", () =>
     Effect.gen(function* () {
@@ -209,11 +242,10 @@ describe("without the agent", () => {
         }
         expect(capabilities.agent).toMatchObject({ configured: true, available: false })
         expect(capabilities.actions.find((a) => a.action === "player.message")).toMatchObject({ available: true, provider: "rcon" })
-        expect(capabilities.actions.find((a) => a.action === "player.heal")).toMatchObject({
-          available: false,
-          provider: null,
-          route: "/api/servers/:id/actions/heal"
-        })
+        // Still sent to the agent (its health is a few seconds old), and the listing says it looked down.
+        const heal = capabilities.actions.find((a) => a.action === "player.heal")
+        expect(heal).toMatchObject({ available: false, provider: "agent", route: "/api/servers/:id/actions/heal" })
+        expect(heal?.reason).toContain("is not reachable; a call is still sent to the agent")
         expect(capabilities.control.find((c) => c.capability === "kick")?.provider).toBe("rcon")
       }).pipe(Effect.provide(env.layer))
     })

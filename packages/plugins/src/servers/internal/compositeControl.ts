@@ -3,12 +3,12 @@
  * provider (in registration order) that is set up for the server, available
  * now and able to do it, then RCON. A provider that cannot do one particular
  * call (the agent needs a player's Steam64, which the logs may not have
- * proven yet) refuses it as `unsupported` and the next one is asked. When a provider that could is down and
- * RCON cannot, the refusal says why for each (`agent: not answering; RCON:
- * cannot`); otherwise RCON answers (or refuses) for itself.
+ * proven yet) refuses it as `unsupported` and the next one is asked. When a
+ * provider that could is down and RCON cannot, the down provider is asked
+ * anyway and answers for itself; otherwise RCON answers (or refuses) for
+ * itself.
  */
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import { ActorError, type GameCapability, type GameControl } from "@garrison/runtime"
 import type { ProvidedControl } from "../ControlProviders.js"
 
@@ -16,68 +16,51 @@ export interface ControlRoute {
   /** The provider that would serve the action now. */
   readonly provider: string
   readonly control: GameControl
+  /** Why it may not answer (its health looked bad), or null. */
+  readonly doubt: string | null
 }
 
 export interface CompositeControl extends GameControl {
-  /** Who would serve `capability` now, or why nobody can. */
-  readonly routeFor: (capability: GameCapability) => Effect.Effect<Either.Either<ControlRoute, string>>
+  /** Who would serve `capability` now (with a doubt when that provider looked down). */
+  readonly routeFor: (capability: GameCapability) => Effect.Effect<ControlRoute>
 }
 
 export const composeControl = (
-  server: { readonly id: string; readonly name: string },
   providers: ReadonlyArray<{ readonly name: string; readonly provided: ProvidedControl }>,
   rcon: GameControl
 ): CompositeControl => {
   /**
-   * Every route that may serve the capability now, in order, or why there is
-   * none (a provider that could is down, and RCON cannot). Without a provider
-   * that is merely down, RCON is last and answers for itself (its own refusal,
-   * say "no RCON settings").
+   * Every route that may serve the capability now, in order: the providers
+   * that look available, then RCON. When a provider that could is down and
+   * RCON cannot, that provider is tried all the same (its health answer is a
+   * few seconds old and never refuses on its own; its own answer decides).
+   * Without a provider that is merely down, RCON is last and answers for
+   * itself (its own refusal, say "no RCON settings").
    */
-  const routes = (capability: GameCapability): Effect.Effect<Either.Either<ReadonlyArray<ControlRoute>, string>> =>
+  const routes = (capability: GameCapability): Effect.Effect<ReadonlyArray<ControlRoute>> =>
     Effect.gen(function* () {
-      const reasons: Array<string> = []
       const found: Array<ControlRoute> = []
+      const down: Array<ControlRoute> = []
       for (const { name, provided } of providers) {
         if (!provided.capabilities.includes(capability)) continue
         const availability = yield* provided.availability
-        if (availability.available) found.push({ provider: name, control: provided.control })
-        else reasons.push(`${name}: ${availability.reason}`)
+        if (availability.available) found.push({ provider: name, control: provided.control, doubt: null })
+        else down.push({ provider: name, control: provided.control, doubt: availability.reason })
       }
-      if (reasons.length === 0 || (yield* rcon.capabilities).includes(capability)) found.push({ provider: rcon.provider, control: rcon })
-      if (found.length > 0) return Either.right(found)
-      reasons.push("RCON: cannot")
-      return Either.left(reasons.join("; "))
+      if (down.length === 0 || (yield* rcon.capabilities).includes(capability)) found.push({ provider: rcon.provider, control: rcon, doubt: null })
+      else found.push(...down)
+      return found
     })
 
-  const routeFor: CompositeControl["routeFor"] = (capability) => Effect.map(routes(capability), Either.map((found) => found[0]!))
+  const routeFor: CompositeControl["routeFor"] = (capability) => Effect.map(routes(capability), (found) => found[0]!)
 
+  /** The first route; the next is tried only when one cannot do this particular call. */
   const via = <A>(capability: GameCapability, use: (control: GameControl) => Effect.Effect<A, ActorError>) =>
-    Effect.flatMap(
-      routes(capability),
-      Either.match({
-        onRight: (found) => {
-          // The next route is tried only when one cannot do this particular call.
-          const from = (index: number): Effect.Effect<A, ActorError> =>
-            use(found[index]!.control).pipe(
-              Effect.catchIf(
-                (error) => error.reason === "unsupported" && index + 1 < found.length,
-                () => from(index + 1)
-              )
-            )
-          return from(0)
-        },
-        onLeft: (why) =>
-          Effect.fail(
-            new ActorError({
-              serverId: server.id,
-              // A provider that is set up but down is a passing state (503).
-              reason: "provider-unavailable",
-              message: `${server.name}: nothing can ${capability} now (${why})`
-            })
-          )
-      })
-    )
+    Effect.flatMap(routes(capability), (found) => {
+      const from = (index: number): Effect.Effect<A, ActorError> =>
+        use(found[index]!.control).pipe(Effect.catchIf((error) => error.reason === "unsupported" && index + 1 < found.length, () => from(index + 1)))
+      return from(0)
+    })
 
   return {
     provider: [...providers.map((p) => p.name), rcon.provider].join(", "),
