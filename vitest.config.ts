@@ -26,6 +26,8 @@ export default defineConfig({
   test: {
     // One TMPDIR per run, checked and removed at the end: a test that leaves a `garrison-*` folder behind fails the run.
     globalSetup: [at("packages/testkit/src/globalSetup.ts")],
+    // An error thrown outside a test (a timer or writer a test left running) fails the run, whichever file it lands in.
+    dangerouslyIgnoreUnhandledErrors: false,
     // Workers are kept from file to file (see each project's `isolate`). Three on two cores: much of a
     // unit test's time is spent waiting (fsync, loopback HTTP, polling), not computing.
     maxWorkers: 3,
