@@ -167,7 +167,7 @@ describe.sequential("the dashboard in a real browser", () => {
       expect(await page.page.textContent("#marker")).toBe("untouched")
       expect(await page.page.evaluate("typeof window.inlineRan")).toBe("undefined")
       // Reports from the page arrive through the DevTools protocol, a moment after the page has loaded.
-      await until(() => page.problems().cspViolations.length, (count) => count > 0, 5_000, "the CSP violation report")
+      await until(() => page.problems().cspViolations.length, (count) => count > 0, 10_000, "the CSP violation report")
       const [violation] = page.problems().cspViolations
       expect(violation).toMatchObject({ blockedURI: "inline", disposition: "enforce", documentURI: `${baseUrl}/inline.html` })
       expect(violation!.effectiveDirective).toMatch(/^script-src/)

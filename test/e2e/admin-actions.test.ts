@@ -103,7 +103,7 @@ describe.sequential("admin actions over the agent, the mod and RCON", () => {
     const channel = modChannel(install)
     expect(existsSync(channel.commands)).toBe(true)
     simControl(install, "mod pause")
-    await waitFor(() => modLog().includes("[Garrison mod] paused"), 5_000, () => "the mod paused")
+    await waitFor(() => modLog().includes("[Garrison mod] paused"), 10_000, () => "the mod paused")
     const began = Date.now()
     const timedOut = await fleet.api("POST", `/api/servers/${id}/actions/teleport`, { platformId: ALICE, x: 100, y: 200, z: 3 })
     const took = Date.now() - began
@@ -115,7 +115,7 @@ describe.sequential("admin actions over the agent, the mod and RCON", () => {
     expect(readdirSync(channel.commands).filter((name) => !name.startsWith("."))).toEqual([])
 
     simControl(install, "mod resume")
-    await waitFor(() => modLog().includes("[Garrison mod] resumed"), 5_000, () => "the mod resumed")
+    await waitFor(() => modLog().includes("[Garrison mod] resumed"), 10_000, () => "the mod resumed")
     // Once resumed, the teleport never ran late: the player is where the heal left them, then moves on request.
     await until(
       async () => (await fleet.api("POST", `/api/servers/${id}/actions/teleport`, { platformId: ALICE, x: 4512.5, y: 10210.25, z: 301 })).status,

@@ -128,7 +128,7 @@ describe.sequential("the agent with the simulated server", () => {
     expect(readdirSync(NodePath.join(install.profiles, "Garrison", "commands"))).toEqual([])
     // A marker command after them: the mod's log shows it, and nothing of the refused ones.
     await ok("POST", "/player/message", { platformId: A, message: "marker-after-bad-input" })
-    await waitFor(() => modLog().includes("player.message ok"), 5_000, () => "the marker in the mod's log")
+    await waitFor(() => modLog().includes("player.message ok"), 10_000, () => "the marker in the mod's log")
     const added = modLog().slice(before.length)
     expect(added).not.toMatch(/world\.weather|spawn\.zombie-at|player\.spawnItem|player\.teleport|player\.freeze|player\.heal|nearby-entities-at|data\.nearby-loot /)
     expect(added).toContain("player.message ok")
@@ -146,7 +146,7 @@ describe.sequential("the agent with the simulated server", () => {
     expect(Schema.is(Schema.Number)(live.uptime)).toBe(true)
 
     simControl(install, "mod pause")
-    await waitFor(() => modLog().includes("[Garrison mod] paused"), 5_000, () => "the mod paused")
+    await waitFor(() => modLog().includes("[Garrison mod] paused"), 10_000, () => "the mod paused")
     // AGENT_MOD_STALE_AFTER is 1 s here: once the heartbeat and the last response are older, the mod is not answering.
     let stale: Health | undefined
     const deadline = Date.now() + 5_000
@@ -159,7 +159,7 @@ describe.sequential("the agent with the simulated server", () => {
     expect(stale!.mod.heartbeatAgeMs).toBeGreaterThan(1_000)
 
     simControl(install, "mod resume")
-    await waitFor(() => modLog().includes("[Garrison mod] resumed"), 5_000, () => "the mod resumed")
+    await waitFor(() => modLog().includes("[Garrison mod] resumed"), 10_000, () => "the mod resumed")
     let back: Health | undefined
     const again = Date.now() + 5_000
     while (Date.now() < again) {

@@ -71,7 +71,7 @@ beforeAll(async () => {
   await waitFor(() => readAdm(install).includes("is connected"), 10_000, () => "Alice connected")
   // The mod stops polling; what an earlier agent left behind sits in its folders.
   simControl(install, "mod pause")
-  await waitFor(() => modLog(install).includes("[Garrison mod] paused"), 5_000, () => "the mod paused")
+  await waitFor(() => modLog(install).includes("[Garrison mod] paused"), 10_000, () => "the mod paused")
   writeFileSync(NodePath.join(commands, "0c8a4f56-stale.json"), JSON.stringify({ id: "0c8a4f56-stale", action: "player.kill", params: { platformId: A }, timestamp: 1 }))
   writeFileSync(NodePath.join(responses, "5d1e2f3a-stale.json"), JSON.stringify({ id: "5d1e2f3a-stale", ok: true, data: {} }))
   agent = await startAgent({ profiles: install.profiles })
@@ -88,7 +88,7 @@ describe.sequential("the command flow", () => {
   it("answers 504 within 11 s when the mod stopped polling, and withdraws the command file", async () => {
     const started = Date.now()
     const pending = callAgent(agent, "POST", "/player/kill", { body: { platformId: A } })
-    await waitFor(() => files(commands).length === 1, 2_000, () => "the command file written")
+    await waitFor(() => files(commands).length === 1, 10_000, () => "the command file written")
     const answer = await pending
     const elapsed = Date.now() - started
     expect(answer.status).toBe(504)
@@ -100,7 +100,7 @@ describe.sequential("the command flow", () => {
     const id = (answer.body as { id: string }).id
     expect(agent.output()).toContain(`command ${id} (player.kill) timed out after 10000 ms; withdrawn before the mod took it`)
     simControl(install, "mod resume")
-    await waitFor(() => modLog(install).includes("[Garrison mod] resumed"), 5_000, () => "the mod resumed")
+    await waitFor(() => modLog(install).includes("[Garrison mod] resumed"), 10_000, () => "the mod resumed")
     expect((await callAgent(agent, "GET", `/player/info?platformId=${A}`)).body).toMatchObject({ ok: true, data: { alive: true } })
     expect(modLog(install)).not.toContain("player.kill")
   }, 30_000)
@@ -129,7 +129,7 @@ describe.sequential("the command flow", () => {
     expect(mostWaiting).toBeGreaterThan(100)
     expect(Date.now() - started).toBeGreaterThan(MOD_POLL_MS * (1_000 / 10 - 1))
     expect(files(commands)).toEqual([])
-    await waitFor(() => files(responses).length === 0, 2_000, () => "every response file removed")
+    await waitFor(() => files(responses).length === 0, 10_000, () => "every response file removed")
   }, 30_000)
 
   it("survives the mod folder being deleted and made again while running", async () => {
@@ -139,7 +139,7 @@ describe.sequential("the command flow", () => {
     expect((await callAgent(agent, "POST", "/player/heal", { body: { platformId: A } })).status).toBe(200)
 
     removeWhileInUse(root)
-    await waitFor(() => existsSync(commands), 5_000, () => "the mod made its folder again")
+    await waitFor(() => existsSync(commands), 10_000, () => "the mod made its folder again")
     const started = Date.now()
     expect((await callAgent(agent, "GET", `/player/position?platformId=${A}`)).status).toBe(200)
     // Answered through the watcher on the new folder, not the one-second safety poll.
@@ -153,9 +153,9 @@ describe.sequential("the command flow", () => {
 
   it("stops at once on SIGTERM: a waiting command is answered 503 and withdrawn", async () => {
     simControl(install, "mod pause")
-    await waitFor(() => modLog(install).split("[Garrison mod] paused").length === 3, 5_000, () => "the mod paused again")
+    await waitFor(() => modLog(install).split("[Garrison mod] paused").length === 3, 10_000, () => "the mod paused again")
     const pending = callAgent(agent, "POST", "/world/wipe-ai")
-    await waitFor(() => files(commands).length === 1, 2_000, () => "the command file written")
+    await waitFor(() => files(commands).length === 1, 10_000, () => "the command file written")
     const started = Date.now()
     agent.child.kill("SIGTERM")
     expect(await pending).toMatchObject({ status: 503, body: { ok: false, error: "The agent is stopping; the command was withdrawn" } })
@@ -169,19 +169,19 @@ describe.sequential("the command flow", () => {
     // Its own server: a mod that takes each command at once and answers 1.5 s later, an agent that waits 1 s.
     const slow = await startSim()
     simControl(slow.install, "mod delay 1500")
-    await waitFor(() => modLog(slow.install).includes("answers 1500 ms after taking a command"), 5_000, () => "the mod slowed down")
+    await waitFor(() => modLog(slow.install).includes("answers 1500 ms after taking a command"), 10_000, () => "the mod slowed down")
     const impatient = await startAgent({ profiles: slow.install.profiles, env: { AGENT_COMMAND_TIMEOUT: "1 second" } })
     agents.push(impatient)
     const answer = await callAgent(impatient, "POST", "/world/time", { body: { hour: 3, minute: 3 } })
     expect(answer).toMatchObject({ status: 504, body: { ok: false, error: "Command timed out after 1000ms" } })
     const id = (answer.body as { id: string }).id
     expect(impatient.output()).toContain(`command ${id} (world.time) timed out after 1000 ms; the mod had taken it already`)
-    await waitFor(() => /response to command \S+ arrived \d+ ms after its time-out; dropped/.test(impatient.output()), 5_000, () => "the late response logged")
+    await waitFor(() => /response to command \S+ arrived \d+ ms after its time-out; dropped/.test(impatient.output()), 10_000, () => "the late response logged")
     expect(impatient.output()).toContain(`response to command ${id} arrived`)
-    await waitFor(() => files(NodePath.join(slow.install.profiles, "Garrison", "responses")).length === 0, 2_000, () => "the late response file removed")
+    await waitFor(() => files(NodePath.join(slow.install.profiles, "Garrison", "responses")).length === 0, 10_000, () => "the late response file removed")
     // The agent goes on answering.
     simControl(slow.install, "mod delay 0")
-    await waitFor(() => modLog(slow.install).includes("answers 0 ms after taking a command"), 5_000)
+    await waitFor(() => modLog(slow.install).includes("answers 0 ms after taking a command"), 10_000)
     expect((await callAgent(impatient, "GET", "/data/server-info")).status).toBe(200)
   })
 })

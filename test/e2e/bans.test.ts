@@ -53,7 +53,7 @@ describe.sequential("global bans over a real server", { timeout: 60_000 }, () =>
     expect(banned.status, JSON.stringify(banned.body)).toBe(201)
     expect((banned.body as { kicked: Array<unknown> }).kicked).toHaveLength(1)
     await until(players, (p) => p.total === 0, 15_000, "the kick")
-    await until(banTxt, (t) => t.includes(STEAM64), 5_000, "ban.txt to hold the ban")
+    await until(banTxt, (t) => t.includes(STEAM64), 10_000, "ban.txt to hold the ban")
     ban.set((banned.body as { ban: { id: string } }).ban.id)
   })
 
@@ -72,7 +72,7 @@ describe.sequential("global bans over a real server", { timeout: 60_000 }, () =>
     const banId = ban.get()
     keptOut.get()
     expect((await api("DELETE", `/api/bans/${banId}`)).status).toBeLessThan(300)
-    await until(banTxt, (t) => !t.includes(STEAM64), 5_000, "ban.txt to drop the ban")
+    await until(banTxt, (t) => !t.includes(STEAM64), 10_000, "ban.txt to drop the ban")
     simControl(install, `join ${STEAM64} Bravo17`)
     await until(players, (p) => p.total === 1, 15_000, "the player to rejoin")
     expect((await api("POST", `/api/servers/${id}/stop`)).status).toBe(200)

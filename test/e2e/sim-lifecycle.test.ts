@@ -76,7 +76,7 @@ describe("simulated DayZ server: install and process lifecycle", () => {
   it("SIGTERM stops it cleanly: termination line, exit 0; the RPT reports version and map", async () => {
     const install = await fresh()
     const sim = await launchSim(install, { settings: { players: 2, joinInterval: 0 } })
-    await waitFor(() => readAdm(install).split("is connected").length - 1 === 2, 5_000)
+    await waitFor(() => readAdm(install).split("is connected").length - 1 === 2, 10_000)
     const ended = await stopSim(sim)
     expect(ended).toEqual({ code: 0, signal: null })
     const rpt = readRpt(install)
@@ -104,7 +104,7 @@ describe("simulated DayZ server: install and process lifecycle", () => {
     expect(await rcon(install, "#shutdown")).toBe("")
     sim.child.kill("SIGTERM")
     // It handled the signal (and said it ignores it)...
-    await waitFor(() => readRpt(install).includes("Received SIGTERM; ignored (hang mode)"), 5_000, () => "the SIGTERM line in the RPT")
+    await waitFor(() => readRpt(install).includes("Received SIGTERM; ignored (hang mode)"), 10_000, () => "the SIGTERM line in the RPT")
     // ...and still serves after both: a fresh RCon login and command are answered (a stopping server closes RCon first).
     expect(await rcon(install, "players")).toContain("(0 players in total)")
     expect(sim.hasExited()).toBe(false)
@@ -129,7 +129,7 @@ describe("simulated DayZ server: install and process lifecycle", () => {
     const names = async () => {
       const install = await fresh()
       const sim = await launchSim(install, { settings: { players: 6, joinInterval: 0, seed: 42 } })
-      await waitFor(() => readAdm(install).split("is connected").length - 1 === 6, 5_000)
+      await waitFor(() => readAdm(install).split("is connected").length - 1 === 6, 10_000)
       const reply = await rcon(install, "players")
       await stopSim(sim)
       // Identity only: ping, GUID verification and the lobby flag depend on timing.

@@ -37,7 +37,7 @@ const start = async (settings: SimSettings = {}) => {
   installs.push(install)
   const sim = await launchSim(install, { settings: { modPoll: 5, ...settings } })
   simControl(install, `join ${A} Alice`, `join ${B} Bob`)
-  await waitFor(() => readAdm(install).split("is connected").length - 1 === 2, 5_000)
+  await waitFor(() => readAdm(install).split("is connected").length - 1 === 2, 10_000)
   return sim
 }
 
@@ -85,7 +85,7 @@ describe("simulated companion mod", () => {
     expect((await ask("player.heal", {})).error).toContain("platformId")
 
     // The files: no command left, no temporary file left, one response per command.
-    await waitFor(() => readdirSync(mod.commands).length === 0, 2_000)
+    await waitFor(() => readdirSync(mod.commands).length === 0, 10_000)
     expect(readdirSync(mod.responses).filter((f) => f.includes(".tmp"))).toEqual([])
     const response = JSON.parse(readFileSync(NodePath.join(mod.responses, readdirSync(mod.responses)[0]!), "utf8")) as ModResponseFile
     expect(Object.keys(response).sort()).toEqual(expect.arrayContaining(["id", "ok", "timestamp"]))
@@ -112,7 +112,7 @@ describe("simulated companion mod", () => {
     const sim = await start({ modPoll: 400 })
     const mod = modChannel(sim.install)
     const ids = Array.from({ length: 25 }, (_, i) => mod.send("player.info", { platformId: i % 2 === 0 ? A : B }, `cmd-${String(i).padStart(2, "0")}`))
-    await waitFor(() => readdirSync(mod.responses).length > 0, 5_000)
+    await waitFor(() => readdirSync(mod.responses).length > 0, 10_000)
     const first = readdirSync(mod.responses).length
     expect(first).toBeLessThanOrEqual(10)
     const responses = await Promise.all(ids.map((id) => mod.response(id, 10_000)))

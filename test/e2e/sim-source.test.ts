@@ -37,7 +37,7 @@ describe("simulated server over Source RCON", () => {
 
       const client = yield* connectRcon(options)
       expect(client.protocol).toBe("source")
-      yield* Effect.promise(() => waitFor(() => readAdm(sim.install).split("is connected").length - 1 === 3, 5_000))
+      yield* Effect.promise(() => waitFor(() => readAdm(sim.install).split("is connected").length - 1 === 3, 10_000))
       const list = parsePlayers(yield* client.command("players"))
       expect(list.map((p) => p.slot)).toEqual([0, 1, 2])
       expect(yield* client.command("kick 1 bye")).toBe("")

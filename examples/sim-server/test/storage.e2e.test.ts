@@ -65,7 +65,7 @@ describe("simulated server persistence", () => {
     })
 
     simControl(install, `join ${A} Alice`, `join ${B} Bob`, `join ${C} Carol`)
-    await waitFor(() => rows(file).length === 3, 5_000, () => `rows: ${JSON.stringify(rows(file))}`)
+    await waitFor(() => rows(file).length === 3, 10_000, () => `rows: ${JSON.stringify(rows(file))}`)
     expect(uids(file)).toEqual([B, C, A])
     for (const row of rows(file)) {
       expect(row.Alive).toBe(1)
@@ -123,10 +123,10 @@ describe("simulated server persistence", () => {
     const sim = await launchSim(install, { settings: { persistInterval: 0 } })
     expect(readRpt(install)).toContain("[CE][Storage] No characters found, starting fresh")
     simControl(install, `join ${A} Alice`, `join ${B} Bob`)
-    await waitFor(() => readRpt(install).includes(`Player "Bob"(steamID=${B}) is connected`), 5_000)
+    await waitFor(() => readRpt(install).includes(`Player "Bob"(steamID=${B}) is connected`), 10_000)
     expect(rows(file)).toEqual([])
     simControl(install, "leave Alice")
-    await waitFor(() => uids(file).length > 0, 5_000)
+    await waitFor(() => uids(file).length > 0, 10_000)
     expect(uids(file)).toEqual([A])
 
     expect(await stopSim(sim)).toEqual({ code: 0, signal: null })
@@ -142,7 +142,7 @@ describe("simulated server persistence", () => {
     const file = database(install)
     const sim = await launchSim(install, { settings: { persistInterval: 100 } })
     simControl(install, `join ${A} Alice`)
-    await waitFor(() => uids(file).length === 1, 5_000)
+    await waitFor(() => uids(file).length === 1, 10_000)
     simControl(install, "crash 3")
     expect(await waitForSimExit(sim, 10_000)).toEqual({ code: 3, signal: null })
     expect(readRpt(install)).not.toContain("[CE][Storage] World saved")

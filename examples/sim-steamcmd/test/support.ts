@@ -39,7 +39,7 @@ export const run = async (home: string, argv: ReadonlyArray<string>, options: { 
 }
 
 /** Polls `check` every 5 ms until it holds; fails after `timeoutMs`. */
-export const waitFor = async (check: () => boolean, timeoutMs = 5000): Promise<void> => {
+export const waitFor = async (check: () => boolean, timeoutMs = 10_000): Promise<void> => {
   const deadline = Date.now() + timeoutMs
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms`)

@@ -42,7 +42,7 @@ describe("CommandChannel", () => {
       expect(result.data).toEqual({ echo: { platformId: "76561198012345678" } })
       expect(result.id).toMatch(UUID)
       expect(mod.seen).toEqual([{ id: result.id, action: "player.heal", params: { platformId: "76561198012345678" }, timestamp: expect.any(Number) }])
-      yield* until(() => files(mod.responses).length === 0, 2_000, "the response file removed")
+      yield* until(() => files(mod.responses).length === 0, 10_000, "the response file removed")
       expect(files(mod.commands)).toEqual([])
       expect(channel.queueDir).toBe(NodePath.join(root, "commands"))
     })
@@ -66,7 +66,7 @@ describe("CommandChannel", () => {
       const commands = NodePath.join(root, "commands")
       const channel = yield* Channel.make(options(root))
       const fiber = yield* Effect.fork(channel.run("world.sunny", {}))
-      yield* until(() => files(commands).length === 1, 2_000, "the command file")
+      yield* until(() => files(commands).length === 1, 10_000, "the command file")
       const id = files(commands)[0]!.replace(/\.json$/, "")
       yield* TestClock.adjust("9999 millis")
       expect(fiber.unsafePoll()).toBeNull()
@@ -80,8 +80,8 @@ describe("CommandChannel", () => {
       // A mod that had taken it answers anyway: logged, dropped, the file removed.
       yield* TestClock.adjust("2500 millis")
       writeAtomic(NodePath.join(root, "responses", `${id}.json`), JSON.stringify({ id, ok: true, data: {} }))
-      yield* until(() => files(NodePath.join(root, "responses")).length === 0, 2_000, "the late response removed")
-      yield* until(() => logs.lines.some((l) => l.includes(`response to command ${id} arrived 2500 ms after its time-out; dropped`)), 2_000, "the log line")
+      yield* until(() => files(NodePath.join(root, "responses")).length === 0, 10_000, "the late response removed")
+      yield* until(() => logs.lines.some((l) => l.includes(`response to command ${id} arrived 2500 ms after its time-out; dropped`)), 10_000, "the log line")
     }).pipe(Effect.provide(logs.layer))
   })
 
@@ -91,7 +91,7 @@ describe("CommandChannel", () => {
       const commands = NodePath.join(root, "commands")
       const channel = yield* Channel.make(options(root))
       const fiber = yield* Effect.fork(channel.run("world.sunny", {}))
-      yield* until(() => files(commands).length === 1, 2_000, "the command file")
+      yield* until(() => files(commands).length === 1, 10_000, "the command file")
       yield* Fiber.interrupt(fiber)
       expect(files(commands)).toEqual([])
       expect(yield* channel.liveness).toMatchObject({ pending: 0 })
@@ -106,7 +106,7 @@ describe("CommandChannel", () => {
       const responses = NodePath.join(root, "responses")
       const channel = yield* Channel.make(options(root))
       const fiber = yield* Effect.fork(channel.run("player.info", { platformId: "76561198012345678" }))
-      yield* until(() => files(commands).length === 1, 2_000, "the command file")
+      yield* until(() => files(commands).length === 1, 10_000, "the command file")
       const id = files(commands)[0]!.replace(/\.json$/, "")
 
       // Not JSON: given a moment (a mod may still be writing it), then dropped.
@@ -114,12 +114,12 @@ describe("CommandChannel", () => {
       // (Two polls: the first read may come from the watcher or from the first poll.)
       yield* TestClock.adjust("1 second")
       yield* TestClock.adjust("1 second")
-      yield* until(() => files(responses).length === 0, 2_000, "the bad file dropped")
-      yield* until(() => logs.lines.some((l) => l.includes(`response file ${id}.json dropped: not a JSON object`)), 2_000, "the log line")
+      yield* until(() => files(responses).length === 0, 10_000, "the bad file dropped")
+      yield* until(() => logs.lines.some((l) => l.includes(`response file ${id}.json dropped: not a JSON object`)), 10_000, "the log line")
 
       // Another id inside: dropped at once.
       writeAtomic(NodePath.join(responses, `${id}.json`), JSON.stringify({ id: "someone-else", ok: true }))
-      yield* until(() => files(responses).length === 0, 5_000, "the mismatched file dropped")
+      yield* until(() => files(responses).length === 0, 10_000, "the mismatched file dropped")
       expect(logs.lines.some((l) => l.includes(`its id "someone-else" is not the file's (${id})`))).toBe(true)
       expect(fiber.unsafePoll()).toBeNull()
 
@@ -162,7 +162,7 @@ describe("CommandChannel", () => {
 
       // Deleted, and made again by someone else before the next command: the new folder is watched.
       Fs.rmSync(root, { recursive: true, force: true })
-      yield* until(() => !Fs.existsSync(root), 1_000)
+      yield* until(() => !Fs.existsSync(root), 10_000)
       Fs.mkdirSync(NodePath.join(root, "commands"), { recursive: true })
       Fs.mkdirSync(NodePath.join(root, "responses"), { recursive: true })
       expect((yield* channel.run("data.server-info", { n: 3 })).data).toEqual({ echo: { n: 3 } })
@@ -176,7 +176,7 @@ describe("CommandChannel", () => {
       const channel = yield* Channel.make(options(root))
       const first = yield* Effect.fork(channel.run("world.sunny", {}))
       const second = yield* Effect.fork(channel.run("world.wipe-ai", {}))
-      yield* until(() => files(commands).length === 2, 2_000, "both command files")
+      yield* until(() => files(commands).length === 2, 10_000, "both command files")
       expect(yield* channel.stop).toBe(2)
       const stopping = new AgentUnavailable({ error: "The agent is stopping; the command was withdrawn" })
       expect(yield* Fiber.await(first)).toEqual(Exit.fail(stopping))
@@ -193,7 +193,7 @@ describe("CommandChannel", () => {
       const channel = yield* Channel.make(options(root, { maxPending: 2 }))
       yield* Effect.fork(channel.run("world.sunny", {}))
       yield* Effect.fork(channel.run("world.sunny", {}))
-      yield* until(() => files(NodePath.join(root, "commands")).length === 2, 2_000)
+      yield* until(() => files(NodePath.join(root, "commands")).length === 2, 10_000)
       const exit = yield* Effect.exit(channel.run("world.sunny", {}))
       expect(exit).toEqual(Exit.fail(new AgentUnavailable({ error: "Too many commands waiting (2); try again shortly" })))
     })

@@ -16,7 +16,7 @@ export const profilesFolder = () => tempDir("garrison-agent-unit-")
 export const sleep = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
 
 /** Waits in real time until `check` holds (at most `timeoutMs`). */
-export const until = (check: () => boolean, timeoutMs = 5_000, what = "condition") =>
+export const until = (check: () => boolean, timeoutMs = 10_000, what = "condition") =>
   Effect.promise(async () => {
     const deadline = Date.now() + timeoutMs
     while (!check()) {

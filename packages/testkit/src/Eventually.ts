@@ -12,9 +12,11 @@ export const realSleep = (ms: number): Effect.Effect<void> =>
 /**
  * Runs `effect` until `check` holds for its value, every 10 ms of real
  * time, and answers that value; dies naming the last value when
- * `timeoutMs` (5 s) have passed first.
+ * `timeoutMs` (10 s: a deadline is how long a failing test takes to say
+ * so, generous for a busy machine, never a claim about speed) have passed
+ * first.
  */
-export const eventually = <A, E, R>(effect: Effect.Effect<A, E, R>, check: (value: A) => boolean, timeoutMs = 5000): Effect.Effect<A, E, R> =>
+export const eventually = <A, E, R>(effect: Effect.Effect<A, E, R>, check: (value: A) => boolean, timeoutMs = 10_000): Effect.Effect<A, E, R> =>
   Effect.gen(function* () {
     const deadline = Date.now() + timeoutMs
     let value = yield* effect

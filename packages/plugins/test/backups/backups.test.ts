@@ -174,20 +174,22 @@ describe("backups", () => {
         yield* eventually(Effect.sync(() => events.seen.length), (n) => n === 1)
         expect(events.seen[0]).toMatchObject({ _tag: "BackupCreated", serverId: id, filename: made.filename, type: "manual", by: "root" })
 
-        // The server's folder is gone (a disk unmounted).
-        Fs.renameSync(dir, `${dir}-away`)
-        try {
-          expect((yield* call("POST", `/api/servers/${id}/backups`, { as: ADMIN })).status).toBe(202)
-          const failed = yield* done(id)
-          expect(failed.state).toBe("failed")
-          expect(failed.error).toContain("cannot be reached")
-          yield* eventually(Effect.sync(() => events.seen.length), (n) => n === 2)
-          expect(events.seen[1]).toMatchObject({ _tag: "BackupFailed", serverId: id, type: "manual" })
-          expect(Fs.readdirSync(NodePath.join(backupDir, id))).toEqual([made.filename])
-          expect(audit.rows.map((r) => `${r.action}:${r.result}`)).toEqual(expect.arrayContaining(["backup.created:success", "backup.failed:failure"]))
-        } finally {
-          Fs.renameSync(`${dir}-away`, dir)
-        }
+        // The server's folder is gone (a disk unmounted); put back however the test ends, interrupted too.
+        yield* Effect.acquireUseRelease(
+          Effect.sync(() => Fs.renameSync(dir, `${dir}-away`)),
+          () =>
+            Effect.gen(function* () {
+              expect((yield* call("POST", `/api/servers/${id}/backups`, { as: ADMIN })).status).toBe(202)
+              const failed = yield* done(id)
+              expect(failed.state).toBe("failed")
+              expect(failed.error).toContain("cannot be reached")
+              yield* eventually(Effect.sync(() => events.seen.length), (n) => n === 2)
+              expect(events.seen[1]).toMatchObject({ _tag: "BackupFailed", serverId: id, type: "manual" })
+              expect(Fs.readdirSync(NodePath.join(backupDir, id))).toEqual([made.filename])
+              expect(audit.rows.map((r) => `${r.action}:${r.result}`)).toEqual(expect.arrayContaining(["backup.created:success", "backup.failed:failure"]))
+            }),
+          () => Effect.sync(() => Fs.renameSync(`${dir}-away`, dir))
+        )
         // Paths that hold nothing: refused too, rather than an empty backup the retention would count.
         expect((yield* call("PUT", `/api/servers/${id}/backup-config`, { as: ADMIN, json: { paths: ["no-such-folder"] } })).status).toBe(200)
         expect((yield* call("POST", `/api/servers/${id}/backups`, { as: ADMIN })).status).toBe(202)

@@ -67,7 +67,7 @@ const realPause = Effect.promise(() => new Promise<void>((resolve) => setTimeout
  * Polls `check` in real time: for work that finishes outside the fiber's
  * (test) clock, such as a backup's promise.
  */
-export const eventually = (check: Effect.Effect<boolean>, timeoutMs = 5000): Effect.Effect<void> =>
+export const eventually = (check: Effect.Effect<boolean>, timeoutMs = 10_000): Effect.Effect<void> =>
   Effect.gen(function*() {
     const deadline = Date.now() + timeoutMs
     while (!(yield* check)) {
