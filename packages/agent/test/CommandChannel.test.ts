@@ -2,12 +2,14 @@
  * The command flow on real files, with the wait on the `TestClock`: the
  * command file written atomically, the response matched by id and removed,
  * the time-out (504 message, the command withdrawn), a late response logged
- * and dropped, bad response files dropped without harm, stale files cleared
- * at start, the mod folder deleted and made again, the queue's bound, and a
- * burst of commands against a mod that takes 10 per poll.
+ * and dropped, bad response files (not JSON, another id, a link, a pipe)
+ * dropped without harm, stale files cleared at start, the mod folder
+ * deleted and made again, the queue's bound, and a burst of commands
+ * against a mod that takes 10 per poll.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Exit, Fiber, TestClock } from "effect"
+import { execFileSync } from "node:child_process"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import { AgentModError, AgentTimedOut, AgentUnavailable } from "../src/contract/Errors.js"
@@ -123,6 +125,34 @@ describe("CommandChannel", () => {
       expect(logs.lines.some((l) => l.includes(`its id "someone-else" is not the file's (${id})`))).toBe(true)
       expect(fiber.unsafePoll()).toBeNull()
 
+      // Its own answer still gets through.
+      writeAtomic(NodePath.join(responses, `${id}.json`), JSON.stringify({ id, ok: true, data: { name: "Alice" } }))
+      expect(yield* Fiber.join(fiber)).toEqual({ id, data: { name: "Alice" } })
+    }).pipe(Effect.provide(logs.layer))
+  })
+
+  it.scoped("drops a response that is a symbolic link or a pipe without reading through it or waiting on it", () => {
+    const logs = captureLogs()
+    return Effect.gen(function* () {
+      const root = NodePath.join(profilesFolder(), "Garrison")
+      const responses = NodePath.join(root, "responses")
+      const commands = NodePath.join(root, "commands")
+      const channel = yield* Channel.make(options(root))
+      const fiber = yield* Effect.fork(channel.run("player.info", { platformId: "76561198012345678" }))
+      yield* until(() => files(commands).length === 1, 10_000, "the command file")
+      const id = files(commands)[0]!.replace(/\.json$/, "")
+      // A link to a file that would answer the command: not followed.
+      const elsewhere = NodePath.join(profilesFolder(), "answer.json")
+      Fs.writeFileSync(elsewhere, JSON.stringify({ id, ok: true, data: { name: "Mallory" } }))
+      Fs.symlinkSync(elsewhere, NodePath.join(responses, `${id}.json`))
+      yield* until(() => logs.lines.some((l) => l.includes(`response file ${id}.json dropped: a symbolic link`)), 10_000, "the link dropped")
+      yield* until(() => files(responses).length === 0, 10_000, "the link removed")
+      expect(Fs.existsSync(elsewhere)).toBe(true)
+      // A pipe nobody writes to: opened without waiting, dropped.
+      execFileSync("mkfifo", [NodePath.join(responses, `${id}.json`)])
+      yield* until(() => logs.lines.some((l) => l.includes(`response file ${id}.json dropped: not a regular file`)), 10_000, "the pipe dropped")
+      yield* until(() => files(responses).length === 0, 10_000, "the pipe removed")
+      expect(fiber.unsafePoll()).toBeNull()
       // Its own answer still gets through.
       writeAtomic(NodePath.join(responses, `${id}.json`), JSON.stringify({ id, ok: true, data: { name: "Alice" } }))
       expect(yield* Fiber.join(fiber)).toEqual({ id, data: { name: "Alice" } })

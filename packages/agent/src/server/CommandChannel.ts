@@ -11,7 +11,7 @@
  * The hot path is plain Node (a map of waiting commands, `fs.watch`
  * callbacks, promises); Effect is entered once per command. Nothing a file
  * holds can crash the agent: a response that is not JSON, or names another
- * id, is logged and dropped.
+ * id, or is not a regular file (a link, a pipe), is logged and dropped.
  */
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
@@ -160,18 +160,24 @@ export const make = (options: ChannelOptions) =>
     const readOnce = async (name: string) => {
       const path = NodePath.join(responses, name)
       const id = name.slice(0, name.length - responseSuffix.length)
-      let read: { readonly text: string; readonly ino: number }
+      let read: { readonly text: string; readonly ino: number } | { readonly strange: string; readonly ino: number }
       try {
-        const handle = await FsP.open(path, "r")
+        // Never through a link, and never waiting on a pipe: a strange file is dropped, not read.
+        const handle = await FsP.open(path, Fs.constants.O_RDONLY | Fs.constants.O_NOFOLLOW | Fs.constants.O_NONBLOCK)
         try {
-          read = { ino: (await handle.stat()).ino, text: await handle.readFile("utf8") }
+          const stats = await handle.stat()
+          read = stats.isFile() ? { ino: stats.ino, text: await handle.readFile("utf8") } : { ino: stats.ino, strange: "not a regular file" }
         } finally {
           await handle.close()
         }
       } catch (error) {
-        if (errorCode(error) !== "ENOENT") log("Warning", `cannot read response file ${name}: ${describe(error)}`)
+        const code = errorCode(error)
+        const link = code === "ELOOP" ? await FsP.lstat(path).catch(() => undefined) : undefined
+        if (link !== undefined) return drop(name, link.ino, "a symbolic link")
+        if (code !== "ENOENT") log("Warning", `cannot read response file ${name}: ${describe(error)}`)
         return
       }
+      if ("strange" in read) return drop(name, read.ino, read.strange)
       let parsed: unknown
       try {
         parsed = JSON.parse(read.text)
