@@ -10,6 +10,7 @@ import * as ConfigProvider from "effect/ConfigProvider"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Os from "node:os"
 import { scopedTempDir } from "./TempDir.js"
 
 export interface SettingsOptions {
@@ -24,6 +25,8 @@ export interface SettingsOptions {
   /**
    * What plugins read through `Config` (`ADMIN_PASSWORD`, `SESSION_TTL`, ...,
    * and the settings above when not given there), instead of the environment.
+   * `SERVERS_ROOT` defaults to the run's temporary folder (where `fakeInstall`
+   * makes installs, so a deployer may add them); `""` unsets it.
    */
   readonly config?: Readonly<Record<string, string>>
 }
@@ -39,8 +42,9 @@ export const withTestSettings = <A, E, R>(
 ): Layer.Layer<A, E | ConfigError.ConfigError, Exclude<R, GarrisonConfig>> => {
   const dataDir =
     options.settings?.dataDir === undefined ? scopedTempDir(options.dataPrefix ?? "garrison-data-") : Effect.succeed(options.settings.dataDir)
-  const provider =
-    options.config === undefined ? Layer.empty : Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(options.config))))
+  // `SERVERS_ROOT` is the run's temporary folder, where `fakeInstall` makes installs, unless the test says otherwise.
+  const given = options.config === undefined ? ConfigProvider.fromEnv() : ConfigProvider.fromMap(new Map(Object.entries(options.config)))
+  const provider = Layer.setConfigProvider(given.pipe(ConfigProvider.orElse(() => ConfigProvider.fromMap(new Map([["SERVERS_ROOT", Os.tmpdir()]])))))
   return Layer.unwrapScoped(
     Effect.map(dataDir, (dir) =>
       layer.pipe(Layer.provide(GarrisonConfig.layerWith({ backupInterval: Duration.days(365_000), ...options.settings, dataDir: dir })))

@@ -33,7 +33,8 @@ describe("creating entries", () => {
       expect(relative.status).toBe(400)
       expect(relative.body.message).toContain("absolute")
 
-      const missing = yield* create({ name: "a", installDir: dir, executable: "DayZServer_x64.exe" })
+      // (The executable is admin's: see hostFields.test.ts.)
+      const missing = yield* call("POST", "/api/servers", { as: ADMIN, json: { name: "a", installDir: dir, executable: "DayZServer_x64.exe" } })
       expect(missing.status).toBe(400)
       expect(missing.body.message).toContain(NodePath.join(dir, "DayZServer_x64.exe"))
 
@@ -231,7 +232,9 @@ describe("server lifecycle over HTTP", () => {
     Effect.gen(function* () {
       const dir = fakeInstall()
       Fs.writeFileSync(NodePath.join(dir, "fails"), "")
-      const id = yield* createdId({ name: "Broken", installDir: dir, executable: "fails" })
+      const made = yield* call("POST", "/api/servers", { as: ADMIN, json: { name: "Broken", installDir: dir, executable: "fails" } })
+      expect(made.status).toBe(201)
+      const id = String(made.body.id)
       const reply = yield* call("POST", `/api/servers/${id}/start`, { as: DEPLOY })
       expect(reply.status).toBe(500)
       expect(reply.body.error).toBe("internal")
@@ -239,22 +242,32 @@ describe("server lifecycle over HTTP", () => {
     }).pipe(Effect.provide(controller()))
   )
 
-  it.scopedLive("PATCH keeps the RCON password unless one is sent, and validates a moved install", () =>
+  it.scopedLive("PATCH keeps the RCON password unless one is sent or the destination moves, and validates a moved install", () =>
     Effect.gen(function* () {
       const id = yield* createdId({ name: "P", installDir: fakeInstall() })
       const entries = yield* ServerEntries
+      // The masked password keeps the stored one while host and port stay.
       const renamed = yield* call("PATCH", `/api/servers/${id}`, {
         as: DEPLOY,
-        json: { name: "Renamed", rcon: { port: 2999, password: "********" }, stop: { terminateWaitMs: 100 } }
+        json: { name: "Renamed", rcon: { password: "********" }, stop: { terminateWaitMs: 100 } }
       })
       expect(renamed.status).toBe(200)
-      expect(renamed.body).toMatchObject({ name: "Renamed", rcon: { port: 2999, password: "********" }, stop: { terminateWaitMs: 100 } })
+      const port = (yield* entries.get(id)).rcon?.port
+      expect(renamed.body).toMatchObject({ name: "Renamed", rcon: { port, password: "********" }, stop: { terminateWaitMs: 100 } })
       expect((yield* entries.get(id)).rcon?.password).toBe("filepw")
+
+      // A new port (admin's) with the mask: the stored password would follow it; the request must carry one.
+      const followed = yield* call("PATCH", `/api/servers/${id}`, { as: ADMIN, json: { rcon: { port: 2999, password: "********" } } })
+      expect(followed.status).toBe(400)
+      expect(followed.body).toMatchObject({ error: "invalid-request", details: [{ path: "rcon.password" }] })
+      expect((yield* entries.get(id)).rcon).toMatchObject({ port, password: "filepw" })
+      expect((yield* call("PATCH", `/api/servers/${id}`, { as: ADMIN, json: { rcon: { port: 2999, password: "portpw" } } })).status).toBe(200)
+      expect((yield* entries.get(id)).rcon).toMatchObject({ password: "portpw", port: 2999 })
 
       yield* call("PATCH", `/api/servers/${id}`, { as: DEPLOY, json: { rcon: { password: "newpw" } } })
       expect((yield* entries.get(id)).rcon).toMatchObject({ password: "newpw", port: 2999 })
 
-      const moved = yield* call("PATCH", `/api/servers/${id}`, { as: DEPLOY, json: { installDir: "/nonexistent/garrison" } })
+      const moved = yield* call("PATCH", `/api/servers/${id}`, { as: ADMIN, json: { installDir: "/nonexistent/garrison" } })
       expect(moved.status).toBe(400)
       expect((yield* entries.get(id)).installDir).not.toBe("/nonexistent/garrison")
     }).pipe(Effect.provide(controller()))
@@ -329,7 +342,11 @@ describe("servers config backup", () => {
 describe("the agent of an entry", () => {
   it.scopedLive("is set on create, shown with its key masked, kept by a masked PATCH, changed, removed with null; bad URLs are 400", () =>
     Effect.gen(function* () {
-      const made = yield* create({ name: "With agent", installDir: fakeInstall(), agent: { url: "http://127.0.0.1:9100", apiKey: "agent-key-1" } })
+      // The agent's URL is admin's (hostFields.test.ts); its key and the rest are the deployer's.
+      const made = yield* call("POST", "/api/servers", {
+        as: ADMIN,
+        json: { name: "With agent", installDir: fakeInstall(), agent: { url: "http://127.0.0.1:9100", apiKey: "agent-key-1" } }
+      })
       expect(made.status).toBe(201)
       expect(made.body.agent).toEqual({ url: "http://127.0.0.1:9100", apiKey: "********" })
       expect(JSON.stringify(made.body)).not.toContain("agent-key-1")
@@ -337,10 +354,16 @@ describe("the agent of an entry", () => {
       const entries = yield* ServerEntries
       expect((yield* entries.get(id)).agent).toEqual({ url: "http://127.0.0.1:9100", apiKey: "agent-key-1" })
 
-      // A new URL with the masked key keeps the key.
-      const moved = yield* call("PATCH", `/api/servers/${id}`, { as: DEPLOY, json: { agent: { url: "https://agent.example:9443", apiKey: "********" } } })
+      // The masked key keeps the key while the URL stays; a new URL must come with its own key.
+      expect((yield* call("PATCH", `/api/servers/${id}`, { as: DEPLOY, json: { name: "Kept", agent: { apiKey: "********" } } })).status).toBe(200)
+      expect((yield* entries.get(id)).agent).toEqual({ url: "http://127.0.0.1:9100", apiKey: "agent-key-1" })
+      const followed = yield* call("PATCH", `/api/servers/${id}`, { as: ADMIN, json: { agent: { url: "https://agent.example:9443", apiKey: "********" } } })
+      expect(followed.status).toBe(400)
+      expect(followed.body).toMatchObject({ details: [{ path: "agent.apiKey" }] })
+      expect((yield* entries.get(id)).agent).toEqual({ url: "http://127.0.0.1:9100", apiKey: "agent-key-1" })
+      const moved = yield* call("PATCH", `/api/servers/${id}`, { as: ADMIN, json: { agent: { url: "https://agent.example:9443", apiKey: "agent-key-9" } } })
       expect(moved.status).toBe(200)
-      expect((yield* entries.get(id)).agent).toEqual({ url: "https://agent.example:9443", apiKey: "agent-key-1" })
+      expect((yield* entries.get(id)).agent).toEqual({ url: "https://agent.example:9443", apiKey: "agent-key-9" })
       yield* call("PATCH", `/api/servers/${id}`, { as: DEPLOY, json: { agent: { apiKey: "agent-key-2" } } })
       expect((yield* entries.get(id)).agent?.apiKey).toBe("agent-key-2")
       expect(JSON.stringify((yield* call("GET", "/api/backup/servers", { as: ADMIN })).body)).not.toContain("agent-key-2")

@@ -72,13 +72,14 @@ describe("one entry per install folder", () => {
       const a = { name: "A", installDir: fakeInstall() }
       const aId = yield* createdId(a)
       const bId = yield* createdId({ name: "B", installDir: fakeInstall() })
-      const moved = yield* call("PATCH", `/api/servers/${bId}`, { as: DEPLOY, json: { installDir: `${a.installDir}/` } })
+      // Moving an install folder is admin's (hostFields.test.ts); here, onto another entry's.
+      const moved = yield* call("PATCH", `/api/servers/${bId}`, { as: ADMIN, json: { installDir: `${a.installDir}/` } })
       expectInUse(moved, { id: aId, name: "A" })
       const renamed = yield* call("PATCH", `/api/servers/${bId}`, { as: DEPLOY, json: { name: "B2" } })
       expect(renamed.status).toBe(200)
       const same = yield* call("PATCH", `/api/servers/${aId}`, { as: DEPLOY, json: { installDir: a.installDir, name: "A2" } })
       expect(same.status).toBe(200)
-      const elsewhere = yield* call("PATCH", `/api/servers/${bId}`, { as: DEPLOY, json: { installDir: fakeInstall() } })
+      const elsewhere = yield* call("PATCH", `/api/servers/${bId}`, { as: ADMIN, json: { installDir: fakeInstall() } })
       expect(elsewhere.status).toBe(200)
     }).pipe(Effect.provide(serversController()))
   )

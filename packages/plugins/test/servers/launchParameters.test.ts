@@ -11,7 +11,8 @@ import { Effect } from "effect"
 import { ServerEntries } from "../../src/servers/index.js"
 import { ADMIN, call, fakeInstall, serversController } from "./support.js"
 
-const DEPLOY = "dep:server.deploy,server.start"
+// The launch rules are the subject here; who may set the host-level ones is hostFields.test.ts's.
+const DEPLOY = "root:admin"
 
 /** A field, a bad value for it, and the path the 400 must name. */
 const badValues: ReadonlyArray<readonly [field: string, value: unknown, path: string]> = [

@@ -11,7 +11,8 @@ import { Effect } from "effect"
 import { ServerEntries } from "../../src/servers/index.js"
 import { call, fakeInstall, type Reply, serversController } from "./support.js"
 
-const DEPLOY = "dep:server.deploy"
+// Ports are the subject here, not who may set them (RCon ports are admin's: see hostFields.test.ts).
+const DEPLOY = "root:admin"
 
 const create = (body: Record<string, unknown>) => call("POST", "/api/servers", { as: DEPLOY, json: body })
 const patch = (id: string, body: Record<string, unknown>) => call("PATCH", `/api/servers/${id}`, { as: DEPLOY, json: body })

@@ -16,12 +16,21 @@ export { fakeInstall } from "@garrison/testkit"
 /**
  * `extra`: more plugins loaded after these (for example a recorder of events).
  * `launcher`: the real one (`ProcessLauncher.node`) for a test that must see
- * what a real start does; a fake by default.
+ * what a real start does; a fake by default. `SERVERS_ROOT` is the
+ * testkit's (this run's temporary folder, where `fakeInstall` makes
+ * installs): a deployer may add them (`hostFields.test.ts` tests the rule).
+ * `config`: what plugins read through `Config` instead of the environment.
  */
-export const serversController = (extra: ReadonlyArray<AnyPlugin> = [], launcher?: Layer.Layer<ProcessLauncher>, dataDir?: string) =>
+export const serversController = (
+  extra: ReadonlyArray<AnyPlugin> = [],
+  launcher?: Layer.Layer<ProcessLauncher>,
+  dataDir?: string,
+  config?: Readonly<Record<string, string>>
+) =>
   testController<ServerEntries | Servers>([makeServersPlugin({ launcher: launcher ?? fakeLauncher().layer }), PlayersPlugin, ...extra], {
     dataPrefix: "garrison-servers-",
-    settings: { trustProxyHops: 1, ...(dataDir === undefined ? {} : { dataDir }) }
+    settings: { trustProxyHops: 1, ...(dataDir === undefined ? {} : { dataDir }) },
+    ...(config === undefined ? {} : { config })
   })
 
 export interface Reply {

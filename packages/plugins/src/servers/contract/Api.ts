@@ -15,6 +15,7 @@ import {
   BadRequest,
   BodyExample,
   Conflict,
+  Forbidden,
   GatewayTimeout,
   LaunchFields,
   ServerFault,
@@ -52,6 +53,13 @@ const action = <const Name extends string>(
     .annotate(OpenApi.Summary, docs.summary)
     .annotate(OpenApi.Description, docs.description)
 
+/** What the create and update routes say about the fields only an admin may set. */
+const HOST_FIELDS_NOTE =
+  "Only an admin may set or change what decides what runs and where: executable, installDir (a non-admin may choose one " +
+  "inside SERVERS_ROOT when it is set, on create), configFile/profilesDir/battleyeDir outside the install folder, a mod " +
+  "folder outside it, an extraArgs value that names a path, rcon.host, rcon.port and agent.url; anyone else gets 403 " +
+  "naming the field (`details.fields` lists them all), before any folder is looked at."
+
 export class ServersGroup extends HttpApiGroup.make("servers")
   .add(
     HttpApiEndpoint.get("list", "/api/servers")
@@ -72,7 +80,8 @@ export class ServersGroup extends HttpApiGroup.make("servers")
         OpenApi.Description,
         "installDir must be absolute and hold the game server binary (400 naming the missing file), and no other " +
           "entry may have the same folder (409 naming it). RCON settings left " +
-          "out are read from the BattlEye config (beserver_x64_active_*.cfg preferred)."
+          "out are read from the BattlEye config (beserver_x64_active_*.cfg preferred). " +
+          HOST_FIELDS_NOTE
       )
   )
   .add(
@@ -104,7 +113,11 @@ export class ServersGroup extends HttpApiGroup.make("servers")
       .annotate(Access, Access.permission("server.deploy"))
       .annotate(OpenApi.Summary, "Change a server entry")
       .annotate(BodyExample, { name: "Chernarus 1 (modded)", mods: ["@CF", "@Community-Online-Tools"], watchdog: true })
-      .annotate(OpenApi.Description, "Changes apply at the next start. An omitted RCON password keeps the stored one. Moving to a folder another entry has is 409.")
+      .annotate(
+        OpenApi.Description,
+        "Changes apply at the next start. An omitted RCON password keeps the stored one. Moving to a folder another entry has is 409. " +
+          HOST_FIELDS_NOTE
+      )
   )
   .add(
     HttpApiEndpoint.del("remove", "/api/servers/:id")
@@ -153,6 +166,7 @@ export class ServersGroup extends HttpApiGroup.make("servers")
     })
   )
   .addError(BadRequest)
+  .addError(Forbidden)
   .addError(ServerNotFound)
   .addError(ServerUnreadable)
   .addError(Conflict)

@@ -41,7 +41,8 @@ export const ServersBackupRoutes = HttpApiBuilder.group(ServersApi, "serversBack
                   : yield* resolveRcon(
                       { ...rcon, password: rcon.password === "" ? PASSWORD_MASK : rcon.password },
                       stored.get(id)?.rcon,
-                      fields
+                      fields,
+                      "anywhere"
                     ).pipe(Effect.mapError(invalidToBadRequest))
               // A masked (or empty) key keeps the stored one; a new agent's key is entered again with PATCH.
               const agentSettings =
@@ -51,7 +52,8 @@ export const ServersBackupRoutes = HttpApiBuilder.group(ServersApi, "serversBack
                   ? undefined
                   : yield* resolveAgent(
                       { url: agent.url, apiKey: agent.apiKey === "" ? PASSWORD_MASK : agent.apiKey },
-                      stored.get(id)?.agent
+                      stored.get(id)?.agent,
+                      "anywhere"
                     ).pipe(Effect.mapError(invalidToBadRequest))
               return new ServerEntry({ id, ...fields, rcon: settings, agent: agentSettings })
             })

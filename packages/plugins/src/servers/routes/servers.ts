@@ -7,9 +7,11 @@ import * as Option from "effect/Option"
 import {
   type ActorError,
   actorErrorToHttp,
+  AuditTrail,
   CurrentPrincipal,
   EventBus,
   invalidCursor,
+  recordForRequest,
   ServerDeleted,
   type ServerEntry,
   Supervisor,
@@ -18,7 +20,10 @@ import {
 import { randomUUID } from "node:crypto"
 import { ServersApi } from "../contract/Api.js"
 import { SERVER_PAGE } from "../contract/fields.js"
-import { entryFromCreate, entryFromUpdate, invalidToBadRequest } from "../internal/entryInput.js"
+import { serversRootConfig } from "../config.js"
+import { changedFields } from "../internal/entryChanges.js"
+import { entryFromCreate, entryFromUpdate, invalidToBadRequest, launchFieldsOfCreate, launchFieldsOfUpdate } from "../internal/entryInput.js"
+import { requireAdminForHostFields } from "../internal/hostFields.js"
 import { httpStatusOf, installDirInUse, portsInUse, storeDefect } from "../internal/httpErrors.js"
 import { type ListedEntry, makeServerListBody, serverCursor } from "../internal/listBody.js"
 import { serverView, statusView } from "../internal/view.js"
@@ -46,6 +51,8 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
     const supervisor = yield* Supervisor
     const servers = yield* Servers
     const bus = yield* EventBus
+    const serversRoot = yield* serversRootConfig
+    const audit = yield* AuditTrail
     const listBody = makeServerListBody()
     // Callers who see only some servers (per-server roles) get a body of their own: the shared one stays cached for the rest.
     const scopedListBody = makeServerListBody()
@@ -91,6 +98,12 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
       )
       .handle("create", ({ payload }) =>
         Effect.gen(function* () {
+          const caller = yield* CurrentPrincipal
+          yield* requireAdminForHostFields(caller, undefined, launchFieldsOfCreate(payload), payload, serversRoot).pipe(
+            Effect.tapError((refused) =>
+              recordForRequest(audit, { actor: caller.id, action: "server.create", target: null, result: "denied", details: { name: payload.name, ...(refused.details as object) } })
+            )
+          )
           const entry = yield* entryFromCreate(randomUUID(), payload).pipe(Effect.mapError(invalidToBadRequest))
           // No game port given: the first free slot (2302, 2402, ...), as people lay out servers on one host.
           const stored = yield* entries.insert(entry, { freeGamePort: payload.gamePort === undefined }).pipe(
@@ -110,6 +123,12 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
       .handle("update", ({ path, payload }) =>
         Effect.gen(function* () {
           const existing = yield* entries.get(path.id).pipe(Effect.catchTag("ServerStoreError", storeDefect))
+          const caller = yield* CurrentPrincipal
+          yield* requireAdminForHostFields(caller, existing, launchFieldsOfUpdate(existing, payload), payload, serversRoot).pipe(
+            Effect.tapError((refused) =>
+              recordForRequest(audit, { actor: caller.id, action: "server.update", target: existing.id, result: "denied", details: { name: existing.name, ...(refused.details as object) } })
+            )
+          )
           const next = yield* entryFromUpdate(existing, payload).pipe(Effect.mapError(invalidToBadRequest))
           yield* entries.update(next).pipe(
             Effect.catchTags({
@@ -118,6 +137,13 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
               PortsInUse: (e) => Effect.fail(portsInUse(e))
             })
           )
+          yield* recordForRequest(audit, {
+            actor: caller.id,
+            action: "server.update",
+            target: next.id,
+            result: "success",
+            details: { name: next.name, fields: changedFields(existing, next) }
+          })
           // The actor keeps running the old entry; it launches the new one at the next start.
           yield* supervisor.ensure(next).pipe(Effect.mapError(actorErrorToHttp))
           return yield* viewOf(next.id)
