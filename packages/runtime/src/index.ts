@@ -36,6 +36,7 @@ export { EventBus, on } from "./events/EventBus.js"
 export type { AnyEvent, EventClass, EventHandler } from "./events/EventBus.js"
 
 export { GarrisonConfig, settingsConfig } from "./config/GarrisonConfig.js"
+export { type HostFolders, hostFolders } from "./config/HostFolders.js"
 export type { GarrisonSettings } from "./config/GarrisonConfig.js"
 export { DataDir, SecretError, Secrets, SESSION_SIGNING_KEY } from "./config/DataDir.js"
 export type { SecretSpec, SecretsShape } from "./config/DataDir.js"

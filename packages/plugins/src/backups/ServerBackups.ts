@@ -28,10 +28,10 @@ import {
   Refusal,
   type ServerNotFound,
   type ServerUnreadable,
-  startOperation
+  startOperation,
+  hostFolders
 } from "@garrison/runtime"
 import { Servers } from "../servers/index.js"
-import { backupsConfig } from "./config.js"
 import { type BackupConfigsStore, makeBackupConfigs, merged } from "./BackupConfigs.js"
 import type { BackupConfig, BackupConfigInput } from "./contract/Api.js"
 import { BackupConfigView, BackupContents, BackupPage, BackupRemoved, BackupStatus, BackupView } from "./contract/Api.js"
@@ -102,7 +102,7 @@ export const ServerBackupsLive = Layer.scoped(
     const bus = yield* EventBus
     const audit = yield* AuditTrail
     const configs: BackupConfigsStore = yield* makeBackupConfigs
-    const { backupDir } = yield* backupsConfig
+    const { backupDir } = yield* hostFolders
     const archive = makeArchiveFolder(backupDir)
     yield* archive.sweep
     const scope = yield* Effect.scope

@@ -25,6 +25,7 @@ import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import {
   GarrisonConfig,
+  hostFolders,
   SEALED_PREFIX,
   SealedSecrets,
   type SealingKey,
@@ -134,7 +135,6 @@ export class PlatformSettings extends Context.Tag("@garrison/plugins/PlatformSet
       Effect.gen(function* () {
         const sql = yield* SqlClient.SqlClient
         const env = yield* platformEnvironment
-        const config = yield* GarrisonConfig
         const rows = yield* sql<{ readonly name: string; readonly value: string }>`SELECT name, value FROM platform_settings`
         const box = yield* (yield* SealedSecrets).box(PLATFORM_KEY, {
           sealedValuesExist: rows.some((row) => row.value.startsWith(SEALED_PREFIX)),
@@ -151,7 +151,7 @@ export class PlatformSettings extends Context.Tag("@garrison/plugins/PlatformSet
           else yield* Effect.logError(`platform: the stored ${row.name.replace("_", " ")} does not open (${opened.left}); enter it again`)
         }
         const state = yield* Ref.make<ReadonlyMap<string, string>>(stored)
-        const downloadDir = NodePath.join(config.dataDir, "steam")
+        const downloadDir = (yield* hostFolders).steamDir
 
         const resolve = (settings: ReadonlyMap<string, string>): ResolvedPlatform => {
           const pick = (name: string, fromEnv: Option.Option<string>, fallback: string) => {

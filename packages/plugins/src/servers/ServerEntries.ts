@@ -13,10 +13,21 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
-import { describePorts, portsOf, SEALED_PREFIX, SealedSecrets, ServerEntry, ServerNotFound, type StartupError } from "@garrison/runtime"
-import { InstallDirInUse, PortsInUse, type ServerStoreError, storeError } from "./errors.js"
+import {
+  describePorts,
+  GarrisonConfig,
+  hostFolders,
+  portsOf,
+  SEALED_PREFIX,
+  SealedSecrets,
+  ServerEntry,
+  ServerNotFound,
+  type StartupError
+} from "@garrison/runtime"
+import type * as ConfigError from "effect/ConfigError"
+import { InstallDirInUse, InstallDirReserved, PortsInUse, type ServerStoreError, storeError } from "./errors.js"
 import { firstPortClash, onFreeSlot } from "./internal/entryPorts.js"
-import { installKey } from "./internal/installFolder.js"
+import { entryNearFolder, installKey, reservedFolderProblem } from "./internal/installFolder.js"
 import { StoredEntry } from "./internal/storedEntry.js"
 import { describeOpenFailure, openEntry, sealEntry, SERVERS_KEY } from "./sealing.js"
 
@@ -33,9 +44,14 @@ export interface ServerEntriesShape {
   readonly insert: (
     entry: ServerEntry,
     options?: { readonly freeGamePort?: boolean }
-  ) => Effect.Effect<ServerEntry, ServerStoreError | InstallDirInUse | PortsInUse>
-  /** Fails with `InstallDirInUse` when the entry moves to a folder another entry has, `PortsInUse` when its new ports clash. */
-  readonly update: (entry: ServerEntry) => Effect.Effect<void, ServerNotFound | ServerStoreError | InstallDirInUse | PortsInUse>
+  ) => Effect.Effect<ServerEntry, ServerStoreError | InstallDirInUse | InstallDirReserved | PortsInUse>
+  /**
+   * Fails with `InstallDirInUse` when the entry moves to (or into, or
+   * around) a folder another entry has, `InstallDirReserved` when it moves
+   * into a system folder or one of Garrison's own, `PortsInUse` when its new
+   * ports clash.
+   */
+  readonly update: (entry: ServerEntry) => Effect.Effect<void, ServerNotFound | ServerStoreError | InstallDirInUse | InstallDirReserved | PortsInUse>
   readonly remove: (serverId: string) => Effect.Effect<void, ServerNotFound | ServerStoreError>
   /**
    * Stored rows that cannot be read as an entry (written by a newer version,
@@ -45,7 +61,7 @@ export interface ServerEntriesShape {
    */
   readonly unreadable: Effect.Effect<ReadonlyArray<UnreadableEntry>>
   /** Inserts or replaces each entry, all in one transaction; nothing when one would share a folder (`InstallDirInUse`). */
-  readonly upsertAll: (entries: ReadonlyArray<ServerEntry>) => Effect.Effect<void, ServerStoreError | InstallDirInUse | PortsInUse>
+  readonly upsertAll: (entries: ReadonlyArray<ServerEntry>) => Effect.Effect<void, ServerStoreError | InstallDirInUse | InstallDirReserved | PortsInUse>
 }
 
 interface Row {
@@ -88,10 +104,11 @@ export const oneEntryPerInstall = (entries: ReadonlyArray<ServerEntry>): Readonl
 ]
 
 export class ServerEntries extends Context.Tag("@garrison/plugins/ServerEntries")<ServerEntries, ServerEntriesShape>() {
-  static readonly layer: Layer.Layer<ServerEntries, StartupError, SqlClient.SqlClient | SealedSecrets> = Layer.effect(
+  static readonly layer: Layer.Layer<ServerEntries, StartupError | ConfigError.ConfigError, SqlClient.SqlClient | SealedSecrets | GarrisonConfig> = Layer.effect(
     ServerEntries,
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
+      const folders = yield* hostFolders
       const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
       // Before the port opens: a missing key while sealed passwords are stored stops the start (one line).
       const [sealedRows] = yield* sql<{ readonly n: number }>`SELECT COUNT(*) AS n FROM servers
@@ -133,23 +150,27 @@ export class ServerEntries extends Context.Tag("@garrison/plugins/ServerEntries"
           }
         })
 
-      const inUse = (refused: ServerEntry, first: ServerEntry) =>
-        new InstallDirInUse({ installDir: refused.installDir, serverId: first.id, name: first.name })
-
-      /** After writing `incoming`, would a folder have two entries, one of them from `incoming`? */
-      const folderConflict = (incoming: ReadonlyArray<ServerEntry>): InstallDirInUse | undefined => {
-        const incomingIds = new Set(incoming.map((entry) => entry.id))
+      /**
+       * After writing `incoming`, would one of its folders be reserved (a
+       * system folder, Garrison's own), or be, hold or lie inside another
+       * entry's? Entries stored before these rules are not this write's doing.
+       */
+      const folderConflict = (incoming: ReadonlyArray<ServerEntry>): InstallDirInUse | InstallDirReserved | undefined => {
         // Stored entries keep their place (an update replaces in place); new ones come after.
         const after = new Map(cache)
         for (const entry of incoming) after.set(entry.id, entry)
-        const firstByFolder = new Map<string, ServerEntry>()
-        for (const entry of after.values()) {
-          const key = installKey(entry.installDir)
-          const earlier = firstByFolder.get(key)
-          if (earlier === undefined) firstByFolder.set(key, entry)
-          else if (incomingIds.has(entry.id)) return inUse(entry, earlier)
-          else if (incomingIds.has(earlier.id)) return inUse(earlier, entry)
-          // Two stored entries on one folder (from before this rule) are not this write's doing.
+        const ordered = [...after.values()]
+        const incomingIds = new Set(incoming.map((entry) => entry.id))
+        for (const [index, entry] of ordered.entries()) {
+          if (!incomingIds.has(entry.id)) continue
+          const reason = reservedFolderProblem(entry.installDir, folders)
+          if (reason !== undefined) return new InstallDirReserved({ installDir: entry.installDir, reason })
+          // Against every stored entry, and the incoming ones before it: of two new entries on one folder, the first keeps it.
+          const others = ordered.filter((other, at) => !incomingIds.has(other.id) || at < index)
+          const near = entryNearFolder(others, entry.installDir, entry.id)
+          if (near !== undefined) {
+            return new InstallDirInUse({ installDir: entry.installDir, serverId: near.entry.id, name: near.entry.name, relation: near.relation })
+          }
         }
         return undefined
       }

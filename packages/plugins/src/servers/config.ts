@@ -7,7 +7,6 @@
 import { ServerActor } from "@garrison/runtime"
 import * as Config from "effect/Config"
 import * as Schedule from "effect/Schedule"
-import * as NodePath from "node:path"
 
 const defaults = ServerActor.defaultActorOptions
 
@@ -26,12 +25,3 @@ export const actorOptionsConfig: Config.Config<ServerActor.ActorOptions> = Confi
   }))
 )
 
-/**
- * `SERVERS_ROOT`: when set, the folder every install folder a non-admin
- * chooses lies under (admins may still choose any folder the folder rules
- * allow). Unset: only admins add existing installs; deploys go to
- * `DEPLOY_DIR` either way.
- */
-export const serversRootConfig: Config.Config<string | undefined> = Config.option(Config.string("SERVERS_ROOT")).pipe(
-  Config.map((set) => (set._tag === "Some" && set.value.trim() !== "" ? NodePath.resolve(set.value.trim()) : undefined))
-)

@@ -13,9 +13,16 @@ export class InvalidServerEntry extends Schema.TaggedError<InvalidServerEntry>()
 /** Another entry already uses this install folder (compared as the file system resolves it). */
 export class InstallDirInUse extends Schema.TaggedError<InstallDirInUse>()("InstallDirInUse", {
   installDir: Schema.String,
-  /** The entry that has the folder. */
+  /** The entry that has the folder (or one inside it, or one holding it). */
   serverId: Schema.String,
-  name: Schema.String
+  name: Schema.String,
+  relation: Schema.Literal("same", "inside", "contains")
+}) {}
+
+/** An install folder that is, holds or lies inside a system folder or one of Garrison's own. */
+export class InstallDirReserved extends Schema.TaggedError<InstallDirReserved>()("InstallDirReserved", {
+  installDir: Schema.String,
+  reason: Schema.String
 }) {}
 
 /** Another entry already takes one of this entry's ports (game port and the three after it, RCon port). */

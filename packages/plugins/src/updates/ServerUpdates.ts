@@ -37,13 +37,13 @@ import {
   type ServerUnreadable,
   SteamCmd,
   type SteamCmdError,
-  Supervisor
+  Supervisor,
+  hostFolders
 } from "@garrison/runtime"
 import { PlatformSettings } from "../platform/index.js"
 import { readBattlEyeRcon, ServerEntries, Servers } from "../servers/index.js"
 import { type Branch, type DeployInput, DeployStarted, type UpdateKind, UpdateStatus } from "./contract/Api.js"
 import { ServerUpdated, ServerUpdateFailed } from "./events.js"
-import { deployConfig } from "./config.js"
 import { installedApp } from "./internal/appManifest.js"
 
 type Lookup = ServerNotFound | ServerUnreadable
@@ -115,7 +115,7 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
       const bus = yield* EventBus
       const hooks = yield* Hooks
       const audit = yield* AuditTrail
-      const { deployDir } = yield* deployConfig
+      const { deployDir } = yield* hostFolders
       const scope = yield* Effect.scope
       const board = yield* makeProgressBoard<UpdateStatus>((status) => status.state === "running")
       const iso = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
@@ -286,6 +286,7 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
           const stored = yield* entries.insert(entry, { freeGamePort: input.gamePort === undefined }).pipe(
             Effect.catchTags({
               InstallDirInUse: (e) => Effect.fail(Refusal.of(e.message)),
+              InstallDirReserved: (e) => Effect.fail(Refusal.of(`installDir: ${e.reason}`, 400, "installDir")),
               PortsInUse: (e) => Effect.fail(Refusal.of(e.message)),
               ServerStoreError: (e) => Effect.die(e)
             })

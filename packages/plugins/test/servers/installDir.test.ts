@@ -28,7 +28,7 @@ const expectInUse = (reply: Reply, first: { readonly id: string; readonly name: 
   expect(reply.body.error).toBe("conflict")
   expect(String(reply.body.message)).toMatch(/^installDir: /)
   expect(String(reply.body.message)).toContain(`is already the install folder of server "${first.name}" (${first.id})`)
-  expect(reply.body.details).toEqual({ field: "installDir", serverId: first.id, name: first.name })
+  expect(reply.body.details).toEqual({ field: "installDir", serverId: first.id, name: first.name, relation: "same" })
 }
 
 const entryNames = Effect.flatMap(ServerEntries, (entries) => Effect.map(entries.list, (list) => list.map((e) => e.name)))
@@ -135,6 +135,71 @@ describe("one entry per install folder", () => {
       expect(free.body.warnings).toEqual([])
     }).pipe(Effect.provide(serversController()))
   )
+})
+
+describe("where an install folder may be", () => {
+  it.scopedLive("never holding or inside another entry's folder, nor a system folder or Garrison's own, however spelt; the deploy folder is fine", () => {
+    const dataDir = tempDir("garrison-folders-data-")
+    const deployDir = NodePath.join(dataDir, "servers")
+    const backupDir = tempDir("garrison-folders-backups-")
+    return Effect.gen(function* () {
+      const bDir = fakeInstall()
+      const b = yield* Effect.map(call("POST", "/api/servers", { as: ADMIN, json: { name: "B", installDir: bDir } }), (r) => String(r.body.id))
+      // An install inside B (its mods folder made into one) and one holding B.
+      const inside = NodePath.join(bDir, "nested")
+      Fs.mkdirSync(inside)
+      Fs.writeFileSync(NodePath.join(inside, "DayZServer"), "", { mode: 0o755 })
+      const insideB = yield* call("POST", "/api/servers", { as: ADMIN, json: { name: "In B", installDir: inside } })
+      expect(insideB.status, JSON.stringify(insideB.body)).toBe(409)
+      expect(insideB.body.details).toEqual({ field: "installDir", serverId: b, name: "B", relation: "inside" })
+      expect(String(insideB.body.message)).toContain(`lies inside the install folder of server "B" (${b})`)
+      // C in a folder of its own; A moving to that folder would hold C.
+      const parent = tempDir("garrison-folders-parent-")
+      const cDir = NodePath.join(parent, "c")
+      for (const dir of [parent, cDir]) {
+        Fs.mkdirSync(dir, { recursive: true })
+        Fs.writeFileSync(NodePath.join(dir, "DayZServer"), "", { mode: 0o755 })
+      }
+      const c = yield* Effect.map(call("POST", "/api/servers", { as: ADMIN, json: { name: "C", installDir: cDir, gamePort: 2502 } }), (r) => String(r.body.id))
+      const a = yield* Effect.map(call("POST", "/api/servers", { as: ADMIN, json: { name: "A", installDir: fakeInstall(), gamePort: 2602 } }), (r) => String(r.body.id))
+      const moved = yield* call("PATCH", `/api/servers/${a}`, { as: ADMIN, json: { installDir: `${parent}/c/..` } })
+      expect(moved.status, JSON.stringify(moved.body)).toBe(409)
+      expect(moved.body.details).toEqual({ field: "installDir", serverId: c, name: "C", relation: "contains" })
+      expect(String(moved.body.message)).toContain(`holds the install folder of server "C" (${c})`)
+
+      // System folders and shared trees, also through a link; Garrison's own folders.
+      const linkToEtc = NodePath.join(tempDir("garrison-folders-links-"), "etc")
+      Fs.symlinkSync("/etc", linkToEtc)
+      const refusals: ReadonlyArray<readonly [string, string]> = [
+        ["/etc", "is the system folder /etc"],
+        ["/etc/ssh", "lies inside the system folder /etc"],
+        [linkToEtc, "is the system folder /etc"],
+        ["/", "is /, a whole tree of the host"],
+        ["/tmp", "is /tmp, a whole tree of the host"],
+        ["/root/dayz", "lies inside the system folder /root"],
+        [dataDir, "is the data directory (DATA_DIR)"],
+        [NodePath.join(dataDir, "secrets"), "lies inside the data directory (DATA_DIR)"],
+        [deployDir, "is the deploy folder (DEPLOY_DIR)"],
+        [backupDir, "is the backup folder (BACKUP_DIR)"],
+        [NodePath.join(backupDir, "x"), "lies inside the backup folder (BACKUP_DIR)"]
+      ]
+      for (const [installDir, says] of refusals) {
+        const refused = yield* call("POST", "/api/servers", { as: ADMIN, json: { name: "X", installDir } })
+        expect(refused.status, `${installDir}: ${JSON.stringify(refused.body)}`).toBe(400)
+        expect(String(refused.body.message)).toContain(`installDir: ${installDir} ${says}`)
+        expect(refused.body.details).toEqual({ field: "installDir" })
+      }
+      // A folder of its own inside the deploy folder is where deploys put servers.
+      const deployed = NodePath.join(deployDir, "chernarus")
+      Fs.mkdirSync(deployed, { recursive: true })
+      Fs.writeFileSync(NodePath.join(deployed, "DayZServer"), "", { mode: 0o755 })
+      expect((yield* call("POST", "/api/servers", { as: ADMIN, json: { name: "Deployed", installDir: deployed } })).status).toBe(201)
+      // Detect says so too, without refusing.
+      const detected = yield* call("POST", "/api/servers/detect", { as: ADMIN, json: { installDir: "/etc" } })
+      expect(detected.status).toBe(200)
+      expect(detected.body.warnings).toEqual(["installDir: /etc is the system folder /etc; creating this entry would be refused"])
+    }).pipe(Effect.provide(serversController([], undefined, dataDir, { BACKUP_DIR: backupDir })))
+  })
 })
 
 describe("installKey", () => {

@@ -18,6 +18,9 @@ import { ServerEntries } from "../../src/servers/index.js"
 
 const PASSWORD = "rcon-clear-Password-7731"
 
+/** An install folder of its own (never the data directory: the folder rules refuse it). */
+const INSTALL = "/srv/garrison-sealing-test"
+
 const entry = (id: string, installDir: string) =>
   new ServerEntry({
     ...serverEntryDefaults,
@@ -64,7 +67,7 @@ describe("RCON passwords at rest", () => {
     Effect.gen(function* () {
       const dataDir = tempDir("garrison-sealing-")
       const first = yield* kernel(dataDir)
-      yield* Effect.flatMap(ServerEntries, (entries) => entries.insert(entry("s1", dataDir))).pipe(Effect.provide(first.context))
+      yield* Effect.flatMap(ServerEntries, (entries) => entries.insert(entry("s1", INSTALL))).pipe(Effect.provide(first.context))
       const row = yield* storedRow(first.context, "s1")
       expect(row).toMatch(/"password":"sealed:v1:[A-Za-z0-9_-]{8}:/)
       expect(row).not.toContain(PASSWORD)
@@ -83,9 +86,9 @@ describe("RCON passwords at rest", () => {
     Effect.gen(function* () {
       const dataDir = tempDir("garrison-sealing-")
       const first = yield* kernel(dataDir)
-      yield* Effect.flatMap(ServerEntries, (entries) => entries.insert(entry("old", dataDir))).pipe(Effect.provide(first.context))
+      yield* Effect.flatMap(ServerEntries, (entries) => entries.insert(entry("old", INSTALL))).pipe(Effect.provide(first.context))
       // Back to what version 1 wrote: the password in clear, migration v2 not applied.
-      const clear = JSON.stringify({ ...JSON.parse(yield* storedRow(first.context, "old")), rcon: { ...entry("old", dataDir).rcon } })
+      const clear = JSON.stringify({ ...JSON.parse(yield* storedRow(first.context, "old")), rcon: { ...entry("old", INSTALL).rcon } })
       yield* Effect.flatMap(SqlClient.SqlClient, (sql) =>
         Effect.all([
           sql`UPDATE servers SET entry = ${clear} WHERE id = 'old'`,
@@ -112,7 +115,7 @@ describe("RCON passwords at rest", () => {
     Effect.gen(function* () {
       const dataDir = tempDir("garrison-sealing-")
       const first = yield* kernel(dataDir)
-      yield* Effect.flatMap(ServerEntries, (entries) => entries.insert(entry("s1", dataDir))).pipe(Effect.provide(first.context))
+      yield* Effect.flatMap(ServerEntries, (entries) => entries.insert(entry("s1", INSTALL))).pipe(Effect.provide(first.context))
       yield* first.stop
       const keyFile = NodePath.join(dataDir, "secrets", "servers-credentials-key.key")
       Fs.rmSync(keyFile)
@@ -133,7 +136,7 @@ describe("RCON passwords at rest", () => {
     Effect.gen(function* () {
       const dataDir = tempDir("garrison-sealing-")
       const first = yield* kernel(dataDir)
-      yield* Effect.flatMap(ServerEntries, (entries) => entries.insert(entry("s1", dataDir))).pipe(Effect.provide(first.context))
+      yield* Effect.flatMap(ServerEntries, (entries) => entries.insert(entry("s1", INSTALL))).pipe(Effect.provide(first.context))
       yield* first.stop
       // What the missing-key line offers: a new key, knowingly giving the sealed passwords up.
       const keyFile = NodePath.join(dataDir, "secrets", "servers-credentials-key.key")
@@ -167,7 +170,7 @@ describe("agent keys at rest", () => {
     Effect.gen(function* () {
       const dataDir = tempDir("garrison-sealing-")
       const first = yield* kernel(dataDir)
-      yield* Effect.flatMap(ServerEntries, (entries) => entries.insert(withAgent("a1", dataDir))).pipe(Effect.provide(first.context))
+      yield* Effect.flatMap(ServerEntries, (entries) => entries.insert(withAgent("a1", INSTALL))).pipe(Effect.provide(first.context))
       const row = yield* storedRow(first.context, "a1")
       expect(row).toMatch(/"apiKey":"sealed:v1:[A-Za-z0-9_-]{8}:/)
       expect(row).not.toContain(AGENT_KEY)

@@ -2,8 +2,8 @@
  * This plugin's own refusals as HTTP errors (actor refusals map by the
  * runtime's `actorErrorToHttp`, the same for every plugin).
  */
-import { type ActorHttpError, Conflict, type ServerUnreadable } from "@garrison/runtime"
-import type { InstallDirInUse, PortsInUse } from "../errors.js"
+import { type ActorHttpError, BadRequest, Conflict, type ServerUnreadable } from "@garrison/runtime"
+import type { InstallDirInUse, InstallDirReserved, PortsInUse } from "../errors.js"
 import { folderInUseMessage } from "./installFolder.js"
 
 /** The status and code a batch result reports, as the single-server route would answer. */
@@ -34,9 +34,13 @@ export { storeDefect } from "@garrison/runtime"
 /** A second entry for one install folder: 409 naming the entry that has it. */
 export const installDirInUse = (error: InstallDirInUse) =>
   new Conflict({
-    message: `installDir: ${folderInUseMessage(error.installDir, { id: error.serverId, name: error.name })}`,
-    details: { field: "installDir", serverId: error.serverId, name: error.name }
+    message: `installDir: ${folderInUseMessage(error.installDir, { id: error.serverId, name: error.name }, error.relation)}`,
+    details: { field: "installDir", serverId: error.serverId, name: error.name, relation: error.relation }
   })
+
+/** An install folder in a system folder or one of Garrison's own: 400 naming why. */
+export const installDirReserved = (error: InstallDirReserved) =>
+  new BadRequest({ message: `installDir: ${error.reason}`, details: { field: "installDir" } })
 
 /** Another entry takes one of this entry's ports: 409 naming the port and that entry. */
 export const portsInUse = (error: PortsInUse) =>

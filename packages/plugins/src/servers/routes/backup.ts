@@ -10,7 +10,7 @@ import { ServerEntry, Supervisor } from "@garrison/runtime"
 import { ServersApi } from "../contract/Api.js"
 import { PASSWORD_MASK } from "../contract/fields.js"
 import { invalidToBadRequest, resolveAgent, resolveRcon } from "../internal/entryInput.js"
-import { installDirInUse, portsInUse, storeDefect } from "../internal/httpErrors.js"
+import { installDirInUse, installDirReserved, portsInUse, storeDefect } from "../internal/httpErrors.js"
 import { entryView } from "../internal/view.js"
 import { ServerEntries } from "../ServerEntries.js"
 
@@ -62,6 +62,7 @@ export const ServersBackupRoutes = HttpApiBuilder.group(ServersApi, "serversBack
             Effect.catchTags({
               ServerStoreError: storeDefect,
               InstallDirInUse: (e) => Effect.fail(installDirInUse(e)),
+              InstallDirReserved: (e) => Effect.fail(installDirReserved(e)),
               PortsInUse: (e) => Effect.fail(portsInUse(e))
             })
           )

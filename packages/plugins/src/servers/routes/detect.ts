@@ -1,19 +1,22 @@
 /**
  * `POST /api/servers/detect`: read an install and propose an entry, saving
  * nothing. It warns (rather than refuses) when an entry already has the
- * folder: detecting is how an admin finds out what is there.
+ * folder, or the folder could not be one (a system folder, Garrison's own):
+ * detecting is how an admin finds out what is there. It reads the folder,
+ * so a caller who may not choose install folders (see hostFields) may
+ * detect only inside `SERVERS_ROOT`; the route checks that first.
  */
-import { BadRequest, defaultStopPolicy, type ServerEntry } from "@garrison/runtime"
+import { BadRequest, defaultStopPolicy, type HostFolders, type ServerEntry } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
 import * as NodePath from "node:path"
 import { DEFAULTS } from "../internal/entryInput.js"
 import { defaultExecutable, isDirectory, isFile, modFolders, readBattlEyeRcon, readServerConfig } from "../internal/install.js"
-import { entryUsingFolder, folderInUseMessage } from "../internal/installFolder.js"
+import { entryNearFolder, folderInUseMessage, reservedFolderProblem } from "../internal/installFolder.js"
 import { maskPassword } from "../internal/view.js"
 
 const WINDOWS_EXECUTABLE = "DayZServer_x64.exe"
 
-export const detect = (installDir: string, stored: ReadonlyArray<ServerEntry>) =>
+export const detect = (installDir: string, stored: ReadonlyArray<ServerEntry>, folders: HostFolders) =>
   Effect.gen(function* () {
     if (!NodePath.isAbsolute(installDir)) {
       return yield* Effect.fail(
@@ -29,7 +32,8 @@ export const detect = (installDir: string, stored: ReadonlyArray<ServerEntry>) =
     const executable = [defaultExecutable, WINDOWS_EXECUTABLE, "DayZServer"].find((name) => isFile(NodePath.join(installDir, name)))
     const config = readServerConfig(installDir, DEFAULTS.configFile)
     const rcon = readBattlEyeRcon(installDir, DEFAULTS.battleyeDir, DEFAULTS.profilesDir)
-    const inUseBy = entryUsingFolder(stored, installDir)
+    const near = entryNearFolder(stored, installDir)
+    const reserved = reservedFolderProblem(installDir, folders)
     return {
       entry: {
         name: config?.hostname?.trim() || NodePath.basename(installDir),
@@ -52,7 +56,10 @@ export const detect = (installDir: string, stored: ReadonlyArray<ServerEntry>) =
         stop: defaultStopPolicy
       },
       found: { executable: executable !== undefined, configFile: config !== undefined, battleyeConfig: rcon?.file ?? null },
-      inUseBy: inUseBy === undefined ? null : { id: inUseBy.id, name: inUseBy.name },
-      warnings: inUseBy === undefined ? [] : [`installDir: ${folderInUseMessage(installDir, inUseBy)}; creating this entry would be refused`]
+      inUseBy: near === undefined ? null : { id: near.entry.id, name: near.entry.name },
+      warnings: [
+        ...(near === undefined ? [] : [`installDir: ${folderInUseMessage(installDir, near.entry, near.relation)}; creating this entry would be refused`]),
+        ...(reserved === undefined ? [] : [`installDir: ${reserved}; creating this entry would be refused`])
+      ]
     }
   })

@@ -15,16 +15,19 @@ import {
   ServerDeleted,
   type ServerEntry,
   Supervisor,
-  visibleServers
+  visibleServers,
+  hostFolders
 } from "@garrison/runtime"
 import { randomUUID } from "node:crypto"
+import * as NodePath from "node:path"
 import { ServersApi } from "../contract/Api.js"
 import { SERVER_PAGE } from "../contract/fields.js"
-import { serversRootConfig } from "../config.js"
 import { changedFields } from "../internal/entryChanges.js"
 import { entryFromCreate, entryFromUpdate, invalidToBadRequest, launchFieldsOfCreate, launchFieldsOfUpdate } from "../internal/entryInput.js"
-import { requireAdminForHostFields } from "../internal/hostFields.js"
-import { httpStatusOf, installDirInUse, portsInUse, storeDefect } from "../internal/httpErrors.js"
+import { type DestinationInput, type LaunchFields, requireAdminForHostFields } from "../internal/hostFields.js"
+import { reservedFolderProblem } from "../internal/installFolder.js"
+import { InstallDirReserved } from "../errors.js"
+import { httpStatusOf, installDirInUse, installDirReserved, portsInUse, storeDefect } from "../internal/httpErrors.js"
 import { type ListedEntry, makeServerListBody, serverCursor } from "../internal/listBody.js"
 import { serverView, statusView } from "../internal/view.js"
 import { ServerEntries, type UnreadableEntry } from "../ServerEntries.js"
@@ -51,7 +54,7 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
     const supervisor = yield* Supervisor
     const servers = yield* Servers
     const bus = yield* EventBus
-    const serversRoot = yield* serversRootConfig
+    const folders = yield* hostFolders
     const audit = yield* AuditTrail
     const listBody = makeServerListBody()
     // Callers who see only some servers (per-server roles) get a body of their own: the shared one stays cached for the rest.
@@ -67,6 +70,32 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
       servers.get(id).pipe(
         Effect.flatMap((server) => action(server).pipe(Effect.mapError(actorErrorToHttp), Effect.zipRight(currentStatus(server))))
       )
+
+    /**
+     * The checks before an entry is made or changed, in this order so a
+     * refused caller learns nothing about the folders it names: host-level
+     * fields are admin's (403, audited as denied), then a new install folder
+     * may not be a system folder or one of Garrison's own (400). Answers the caller.
+     */
+    const admit = (
+      before: ServerEntry | undefined,
+      fields: LaunchFields,
+      sent: DestinationInput,
+      audited: { readonly action: string; readonly target: string | null; readonly name: string }
+    ) =>
+      Effect.gen(function* () {
+        const caller = yield* CurrentPrincipal
+        yield* requireAdminForHostFields(caller, before, fields, sent, folders.serversRoot).pipe(
+          Effect.tapError((refused) =>
+            recordForRequest(audit, { actor: caller.id, ...audited, result: "denied", details: { name: audited.name, ...(refused.details as object) } })
+          )
+        )
+        if (NodePath.isAbsolute(fields.installDir) && before?.installDir !== fields.installDir) {
+          const reason = reservedFolderProblem(fields.installDir, folders)
+          if (reason !== undefined) return yield* Effect.fail(installDirReserved(new InstallDirReserved({ installDir: fields.installDir, reason })))
+        }
+        return caller
+      })
 
     const viewOf = (id: string) =>
       Effect.gen(function* () {
@@ -98,18 +127,14 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
       )
       .handle("create", ({ payload }) =>
         Effect.gen(function* () {
-          const caller = yield* CurrentPrincipal
-          yield* requireAdminForHostFields(caller, undefined, launchFieldsOfCreate(payload), payload, serversRoot).pipe(
-            Effect.tapError((refused) =>
-              recordForRequest(audit, { actor: caller.id, action: "server.create", target: null, result: "denied", details: { name: payload.name, ...(refused.details as object) } })
-            )
-          )
+          yield* admit(undefined, launchFieldsOfCreate(payload), payload, { action: "server.create", target: null, name: payload.name })
           const entry = yield* entryFromCreate(randomUUID(), payload).pipe(Effect.mapError(invalidToBadRequest))
           // No game port given: the first free slot (2302, 2402, ...), as people lay out servers on one host.
           const stored = yield* entries.insert(entry, { freeGamePort: payload.gamePort === undefined }).pipe(
             Effect.catchTags({
               ServerStoreError: storeDefect,
               InstallDirInUse: (e) => Effect.fail(installDirInUse(e)),
+              InstallDirReserved: (e) => Effect.fail(installDirReserved(e)),
               PortsInUse: (e) => Effect.fail(portsInUse(e))
             })
           )
@@ -118,22 +143,29 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
         })
       )
       .handle("detect", ({ payload }) =>
-        Effect.flatMap(entries.list.pipe(Effect.catchTag("ServerStoreError", storeDefect)), (stored) => detect(payload.installDir, stored))
+        Effect.gen(function* () {
+          // Reading a folder is choosing it: the same rule as a create's installDir.
+          yield* requireAdminForHostFields(
+            yield* CurrentPrincipal,
+            undefined,
+            launchFieldsOfCreate({ name: "detect", installDir: payload.installDir }),
+            {},
+            folders.serversRoot
+          )
+          const stored = yield* entries.list.pipe(Effect.catchTag("ServerStoreError", storeDefect))
+          return yield* detect(payload.installDir, stored, folders)
+        })
       )
       .handle("update", ({ path, payload }) =>
         Effect.gen(function* () {
           const existing = yield* entries.get(path.id).pipe(Effect.catchTag("ServerStoreError", storeDefect))
-          const caller = yield* CurrentPrincipal
-          yield* requireAdminForHostFields(caller, existing, launchFieldsOfUpdate(existing, payload), payload, serversRoot).pipe(
-            Effect.tapError((refused) =>
-              recordForRequest(audit, { actor: caller.id, action: "server.update", target: existing.id, result: "denied", details: { name: existing.name, ...(refused.details as object) } })
-            )
-          )
+          const caller = yield* admit(existing, launchFieldsOfUpdate(existing, payload), payload, { action: "server.update", target: existing.id, name: existing.name })
           const next = yield* entryFromUpdate(existing, payload).pipe(Effect.mapError(invalidToBadRequest))
           yield* entries.update(next).pipe(
             Effect.catchTags({
               ServerStoreError: storeDefect,
               InstallDirInUse: (e) => Effect.fail(installDirInUse(e)),
+              InstallDirReserved: (e) => Effect.fail(installDirReserved(e)),
               PortsInUse: (e) => Effect.fail(portsInUse(e))
             })
           )
