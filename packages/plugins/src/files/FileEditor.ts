@@ -11,6 +11,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
+import * as NodePath from "node:path"
 import {
   BadRequest,
   Conflict,
@@ -19,16 +20,21 @@ import {
   type ConfinedFileHttpError,
   etagMatches,
   etagOf,
+  Forbidden,
+  maskSecrets,
   PreconditionFailed,
   relativeSegments,
+  type ServerEntry,
+  type ServerFiles,
   type ServerNotFound,
-  type ServerUnreadable
+  type ServerUnreadable,
+  unmaskSecrets
 } from "@garrison/runtime"
 import { Servers } from "../servers/index.js"
 import { FileContent, FileEntry, FileList, FileWritten, MAX_EDIT_BYTES, type WriteInput } from "./contract/Api.js"
 
 type Lookup = ServerNotFound | ServerUnreadable
-type Refused = ConfinedFileHttpError | BadRequest | Conflict
+type Refused = ConfinedFileHttpError | BadRequest | Conflict | Forbidden
 
 export interface FileEditorShape {
   readonly list: (serverId: string, path: string) => Effect.Effect<FileList, Lookup | Refused>
@@ -56,6 +62,34 @@ const normalized = (path: string, allowRoot: boolean) =>
   })
 
 const fileError = (error: ConfinedFileError) => confinedFileHttpError(error)
+
+/** Program files by name: shared libraries and Windows executables. */
+const PROGRAM = /\.(so(\.[0-9]+)*|dll|exe|bat|cmd|com)$/i
+
+/** The install-relative form of an entry's path field, or undefined when it lies outside the install folder. */
+const insideInstall = (entry: ServerEntry, path: string) => {
+  const relative = NodePath.relative(entry.installDir, NodePath.resolve(entry.installDir, path))
+  return relative.startsWith("..") || NodePath.isAbsolute(relative) ? undefined : relative.split(NodePath.sep).join("/").toLowerCase()
+}
+
+/**
+ * Why the editor never writes `file` (install-relative, `/` between
+ * names), or undefined: the server's executable, a program by name, or a
+ * file of the BattlEye folders (its RCon settings; BattlEye's own code).
+ */
+const neverWritten = (entry: ServerEntry, file: string): string | undefined => {
+  const lower = file.toLowerCase()
+  if (lower === insideInstall(entry, entry.executable)) return "is the server's executable: the file editor never writes programs"
+  if (PROGRAM.test(lower)) return "is a program by its name: the file editor never writes programs"
+  const profiles = insideInstall(entry, entry.profilesDir)
+  const battleye = [insideInstall(entry, entry.battleyeDir), profiles === undefined ? undefined : `${profiles}/battleye`]
+  for (const folder of battleye) {
+    if (folder !== undefined && folder !== "" && (lower === folder || lower.startsWith(`${folder}/`))) {
+      return "is in the BattlEye folder (RCon settings, BattlEye's own files): not written through the editor"
+    }
+  }
+  return undefined
+}
 
 export class FileEditor extends Context.Tag("@garrison/plugins/FileEditor")<FileEditor, FileEditorShape>() {
   static readonly layer: Layer.Layer<FileEditor, never, Servers> = Layer.effect(
@@ -95,7 +129,16 @@ export class FileEditor extends Context.Tag("@garrison/plugins/FileEditor")<File
           if (text === undefined) {
             return yield* new Conflict({ message: `path: ${JSON.stringify(file)} is a binary file: the editor reads text files only`, details: { binary: true } })
           }
-          return new FileContent({ path: file, content: text, size: bytes.byteLength, modified: info.modified.toISOString(), etag: etagOf(bytes) })
+          // Secrets leave masked; the version is of what the caller sees, so it says nothing about them either.
+          const shown = maskSecrets(text)
+          return new FileContent({
+            path: file,
+            content: shown.text,
+            size: bytes.byteLength,
+            modified: info.modified.toISOString(),
+            etag: etagOf(new TextEncoder().encode(shown.text)),
+            masked: shown.masked
+          })
         })
 
       const write: FileEditorShape["write"] = (serverId, input, ifMatch) =>
@@ -105,29 +148,59 @@ export class FileEditor extends Context.Tag("@garrison/plugins/FileEditor")<File
             if (file.split("/")[0]!.toLowerCase() === ".garrison") {
               return yield* new BadRequest({ message: "path: .garrison is Garrison's own folder (mod staging, kept versions): not written through the editor", details: [{ path: "path", message: "is Garrison's own folder" }] })
             }
-            const bytes = new TextEncoder().encode(input.content)
+            const handle = yield* servers.get(serverId)
+            const entry = yield* handle.entry
+            const never = neverWritten(entry, file)
+            if (never !== undefined) return yield* new Forbidden({ message: `path: ${JSON.stringify(file)} ${never}`, details: { field: "path" } })
+            const existing = yield* handle.files.stat(file).pipe(
+              Effect.map((info) => info as ServerFiles.FileInfo | undefined),
+              Effect.catchIf((e) => e.problem === "not-found", () => Effect.succeed(undefined)),
+              Effect.catchAll(fileError)
+            )
+            if (existing !== undefined && (existing.mode & 0o6111) !== 0) {
+              return yield* new Forbidden({ message: `path: ${JSON.stringify(file)} is executable: the file editor never writes programs`, details: { field: "path" } })
+            }
+            const current = yield* handle.files.read(file, { maxBytes: MAX_EDIT_BYTES }).pipe(
+              Effect.map((b) => b as Uint8Array | undefined),
+              Effect.catchIf((e) => e.problem === "not-found", () => Effect.succeed(undefined)),
+              Effect.catchAll(fileError)
+            )
+            const currentText = current === undefined ? undefined : textOf(current)
+            // A mask written back keeps the value it stands for.
+            const unmasked = unmaskSecrets(input.content, currentText ?? "")
+            if ("problem" in unmasked) {
+              const { key, line } = unmasked.problem
+              return yield* new BadRequest({
+                message: `content: line ${line}: ${key} is the mask, but the file has no ${key} for it to keep: write the value`,
+                details: [{ path: "content", message: `${key} is the mask` }]
+              })
+            }
+            const bytes = new TextEncoder().encode(unmasked.text)
             if (bytes.byteLength > MAX_EDIT_BYTES) {
               return yield* new BadRequest({ message: `content is ${bytes.byteLength} bytes, more than the editor's ${MAX_EDIT_BYTES}`, details: [{ path: "content", message: "too large" }] })
             }
             if (bytes.includes(0)) {
               return yield* new BadRequest({ message: "content holds a NUL character: the editor writes text files only", details: [{ path: "content", message: "holds a NUL character" }] })
             }
-            const handle = yield* servers.get(serverId)
-            const current = yield* handle.files.read(file, { maxBytes: MAX_EDIT_BYTES }).pipe(
-              Effect.map((b) => b as Uint8Array | undefined),
-              Effect.catchIf((e) => e.problem === "not-found", () => Effect.succeed(undefined)),
-              Effect.catchAll(fileError)
-            )
             const expected = input.etag ?? ifMatch
-            if (expected !== undefined && (current === undefined || !etagMatches(expected, etagOf(current)))) {
+            // Versions are of the masked text, as the reader saw it.
+            const currentEtag = current === undefined ? undefined : etagOf(new TextEncoder().encode(currentText === undefined ? "" : maskSecrets(currentText).text))
+            if (expected !== undefined && (currentEtag === undefined || !etagMatches(expected, currentEtag))) {
               return yield* new PreconditionFailed({
                 message: current === undefined ? `path: ${JSON.stringify(file)} no longer exists` : `path: ${JSON.stringify(file)} changed since you read it: read it again and redo the change`,
-                details: { etag: current === undefined ? null : etagOf(current) }
+                details: { etag: currentEtag ?? null }
               })
             }
-            yield* handle.files.write(file, bytes).pipe(Effect.catchAll(fileError))
+            // New files are 0644; whatever the file had, what is written is never executable.
+            yield* handle.files.write(file, bytes, { stripExecute: true }).pipe(Effect.catchAll(fileError))
             const info = yield* handle.files.stat(file).pipe(Effect.catchAll(fileError))
-            return new FileWritten({ path: file, size: bytes.byteLength, modified: info.modified.toISOString(), etag: etagOf(bytes), created: current === undefined })
+            return new FileWritten({
+              path: file,
+              size: bytes.byteLength,
+              modified: info.modified.toISOString(),
+              etag: etagOf(new TextEncoder().encode(maskSecrets(unmasked.text).text)),
+              created: current === undefined
+            })
           })
         )
 

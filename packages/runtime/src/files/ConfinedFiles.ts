@@ -70,6 +70,8 @@ export interface FolderEntry {
 export interface EntryStats extends FolderEntry {
   readonly size: number
   readonly modified: Date
+  /** Permission bits (`0o755`), setuid, setgid and sticky included. */
+  readonly mode: number
 }
 
 /** Portable: the folder resolves to the same folder as before the open, and the path still names the opened file. */
@@ -154,7 +156,8 @@ const entryStats = (name: string, stats: BigStats): EntryStats => ({
   name,
   kind: kindOfStats(stats),
   size: Number(stats.size),
-  modified: stats.mtime
+  modified: stats.mtime,
+  mode: Number(stats.mode & 0o7777n)
 })
 
 /**

@@ -54,6 +54,8 @@ import {
 export interface WriteOptions extends OpenOptions {
   /** Mode of a new file (default 0644); a file that exists keeps its own mode, whatever the umask. */
   readonly mode?: number
+  /** No execute, setuid or setgid bit on the written file, whatever the replaced one had. */
+  readonly stripExecute?: boolean
 }
 
 export interface RemoveOptions extends OpenOptions {
@@ -110,7 +112,8 @@ export const writeConfined = <E = never>(
       const existing = yield* notFoundAsUndefined(lstat(target, path))
       if (existing?.isSymbolicLink()) return yield* refuse(path, "symlink")
       if (existing !== undefined && !existing.isFile()) return yield* refuse(path, "not-regular-file")
-      const mode = existing === undefined ? (options.mode ?? DEFAULT_FILE_MODE) : modeOf(existing)
+      const kept = existing === undefined ? (options.mode ?? DEFAULT_FILE_MODE) : modeOf(existing)
+      const mode = options.stripExecute === true ? kept & ~0o6111 : kept
       const temp = folder.at(temporaryName())
       yield* Effect.gen(function* () {
         yield* Effect.scoped(

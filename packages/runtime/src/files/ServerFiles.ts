@@ -32,6 +32,8 @@ export interface FileInfo {
   /** Bytes (for a folder or symlink, what the system reports for the entry itself). */
   readonly size: number
   readonly modified: Date
+  /** Permission bits (`0o755`), setuid, setgid and sticky included. */
+  readonly mode: number
 }
 
 /** A regular file opened for reading, until the scope closes: ranges come from the very file that was checked. */
@@ -51,6 +53,12 @@ export interface ReadOptions {
 export interface WriteOptions {
   /** Mode of a new file (default 0644); a file that exists keeps its own. */
   readonly mode?: number
+  /**
+   * The written file never has an execute, setuid or setgid bit, whatever
+   * the file it replaces had, decided at the moment of the write (the file
+   * editor never makes a program).
+   */
+  readonly stripExecute?: boolean
 }
 
 export interface RemoveOptions {

@@ -170,7 +170,7 @@ for (const verification of ["proc-fd", "re-resolve"] as const) {
       })
     )
 
-    it.effect("writes atomically: the old mode kept whatever the umask, a new file's mode as asked, no temporary file left", () =>
+    it.effect("writes atomically: the old mode kept whatever the umask (less the execute bits when asked), a new file's mode as asked, no temporary file left", () =>
       Effect.gen(function* () {
         const { root } = layout()
         const files = filesOf(root)
@@ -187,6 +187,11 @@ for (const verification of ["proc-fd", "re-resolve"] as const) {
         expect(Fs.statSync(NodePath.join(root, "sub", "fresh.txt")).mode & 0o777).toBe(0o644)
         yield* files.write("private.txt", "p", { mode: 0o600 })
         expect(Fs.statSync(NodePath.join(root, "private.txt")).mode & 0o777).toBe(0o600)
+        // `stripExecute`: whatever the file had when the write came (setuid included), the new one is never a program.
+        Fs.chmodSync(kept, 0o4755)
+        expect((yield* files.stat("kept.txt")).mode).toBe(0o4755)
+        yield* files.write("kept.txt", "text", { stripExecute: true })
+        expect(Fs.statSync(kept).mode & 0o7777).toBe(0o644)
         // Failures leave nothing behind either.
         expect(yield* outcome(files.write("missing/x.txt", "x"))).toBe("not-found")
         expect(yield* outcome(files.write("sub", "x"))).toBe("not-regular-file")

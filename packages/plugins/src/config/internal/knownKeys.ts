@@ -55,5 +55,5 @@ export const KNOWN_KEYS: ReadonlyArray<KnownKey> = [
 
 export const knownKey = (key: string): KnownKey | undefined => KNOWN_KEYS.find((k) => k.key === key)
 
-/** What a secret's value is shown as: the mask when one is set, "" when none. */
-export const SECRET_MASK = "********"
+/** What a secret's value is shown as: the mask when one is set, "" when none (the runtime's, as every view shows it). */
+export { SECRET_MASK } from "@garrison/runtime"

@@ -9,7 +9,18 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, BodyExample, Conflict, NotFound, pageFields, PreconditionFailed, ServerNotFound, ServerUnreadable } from "@garrison/runtime"
+import {
+  Access,
+  BadRequest,
+  BodyExample,
+  Conflict,
+  Forbidden,
+  NotFound,
+  pageFields,
+  PreconditionFailed,
+  ServerNotFound,
+  ServerUnreadable
+} from "@garrison/runtime"
 
 export const FILES_PERMISSION = "server.config"
 /** Largest file read or written through the editor (bodies are limited by BODY_LIMIT_BYTES too). */
@@ -35,7 +46,12 @@ export class FileContent extends Schema.Class<FileContent>("FileContent")({
   size: Schema.Number,
   modified: Schema.String,
   /** The file's version: send it back (`etag` or `If-Match`) to write over what you read. */
-  etag: Schema.String
+  etag: Schema.String,
+  /**
+   * The secrets whose values show as `********` (`password`, `passwordAdmin`,
+   * `RConPassword`): written back as the mask, each keeps its value.
+   */
+  masked: Schema.Array(Schema.String)
 }) {}
 
 export class FileWritten extends Schema.Class<FileWritten>("FileWritten")({
@@ -73,7 +89,11 @@ export class FilesGroup extends HttpApiGroup.make("files")
       .setUrlParams(FileParams)
       .addSuccess(FileContent)
       .annotate(OpenApi.Summary, "Read a text file of the server's install")
-      .annotate(OpenApi.Description, `Text files only (a binary file is 409), at most ${MAX_EDIT_BYTES} bytes.`)
+      .annotate(
+        OpenApi.Description,
+        `Text files only (a binary file is 409), at most ${MAX_EDIT_BYTES} bytes. Secrets show as \`********\` (\`password\`, ` +
+          "`passwordAdmin`, BattlEye's `RConPassword`, in any file), named in `masked`; the ETag is of the text as shown."
+      )
   )
   .add(
     HttpApiEndpoint.put("write", "/api/servers/:id/files/write")
@@ -85,13 +105,16 @@ export class FilesGroup extends HttpApiGroup.make("files")
       .annotate(
         OpenApi.Description,
         "Replaces (or creates) the file atomically; its folder must exist. With `etag` (or `If-Match`), a file changed since is 412. " +
-          "Garrison's own folder `.garrison` is not written."
+          "A secret written as `********` keeps its current value (400 when the file has none). Never written (403): the server's " +
+          "executable, a file with an execute bit, a program by name (`.so`, `.dll`, `.exe`, ...), the BattlEye folders; " +
+          "`.garrison` is 400. New files are 0644, and what is written never has an execute bit."
       )
       .annotate(BodyExample, { path: "profiles/notes.txt", content: "restart at 06:00\n" })
   )
   .addError(ServerNotFound)
   .addError(ServerUnreadable)
   .addError(BadRequest)
+  .addError(Forbidden)
   .addError(NotFound)
   .addError(Conflict)
   .annotate(Access, Access.permission(FILES_PERMISSION)) {}
