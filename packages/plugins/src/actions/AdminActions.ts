@@ -13,6 +13,8 @@
 import { actionsByName, type AgentAction, catalogue } from "@garrison/agent/client"
 import {
   ActorError,
+  ADMIN,
+  grants,
   AuditTrail,
   EventBus,
   type OnlinePlayer,
@@ -28,7 +30,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type { ServerHandle } from "../servers/index.js"
 import { agentActorError } from "./agentControl.js"
-import { type AgentLink, AgentLinks } from "./AgentLinks.js"
+import { type AgentLink, AgentLinks, reasonFor } from "./AgentLinks.js"
 import { ProviderUnavailable } from "./contract/errors.js"
 import { AdminAction } from "./events.js"
 
@@ -151,7 +153,8 @@ export class AdminActions extends Context.Tag("@garrison/plugins/actions/AdminAc
       entry: ServerEntry,
       action: AgentAction,
       input: Readonly<Record<string, unknown>>,
-      agent: { readonly link: AgentLink; readonly reason: string | null }
+      agent: { readonly link: AgentLink; readonly reason: string | null },
+      isAdmin: boolean
     ) =>
       agent.link.client.call(action, input).pipe(
         Effect.tapBoth({
@@ -160,7 +163,7 @@ export class AdminActions extends Context.Tag("@garrison/plugins/actions/AdminAc
         }),
         Effect.mapError((error) =>
           agent.reason !== null && (error._tag === "AgentUnreachable" || error._tag === "AgentUnavailable" || error._tag === "AgentUnauthorized")
-            ? noProvider(entry, action, agent.reason)
+            ? noProvider(entry, action, reasonFor(isAdmin, agent.reason))
             : agentActorError(entry.id, entry.name, action.name, error)
         )
       )
@@ -200,7 +203,7 @@ export class AdminActions extends Context.Tag("@garrison/plugins/actions/AdminAc
           yield* record(false, reason)
           return yield* noProvider(entry, action, reason)
         }
-        const result = provider === "agent" && Either.isRight(agent) ? viaAgent(entry, action, input, agent.right) : messageOverRcon(server, input)
+        const result = provider === "agent" && Either.isRight(agent) ? viaAgent(entry, action, input, agent.right, grants(caller.permissions, ADMIN)) : messageOverRcon(server, input)
         const data = yield* result.pipe(Effect.tapBoth({ onFailure: (error) => record(false, error.message), onSuccess: () => record(true) }))
         return { provider, data }
       })

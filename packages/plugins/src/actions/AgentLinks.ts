@@ -66,6 +66,19 @@ const judge = (url: string, health: AgentClient.AgentClient["health"]) =>
     })
   )
 
+/** The reasons of `judge` that tell an open port from a closed one. */
+const NETWORK_REASON = /^the agent at (\S+) (refused Garrison's key[^;]*|is not reachable|answered its health check badly)/
+
+/**
+ * A health reason as someone who is not an admin may read it: whether an
+ * agent's port is closed, open to something else, or refusing the key is
+ * one answer, "unreachable", so the agent URL cannot serve as a port
+ * scanner. The mod's own state (an agent answering with the key) is shown.
+ */
+export const reasonFor = (isAdmin: boolean, reason: string): string => {
+  return isAdmin ? reason : reason.replace(NETWORK_REASON, "the agent at $1 is unreachable")
+}
+
 export class AgentLinks extends Context.Tag("@garrison/plugins/actions/AgentLinks")<AgentLinks, AgentLinksShape>() {
   static readonly make = Effect.gen(function* () {
     const http = yield* HttpClient.HttpClient

@@ -10,14 +10,14 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { actionsByName } from "@garrison/agent/client"
-import { actorErrorToHttp, BadRequest, CurrentPrincipal, CurrentRequest } from "@garrison/runtime"
+import { actorErrorToHttp, ADMIN, BadRequest, CurrentPrincipal, CurrentRequest, grants } from "@garrison/runtime"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { type ServerHandle, Servers } from "../servers/index.js"
 import { AdminActions } from "./AdminActions.js"
 import { ActionOf, ActionsApi, ActionsGroup, AgentPassthroughGroup } from "./contract/Api.js"
-import { AgentLinks } from "./AgentLinks.js"
+import { AgentLinks, reasonFor } from "./AgentLinks.js"
 
 interface LooseRequest {
   readonly path: Readonly<Record<string, unknown>> & { readonly id: string }
@@ -89,10 +89,12 @@ export const ActionsRoutes = HttpApiBuilder.group(ActionsApi as never, "actions"
       Effect.gen(function* () {
         const server = yield* servers.get(request.path.id)
         const entry = yield* server.entry
+        const isAdmin = grants((yield* CurrentPrincipal).permissions, ADMIN)
+        const shown = (reason: string | null) => (reason === null ? null : reasonFor(isAdmin, reason))
         const link = links.forEntry(entry)
         const availability = Option.isNone(link) ? undefined : yield* link.value.availability
         const control = yield* Effect.forEach(CONTROL_CAPABILITIES, (capability) =>
-          Effect.map(server.control.routeFor(capability), (route) => ({ capability, provider: route.provider, reason: route.doubt }))
+          Effect.map(server.control.routeFor(capability), (route) => ({ capability, provider: route.provider, reason: shown(route.doubt) }))
         )
         const routes = yield* actions.routes(server)
         return {
@@ -101,13 +103,14 @@ export const ActionsRoutes = HttpApiBuilder.group(ActionsApi as never, "actions"
             configured: Option.isSome(link),
             available: availability?.available === true,
             url: Option.getOrNull(Option.map(link, (l) => l.url)),
-            reason: availability === undefined ? "no agent is set up for this server" : availability.available ? null : availability.reason
+            reason: availability === undefined ? "no agent is set up for this server" : availability.available ? null : shown(availability.reason)
           },
           control,
           actions: routes.map((route) => {
             const action = actionsByName.get(route.action)!
             return {
               ...route,
+              reason: shown(route.reason),
               query: action.query,
               route: action.adminRoute === undefined ? `/api/servers/:id/agent${action.path.replace(/:id\b/, ":entryId")}` : `/api/servers/:id/actions/${action.adminRoute}`
             }

@@ -124,9 +124,14 @@ describe("admin actions through the agent", () => {
     withAgent(
       (agent) =>
         Effect.gen(function* () {
-          const heal = yield* call("POST", "/api/servers/s1/actions/heal", { as: MOD, json: { platformId: BRAVO } })
+          // An admin is told why; anyone else that it is unreachable (an open port refusing the key and a closed one look alike).
+          const heal = yield* call("POST", "/api/servers/s1/actions/heal", { as: "root:admin", json: { platformId: BRAVO } })
           expect(heal.status).toBe(503)
           expect(String((heal.body as { message: string }).message)).toContain("refused Garrison's key: set the entry's agent.apiKey")
+          const moderator = yield* call("POST", "/api/servers/s1/actions/heal", { as: MOD, json: { platformId: BRAVO } })
+          expect(moderator.status).toBe(503)
+          expect(String((moderator.body as { message: string }).message)).toContain(`the agent at ${agent.url} is unreachable`)
+          expect(String((moderator.body as { message: string }).message)).not.toContain("key")
           expect(agent.calls).toEqual([])
         }),
       "the-wrong-key"
@@ -233,7 +238,7 @@ describe("without the agent", () => {
         const teleport = yield* call("POST", "/api/servers/s1/actions/teleport", { as: MOD, json: { platformId: BRAVO, x: 1, y: 2, z: 3 } })
         expect(teleport.status).toBe(503)
         expect(teleport.body).toMatchObject({ error: "provider-unavailable", details: { serverId: "s1", action: "player.teleport" } })
-        expect(String((teleport.body as { message: string }).message)).toContain("is not reachable")
+        expect(String((teleport.body as { message: string }).message)).toContain("is unreachable")
 
         const capabilities = (yield* call("GET", "/api/servers/s1/actions/capabilities", { as: "v:server.view" })).body as {
           agent: { configured: boolean; available: boolean; reason: string }
@@ -245,7 +250,7 @@ describe("without the agent", () => {
         // Still sent to the agent (its health is a few seconds old), and the listing says it looked down.
         const heal = capabilities.actions.find((a) => a.action === "player.heal")
         expect(heal).toMatchObject({ available: false, provider: "agent", route: "/api/servers/:id/actions/heal" })
-        expect(heal?.reason).toContain("is not reachable; a call is still sent to the agent")
+        expect(heal?.reason).toContain("is unreachable; a call is still sent to the agent")
         expect(capabilities.control.find((c) => c.capability === "kick")?.provider).toBe("rcon")
       }).pipe(Effect.provide(env.layer))
     })
