@@ -2,9 +2,21 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { type BadRequest, type Conflict, conflictWith, CurrentPrincipal, fieldBadRequest, type NotFound, notFoundWith, serverSentEvents, storeDefect } from "@garrison/runtime"
+import {
+  type BadRequest,
+  type Conflict,
+  conflictWith,
+  CurrentPrincipal,
+  fieldBadRequest,
+  type NotFound,
+  notFoundWith,
+  type Principal,
+  serverSentEvents,
+  storeDefect,
+  visibleServers
+} from "@garrison/runtime"
 import { workshopHttpError } from "../platform/index.js"
-import { CacheCleaned, CacheStats, ModJobs, ModsApi, UpdateStarted } from "./contract/Api.js"
+import { CacheCleaned, CacheStats, type ModJob, ModJobs, ModsApi, UpdateStarted } from "./contract/Api.js"
 import type { InvalidModRequest, ModConflict, ModNotFound, ModStoreError } from "./errors.js"
 import { Mods } from "./Mods.js"
 
@@ -33,6 +45,12 @@ const answered = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Exc
   Effect.catchAll(effect, (error): Effect.Effect<never, Exclude<E, ModError> | NotFound | Conflict | BadRequest> =>
     isModError(error) ? toHttp(error) : Effect.fail(error as Exclude<E, ModError>)
   )
+
+/** The jobs of `items` on servers `caller` may see. */
+const visibleJobs = (caller: Principal) => {
+  const visible = visibleServers(caller)
+  return (items: ReadonlyArray<ModJob>): ReadonlyArray<ModJob> => (visible === "all" ? items : items.filter((job) => visible.has(job.serverId)))
+}
 
 export const ModsRoutes = HttpApiBuilder.group(ModsApi, "mods", (handlers) =>
   Effect.gen(function* () {
@@ -75,8 +93,19 @@ export const ModJobsRoutes = HttpApiBuilder.group(ModsApi, "modJobs", (handlers)
   Effect.gen(function* () {
     const mods = yield* Mods
     return handlers
-      .handle("installStatus", () => Effect.map(mods.jobs, (items) => new ModJobs({ items, nextCursor: null })))
-      .handle("installEvents", () => Effect.succeed(serverSentEvents(mods.followJobs, "jobs", (items) => encodeJobs(new ModJobs({ items, nextCursor: null })))))
+      // Jobs of the servers the caller may see only (a role scoped to some servers sees theirs).
+      .handle("installStatus", () =>
+        Effect.gen(function* () {
+          const visible = visibleJobs(yield* CurrentPrincipal)
+          return new ModJobs({ items: visible(yield* mods.jobs), nextCursor: null })
+        })
+      )
+      .handle("installEvents", () =>
+        Effect.map(CurrentPrincipal, (caller) => {
+          const visible = visibleJobs(caller)
+          return serverSentEvents(mods.followJobs, "jobs", (items) => encodeJobs(new ModJobs({ items: visible(items), nextCursor: null })))
+        })
+      )
       .handle("cacheStats", () => mods.cacheStats.pipe(Effect.map((s) => new CacheStats(s)), Effect.catchTag("ModStoreError", storeDefect)))
       .handle("cacheClean", () =>
         mods.cacheClean.pipe(Effect.map((c) => new CacheCleaned(c)), Effect.catchTags({ ModStoreError: storeDefect, ModConflict: conflict }))

@@ -242,6 +242,29 @@ describe("changing installed mods", () => {
       }).pipe(Effect.provide(layer))
     }))
 
+  it.scopedLive("a caller whose roles name some servers sees only their jobs, in the list and the event stream", () =>
+    Effect.gen(function* () {
+      const steam = fakeSteam()
+      steam.publish(CF, { name: "CF" })
+      const api = yield* webApi
+      const { layer } = modsController(steam, api.url)
+      yield* Effect.gen(function* () {
+        const a = yield* createServer(fakeInstall())
+        const b = yield* createServer(fakeInstall())
+        yield* installed(a, { workshopId: CF })
+        yield* installed(b, { workshopId: CF })
+        const scoped = `sam:mods.view,server.view@${a}`
+        const listed = (yield* call("GET", "/api/mods/install-status", { as: scoped })).body as { items: ReadonlyArray<{ serverId: string }> }
+        expect(listed.items.map((job) => job.serverId)).toEqual([a])
+        const streamed = yield* request("GET", "/api/mods/install-status/events", { as: scoped })
+        expect(streamed.text).toContain(a)
+        expect(streamed.text).not.toContain(b)
+        // Roles that name no server see every job.
+        const everyone = (yield* call("GET", "/api/mods/install-status", { as: VIEWER })).body as { items: ReadonlyArray<{ serverId: string }> }
+        expect(new Set(everyone.items.map((job) => job.serverId))).toEqual(new Set([a, b]))
+      }).pipe(Effect.provide(layer))
+    }))
+
   it.scopedLive("install progress as Server-Sent Events until no job runs", () =>
     Effect.gen(function* () {
       const steam = fakeSteam()
