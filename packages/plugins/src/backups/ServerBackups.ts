@@ -40,12 +40,13 @@ import { makeArchiveFolder, type StoredBackup } from "./internal/archiveFolder.j
 import { parseArchiveName } from "./internal/archiveNames.js"
 import { checkArchive, pathProblem } from "./internal/checkArchive.js"
 import type { WantedPath } from "./internal/gather.js"
+import { maskedZip } from "./internal/maskedZip.js"
 import { makeBackup } from "./internal/makeBackup.js"
 import { contentsView } from "./internal/contentsView.js"
 import { restoreFiles } from "./internal/restoreFiles.js"
 import { type BackupType, judgeRetention, tiersOf } from "./internal/retention.js"
 import { defaultPaths, filesOf, shownPath, storageOf, wantedOf } from "./internal/serverPaths.js"
-import { openZip } from "./internal/zipRead.js"
+import { openZip, type ZipRefused } from "./internal/zipRead.js"
 
 type Lookup = ServerNotFound | ServerUnreadable
 
@@ -69,7 +70,15 @@ export interface ServerBackupsShape {
   readonly follow: (serverId: string) => Stream.Stream<BackupStatus, Lookup>
   readonly remove: (serverId: string, filename: string, type: BackupType | undefined, by: string) => Effect.Effect<BackupRemoved, Lookup | Refusal>
   /** The zip opened for reading (the file may be pruned meanwhile: the open file stays readable). */
-  readonly download: (serverId: string, filename: string, type: BackupType | undefined) => Effect.Effect<{ readonly handle: Fs.promises.FileHandle; readonly size: number; readonly filename: string }, Lookup | Refusal>
+  /** The zip as kept, secrets and all (an admin's `?secrets=include`); audited as `backup.downloaded` by `by`. */
+  readonly download: (
+    serverId: string,
+    filename: string,
+    type: BackupType | undefined,
+    by: string
+  ) => Effect.Effect<{ readonly handle: Fs.promises.FileHandle; readonly size: number; readonly filename: string }, Lookup | Refusal>
+  /** A copy of the zip with the game's secrets masked, made as it streams (`maskedZip`). */
+  readonly downloadMasked: (serverId: string, filename: string, type: BackupType | undefined) => Effect.Effect<Stream.Stream<Uint8Array, ZipRefused>, Lookup | Refusal>
   readonly contents: (serverId: string, filename: string, type: BackupType | undefined, page: { readonly limit: number; readonly cursor?: string }) => Effect.Effect<BackupContents, Lookup | Refusal>
   readonly restore: (serverId: string, filename: string, type: BackupType | undefined, by: string) => Effect.Effect<BackupStatus, Lookup | Refusal>
   readonly config: (serverId: string) => Effect.Effect<BackupConfigView, Lookup>
@@ -344,13 +353,16 @@ export const ServerBackupsLive = Layer.scoped(
           yield* record(by, "backup.deleted", serverId, { filename, type: backup.type })
           return new BackupRemoved({ filename, type: backup.type })
         }),
-      download: (serverId, filename, type) =>
+      download: (serverId, filename, type, by) =>
         Effect.gen(function* () {
-          const { path } = yield* lookupBackup(serverId, filename, type)
+          const { path, backup } = yield* lookupBackup(serverId, filename, type)
           const handle = yield* Effect.tryPromise({ try: () => Fs.promises.open(path, "r"), catch: () => Refusal.of(`server ${serverId} has no backup "${filename}"`, 404) })
           const stats = yield* Effect.promise(() => handle.stat())
+          yield* record(by, "backup.downloaded", serverId, { filename, type: backup.type, secrets: "included" })
           return { handle, size: stats.size, filename }
         }),
+      downloadMasked: (serverId, filename, type) =>
+        Effect.map(lookupBackup(serverId, filename, type), ({ path }) => maskedZip(path)),
       contents: (serverId, filename, type, page) =>
         Effect.scoped(
           Effect.gen(function* () {

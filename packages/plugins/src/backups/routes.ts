@@ -4,7 +4,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { CurrentPrincipal, effectiveLimit, refusalHttpError, serverSentEvents } from "@garrison/runtime"
+import { ADMIN, CurrentPrincipal, effectiveLimit, Forbidden, grants, refusalHttpError, serverSentEvents } from "@garrison/runtime"
 import { BACKUPS_PAGE, BackupsApi, BackupStatus, CONTENTS_PAGE } from "./contract/Api.js"
 import { ServerBackups } from "./ServerBackups.js"
 
@@ -27,15 +27,22 @@ export const BackupsRoutes = HttpApiBuilder.group(BackupsApi, "backups", (handle
         Effect.flatMap(caller, (by) => backups.remove(path.id, path.filename, urlParams.type, by)).pipe(Effect.catchTag("Refusal", refusalHttpError))
       )
       .handle("download", ({ path, urlParams }) =>
-        backups.download(path.id, path.filename, urlParams.type).pipe(
-          Effect.map(({ handle, size, filename }) =>
-            HttpServerResponse.stream(
-              Stream.fromAsyncIterable(handle.createReadStream({ highWaterMark: 1024 * 1024, autoClose: true }) as AsyncIterable<Uint8Array>, (error) => error),
-              { contentType: "application/zip", contentLength: size, headers: { "content-disposition": `attachment; filename="${filename}"`, "cache-control": "no-store" } }
-            )
-          ),
-          Effect.catchTag("Refusal", refusalHttpError)
-        )
+        Effect.gen(function* () {
+          const headers = { "content-disposition": `attachment; filename="${path.filename}"`, "cache-control": "no-store" }
+          if (urlParams.secrets !== "include") {
+            const masked = yield* backups.downloadMasked(path.id, path.filename, urlParams.type)
+            return HttpServerResponse.stream(masked, { contentType: "application/zip", headers })
+          }
+          const by = yield* CurrentPrincipal
+          if (!grants(by.permissions, ADMIN)) {
+            return yield* new Forbidden({ message: "secrets: only an admin may download a backup with its secrets (without ?secrets=include, they are masked)", details: { field: "secrets" } })
+          }
+          const { handle, size, filename } = yield* backups.download(path.id, path.filename, urlParams.type, by.name)
+          return HttpServerResponse.stream(
+            Stream.fromAsyncIterable(handle.createReadStream({ highWaterMark: 1024 * 1024, autoClose: true }) as AsyncIterable<Uint8Array>, (error) => error),
+            { contentType: "application/zip", contentLength: size, headers: { ...headers, "content-disposition": `attachment; filename="${filename}"` } }
+          )
+        }).pipe(Effect.catchTag("Refusal", refusalHttpError))
       )
       .handle("contents", ({ path, urlParams }) =>
         backups

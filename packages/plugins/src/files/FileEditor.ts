@@ -28,6 +28,7 @@ import {
   type ServerFiles,
   type ServerNotFound,
   type ServerUnreadable,
+  textOf,
   unmaskSecrets
 } from "@garrison/runtime"
 import { Servers } from "../servers/index.js"
@@ -42,17 +43,6 @@ export interface FileEditorShape {
   readonly write: (serverId: string, input: WriteInput, ifMatch: string | undefined) => Effect.Effect<FileWritten, Lookup | Refused | PreconditionFailed>
 }
 
-const utf8 = new TextDecoder("utf-8", { fatal: true })
-
-/** The text of a file, or undefined when it is not text (NUL bytes, or not UTF-8). */
-export const textOf = (bytes: Uint8Array): string | undefined => {
-  if (bytes.includes(0)) return undefined
-  try {
-    return utf8.decode(bytes)
-  } catch {
-    return undefined
-  }
-}
 
 /** The path as the editor names it: `a/b/c.txt` (`""` for the install folder), or why it is refused. */
 const normalized = (path: string, allowRoot: boolean) =>

@@ -17,5 +17,5 @@ export const FilesPlugin = Plugin.make({
 })
 
 export { FileContent, FileEntry, FileList, FILES_PERMISSION, FilesApi, FilesGroup, FileWritten, MAX_EDIT_BYTES, WriteInput as FileWriteInput } from "./contract/Api.js"
-export { FileEditor, textOf } from "./FileEditor.js"
+export { FileEditor } from "./FileEditor.js"
 export type { FileEditorShape } from "./FileEditor.js"

@@ -110,7 +110,7 @@ describe("backups", () => {
         expect(names.some((n) => n.endsWith(".RPT"))).toBe(false)
         expect(contents.items.find((e) => e.name === `install/${STORAGE}/data/vehicles.bin`)?.sha256).toBe(before.vehicles)
 
-        const download = yield* requestBytes("GET", `/api/servers/${id}/backups/${filename}/download`, { as: ADMIN })
+        const download = yield* requestBytes("GET", `/api/servers/${id}/backups/${filename}/download?secrets=include`, { as: ADMIN })
         expect(download.status).toBe(200)
         expect(download.headers["content-type"]).toBe("application/zip")
         expect(download.headers["content-disposition"]).toBe(`attachment; filename="${filename}"`)

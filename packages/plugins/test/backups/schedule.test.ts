@@ -126,7 +126,7 @@ describe("backups: schedule and running servers", () => {
         expect(manifest.running).toBe(true)
         // A consistent copy, not a file caught mid-write: no warning about it.
         expect(manifest.warnings.filter((w) => w.includes("players.db"))).toEqual([])
-        const download = yield* requestBytes("GET", `/api/servers/${id}/backups/${status.filename}/download`, { as: ADMIN })
+        const download = yield* requestBytes("GET", `/api/servers/${id}/backups/${status.filename}/download?secrets=include`, { as: ADMIN })
         expect(download.bytes.byteLength).toBe(Fs.statSync(NodePath.join(backupDir, id, status.filename)).size)
         expect(game.writes()).toBeGreaterThan(0)
       }).pipe(Effect.provide(layer))

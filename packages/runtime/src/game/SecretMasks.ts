@@ -14,6 +14,18 @@
 /** What every view shows instead of a secret's value. */
 export const SECRET_MASK = "********"
 
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+
+/** The text of a file's bytes, or undefined when it is not text (NUL bytes, or not UTF-8). */
+export const textOf = (bytes: Uint8Array): string | undefined => {
+  if (bytes.includes(0)) return undefined
+  try {
+    return utf8.decode(bytes)
+  } catch {
+    return undefined
+  }
+}
+
 interface SecretSyntax {
   /** Groups: 1 the text before the value, 2 the key, 3 the value, 4 what follows it. */
   readonly line: RegExp

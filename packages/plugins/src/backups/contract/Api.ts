@@ -10,7 +10,7 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, BodyExample, Conflict, NotFound, pageFields, pageParams, ServerNotFound, ServerUnreadable, totalField, Unavailable } from "@garrison/runtime"
+import { Access, BadRequest, BodyExample, Conflict, Forbidden, NotFound, pageFields, pageParams, ServerNotFound, ServerUnreadable, totalField, Unavailable } from "@garrison/runtime"
 import { BACKUP_TYPES, TIERS } from "../internal/retention.js"
 
 export const RESTORE_PERMISSION = "server.restart"
@@ -137,6 +137,11 @@ export class BackupRemoved extends Schema.Class<BackupRemoved>("BackupRemoved")(
 export const ServerIdPath = Schema.Struct({ id: Schema.String })
 export const BackupPath = Schema.Struct({ id: Schema.String, filename: Schema.String.pipe(Schema.maxLength(255)) })
 export const TypeParam = Schema.Struct({ type: Schema.optional(BackupType) })
+export const DownloadParams = Schema.Struct({
+  type: Schema.optional(BackupType),
+  /** `include`: the zip as kept, secrets and all (admins only). */
+  secrets: Schema.optional(Schema.Literal("include"))
+})
 
 const sse = Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "text/event-stream" }))
 const zipFile = Schema.Uint8ArrayFromSelf.pipe(HttpApiSchema.withEncoding({ kind: "Uint8Array", contentType: "application/zip" }))
@@ -189,10 +194,17 @@ export class BackupsGroup extends HttpApiGroup.make("backups")
   .add(
     HttpApiEndpoint.get("download", "/api/servers/:id/backups/:filename/download")
       .setPath(BackupPath)
-      .setUrlParams(TypeParam)
+      .setUrlParams(DownloadParams)
       .addSuccess(zipFile)
+      .addError(Forbidden)
       .annotate(OpenApi.Summary, "Download a backup's zip")
-      .annotate(OpenApi.Description, "Streamed from disk, `Content-Disposition: attachment`.")
+      .annotate(
+        OpenApi.Description,
+        "A copy made as it streams, `Content-Disposition: attachment`, with the game's secrets (`password`, `passwordAdmin`, " +
+          "BattlEye's `RConPassword`, in any text file) replaced by `********`; its manifest lists them in `secretsMasked`, and " +
+          "restoring such a copy keeps the server's current values. An admin may ask for the zip as it is kept " +
+          "(`?secrets=include`, audited); anyone else asking is 403."
+      )
       .annotate(Access, Access.permission(RESTORE_PERMISSION))
   )
   .add(

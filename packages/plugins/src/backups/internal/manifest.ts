@@ -55,7 +55,13 @@ export const Manifest = Schema.Struct({
   /** Every folder under a folder path, so empty ones come back too. */
   folders: Schema.Array(Schema.Struct({ root: BackupRoot, path: Schema.String })),
   totalBytes: Schema.Number,
-  warnings: Schema.Array(Schema.String)
+  warnings: Schema.Array(Schema.String),
+  /**
+   * In a downloaded copy only: the files whose secrets were replaced by the
+   * mask, with the keys (`password`, `RConPassword`, ...). Restoring the
+   * copy keeps the server's current values there.
+   */
+  secretsMasked: Schema.optional(Schema.Array(Schema.Struct({ root: BackupRoot, path: Schema.String, keys: Schema.Array(Schema.String) })))
 })
 export type Manifest = typeof Manifest.Type
 

@@ -15,7 +15,7 @@
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { createHash } from "node:crypto"
-import type { ConfinedFileError, ServerFiles } from "@garrison/runtime"
+import { type ConfinedFileError, type ServerFiles, textOf, unmaskSecrets } from "@garrison/runtime"
 import { isLeftOut } from "./gather.js"
 import { type BackupRoot, entryName, type Manifest } from "./manifest.js"
 import { type OpenedZip, ZipRefused } from "./zipRead.js"
@@ -44,6 +44,30 @@ export const restoreFiles = (input: {
   const roots = [...new Set<BackupRoot>([...manifest.files.map((f) => f.root), ...manifest.paths.map((p) => p.root)])]
   const excludeLogs = manifest.excluded.includes("logs")
   const staged = (index: number) => `${staging}/${index}`
+  const masked = new Set((manifest.secretsMasked ?? []).map((file) => entryName(file.root, file.path)))
+
+  /**
+   * A file whose secrets a download masked: each mask gets the value the
+   * server's file has now, before anything is swapped; with no value to keep
+   * the restore stops, naming the file and the key.
+   */
+  const keepSecrets = (root: BackupRoot, path: string, stagedPath: string, name: string) =>
+    Effect.gen(function* () {
+      const files = filesOf(root)
+      const restored = textOf(yield* files.read(stagedPath)) ?? ""
+      const current = yield* files.read(path).pipe(
+        Effect.map((bytes) => textOf(bytes) ?? ""),
+        Effect.catchIf(notFound, () => Effect.succeed(""))
+      )
+      const unmasked = unmaskSecrets(restored, current)
+      if ("problem" in unmasked) {
+        return yield* new ZipRefused({
+          entry: name,
+          message: `entry "${name}" had its ${unmasked.problem.key} masked when it was downloaded, and the server's file has none to keep: restore from the backup itself`
+        })
+      }
+      yield* files.write(stagedPath, unmasked.text)
+    })
 
   const stage = Effect.gen(function* () {
     for (const root of roots) {
@@ -78,6 +102,7 @@ export const restoreFiles = (input: {
           )
         )
       )
+      if (masked.has(name)) yield* keepSecrets(file.root, file.path, staged(index), name)
     }
   })
 
