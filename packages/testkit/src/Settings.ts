@@ -42,9 +42,18 @@ export const withTestSettings = <A, E, R>(
 ): Layer.Layer<A, E | ConfigError.ConfigError, Exclude<R, GarrisonConfig>> => {
   const dataDir =
     options.settings?.dataDir === undefined ? scopedTempDir(options.dataPrefix ?? "garrison-data-") : Effect.succeed(options.settings.dataDir)
-  // `SERVERS_ROOT` is the run's temporary folder, where `fakeInstall` makes installs, unless the test says otherwise.
-  const given = options.config === undefined ? ConfigProvider.fromEnv() : ConfigProvider.fromMap(new Map(Object.entries(options.config)))
-  const provider = Layer.setConfigProvider(given.pipe(ConfigProvider.orElse(() => ConfigProvider.fromMap(new Map([["SERVERS_ROOT", Os.tmpdir()]])))))
+  // What the test gives (else whatever provider it runs under), and then `SERVERS_ROOT`: the run's temporary folder, where
+  // `fakeInstall` makes installs.
+  const defaults = ConfigProvider.fromMap(new Map([["SERVERS_ROOT", Os.tmpdir()]]))
+  const provider = Layer.unwrapEffect(
+    Effect.configProviderWith((current) =>
+      Effect.succeed(
+        Layer.setConfigProvider(
+          (options.config === undefined ? current : ConfigProvider.fromMap(new Map(Object.entries(options.config)))).pipe(ConfigProvider.orElse(() => defaults))
+        )
+      )
+    )
+  )
   return Layer.unwrapScoped(
     Effect.map(dataDir, (dir) =>
       layer.pipe(Layer.provide(GarrisonConfig.layerWith({ backupInterval: Duration.days(365_000), ...options.settings, dataDir: dir })))

@@ -29,7 +29,8 @@ import {
   type ServerNotFound,
   type ServerUnreadable,
   startOperation,
-  hostFolders
+  hostFolders,
+  profilesPath
 } from "@garrison/runtime"
 import { Servers } from "../servers/index.js"
 import { type BackupConfigsStore, makeBackupConfigs, merged } from "./BackupConfigs.js"
@@ -41,6 +42,7 @@ import { parseArchiveName } from "./internal/archiveNames.js"
 import { checkArchive, pathProblem } from "./internal/checkArchive.js"
 import type { WantedPath } from "./internal/gather.js"
 import { maskedZip } from "./internal/maskedZip.js"
+import { roomProblem } from "./internal/restoreRoom.js"
 import { makeBackup } from "./internal/makeBackup.js"
 import { contentsView } from "./internal/contentsView.js"
 import { restoreFiles } from "./internal/restoreFiles.js"
@@ -383,7 +385,10 @@ export const ServerBackupsLive = Layer.scoped(
             return yield* Effect.fail(Refusal.of(`${(yield* handle.entry).name} is ${state.status}: stop it before restoring a backup`))
           }
           // The whole zip is checked before anything begins: a hostile or damaged one is refused here.
-          yield* Effect.scoped(openChecked(path)).pipe(Effect.mapError((error) => Refusal.of(`the backup cannot be restored: ${error.message}`)))
+          const { manifest } = yield* Effect.scoped(openChecked(path)).pipe(Effect.mapError((error) => Refusal.of(`the backup cannot be restored: ${error.message}`)))
+          const entry = yield* handle.entry
+          const room = yield* roomProblem(path, manifest, (root) => (root === "install" ? entry.installDir : profilesPath(entry)))
+          if (room !== undefined) return yield* Effect.fail(Refusal.of(`the backup cannot be restored: ${room}`))
           const current = yield* board.get(serverId)
           if (current?.state === "running") return yield* Effect.fail(busy(serverId))
           const key = `${serverId}/${filename}`

@@ -54,7 +54,13 @@ interface Entry {
  * optional wrong checksum); names may hold `ZZ` where the bytes get `..`
  * afterwards (yazl itself refuses to write such a name).
  */
-const handMade = (path: string, entries: ReadonlyArray<Entry>, vouched: ReadonlyArray<{ path: string; data: string; sha256?: string }>, withManifest = true) =>
+const handMade = (
+  path: string,
+  entries: ReadonlyArray<Entry>,
+  vouched: ReadonlyArray<{ path: string; data: string; sha256?: string }>,
+  withManifest = true,
+  paths: ReadonlyArray<{ root: string; path: string; kind: string }> = [{ root: "install", path: "mpmissions", kind: "folder" }]
+) =>
   new Promise<void>((resolve, reject) => {
     const zip = new Yazl.ZipFile()
     for (const e of entries) zip.addBuffer(Buffer.from(e.data ?? ""), e.name, e.mode === undefined ? {} : { mode: e.mode })
@@ -73,7 +79,7 @@ const handMade = (path: string, entries: ReadonlyArray<Entry>, vouched: Readonly
         type: "manual",
         createdAt: new Date().toISOString(),
         running: false,
-        paths: [{ root: "install", path: "mpmissions", kind: "folder" }],
+        paths,
         excluded: ["logs"],
         files,
         folders: [],
@@ -104,16 +110,25 @@ describe("backups: refusals", () => {
         const outside = NodePath.dirname(dir)
         const before = tree(dir)
         const good = { name: "install/mpmissions/m/storage_1/players.db", data: "from the zip" }
-        const cases: ReadonlyArray<{ readonly why: string; readonly entries: ReadonlyArray<Entry>; readonly vouched: ReadonlyArray<{ path: string; data: string; sha256?: string }>; readonly manifest?: boolean; readonly says: string }> = [
+        const cases: ReadonlyArray<{
+          readonly why: string
+          readonly entries: ReadonlyArray<Entry>
+          readonly vouched: ReadonlyArray<{ path: string; data: string; sha256?: string }>
+          readonly manifest?: boolean
+          readonly paths?: ReadonlyArray<{ root: string; path: string; kind: string }>
+          readonly says: string
+        }> = [
           { why: "climbs out", entries: [good, { name: "install/ZZ/ZZ/pwned.txt", data: "x" }], vouched: [{ path: "mpmissions/m/storage_1/players.db", data: good.data }, { path: "ZZ/ZZ/pwned.txt", data: "x" }], says: "leaves its folder" },
           { why: "a symbolic link", entries: [good, { name: "install/mpmissions/link", data: "/etc/passwd", mode: 0o120777 }], vouched: [{ path: "mpmissions/m/storage_1/players.db", data: good.data }], says: "symbolic link" },
           { why: "a stray file", entries: [good, { name: "install/serverDZ.cfg", data: "hostname = \"evil\";" }], vouched: [{ path: "mpmissions/m/storage_1/players.db", data: good.data }], says: "not in the manifest" },
           { why: "no manifest", entries: [good], vouched: [], manifest: false, says: "not a Garrison backup" },
-          { why: "Garrison's own folder", entries: [{ name: "install/.garrison/x", data: "x" }], vouched: [{ path: ".garrison/x", data: "x" }], says: ".garrison" }
+          { why: "Garrison's own folder", entries: [{ name: "install/.garrison/x", data: "x" }], vouched: [{ path: ".garrison/x", data: "x" }], says: ".garrison" },
+          // Taken whole, the install folder's restore would remove every file made since, the game binary too.
+          { why: "the whole install folder", entries: [good], vouched: [{ path: "mpmissions/m/storage_1/players.db", data: good.data }], paths: [{ root: "install", path: "", kind: "folder" }], says: "takes the whole install folder" }
         ]
         for (const [index, c] of cases.entries()) {
           const filename = `manual-20260101-00000${index}-000.zip`
-          yield* Effect.promise(() => handMade(NodePath.join(folder, filename), c.entries, c.vouched, c.manifest ?? true))
+          yield* Effect.promise(() => handMade(NodePath.join(folder, filename), c.entries, c.vouched, c.manifest ?? true, c.paths))
           const preview = (yield* call("GET", `/api/servers/${id}/backups/${filename}/contents`, { as: ADMIN })).body as { problem: string | null }
           expect(preview.problem, c.why).toContain(c.says)
           const answer = yield* call("POST", `/api/servers/${id}/backups/${filename}/restore`, { as: ADMIN })
@@ -156,6 +171,8 @@ describe("backups: refusals", () => {
           [{ paths: ["../etc"] }, "paths[0]"],
           [{ paths: ["ok", "/abs"] }, "paths[1]"],
           [{ paths: ["a/.garrison/b"] }, "paths[0]"],
+          [{ paths: ["serverDZ.cfg", "."] }, "paths.1 must name a file or folder inside the install folder"],
+          [{ paths: ["mpmissions/.."] }, "not the whole folder"],
           [{ keep: { manual: 0 } }, "keep"],
           [{ intervalMinutes: -5 }, "intervalMinutes"],
           [{ tiers: { daily: 1.5 } }, "tiers"]

@@ -44,10 +44,23 @@ export const KeepPerType = Schema.Struct({
 })
 export const Tiers = Schema.Struct({ hourly: Count(1000), daily: Count(1000), weekly: Count(1000), monthly: Count(1000) })
 
+/** Whether a relative path comes back to the folder itself (`.`, `a/..`, `./`); other problems are the service's to name. */
+const namesWholeFolder = (path: string) => {
+  let depth = 0
+  for (const segment of path.split(/[/\\]/)) {
+    if (segment === "" || segment === ".") continue
+    depth = segment === ".." ? depth - 1 : depth + 1
+    if (depth < 0) return false
+  }
+  return depth === 0
+}
+
 const BackupPathInput = Schema.String.pipe(
   Schema.minLength(1, { message: () => "must not be empty" }),
   Schema.maxLength(1024),
-  Schema.filter((s) => !s.includes("\0") && s.isWellFormed(), { message: () => "must be text without NUL characters" })
+  Schema.filter((s) => !s.includes("\0") && s.isWellFormed(), { message: () => "must be text without NUL characters" }),
+  // The whole install folder would make a restore remove every file made since (the game itself among them).
+  Schema.filter((s) => !namesWholeFolder(s), { message: () => "must name a file or folder inside the install folder, not the whole folder" })
 )
 
 export class BackupConfig extends Schema.Class<BackupConfig>("BackupConfig")({

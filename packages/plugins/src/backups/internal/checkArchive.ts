@@ -40,8 +40,11 @@ export const checkArchive = (zip: OpenedZip): Effect.Effect<Manifest, ZipRefused
     const manifest = decoded.right
 
     for (const p of manifest.paths) {
-      const problem = pathProblem(p.path, true)
-      if (problem !== undefined) return yield* refused(null, `the manifest's path "${p.path}" ${problem}`)
+      // A profiles folder outside the install folder is taken whole (path ""); the install folder never is.
+      const problem = pathProblem(p.path, p.root === "profiles")
+      if (problem !== undefined) {
+        return yield* refused(null, p.path === "" ? "the manifest takes the whole install folder: a restore would remove every file made since, the game itself included" : `the manifest's path "${p.path}" ${problem}`)
+      }
     }
     const byName = new Map(zip.entries.map((e) => [e.name, e]))
     const vouched = new Set<string>([MANIFEST_NAME])
