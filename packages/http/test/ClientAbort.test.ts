@@ -101,7 +101,8 @@ const troubles = (logs: ReadonlyArray<LogLine>) =>
   logs.filter(
     (line) =>
       (LogLevel.greaterThanEqual(line.level, LogLevel.Warning) && !line.message.includes("without an OpenAPI summary")) ||
-      / 500 |499|request failed|internal error/.test(line.message)
+      // A 499 or 500 in an access line (`POST /api/echo 500 3ms`), not in a port number (`listening on ...:38499`).
+      / (499|500) \d+ms$|request failed|internal error/.test(line.message)
   )
 
 /** A controller of its own, with its log lines and audit rows. */
