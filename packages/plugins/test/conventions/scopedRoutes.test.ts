@@ -1,0 +1,153 @@
+/**
+ * The routes issue 27 changed, as a moderator whose role is scoped to
+ * server A sees them: every route about server B is 403 and its answer
+ * holds nothing of B (name, folder, files, secrets, backups, jobs); the
+ * routes that are not about one server (create, detect, restore, mod jobs)
+ * are refused or show A's part only; and what the moderator reaches on A
+ * stays inside A: no host-level field, no other folder, no secret.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { callWithText as call, fakeFleet, fakeInstall, request, requestBytes, testController, unzipEntries } from "@garrison/testkit"
+import { Effect, LogLevel } from "effect"
+import * as Fs from "node:fs"
+import * as NodePath from "node:path"
+import { ActionsPlugin } from "../../src/actions/index.js"
+import { BackupsPlugin } from "../../src/backups/index.js"
+import { FilesPlugin } from "../../src/files/index.js"
+import { ModsPlugin } from "../../src/mods/index.js"
+import { PlatformPlugin } from "../../src/platform/index.js"
+
+const ADMIN = "root:admin"
+const B_SECRET = "b-join-secret"
+const PERMISSIONS = ["server.deploy", "server.config", "server.restart", "server.rcon", "server.view", "players.view"]
+
+const setup = () =>
+  testController([fakeFleet().plugin, PlatformPlugin, ModsPlugin, FilesPlugin, BackupsPlugin, ActionsPlugin], {
+    dataPrefix: "garrison-scoped-",
+    logLevel: LogLevel.Error,
+    config: { RATE_LIMIT_API: "off" }
+  })
+
+const twoServers = Effect.gen(function* () {
+  const make = (name: string, gamePort: number) =>
+    Effect.gen(function* () {
+      const dir = fakeInstall()
+      Fs.writeFileSync(NodePath.join(dir, "serverDZ.cfg"), `hostname = "${name}";\npassword = "${name === "B" ? B_SECRET : "a-secret"}";\n`)
+      const created = yield* call("POST", "/api/servers", { as: ADMIN, json: { name, installDir: dir, gamePort } })
+      expect(created.status, created.text).toBe(201)
+      return { id: String((created.body as { id: string }).id), dir }
+    })
+  const a = yield* make("A", 2302)
+  const b = yield* make("B", 2402)
+  // A backup of B, to try to download.
+  expect((yield* call("POST", `/api/servers/${b.id}/backups`, { as: ADMIN })).status).toBe(202)
+  let backup: string | undefined
+  for (let i = 0; i < 1_000 && backup === undefined; i++) {
+    const status = (yield* call("GET", `/api/servers/${b.id}/backup-status`, { as: ADMIN })).body as { state: string; filename: string | null }
+    if (status.state === "done") backup = status.filename!
+    else yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 10)))
+  }
+  const moderator = `mod:${PERMISSIONS.map((p) => `${p}@${a.id}`).join(",")}`
+  return { a, b, backup: backup!, moderator }
+})
+
+/** Nothing of B in an answer: its id, folder, name in its config, its secret. */
+const holdsNothingOf = (text: string, b: { readonly id: string; readonly dir: string }) => {
+  expect(text).not.toContain(b.dir)
+  expect(text).not.toContain(B_SECRET)
+  expect(text).not.toContain('hostname = "B"')
+}
+
+describe("routes changed by issue 27, as a moderator scoped to server A", () => {
+  it.scopedLive("every route about server B is 403 and tells nothing of B", () =>
+    Effect.gen(function* () {
+      const { b, backup, moderator } = yield* twoServers
+      const routes: ReadonlyArray<readonly [string, string, unknown?]> = [
+        ["PATCH", `/api/servers/${b.id}`, { name: "mine now" }],
+        ["GET", `/api/servers/${b.id}/files?path=`],
+        ["GET", `/api/servers/${b.id}/files/read?path=serverDZ.cfg`],
+        ["PUT", `/api/servers/${b.id}/files/write`, { path: "notes.txt", content: "x" }],
+        ["GET", `/api/servers/${b.id}/backups`],
+        ["GET", `/api/servers/${b.id}/backups/${backup}/download`],
+        ["GET", `/api/servers/${b.id}/backups/${backup}/download?secrets=include`],
+        ["GET", `/api/servers/${b.id}/backups/${backup}/contents`],
+        ["POST", `/api/servers/${b.id}/backups/${backup}/restore`],
+        ["PUT", `/api/servers/${b.id}/backup-config`, { paths: ["battleye"] }],
+        ["GET", `/api/servers/${b.id}/backup-status/events`],
+        ["GET", `/api/servers/${b.id}/actions/capabilities`],
+        ["POST", `/api/servers/${b.id}/actions/heal`, { platformId: "76561198012345678" }]
+      ]
+      for (const [method, path, json] of routes) {
+        const reply = yield* call(method as "GET", path, { as: moderator, ...(json === undefined ? {} : { json }) })
+        expect(reply.status, `${method} ${path}: ${reply.text}`).toBe(403)
+        holdsNothingOf(reply.text, b)
+      }
+      expect(Fs.existsSync(NodePath.join(b.dir, "notes.txt"))).toBe(false)
+    }).pipe(Effect.provide(setup())))
+
+  it.scopedLive("the routes about no one server refuse a scoped role, or show its server only", () =>
+    Effect.gen(function* () {
+      const { a, b, moderator } = yield* twoServers
+      for (const [method, path, json] of [
+        ["POST", "/api/servers", { name: "Mine", installDir: fakeInstall() }],
+        ["POST", "/api/servers/detect", { installDir: b.dir }],
+        ["GET", "/api/backup/servers", undefined],
+        ["POST", "/api/restore/servers", { kind: "garrison.servers", version: 1, servers: [] }]
+      ] as const) {
+        const reply = yield* call(method, path, { as: moderator, ...(json === undefined ? {} : { json }) })
+        expect(reply.status, `${method} ${path}: ${reply.text}`).toBe(403)
+        holdsNothingOf(reply.text, b)
+      }
+      // A mods viewer everywhere whose server rights name A: A's jobs only (list and stream).
+      const viewer = `vic:mods.view,server.view@${a.id}`
+      const jobs = yield* call("GET", "/api/mods/install-status", { as: viewer })
+      expect(jobs.status).toBe(200)
+      holdsNothingOf(jobs.text, b)
+      const stream = yield* request("GET", "/api/mods/install-status/events", { as: viewer })
+      expect(stream.status).toBe(200)
+      expect(stream.text).not.toContain(b.id)
+      // The list of servers names A alone.
+      const listed = yield* call("GET", "/api/servers", { as: moderator })
+      expect(listed.text).toContain(a.id)
+      expect(listed.text).not.toContain(b.id)
+    }).pipe(Effect.provide(setup())))
+
+  it.scopedLive("on server A it reaches nothing beyond A: no host field, no other folder, no secret in files or downloads", () =>
+    Effect.gen(function* () {
+      const { a, b, moderator } = yield* twoServers
+      // Host-level fields, including a move into or over B.
+      for (const json of [{ installDir: b.dir }, { installDir: NodePath.dirname(b.dir) }, { executable: "/bin/sh" }, { configFile: NodePath.join(b.dir, "serverDZ.cfg") }, { agent: { url: "http://127.0.0.1:22" } }]) {
+        const reply = yield* call("PATCH", `/api/servers/${a.id}`, { as: moderator, json })
+        expect(reply.status, `${JSON.stringify(json)}: ${reply.text}`).toBe(403)
+      }
+      // The file editor: confined to A, no program written, secrets masked.
+      for (const path of ["../" + NodePath.basename(b.dir) + "/serverDZ.cfg", NodePath.join(b.dir, "serverDZ.cfg"), "/etc/hostname"]) {
+        const reply = yield* call("GET", `/api/servers/${a.id}/files/read?path=${encodeURIComponent(path)}`, { as: moderator })
+        expect(reply.status, `${path}: ${reply.text}`).toBe(400)
+        // (The refusal names the path it was given; nothing read from it.)
+        expect(reply.text).not.toContain(B_SECRET)
+        expect(reply.text).not.toContain('hostname = "B"')
+      }
+      expect((yield* call("PUT", `/api/servers/${a.id}/files/write`, { as: moderator, json: { path: "DayZServer", content: "#!/bin/sh\n" } })).status).toBe(403)
+      const cfg = yield* call("GET", `/api/servers/${a.id}/files/read?path=serverDZ.cfg`, { as: moderator })
+      expect(cfg.status).toBe(200)
+      expect(cfg.text).not.toContain("a-secret")
+      // Backups of A: paths widened to the BattlEye folder still download masked; the whole zip is an admin's.
+      expect((yield* call("PUT", `/api/servers/${a.id}/backup-config`, { as: moderator, json: { paths: ["battleye", "serverDZ.cfg"] } })).status).toBe(200)
+      expect((yield* call("PUT", `/api/servers/${a.id}/backup-config`, { as: moderator, json: { paths: ["."] } })).status).toBe(400)
+      expect((yield* call("POST", `/api/servers/${a.id}/backups`, { as: moderator })).status).toBe(202)
+      let filename: string | undefined
+      for (let i = 0; i < 1_000 && filename === undefined; i++) {
+        const status = (yield* call("GET", `/api/servers/${a.id}/backup-status`, { as: moderator })).body as { state: string; filename: string | null }
+        if (status.state === "done") filename = status.filename!
+        else yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 10)))
+      }
+      const download = yield* requestBytes("GET", `/api/servers/${a.id}/backups/${filename}/download`, { as: moderator })
+      expect(download.status).toBe(200)
+      const unpacked = [...(yield* Effect.promise(() => unzipEntries(Buffer.from(download.bytes)))).values()].map((bytes) => bytes.toString("utf8")).join("\n")
+      expect(unpacked).toContain("RConPassword ********")
+      expect(unpacked).not.toContain("a-secret")
+      expect(unpacked).not.toContain("filepw")
+      expect((yield* call("GET", `/api/servers/${a.id}/backups/${filename}/download?secrets=include`, { as: moderator })).status).toBe(403)
+    }).pipe(Effect.provide(setup())))
+})
