@@ -75,9 +75,7 @@ const NETWORK_REASON = /^the agent at (\S+) (refused Garrison's key[^;]*|is not 
  * one answer, "unreachable", so the agent URL cannot serve as a port
  * scanner. The mod's own state (an agent answering with the key) is shown.
  */
-export const reasonFor = (isAdmin: boolean, reason: string): string => {
-  return isAdmin ? reason : reason.replace(NETWORK_REASON, "the agent at $1 is unreachable")
-}
+export const reasonFor = (isAdmin: boolean, reason: string): string => (isAdmin ? reason : reason.replace(NETWORK_REASON, "the agent at $1 is unreachable"))
 
 export class AgentLinks extends Context.Tag("@garrison/plugins/actions/AgentLinks")<AgentLinks, AgentLinksShape>() {
   static readonly make = Effect.gen(function* () {

@@ -43,7 +43,6 @@ export interface FileEditorShape {
   readonly write: (serverId: string, input: WriteInput, ifMatch: string | undefined) => Effect.Effect<FileWritten, Lookup | Refused | PreconditionFailed>
 }
 
-
 /** The path as the editor names it: `a/b/c.txt` (`""` for the install folder), or why it is refused. */
 const normalized = (path: string, allowRoot: boolean) =>
   Either.match(relativeSegments(path, { allowRoot }), {
@@ -52,6 +51,9 @@ const normalized = (path: string, allowRoot: boolean) =>
   })
 
 const fileError = (error: ConfinedFileError) => confinedFileHttpError(error)
+
+/** The version of a text as the editor shows it (secrets masked), so a version says nothing about them. */
+const shownEtag = (text: string) => etagOf(new TextEncoder().encode(maskSecrets(text).text))
 
 /** Program files by name: shared libraries and Windows executables. */
 const PROGRAM = /\.(so(\.[0-9]+)*|dll|exe|bat|cmd|com)$/i
@@ -126,7 +128,7 @@ export class FileEditor extends Context.Tag("@garrison/plugins/FileEditor")<File
             content: shown.text,
             size: bytes.byteLength,
             modified: info.modified.toISOString(),
-            etag: etagOf(new TextEncoder().encode(shown.text)),
+            etag: shownEtag(text),
             masked: shown.masked
           })
         })
@@ -174,7 +176,7 @@ export class FileEditor extends Context.Tag("@garrison/plugins/FileEditor")<File
             }
             const expected = input.etag ?? ifMatch
             // Versions are of the masked text, as the reader saw it.
-            const currentEtag = current === undefined ? undefined : etagOf(new TextEncoder().encode(currentText === undefined ? "" : maskSecrets(currentText).text))
+            const currentEtag = current === undefined ? undefined : shownEtag(currentText ?? "")
             if (expected !== undefined && (currentEtag === undefined || !etagMatches(expected, currentEtag))) {
               return yield* new PreconditionFailed({
                 message: current === undefined ? `path: ${JSON.stringify(file)} no longer exists` : `path: ${JSON.stringify(file)} changed since you read it: read it again and redo the change`,
@@ -188,7 +190,7 @@ export class FileEditor extends Context.Tag("@garrison/plugins/FileEditor")<File
               path: file,
               size: bytes.byteLength,
               modified: info.modified.toISOString(),
-              etag: etagOf(new TextEncoder().encode(maskSecrets(unmasked.text).text)),
+              etag: shownEtag(unmasked.text),
               created: current === undefined
             })
           })

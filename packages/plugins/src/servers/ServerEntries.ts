@@ -161,13 +161,20 @@ export class ServerEntries extends Context.Tag("@garrison/plugins/ServerEntries"
         for (const entry of incoming) after.set(entry.id, entry)
         const ordered = [...after.values()]
         const incomingIds = new Set(incoming.map((entry) => entry.id))
+        // Each folder resolved once per write (a restore of many entries compares each with all).
+        const keys = new Map<string, string>()
+        const keyOf = (installDir: string) => {
+          let key = keys.get(installDir)
+          if (key === undefined) keys.set(installDir, (key = installKey(installDir)))
+          return key
+        }
         for (const [index, entry] of ordered.entries()) {
           if (!incomingIds.has(entry.id)) continue
           const reason = reservedFolderProblem(entry.installDir, folders)
           if (reason !== undefined) return new InstallDirReserved({ installDir: entry.installDir, reason })
           // Against every stored entry, and the incoming ones before it: of two new entries on one folder, the first keeps it.
           const others = ordered.filter((other, at) => !incomingIds.has(other.id) || at < index)
-          const near = entryNearFolder(others, entry.installDir, entry.id)
+          const near = entryNearFolder(others, entry.installDir, entry.id, keyOf)
           if (near !== undefined) {
             return new InstallDirInUse({ installDir: entry.installDir, serverId: near.entry.id, name: near.entry.name, relation: near.relation })
           }

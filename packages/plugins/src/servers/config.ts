@@ -24,4 +24,3 @@ export const actorOptionsConfig: Config.Config<ServerActor.ActorOptions> = Confi
     rconRetry: rconRetry._tag === "Some" ? Schedule.spaced(rconRetry.value) : defaults.rconRetry
   }))
 )
-

@@ -23,6 +23,7 @@ import * as Schema from "effect/Schema"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as NodePath from "node:path"
 import { createInterface } from "node:readline"
+import { SECRET_MASK } from "../game/SecretMasks.js"
 import { parseSteamCmdLine, type SteamCmdFailureKind, type SteamCmdLine } from "./SteamCmdOutput.js"
 
 /** DayZ's app ids: the dedicated server, its experimental branch, and the game (whose workshop holds the mods). */
@@ -152,7 +153,7 @@ export const steamCmdArguments = (job: SteamCmdJob): ReadonlyArray<string> => {
 /** Masks each secret wherever it appears in a line. */
 const masker = (job: SteamCmdJob) => {
   const secrets = job.login._tag === "Account" ? [job.login.password, job.login.guardCode].filter((s): s is string => s !== undefined && s.length >= 3) : []
-  return (text: string) => secrets.reduce((line, secret) => line.split(secret).join("********"), text)
+  return (text: string) => secrets.reduce((line, secret) => line.split(secret).join(SECRET_MASK), text)
 }
 
 type Fed = { readonly _tag: "Line"; readonly text: string } | { readonly _tag: "End" }

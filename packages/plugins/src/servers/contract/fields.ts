@@ -1,9 +1,9 @@
 /** Request and response shapes of the servers API. */
 import * as Schema from "effect/Schema"
-import { LaunchArgument, LaunchPath, ModName, pageParams, PageWithTotal } from "@garrison/runtime"
+import { LaunchArgument, LaunchPath, ModName, pageParams, PageWithTotal, SECRET_MASK } from "@garrison/runtime"
 
-/** What every view shows instead of an RCON password. */
-export const PASSWORD_MASK = "********"
+/** What every view shows instead of an RCON password or agent key: the runtime's one mask. */
+export const PASSWORD_MASK = SECRET_MASK
 
 export const ServerId = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64))
 export const ServerPath = Schema.Struct({ id: ServerId })

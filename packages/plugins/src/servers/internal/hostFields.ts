@@ -16,11 +16,12 @@
  * - `rcon.host`, `rcon.port`, `agent.url`: given by the caller and not what
  *   is stored (a new entry reads RCON's from its BattlEye config).
  */
-import { ADMIN, Forbidden, grants, type Principal, type ServerEntry } from "@garrison/runtime"
+import { ADMIN, Forbidden, grants, type LaunchFields as RuntimeLaunchFields, type Principal, type ServerEntry } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
 import * as NodePath from "node:path"
 import type { AgentInput, RconInput } from "../contract/fields.js"
 import { defaultExecutable } from "./install.js"
+import { relationOf } from "./installFolder.js"
 
 /** What the caller sent about RCON and the agent (omitted, null, or the fields given). */
 export interface DestinationInput {
@@ -28,8 +29,8 @@ export interface DestinationInput {
   readonly agent?: AgentInput | null | undefined
 }
 
-/** The launch fields of an entry, as stored or as a request would make them. */
-export type LaunchFields = Pick<ServerEntry, "installDir" | "executable" | "configFile" | "profilesDir" | "battleyeDir" | "mods" | "serverMods" | "extraArgs">
+/** The launch fields of an entry (the runtime's `LaunchFields`), as stored or as a request would make them. */
+export type LaunchFields = typeof RuntimeLaunchFields.Type
 
 /** Each field, as the 403 names it, and why it is admin's. */
 export interface HostField {
@@ -37,13 +38,14 @@ export interface HostField {
   readonly why: string
 }
 
+/** Whether `path` (relative to `root`, or absolute) names `root` or something in it, by name (nothing is looked at on disk). */
 const isInside = (root: string, path: string) => {
-  const resolved = NodePath.resolve(root, path)
-  return resolved === root || resolved.startsWith(root.endsWith(NodePath.sep) ? root : `${root}${NodePath.sep}`)
+  const relation = relationOf(NodePath.resolve(root, path), NodePath.resolve(root))
+  return relation === "same" || relation === "inside"
 }
 
 /** A value that names a file or folder: a separator, a home or parent reference. */
-const namesPath = (value: string) => /[\\/]/.test(value) || value.startsWith("~") || value.split(/[\\/]/).includes("..") || value === ".."
+const namesPath = (value: string) => /[\\/]/.test(value) || value.startsWith("~") || value === ".."
 
 /** The value of `-name=value`, or undefined for a bare flag. */
 const valueOf = (argument: string) => {

@@ -38,16 +38,21 @@ const under = (child: string, parent: string) => child.startsWith(parent.endsWit
 export const relationOf = (a: string, b: string): FolderRelation | undefined =>
   a === b ? "same" : under(a, b) ? "inside" : under(b, a) ? "contains" : undefined
 
-/** The first of `entries` (other than `id` itself) whose install folder is `installDir`, holds it or lies inside it. */
+/**
+ * The first of `entries` (other than `id` itself) whose install folder is
+ * `installDir`, holds it or lies inside it. `keyOf` may remember keys, for
+ * a caller that compares many folders against the same entries.
+ */
 export const entryNearFolder = (
   entries: Iterable<ServerEntry>,
   installDir: string,
-  id?: string
+  id?: string,
+  keyOf: (installDir: string) => string = installKey
 ): { readonly entry: ServerEntry; readonly relation: FolderRelation } | undefined => {
-  const key = installKey(installDir)
+  const key = keyOf(installDir)
   for (const other of entries) {
     if (other.id === id) continue
-    const relation = relationOf(key, installKey(other.installDir))
+    const relation = relationOf(key, keyOf(other.installDir))
     if (relation !== undefined) return { entry: other, relation }
   }
   return undefined
