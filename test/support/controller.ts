@@ -221,6 +221,9 @@ export const spawnController = async (options: ControllerOptions): Promise<Contr
       DATA_DIR: options.dataDir,
       PLUGINS: (options.plugins ?? []).join(","),
       LOG_LEVEL: options.logLevel ?? "Info",
+      // Tests run as root and make their installs as root (under a 0700 run folder no other user can enter); the
+      // refusal of root-owned installs has tests of its own (gameServerUser.test.ts), which set this to "false".
+      ALLOW_ROOT_GAME_SERVERS: "true",
       ...options.env
     }
   })

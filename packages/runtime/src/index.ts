@@ -45,6 +45,8 @@ export type { OpenFailure, SealedBox, SealedSecretsShape, SealingKey } from "./s
 export { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "./files/PrivateModes.js"
 
 export { AtomicFiles, AtomicWriteError, writeFileAtomic } from "./files/AtomicFile.js"
+export { controllerIsRoot, giveTree, giveTreeToItsOwner, ownerOf } from "./files/Ownership.js"
+export type { Owner } from "./files/Ownership.js"
 export { CONFINEMENT_PROBLEMS, ConfinedFileError, ConfinedFileProblem, isConfinementRefusal } from "./files/ConfinedFileError.js"
 export { confinedFileBadRequest, confinedFileHttpError, showPath } from "./files/ConfinedFileHttp.js"
 export type { ConfinedFileHttpError } from "./files/ConfinedFileHttp.js"

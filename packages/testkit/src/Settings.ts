@@ -27,6 +27,7 @@ export interface SettingsOptions {
    * and the settings above when not given there), instead of the environment.
    * `SERVERS_ROOT` defaults to the run's temporary folder (where `fakeInstall`
    * makes installs, so a deployer may add them); `""` unsets it.
+   * `ALLOW_ROOT_GAME_SERVERS` defaults to `true` (tests make their installs as root).
    */
   readonly config?: Readonly<Record<string, string>>
 }
@@ -44,7 +45,8 @@ export const withTestSettings = <A, E, R>(
     options.settings?.dataDir === undefined ? scopedTempDir(options.dataPrefix ?? "garrison-data-") : Effect.succeed(options.settings.dataDir)
   // What the test gives (else whatever provider it runs under), and then `SERVERS_ROOT`: the run's temporary folder, where
   // `fakeInstall` makes installs.
-  const defaults = ConfigProvider.fromMap(new Map([["SERVERS_ROOT", Os.tmpdir()]]))
+  // `ALLOW_ROOT_GAME_SERVERS`: tests run as root and make their installs as root (see `spawnController`).
+  const defaults = ConfigProvider.fromMap(new Map([["SERVERS_ROOT", Os.tmpdir()], ["ALLOW_ROOT_GAME_SERVERS", "true"]]))
   const provider = Layer.unwrapEffect(
     Effect.configProviderWith((current) =>
       Effect.succeed(

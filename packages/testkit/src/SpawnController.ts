@@ -115,6 +115,9 @@ export const spawnController = (options: SpawnOptions): Effect.Effect<SpawnedCon
             HOST: "127.0.0.1",
             DATA_DIR: options.dataDir,
             PLUGINS: [...(options.plugins ?? []), testAuthPluginModule()].join(","),
+            // Tests run as root and make their installs as root (under a 0700 run folder no other user can enter); the
+            // refusal of root-owned installs has tests of its own, which set this to "false" (test/e2e/game-server-user.test.ts).
+            ALLOW_ROOT_GAME_SERVERS: "true",
             ...options.env
           },
           stdio: ["ignore", "pipe", "pipe"]

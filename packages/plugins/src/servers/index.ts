@@ -5,6 +5,7 @@
  * through `Servers` (a handle: entry, actor, state, `GameControl`), never
  * through the runtime's `Supervisor` directly.
  */
+import type * as ConfigError from "effect/ConfigError"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -22,10 +23,10 @@ import { SqlProcessRecords } from "./SqlProcessRecords.js"
 
 export interface ServersPluginOptions {
   /** How processes are started; tests pass a fake. Default: real, detached processes. */
-  readonly launcher?: Layer.Layer<ProcessLauncher>
+  readonly launcher?: Layer.Layer<ProcessLauncher, ConfigError.ConfigError>
 }
 
-const supervisorLayer = (launcher: Layer.Layer<ProcessLauncher>) =>
+const supervisorLayer = (launcher: Layer.Layer<ProcessLauncher, ConfigError.ConfigError>) =>
   Layer.unwrapEffect(
     Effect.gen(function* () {
       const options = yield* actorOptionsConfig

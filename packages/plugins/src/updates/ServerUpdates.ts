@@ -21,6 +21,7 @@ import { randomUUID } from "node:crypto"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import {
+  giveTreeToItsOwner,
   AuditTrail,
   BeforeServerUpdate,
   EventBus,
@@ -192,6 +193,12 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
             )
             .pipe(Effect.either)
           const outcome = report._tag === "Right" ? report.right.steps[0] : undefined
+          // SteamCMD ran as the controller: what it wrote goes to the install's owner, the user the game runs as.
+          if (outcome?.ok === true) {
+            yield* Effect.tryPromise(() => giveTreeToItsOwner(entry.installDir)).pipe(
+              Effect.catchAll((error) => Effect.logWarning(`${entry.name}: cannot give the updated files to the install's owner`, error.error))
+            )
+          }
           const endedAt = yield* iso
           const app = installedApp(entry.installDir)
           if (outcome?.ok === true) {

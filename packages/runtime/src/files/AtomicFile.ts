@@ -11,6 +11,7 @@ import * as Schema from "effect/Schema"
 import * as Fs from "node:fs/promises"
 import * as NodePath from "node:path"
 import { randomBytes } from "node:crypto"
+import { inheritOwnerOfFolder } from "./Ownership.js"
 
 export class AtomicWriteError extends Schema.TaggedError<AtomicWriteError>()("AtomicWriteError", {
   path: Schema.String,
@@ -28,6 +29,7 @@ const writeAtomically = async (path: string, data: string | Uint8Array, options:
   const mode = await Fs.stat(path).then((s) => s.mode & 0o7777, () => options.mode ?? 0o644)
   const handle = await Fs.open(temp, "wx", mode)
   try {
+    await inheritOwnerOfFolder(handle, dir)
     await handle.writeFile(data)
     await handle.sync()
   } finally {

@@ -28,6 +28,7 @@ import { randomBytes } from "node:crypto"
 import * as FsPromises from "node:fs/promises"
 import * as NodePath from "node:path"
 import type { ConfinedFileError } from "./ConfinedFileError.js"
+import { inheritOwner, inheritOwnerOfFolder } from "./Ownership.js"
 import {
   type BigStats,
   CREATE_NEW_FLAGS,
@@ -121,6 +122,8 @@ export const writeConfined = <E = never>(
             const handle = yield* openHandle(temp, CREATE_NEW_FLAGS, path, mode)
             // The mode given to open is cut by the umask; the file must have exactly the old one.
             yield* fsCall(path, () => handle.chmod(mode), "written")
+            // A controller running as root leaves the file to the folder's owner (the game server's user: `Ownership`).
+            yield* fsCall(path, () => inheritOwnerOfFolder(handle, folder.at(".")), "written")
             if (!useProc(options)) {
               // Portable mode: the temporary file must be where the proven folder still is.
               yield* folder.recheck
@@ -245,7 +248,8 @@ export const makeConfinedFolder = (root: ConfinedRoot, path: string, options: Op
       yield* Effect.scoped(
         Effect.gen(function* () {
           const parent = yield* openProvenFolder(root, segments.slice(0, depth - 1), path, options)
-          yield* fsCall(path, () => FsPromises.mkdir(parent.at(segments[depth - 1]!), DEFAULT_FOLDER_MODE), "created").pipe(
+          const made = parent.at(segments[depth - 1]!)
+          yield* fsCall(path, () => FsPromises.mkdir(made, DEFAULT_FOLDER_MODE).then(() => inheritOwner(made)), "created").pipe(
             // Made by someone else meanwhile: what it is gets checked on the next step down.
             Effect.catchIf((e) => e.problem === "exists", () => Effect.void)
           )

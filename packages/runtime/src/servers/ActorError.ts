@@ -10,6 +10,8 @@ export class ActorError extends Schema.TaggedError<ActorError>()("ActorError", {
     /** The stored entry has a launch parameter that cannot be used (see `LaunchParameters`): fix the entry. */
     "invalid-entry",
     "spawn-failed",
+    /** The process would run as root (a root-owned install folder): nothing was spawned (see `GameServerUser`). */
+    "runs-as-root",
     "stop-failed",
     "rcon-unavailable",
     "rcon-failed",

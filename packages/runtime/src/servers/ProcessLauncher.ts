@@ -10,6 +10,7 @@
  * the server. Their output goes to a bounded file in the profiles folder
  * (`ProcessOutput`), where a failed start's reason is read from.
  */
+import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
@@ -22,7 +23,9 @@ import * as Schema from "effect/Schema"
 import { spawn as spawnChild } from "node:child_process"
 import * as Fs from "node:fs"
 import pidusage from "pidusage"
+import type { Owner } from "../files/Ownership.js"
 import type { HostPort } from "./EntryPorts.js"
+import { gameServerUserSettings, type GameServerUserSettings, launchUser, type LaunchUserRefused } from "./GameServerUser.js"
 import { takenHostPorts } from "./HostPorts.js"
 import { launchProblem } from "./LaunchParameters.js"
 import { openOutputForChild } from "./ProcessOutput.js"
@@ -53,12 +56,17 @@ export class SpawnFailed extends Schema.TaggedError<SpawnFailed>()("SpawnFailed"
   message: Schema.String
 }) {}
 
-/** `spawn` throws, rather than emitting `error`, on arguments it cannot pass (a NUL byte, say): make that a failure. */
-const trySpawn = (executable: string, entry: ServerEntry): Either.Either<ReturnType<typeof spawnChild>, SpawnFailed> => {
-  const output = openOutputForChild(entry)
+/**
+ * `spawn` throws, rather than emitting `error`, on arguments it cannot pass (a NUL byte, say): make that a failure.
+ * `user`: the uid and gid the process runs as (`GameServerUser`); undefined: as the controller.
+ */
+const trySpawn = (executable: string, entry: ServerEntry, user: Owner | undefined): Either.Either<ReturnType<typeof spawnChild>, SpawnFailed> => {
+  const output = openOutputForChild(entry, user)
   try {
     const stdio: "ignore" | Array<"ignore" | number> = output === undefined ? "ignore" : ["ignore", output, output]
-    return Either.right(spawnChild(executable, [...launchArguments(entry)], { cwd: entry.installDir, detached: true, stdio }))
+    // Node drops the controller's supplementary groups when it switches user (libuv's setgroups(0)).
+    const identity = user === undefined ? {} : { uid: user.uid, gid: user.gid }
+    return Either.right(spawnChild(executable, [...launchArguments(entry)], { cwd: entry.installDir, detached: true, stdio, ...identity }))
   } catch (error) {
     return Either.left(new SpawnFailed({ executable, message: error instanceof Error ? error.message : String(error) }))
   } finally {
@@ -68,7 +76,8 @@ const trySpawn = (executable: string, entry: ServerEntry): Either.Either<ReturnT
 }
 
 export interface ProcessLauncherShape {
-  readonly spawn: (entry: ServerEntry) => Effect.Effect<ProcessHandle, SpawnFailed>
+  /** Fails `LaunchUserRefused` when the process would run as root (see `GameServerUser`), before anything runs. */
+  readonly spawn: (entry: ServerEntry) => Effect.Effect<ProcessHandle, SpawnFailed | LaunchUserRefused>
   /** The process still running with this pid and start token, if any. */
   readonly attach: (pid: number, startToken: string) => Effect.Effect<Option.Option<ProcessHandle>>
   readonly usage: (pid: number) => Effect.Effect<Option.Option<ProcessUsage>>
@@ -80,7 +89,11 @@ export class ProcessLauncher extends Context.Tag("@garrison/runtime/ProcessLaunc
   ProcessLauncher,
   ProcessLauncherShape
 >() {
-  static readonly node: Layer.Layer<ProcessLauncher> = Layer.sync(ProcessLauncher, () => nodeLauncher)
+  /** Real processes, run as `GAME_SERVER_USER` or the install's owner (`GameServerUser`); an unknown user fails the layer. */
+  static readonly node: Layer.Layer<ProcessLauncher, ConfigError.ConfigError> = Layer.effect(
+    ProcessLauncher,
+    Effect.map(gameServerUserSettings, (users) => nodeLauncher(users))
+  )
 }
 
 /** Field 22 of /proc/<pid>/stat: when the process started, in clock ticks since boot. */
@@ -130,7 +143,7 @@ const attachedHandle = (pid: number, startToken: string): ProcessHandle => {
   return { pid, startToken, exited, signal: (s) => signalProcess(pid, s) }
 }
 
-const nodeLauncher: ProcessLauncherShape = {
+const nodeLauncher = (users: GameServerUserSettings): ProcessLauncherShape => ({
   spawn: (entry) =>
     Effect.gen(function* () {
       const executable = executablePath(entry)
@@ -139,9 +152,10 @@ const nodeLauncher: ProcessLauncherShape = {
       if (problem !== undefined) {
         return yield* new SpawnFailed({ executable, message: `${problem.field}: ${problem.message}` })
       }
+      const user = yield* launchUser(entry, users)
       const exitSignal = yield* Deferred.make<ProcessExit>()
       const child = yield* Effect.async<ReturnType<typeof spawnChild>, SpawnFailed>((resume) => {
-        const spawned = trySpawn(executable, entry)
+        const spawned = trySpawn(executable, entry, user)
         if (Either.isLeft(spawned)) {
           resume(Effect.fail(spawned.left))
           return
@@ -171,4 +185,4 @@ const nodeLauncher: ProcessLauncherShape = {
       Effect.orElseSucceed(() => Option.none())
     ),
   takenPorts: takenHostPorts
-}
+})

@@ -17,6 +17,7 @@
 import * as Effect from "effect/Effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
+import type { Owner } from "../files/Ownership.js"
 import { inLogFolder } from "../game/LogFolder.js"
 import { profilesFolder } from "./ProfilesFolder.js"
 import { profilesPath, type ServerEntry } from "./ServerEntry.js"
@@ -34,10 +35,12 @@ export const outputPath = (entry: ServerEntry): string => NodePath.join(profiles
  * the child has it. Undefined when the profiles folder cannot be made or
  * written: the server then starts with its output discarded, as before.
  */
-export const openOutputForChild = (entry: ServerEntry): number | undefined => {
+export const openOutputForChild = (entry: ServerEntry, user?: Owner): number | undefined => {
   const file = outputPath(entry)
   try {
-    Fs.mkdirSync(NodePath.dirname(file), { recursive: true })
+    const firstMade = Fs.mkdirSync(NodePath.dirname(file), { recursive: true })
+    // Folders made here belong to the user the game runs as: it writes its logs into them.
+    if (firstMade !== undefined && user !== undefined) giveMadeFolders(firstMade, NodePath.dirname(file), user)
     try {
       Fs.renameSync(file, `${file}.1`)
     } catch {
@@ -46,6 +49,17 @@ export const openOutputForChild = (entry: ServerEntry): number | undefined => {
     return Fs.openSync(file, Fs.constants.O_WRONLY | Fs.constants.O_CREAT | Fs.constants.O_APPEND | Fs.constants.O_NOFOLLOW, 0o640)
   } catch {
     return undefined
+  }
+}
+
+/** `lchown`s each folder from `first` down to `last` (the ones `mkdir -p` just made). */
+const giveMadeFolders = (first: string, last: string, user: Owner) => {
+  const below = NodePath.relative(first, last)
+  let path = first
+  Fs.lchownSync(path, user.uid, user.gid)
+  for (const name of below === "" ? [] : below.split(NodePath.sep)) {
+    path = NodePath.join(path, name)
+    Fs.lchownSync(path, user.uid, user.gid)
   }
 }
 

@@ -300,7 +300,11 @@ export const make = (
           Effect.gen(function* () {
             const handle = yield* env.launcher
               .spawn(entry)
-              .pipe(Effect.mapError((e) => fail("spawn-failed", `cannot start ${e.executable}: ${e.message}`)))
+              .pipe(
+                Effect.mapError((e) =>
+                  e._tag === "LaunchUserRefused" ? fail("runs-as-root", e.message) : fail("spawn-failed", `cannot start ${e.executable}: ${e.message}`)
+                )
+              )
             const startedAt = yield* Clock.currentTimeMillis
             yield* env.records.set(serverId, { pid: handle.pid, startToken: handle.startToken, startedAt })
             yield* beginRun(handle, startedAt, false)

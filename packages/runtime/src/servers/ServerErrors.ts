@@ -69,6 +69,7 @@ export const actorErrorToHttp = (error: ActorError): ActorHttpError => {
     case "cancelled":
     case "unsupported":
     case "refused":
+    case "runs-as-root":
       return new Conflict({ message: error.message, details })
     case "agent-failed":
       return new BadGateway({ message: error.message, details })

@@ -13,6 +13,8 @@ export { actorErrorToHttp, ServerFault, ServerNotFound, ServerUnreadable, server
 export type { ActorHttpError } from "./ServerErrors.js"
 export { LaunchArgument, LaunchFields, LaunchPath, launchProblem, MANAGED_PARAMETERS, ModName } from "./LaunchParameters.js"
 export type { LaunchProblem } from "./LaunchParameters.js"
+export { gameServerUserSettings, launchUser, LaunchUserRefused, lookUpUser } from "./GameServerUser.js"
+export type { GameServerUserSettings } from "./GameServerUser.js"
 export { ATTACHED_POLL_INTERVAL, ProcessLauncher, SpawnFailed, readStartToken } from "./ProcessLauncher.js"
 export type { ProcessExit, ProcessHandle, ProcessLauncherShape, ProcessUsage } from "./ProcessLauncher.js"
 export { outputPath } from "./ProcessOutput.js"

@@ -12,7 +12,7 @@ import * as Effect from "effect/Effect"
 import { randomBytes } from "node:crypto"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
-import type { ConfinedFileError, ServerFiles } from "@garrison/runtime"
+import { type ConfinedFileError, giveTreeToItsOwner, type ServerFiles } from "@garrison/runtime"
 
 export const STAGING = ".garrison/staging"
 /** Where a rollout keeps the version it replaced, until the next rollout of that mod: `.garrison/previous/@name`. */
@@ -76,6 +76,11 @@ export const placeMod = (
           Fs.mkdirSync(NodePath.dirname(to), { recursive: true })
           Fs.copyFileSync(NodePath.join(source, file.relative), to, Fs.constants.COPYFILE_FICLONE | Fs.constants.COPYFILE_EXCL)
         }
+      })
+      // Copied as the controller; the staging folder is the install owner's (the game server's user): so is the mod.
+      yield* Effect.tryPromise({
+        try: () => giveTreeToItsOwner(target),
+        catch: (error) => new Error(`cannot give the mod to the install's owner: ${error instanceof Error ? error.message : String(error)}`)
       })
       const present = yield* Effect.either(files.stat(folder))
       const old = `${STAGING}/old-${folder}-${suffix}`
