@@ -68,7 +68,8 @@ export class ConfirmationFailed extends Schema.TaggedError<ConfirmationFailed>()
  * this failure locked the pair.
  */
 export class LockedOut extends Schema.TaggedError<LockedOut>()("LockedOut", {
-  reason: Schema.Literal("locked", "attempts-at-limit", "locked-now"),
+  /** `address-at-limit`: the IP has used its budget of failed sign-ins (any usernames). */
+  reason: Schema.Literal("locked", "attempts-at-limit", "locked-now", "address-at-limit"),
   retryAfterSeconds: Schema.Number
 }) {}
 

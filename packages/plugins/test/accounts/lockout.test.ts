@@ -3,7 +3,8 @@
  * failures for one (IP, username) within 10 minutes lock the pair for 60 s,
  * then 5 min, then 1 h for each later lock; success clears; other IPs are
  * unaffected; a locked attempt is 429 with Retry-After even with the right
- * password; every lock is an audit row; a restart does not reset it.
+ * password; every lock is an audit row; a restart does not reset it. One IP
+ * may fail 15 sign-ins in 15 minutes whatever the usernames (persisted too).
  *
  * Parallel attempts cannot race past it: an attempt is counted before its
  * password is hashed, so at most 5 of a burst are checked.
@@ -169,6 +170,32 @@ describe("login lockout", () => {
         Effect.gen(function* () {
           expectLocked(yield* right(ip), 30)
           yield* TestClock.adjust("30 seconds")
+          expect((yield* right(ip)).status).toBe(200)
+        }).pipe(Effect.provide(accountsController({ dataDir })))
+      )
+    })
+  })
+
+  it.scoped("a spray over many usernames from one IP: after 15 failures in 15 minutes any name is 429, across a restart", () => {
+    const dataDir = tempDataDir()
+    const ip = freshIp()
+    return Effect.gen(function* () {
+      yield* Effect.scoped(
+        Effect.gen(function* () {
+          yield* withUser
+          // 4, 4, 4 and 3 failures: no (IP, username) pair locks.
+          for (let i = 0; i < 15; i++) expect((yield* login(`sprayed-${i % 4}`, "a-guess", { ip })).status).toBe(401)
+        }).pipe(Effect.provide(accountsController({ dataDir })))
+      )
+      yield* TestClock.adjust("1 minute")
+      // A restart empties the gate's count (in memory), not the budget.
+      yield* Effect.scoped(
+        Effect.gen(function* () {
+          const refused = yield* right(ip)
+          expectLocked(refused, 14 * 60)
+          expect(refused.body).toMatchObject({ message: "too many failed sign-ins from this address; retry in 840 s" })
+          expect((yield* right(freshIp())).status).toBe(200)
+          yield* TestClock.adjust("14 minutes")
           expect((yield* right(ip)).status).toBe(200)
         }).pipe(Effect.provide(accountsController({ dataDir })))
       )

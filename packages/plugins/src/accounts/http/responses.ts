@@ -24,7 +24,9 @@ export const lockedOut = ({ reason, retryAfterSeconds }: LockedOut) =>
     "rate-limited",
     reason === "attempts-at-limit"
       ? `too many sign-in attempts under way for this username from this address; retry in ${retryAfterSeconds} s`
-      : `too many failed sign-ins for this username from this address; retry in ${retryAfterSeconds} s`,
+      : reason === "address-at-limit"
+        ? `too many failed sign-ins from this address; retry in ${retryAfterSeconds} s`
+        : `too many failed sign-ins for this username from this address; retry in ${retryAfterSeconds} s`,
     { "retry-after": String(retryAfterSeconds) }
   )
 

@@ -1,6 +1,6 @@
 /**
- * Login lockout per (IP, username), persisted so a restart does not reset
- * it. Each attempt is a row with its time, counted before the password is
+ * Login lockout per (IP, username), and a budget of failed sign-ins per IP
+ * (`schedule.ts`), both persisted so a restart does not reset them. Each attempt is a row with its time, counted before the password is
  * checked: the lock test and the count are one transaction, so parallel
  * requests cannot all slip past a pair that has one attempt left. A row is
  * pending while its check runs, then kept as a failure or removed. A lock is
@@ -17,7 +17,16 @@ import { AuditTrail } from "@garrison/runtime"
 import { randomUUID } from "node:crypto"
 import { LockedOut } from "../errors.js"
 import { usernameKey } from "../users/username.js"
-import { FAILURE_WINDOW_MS, LOCK_MEMORY_MS, lockDurationMs, MAX_FAILURES, secondsUntil } from "./schedule.js"
+import {
+  ADDRESS_WINDOW_MS,
+  FAILURE_MEMORY_MS,
+  FAILURE_WINDOW_MS,
+  LOCK_MEMORY_MS,
+  lockDurationMs,
+  MAX_ADDRESS_FAILURES,
+  MAX_FAILURES,
+  secondsUntil
+} from "./schedule.js"
 
 export interface LockoutKey {
   readonly ip: string
@@ -93,13 +102,19 @@ export class Lockout extends Context.Tag("@garrison/plugins/accounts/Lockout")<L
         return yield* Effect.gen(function* () {
           // A write first, so the transaction holds the write lock before it reads.
           yield* sql`DELETE FROM accounts_login_failures
-            WHERE ip = ${pair.ip} AND username_key = ${pair.key} AND at <= ${now - FAILURE_WINDOW_MS}`
+            WHERE ip = ${pair.ip} AND at <= ${now - FAILURE_MEMORY_MS}`
           const lock = yield* lockRow(pair.ip, pair.key)
           if (Option.isSome(lock) && Number(lock.value.locked_until) > now) {
             return yield* new LockedOut({ reason: "locked", retryAfterSeconds: secondsUntil(Number(lock.value.locked_until), now) })
           }
+          const [fromAddress] = yield* sql<{ readonly n: number; readonly oldest: number | null }>`SELECT COUNT(*) AS n, MIN(at) AS oldest
+            FROM accounts_login_failures WHERE ip = ${pair.ip} AND at > ${now - ADDRESS_WINDOW_MS}`
+          if (Number(fromAddress?.n ?? 0) >= MAX_ADDRESS_FAILURES) {
+            const oldest = Number(fromAddress?.oldest ?? now)
+            return yield* new LockedOut({ reason: "address-at-limit", retryAfterSeconds: secondsUntil(oldest + ADDRESS_WINDOW_MS, now) })
+          }
           const [counted] = yield* sql<{ readonly n: number }>`SELECT COUNT(*) AS n FROM accounts_login_failures
-            WHERE ip = ${pair.ip} AND username_key = ${pair.key}`
+            WHERE ip = ${pair.ip} AND username_key = ${pair.key} AND at > ${now - FAILURE_WINDOW_MS}`
           if (Number(counted?.n ?? 0) >= MAX_FAILURES) {
             // The attempts under way will most likely lock the pair: wait as long as that lock would last.
             const wait = lockDurationMs(rememberedLocks(lock, now) + 1)
@@ -189,7 +204,7 @@ export class Lockout extends Context.Tag("@garrison/plugins/accounts/Lockout")<L
     const cleanup: LockoutShape["cleanup"] = Effect.flatMap(Clock.currentTimeMillis, (now) =>
       Effect.all(
         [
-          sql`DELETE FROM accounts_login_failures WHERE at <= ${now - FAILURE_WINDOW_MS}`,
+          sql`DELETE FROM accounts_login_failures WHERE at <= ${now - FAILURE_MEMORY_MS}`,
           sql`DELETE FROM accounts_lockouts WHERE locked_until <= ${now - LOCK_MEMORY_MS}`
         ],
         { discard: true }

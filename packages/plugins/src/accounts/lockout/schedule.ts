@@ -9,6 +9,18 @@
  */
 export const MAX_FAILURES = 5
 export const FAILURE_WINDOW_MS = 10 * 60 * 1000
+
+/**
+ * Not in the spec: failed sign-ins from one IP, whatever the usernames (a
+ * spray over many names never locks a pair), are refused past 15 in 15
+ * minutes: the `auth` rate limit's default numbers, counted in the database
+ * so a restart does not give them back (the gate's own count is in memory).
+ */
+export const MAX_ADDRESS_FAILURES = 15
+export const ADDRESS_WINDOW_MS = 15 * 60 * 1000
+
+/** How long a counted failure is kept: the longer of the two windows. */
+export const FAILURE_MEMORY_MS = Math.max(FAILURE_WINDOW_MS, ADDRESS_WINDOW_MS)
 export const LOCK_MEMORY_MS = 24 * 60 * 60 * 1000
 
 /** How long the `lockCount`-th lock (1-based) lasts. */

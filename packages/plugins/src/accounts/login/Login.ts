@@ -101,7 +101,7 @@ export class Login extends Context.Tag("@garrison/plugins/accounts/Login")<Login
         Effect.tapError((error) =>
           error._tag === "LockedOut" && error.reason !== "locked-now"
             ? audit(input, null, "denied", {
-                reason: error.reason === "locked" ? "locked-out" : "attempts-at-limit",
+                reason: error.reason === "locked" ? "locked-out" : error.reason,
                 retryAfterSeconds: error.retryAfterSeconds
               })
             : Effect.void
