@@ -11,6 +11,7 @@
  * uninstalls are refused (409) while it runs.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
+import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -105,7 +106,7 @@ export class Mods extends Context.Tag("@garrison/plugins/Mods")<Mods, ModsShape>
       const workshop = yield* Workshop
       const bus = yield* EventBus
       const audit = yield* AuditTrail
-      const jobs = yield* makeJobs
+      const jobs = yield* makeJobs(sql)
       const scope = yield* Effect.scope
       // Changes to one server's mods and entry are made one at a time.
       const changes = yield* Effect.makeSemaphore(1)
@@ -223,7 +224,8 @@ export class Mods extends Context.Tag("@garrison/plugins/Mods")<Mods, ModsShape>
             Effect.matchCauseEffect({
               onSuccess: (mod) => job.done(mod, kind === "install" ? `installed as ${mod.name}` : `updated ${mod.name}`),
               onFailure: (cause) => {
-                const failure = cause._tag === "Fail" ? describe(cause.error) : cause._tag === "Interrupt" ? "interrupted" : "internal error"
+                if (Cause.isInterruptedOnly(cause)) return job.interrupted
+                const failure = cause._tag === "Fail" ? describe(cause.error) : "internal error"
                 return job.failed(failure).pipe(Effect.zipRight(bus.publish(new ModJobFailed({ serverId, workshopId, kind, error: failure }))))
               }
             })

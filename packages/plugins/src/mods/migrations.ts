@@ -37,5 +37,14 @@ export const migrations: ReadonlyArray<Migration> = [
           downloaded_at TEXT NOT NULL,
           workshop_updated_at TEXT
         )`
+  ]),
+  // One row per install or update job: the job as JSON, written when it begins and ends (progress stays in memory),
+  // so a restart lists the hour's jobs and marks one it cut off as interrupted.
+  migration(2, "create mod_jobs", (sql) => [
+    sql`CREATE TABLE mod_jobs (
+          id TEXT PRIMARY KEY,
+          job TEXT NOT NULL,
+          ended_at TEXT
+        )`
   ])
 ]

@@ -11,7 +11,7 @@ import { Effect } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import { publishItemVersion } from "../../../../examples/sim-steamcmd/src/index.js"
-import { ADMIN, call, fakeSteam, installed, jobEnd, MODDER, modsController, VIEWER, webApi } from "./support.js"
+import { ADMIN, call, createServer, fakeSteam, installed, jobEnd, MODDER, modsController, VIEWER, webApi } from "./support.js"
 
 const CF = "1559212036"
 const COT = "1564026768"
@@ -31,13 +31,6 @@ interface ModList {
   readonly launch: { readonly mod: string; readonly serverMod: string }
 }
 
-/** A server entry on `installDir`, with a Steam account stored (downloads need one). */
-const createServer = (installDir: string) =>
-  Effect.gen(function* () {
-    yield* call("POST", "/api/platform/credentials/save", { as: ADMIN, json: { username: "garrison_bot", password: "correct-horse" } })
-    const created = yield* call("POST", "/api/servers", { as: ADMIN, json: { name: NodePath.basename(installDir), installDir } })
-    return String((created.body as { id: string }).id)
-  })
 const modsOf = (id: string) => Effect.map(call("GET", `/api/servers/${id}/mods`, { as: VIEWER }), (r) => r.body as ModList)
 /** The stored entry's launch lists (the backup answers entries as stored). */
 const entryOf = (id: string) =>

@@ -6,6 +6,7 @@
  * full SteamCMD stand-in needs a build, so the end-to-end tests use it.
  */
 import { callWithText, eventually, fakeFleet, tempDir, testController } from "@garrison/testkit"
+import type * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, LogLevel } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
@@ -94,12 +95,14 @@ export const webApi = Effect.acquireRelease(
   (api) => Effect.promise(() => api.close())
 )
 
-export const modsController = (steam: FakeSteam, webApiUrl: string) => {
+/** `dataDir`: the caller's (kept, for a restart on it); else a throw-away one. */
+export const modsController = (steam: FakeSteam, webApiUrl: string, options: { readonly dataDir?: string } = {}) => {
   const fleet = fakeFleet()
   return {
     fleet,
-    layer: testController([fleet.plugin, PlatformPlugin, ModsPlugin], {
+    layer: testController<SqlClient.SqlClient>([fleet.plugin, PlatformPlugin, ModsPlugin], {
       dataPrefix: "garrison-mods-",
+      ...(options.dataDir === undefined ? {} : { settings: { dataDir: options.dataDir } }),
       logLevel: LogLevel.Error,
       config: { STEAMCMD_PATH: steam.path, STEAM_WEB_API_URL: webApiUrl }
     })
@@ -133,4 +136,12 @@ export const installed = (serverId: string, json: Record<string, unknown>) =>
     const started = yield* call("POST", `/api/servers/${serverId}/mods/install`, { as: MODDER, json })
     if (started.status !== 202) return yield* Effect.dieMessage(`install answered ${started.status}: ${started.text}`)
     return yield* jobEnd((started.body as Job).id)
+  })
+
+/** A server entry on `installDir`, with a Steam account stored (downloads need one). */
+export const createServer = (installDir: string) =>
+  Effect.gen(function* () {
+    yield* call("POST", "/api/platform/credentials/save", { as: ADMIN, json: { username: "garrison_bot", password: "correct-horse" } })
+    const created = yield* call("POST", "/api/servers", { as: ADMIN, json: { name: NodePath.basename(installDir), installDir } })
+    return String((created.body as { id: string }).id)
   })

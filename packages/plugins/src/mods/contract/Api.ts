@@ -75,7 +75,8 @@ export class ModList extends Schema.Class<ModList>("ModList")({
 }) {}
 
 export const JobKind = Schema.Literal("install", "update")
-export const JobState = Schema.Literal("queued", "downloading", "installing", "done", "failed")
+/** `interrupted`: the controller stopped while the job ran (shown after its restart); the server's files are as they were. */
+export const JobState = Schema.Literal("queued", "downloading", "installing", "done", "failed", "interrupted")
 
 export class ModJob extends Schema.Class<ModJob>("ModJob")({
   id: Schema.String,

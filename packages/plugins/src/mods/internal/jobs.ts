@@ -1,13 +1,18 @@
 /**
  * Install and update jobs as `GET /api/mods/install-status` shows them:
- * kept in memory while they run and for an hour after they end (a restart
- * of the controller forgets finished ones; a running one is interrupted
- * with the controller and leaves the server's files as they were).
+ * listed while they run and for an hour after they end. Progress lives in
+ * memory; each job's start and end are also rows of `mod_jobs`, so a
+ * restart keeps the hour's ended jobs, and a job the controller was cut
+ * off in (a crash, a stop) shows as `interrupted` instead of vanishing. An
+ * interrupted job left the server's files as they were: mods are swapped
+ * in by renames at the very end (`folders.ts`).
  */
+import type * as SqlClient from "@effect/sql/SqlClient"
 import * as Clock from "effect/Clock"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as SubscriptionRef from "effect/SubscriptionRef"
 import { randomUUID } from "node:crypto"
@@ -23,12 +28,47 @@ export interface JobHandle {
   readonly progress: (fields: Fields) => Effect.Effect<void>
   readonly done: (mod: Mod, message: string) => Effect.Effect<void>
   readonly failed: (error: string) => Effect.Effect<void>
+  /** The controller is stopping under it (a restart finds the jobs a crash cut off the same way). */
+  readonly interrupted: Effect.Effect<void>
 }
 
-export const makeJobs = Effect.gen(function* () {
-  const jobs = yield* SubscriptionRef.make<ReadonlyMap<string, ModJob>>(new Map())
+const JobJson = Schema.parseJson(ModJob)
+const encodeJob = Schema.encodeSync(JobJson)
+const decodeJob = Schema.decodeUnknownOption(JobJson)
+
+/** What an interrupted job says. */
+export const INTERRUPTED = "the controller stopped while this job ran; the server's files were left as they were"
+
+/**
+ * The jobs of the last hour from `mod_jobs`: one left running by the last
+ * controller becomes `interrupted` (stored so), older rows are removed.
+ */
+const recoverJobs = (sql: SqlClient.SqlClient, now: number) =>
+  Effect.gen(function* () {
+    const since = new Date(now - Duration.toMillis(ENDED_JOB_TTL)).toISOString()
+    yield* sql`DELETE FROM mod_jobs WHERE ended_at IS NOT NULL AND ended_at < ${since}`
+    const rows = yield* sql<{ readonly id: string; readonly job: string }>`SELECT id, job FROM mod_jobs`
+    const recovered = new Map<string, ModJob>()
+    const endedAt = new Date(now).toISOString()
+    for (const row of rows) {
+      const stored = decodeJob(row.job)
+      if (stored._tag === "None") continue
+      const job = stored.value.endedAt === null ? new ModJob({ ...stored.value, state: "interrupted", error: INTERRUPTED, message: INTERRUPTED, endedAt }) : stored.value
+      if (job !== stored.value) yield* sql`UPDATE mod_jobs SET job = ${encodeJob(job)}, ended_at = ${endedAt} WHERE id = ${row.id}`
+      recovered.set(job.id, job)
+    }
+    return recovered
+  }).pipe(Effect.orDie)
+
+export const makeJobs = (sql: SqlClient.SqlClient) => Effect.gen(function* () {
+  const recovered = yield* recoverJobs(sql, yield* Clock.currentTimeMillis)
+  const jobs = yield* SubscriptionRef.make<ReadonlyMap<string, ModJob>>(recovered)
   const endings = new Map<string, Deferred.Deferred<ModJob>>()
   const iso = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
+  /** A job's row: written when it begins and when it ends (progress stays in memory). */
+  const store = (job: ModJob) =>
+    sql`INSERT INTO mod_jobs (id, job, ended_at) VALUES (${job.id}, ${encodeJob(job)}, ${job.endedAt})
+      ON CONFLICT (id) DO UPDATE SET job = excluded.job, ended_at = excluded.ended_at`.pipe(Effect.asVoid, Effect.orDie)
 
   const set = (id: string, f: (job: ModJob) => ModJob) =>
     SubscriptionRef.update(jobs, (all) => {
@@ -44,6 +84,7 @@ export const makeJobs = Effect.gen(function* () {
       const endedAt = yield* iso
       yield* set(id, (job) => new ModJob({ ...job, ...fields, endedAt }))
       const job = (yield* SubscriptionRef.get(jobs)).get(id)
+      if (job !== undefined) yield* store(job)
       const ending = endings.get(id)
       endings.delete(id)
       if (job !== undefined && ending !== undefined) yield* Deferred.succeed(ending, job)
@@ -69,12 +110,14 @@ export const makeJobs = Effect.gen(function* () {
           mod: null
         })
         endings.set(id, yield* Deferred.make<ModJob>())
+        yield* store(job)
         yield* SubscriptionRef.update(jobs, (all) => new Map(all).set(id, job))
         const handle: JobHandle = {
           id,
           progress: (fields) => set(id, (current) => new ModJob({ ...current, ...fields })),
           done: (mod, message) => end(id, { state: "done", percent: 100, mod, message }),
-          failed: (error) => end(id, { state: "failed", error, message: error })
+          failed: (error) => end(id, { state: "failed", error, message: error }),
+          interrupted: end(id, { state: "interrupted", error: INTERRUPTED, message: INTERRUPTED })
         }
         return { job, handle }
       }),
@@ -117,4 +160,4 @@ export const makeJobs = Effect.gen(function* () {
   }
 })
 
-export type Jobs = Effect.Effect.Success<typeof makeJobs>
+export type Jobs = Effect.Effect.Success<ReturnType<typeof makeJobs>>
