@@ -11,5 +11,7 @@ export class NotificationPublished extends Schema.TaggedClass<NotificationPublis
   audience: Audience,
   level: NotificationLevel,
   title: Schema.String,
+  /** The server it is about, if any: a live feed shows it only to callers who may view that server. */
+  serverId: Schema.NullOr(Schema.String),
   createdAt: Schema.String
 }) {}

@@ -43,5 +43,10 @@ export const migrations: ReadonlyArray<Migration> = [
           last_seq INTEGER NOT NULL
         )`,
     sql`INSERT INTO notification_counter (id, last_seq) VALUES (1, 0)`
+  ]),
+  // The server a notification is about (NULL: none): callers scoped to some servers see only theirs.
+  migration(2, "notifications about a server", (sql) => [
+    sql`ALTER TABLE notifications ADD COLUMN server_id TEXT`,
+    sql`CREATE INDEX notifications_server ON notifications (server_id, seq)`
   ])
 ]

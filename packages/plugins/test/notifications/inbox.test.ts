@@ -15,6 +15,7 @@ interface Item {
   readonly audience: unknown
   readonly level: string
   readonly link: string | null
+  readonly serverId: string | null
 }
 interface Page {
   readonly items: ReadonlyArray<Item>
@@ -74,6 +75,30 @@ describe("who sees what", () => {
       const anonymous = yield* call("GET", "/api/notifications")
       expect(anonymous.status).toBe(401)
       expect((yield* call("DELETE", "/api/notifications")).status).toBe(401)
+    }).pipe(Effect.provide(notificationsController())))
+
+  it.scoped("a notification about a server reaches only callers who may view that server; a permission held there alone is enough", () =>
+    Effect.gen(function* () {
+      yield* publish("A crashed", { permission: "server.view" }, { serverId: "A" })
+      yield* publish("B crashed", { permission: "server.view" }, { serverId: "B" })
+      const aboutB = yield* publish("B for everyone", "all", { serverId: "B" })
+      yield* publish("for everyone", "all")
+
+      // Scoped to A: A's alert through the permission held on A alone; nothing about B, even for everyone.
+      const scoped = "sam:server.view@A"
+      const sam = yield* inbox(scoped)
+      expect(titles(sam)).toEqual(["for everyone", "A crashed"])
+      expect(sam.items.find((item) => item.title === "A crashed")).toMatchObject({ serverId: "A" })
+      expect(sam.unreadCount).toBe(2)
+      // Ids of B's are ignored: nothing marked, nothing cleared beyond what sam sees.
+      expect(yield* markRead(scoped, { ids: [aboutB.id] })).toBe(0)
+      expect(yield* clear(scoped)).toBe(2)
+
+      // Another permission scoped to A does not reach a server.view audience, but A's servers stay visible.
+      expect(titles(yield* inbox("rex:server.restart@A"))).toEqual(["for everyone"])
+      // Held everywhere (and admin): every server's.
+      expect(titles(yield* inbox("vic:server.view"))).toEqual(["for everyone", "B for everyone", "B crashed", "A crashed"])
+      expect(titles(yield* inbox("root:admin"))).toEqual(["for everyone", "B for everyone", "B crashed", "A crashed"])
     }).pipe(Effect.provide(notificationsController())))
 
   it.scoped("publishers get InvalidNotification for bad input: unknown permission, empty title, unsafe link", () =>

@@ -58,6 +58,9 @@ describe("server alerts", () => {
       expect(yield* eventually(titles("viewer:server.view"), (t) => t.length === 3)).toEqual(expected)
       expect(yield* titles("root:admin")).toEqual(expected)
       expect(yield* titles("banner:players.ban")).toEqual([])
+      // A role with server.view on this server alone sees them; one scoped to another server does not.
+      expect(yield* titles("mod:server.view@s-1")).toEqual(expected)
+      expect(yield* titles("other:server.view@s-2")).toEqual([])
     }).pipe(Effect.provide(notificationsController()))
   )
 
@@ -78,6 +81,7 @@ describe("what the alerts say", () => {
   it("levels, reasons, what the watchdog does, and a link to the server", () => {
     expect(crashAlert(crashed("restarting", 2))).toEqual({
       audience: { permission: "server.view" },
+      serverId: "s-1",
       link: "/servers/s-1",
       level: "warning",
       title: "Chernarus #1 crashed",

@@ -19,7 +19,7 @@ export const serverParamOf = (path: string): string | undefined => {
 }
 
 /** The servers a caller may see: every one, or only those their scoped grants name. */
-export const visibleServers = (caller: Principal): "all" | ReadonlySet<string> => {
+export const visibleServers = (caller: Pick<Principal, "permissions" | "scoped">): "all" | ReadonlySet<string> => {
   if (caller.permissions.has(ADMIN) || caller.scoped === undefined || caller.scoped.size === 0) return "all"
   for (const permission of caller.permissions) if (permission.startsWith("server.")) return "all"
   const servers = new Set<string>()
@@ -27,7 +27,7 @@ export const visibleServers = (caller: Principal): "all" | ReadonlySet<string> =
   return servers
 }
 
-export const canSeeServer = (caller: Principal, serverId: string): boolean => {
+export const canSeeServer = (caller: Pick<Principal, "permissions" | "scoped">, serverId: string): boolean => {
   const visible = visibleServers(caller)
   return visible === "all" || visible.has(serverId)
 }

@@ -41,7 +41,13 @@ export const NewNotification = Schema.Struct({
   level: NotificationLevel,
   title: Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(200)),
   message: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(4000)),
-  link: Schema.optional(Link)
+  link: Schema.optional(Link),
+  /**
+   * The server it is about: only callers who may view that server see it,
+   * and a permission audience also reaches holders of that permission on
+   * this server alone (a per-server role).
+   */
+  serverId: Schema.optional(Name)
 })
 export type NotificationInput = typeof NewNotification.Encoded
 
@@ -52,6 +58,8 @@ export class Notification extends Schema.Class<Notification>("Notification")({
   title: Schema.String,
   message: Schema.String,
   link: Schema.NullOr(Schema.String),
+  /** The server it is about, if any. */
+  serverId: Schema.NullOr(Schema.String),
   /** ISO-8601, UTC. */
   createdAt: Schema.String,
   /** Whether this caller has read it (per caller, even for broadcasts). */

@@ -6,7 +6,7 @@
  */
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type * as Statement from "@effect/sql/Statement"
-import { ADMIN } from "@garrison/runtime"
+import { ADMIN, visibleServers } from "@garrison/runtime"
 import type { Audience } from "../contract/Api.js"
 
 export type AudienceKind = "user" | "permission" | "all"
@@ -15,6 +15,8 @@ export type AudienceKind = "user" | "permission" | "all"
 export interface Viewer {
   readonly id: string
   readonly permissions: ReadonlySet<string>
+  /** Permissions granted on some servers only (a per-server role): permission to server ids. */
+  readonly scoped?: ReadonlyMap<string, ReadonlySet<string>>
 }
 
 export const toColumns = (audience: Audience): { readonly kind: AudienceKind; readonly key: string } =>
@@ -30,6 +32,9 @@ export const fromColumns = (kind: string, key: string): Audience =>
 /**
  * The `WHERE` term for what `viewer` may see, over `notifications n`.
  * `admin` grants every permission, so admins see every permission audience.
+ * A permission held on some servers only reaches the notifications about
+ * those servers (`n.server_id`); and a caller who may view some servers
+ * only never sees a notification about another, whatever its audience.
  */
 export const visibleTo = (sql: SqlClient.SqlClient, viewer: Viewer): Statement.Fragment => {
   const clauses: Array<Statement.Fragment> = [
@@ -42,5 +47,12 @@ export const visibleTo = (sql: SqlClient.SqlClient, viewer: Viewer): Statement.F
   } else if (permissions.length > 0) {
     clauses.push(sql`(n.audience_kind = ${"permission"} AND ${sql.in("n.audience_key", permissions)})`)
   }
-  return sql.or(clauses)
+  for (const [permission, servers] of viewer.scoped ?? new Map<string, ReadonlySet<string>>()) {
+    if (servers.size === 0) continue
+    clauses.push(sql`(n.audience_kind = ${"permission"} AND n.audience_key = ${permission} AND ${sql.in("n.server_id", [...servers])})`)
+  }
+  const visible = visibleServers(viewer)
+  if (visible === "all") return sql.or(clauses)
+  const aboutVisible = visible.size === 0 ? sql`n.server_id IS NULL` : sql`(n.server_id IS NULL OR ${sql.in("n.server_id", [...visible])})`
+  return sql.and([sql.or(clauses), aboutVisible])
 }

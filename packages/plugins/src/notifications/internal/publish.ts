@@ -47,7 +47,8 @@ export const makePublish = (
           level: valid.level,
           title: valid.title,
           message: valid.message,
-          link: valid.link ?? null
+          link: valid.link ?? null,
+          server_id: valid.serverId ?? null
         }
         yield* sql`INSERT INTO notifications ${sql.insert(row)}`
         return toNotification(row, false)
@@ -59,6 +60,7 @@ export const makePublish = (
           audience: stored.audience,
           level: stored.level,
           title: stored.title,
+          serverId: stored.serverId,
           createdAt: stored.createdAt
         })
       )

@@ -14,10 +14,11 @@ export interface StoredNotification {
   readonly title: string
   readonly message: string
   readonly link: string | null
+  readonly server_id: string | null
 }
 
 export const COLUMNS =
-  "n.seq, n.id, n.created_at, n.audience_kind, n.audience_key, n.level, n.title, n.message, n.link"
+  "n.seq, n.id, n.created_at, n.audience_kind, n.audience_key, n.level, n.title, n.message, n.link, n.server_id"
 
 const isLevel = Schema.is(NotificationLevel)
 
@@ -30,6 +31,7 @@ export const toNotification = (row: StoredNotification, read: boolean): Notifica
     title: row.title,
     message: row.message,
     link: row.link,
+    serverId: row.server_id,
     createdAt: row.created_at,
     read
   }, true) // validated when published; a row edited by hand should not turn a read into a defect
@@ -57,6 +59,7 @@ export const JSON_COLUMNS = `${jsonObjectSql({
   title: "n.title",
   message: "n.message",
   link: "n.link",
+  serverId: "n.server_id",
   createdAt: "n.created_at",
   read: "CASE WHEN n.seq <= COALESCE(st.read_seq, 0) OR r.seq IS NOT NULL THEN json('true') ELSE json('false') END"
 })} AS json, n.seq`

@@ -11,9 +11,10 @@ import type { Audience, NotificationInput } from "../contract/Api.js"
 import { Notifications } from "../Notifications.js"
 
 /**
- * Who is told about a server. Today every holder of `server.view` (and
- * admins) may view every server; when roles become per server, narrow it
- * here, and only here.
+ * Who is told about a server: holders of `server.view` (and admins). The
+ * notification names its server (`serverId`), so a role scoped to some
+ * servers sees only theirs, and `server.view` held on this server alone
+ * is enough.
  */
 export const serverAudience = (_serverId: string): Audience => ({ permission: "server.view" })
 
@@ -25,6 +26,7 @@ const cut = (text: string, max: number) => (text.length <= max ? text : `${text.
 
 const about = (serverId: string, alert: Pick<NotificationInput, "level" | "title" | "message">): NotificationInput => ({
   audience: serverAudience(serverId),
+  serverId,
   link: serverLink(serverId),
   level: alert.level,
   title: cut(alert.title, 200),
