@@ -314,7 +314,9 @@ const queryValueFor = (document: OpenApiDocument, parameter: OpenApiParameter): 
 export const requestsFor = (
   document: OpenApiDocument,
   operation: OpenApiOperation,
-  knownIds: ReadonlyArray<string>
+  knownIds: ReadonlyArray<string>,
+  /** Path parameters given one value (a server's id, say) instead of generated ones. */
+  pinned: Readonly<Record<string, string>> = {}
 ): fc.Arbitrary<GeneratedRequest> => {
   const pathValue = fc.oneof(
     { weight: 3, arbitrary: knownIds.length > 0 ? fc.constantFrom(...knownIds) : fc.uuid() },
@@ -324,7 +326,7 @@ export const requestsFor = (
   )
   const pathParameters = operation.parameters.filter((p) => p.in === "path")
   const queryParameters = operation.parameters.filter((p) => p.in === "query")
-  const path = fc.tuple(...pathParameters.map(() => pathValue)).map((values) =>
+  const path = fc.tuple(...pathParameters.map((parameter) => (parameter.name in pinned ? fc.constant(pinned[parameter.name]!) : pathValue))).map((values) =>
     pathParameters.reduce((target, parameter, i) => target.replace(`{${parameter.name}}`, encodeSegment(values[i] as string)), operation.path)
   )
   const query = fc

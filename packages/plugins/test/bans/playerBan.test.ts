@@ -1,7 +1,7 @@
 /**
  * `POST /api/servers/:id/players/:playerId/ban` over fake servers: the
  * player is resolved like the kick route, banned globally and kicked from
- * every running server where they are online.
+ * every running server where they are online that the caller may see.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { PlayerIds } from "@garrison/runtime"
@@ -55,6 +55,18 @@ describe("player ban route", () => {
       }
       const again = yield* call("POST", "/api/servers/alpha/players/3/ban", { as: BAN, json: { reason: "x", platformId: STEAM64 } })
       expect(again.status).toBe(409)
+    }).pipe(Effect.provide(bansController(fleet)))
+  })
+
+  it.scopedLive("a moderator of one server kicks on that server only, and learns nothing of the others", () => {
+    const fleet = fleetWithPlayer()
+    return Effect.gen(function* () {
+      const reply = yield* call("POST", `/api/servers/alpha/players/${STEAM64}/ban`, { as: "mod:players.ban@alpha,players.view@alpha", json: { reason: "r" } })
+      expect(reply.status).toBe(201)
+      expect((reply.body.kicked as Array<{ serverId: string }>).map((k) => k.serverId)).toEqual(["alpha"])
+      expect(server(fleet, "alpha").commands).toEqual(["kick 3 Banned: r"])
+      expect(server(fleet, "bravo").commands).toEqual([])
+      expect(JSON.stringify(reply.body)).not.toContain("bravo")
     }).pipe(Effect.provide(bansController(fleet)))
   })
 

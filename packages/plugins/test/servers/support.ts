@@ -5,6 +5,7 @@
  * come from `fakeInstall`.
  */
 import type { HttpMethod } from "@effect/platform/HttpMethod"
+import type * as ConfigError from "effect/ConfigError"
 import type { AnyPlugin, ProcessLauncher } from "@garrison/runtime"
 import { type CallOptions, fakeLauncher, jsonBody, request, testController } from "@garrison/testkit"
 import { Effect, type Layer } from "effect"
@@ -23,7 +24,7 @@ export { fakeInstall } from "@garrison/testkit"
  */
 export const serversController = (
   extra: ReadonlyArray<AnyPlugin> = [],
-  launcher?: Layer.Layer<ProcessLauncher>,
+  launcher?: Layer.Layer<ProcessLauncher, ConfigError.ConfigError>,
   dataDir?: string,
   config?: Readonly<Record<string, string>>
 ) =>

@@ -15,16 +15,20 @@ const isPlayer = (steam64: PlayerIds.Steam64) => {
   return (player: OnlinePlayer) => player.steam64 === steam64 || player.guid === guid
 }
 
+/** Which servers a caller may reach (`canSeeServer`): a moderator of one server never acts on, or learns of, another. */
+export type ServerFilter = (serverId: string) => boolean
+
 /**
- * Runs `visit` on every running server where the player is online. A server
- * that does not answer is logged and skipped.
+ * Runs `visit` on every running server the caller may reach where the
+ * player is online. A server that does not answer is logged and skipped.
  */
 const onEveryServer = <A>(
   steam64: PlayerIds.Steam64,
+  reachable: ServerFilter,
   visit: (server: ServerHandle, player: OnlinePlayer) => Effect.Effect<A, { readonly message: string }>
 ) =>
   Effect.gen(function* () {
-    const running = yield* Effect.flatMap(Servers, (servers) => servers.running)
+    const running = (yield* Effect.flatMap(Servers, (servers) => servers.running)).filter((server) => reachable(server.id))
     const matches = isPlayer(steam64)
     const results = yield* Effect.forEach(
       running,
@@ -44,14 +48,14 @@ const onEveryServer = <A>(
   })
 
 /** The player as a running server lists them now, if one does (for the name a ban keeps). */
-export const findOnline = (steam64: PlayerIds.Steam64) =>
+export const findOnline = (steam64: PlayerIds.Steam64, reachable: ServerFilter) =>
   Effect.map(
-    onEveryServer(steam64, (_, player) => Effect.succeed(player)),
+    onEveryServer(steam64, reachable, (_, player) => Effect.succeed(player)),
     (found) => Option.fromNullable(found[0])
   )
 
-/** Every running server is asked for its players; the player with this Steam64 is kicked wherever online. */
-export const kickEverywhere = (steam64: PlayerIds.Steam64, reason: string) =>
-  onEveryServer(steam64, (server, player) =>
+/** Every running server the caller may reach is asked for its players; the player is kicked wherever online. */
+export const kickEverywhere = (steam64: PlayerIds.Steam64, reason: string, reachable: ServerFilter) =>
+  onEveryServer(steam64, reachable, (server, player) =>
     Effect.as(server.control.kick(player, `Banned: ${reason}`), { serverId: server.id, player } satisfies Kicked)
   )

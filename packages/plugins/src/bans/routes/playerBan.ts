@@ -15,7 +15,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import { actorErrorToHttp, CurrentPrincipal, fieldBadRequest, NotFound, parsePlatformId, PlayerIds, storeDefect } from "@garrison/runtime"
+import { actorErrorToHttp, canSeeServer, CurrentPrincipal, fieldBadRequest, NotFound, parsePlatformId, PlayerIds, storeDefect } from "@garrison/runtime"
 import { findPlayer } from "../../players/index.js"
 import { playerView, Servers } from "../../servers/index.js"
 import { BansApi, KickedOn, type PlayerBanBody, PlayerBanReply } from "../contract/Api.js"
@@ -43,7 +43,9 @@ export const PlayerBanRoutes = HttpApiBuilder.group(BansApi, "playerBan", (handl
           if (body.platformId !== undefined && body.platformId !== fromPath.right) {
             return yield* badPlatformId("does not match the player id in the path")
           }
-          const online = body.playerName === undefined ? yield* withServers(findOnline(fromPath.right)) : Option.none()
+          const caller = yield* CurrentPrincipal
+          const online =
+            body.playerName === undefined ? yield* withServers(findOnline(fromPath.right, (id) => canSeeServer(caller, id))) : Option.none()
           return { steam64: fromPath.right, name: body.playerName ?? Option.match(online, { onNone: () => fromPath.right, onSome: (p) => p.name }) }
         }
         const player = findPlayer(yield* server.control.players.pipe(Effect.mapError(actorErrorToHttp)), playerId)
@@ -78,7 +80,8 @@ export const PlayerBanRoutes = HttpApiBuilder.group(BansApi, "playerBan", (handl
           { platformId: who.steam64, playerName: who.name, reason: payload.reason, expiresAt, source: "manual" },
           caller.name
         )
-        const kicked = yield* withServers(kickEverywhere(who.steam64, ban.reason))
+        // The ban is global (every server's ban.txt); the kick now reaches only the servers the caller may see.
+        const kicked = yield* withServers(kickEverywhere(who.steam64, ban.reason, (id) => canSeeServer(caller, id)))
         return new PlayerBanReply({
           ban,
           kicked: kicked.map((k) => new KickedOn({ serverId: k.serverId, player: playerView(k.player) }))
