@@ -120,6 +120,10 @@ export interface Fleet {
   readonly startController: () => Promise<ControllerHandle>
   /** Stops the running controller (SIGTERM, then SIGKILL); its data directory stays. */
   readonly stopController: () => Promise<ExitInfo>
+  /** The running controller's base URL (`http://127.0.0.1:<port>`). */
+  readonly baseUrl: () => string
+  /** The admin's credentials as headers (the test header, or `admin`'s bearer token). */
+  readonly authHeaders: () => Promise<Readonly<Record<string, string>>>
   /** One request to the running controller as the admin (the test header, or `admin`'s bearer token), with a 30 s time-out. */
   readonly api: (method: string, path: string, body?: unknown) => Promise<JsonResponse>
   /** `POST /api/servers` for `install`: its folder and game port, `fleetSimArgs`, stop waits of 5 s and 3 s. */
@@ -214,6 +218,8 @@ export const makeFleet = (options: FleetOptions = {}): Fleet => {
       return controller
     },
     stopController: () => stopProcess(running()),
+    baseUrl: () => running().baseUrl,
+    authHeaders,
     api,
     createServer: (install, name) =>
       api("POST", "/api/servers", {
