@@ -376,7 +376,8 @@ describe.sequential("the dashboard over a real controller and a simulated server
       permissions: [
         { permission: "server.view", servers: [id] },
         { permission: "players.view", servers: [id] },
-        { permission: "players.kick", servers: [id] }
+        { permission: "players.kick", servers: [id] },
+        { permission: "server.deploy", servers: [id] }
       ]
     })
     expect(role.status, JSON.stringify(role.body)).toBe(201)
@@ -411,6 +412,13 @@ describe.sequential("the dashboard over a real controller and a simulated server
     expect(await moderator.page.getByRole("button", { name: "Start" }).count()).toBe(0)
     expect(await moderator.page.getByRole("button", { name: "Stop" }).count()).toBe(0)
     await moderator.page.getByRole("link", { name: "Players" }).waitFor()
+    // Its settings: the name is the deployer's; where RCON and the agent are is an admin's, and the form says so.
+    await moderator.page.getByRole("link", { name: "Settings" }).click()
+    await moderator.page.getByRole("heading", { name: "Change the entry" }).waitFor()
+    expect(await moderator.page.getByLabel("Name").isDisabled()).toBe(false)
+    expect(await moderator.page.getByLabel(/RCON port \(only an admin may change this\)/).isDisabled()).toBe(true)
+    expect(await moderator.page.getByLabel(/Agent URL .*only an admin may change this/).isDisabled()).toBe(true)
+    await checkPage(moderator, "moderator-settings", (p) => p.page.getByRole("heading", { name: "Change the entry" }).waitFor())
     expect(moderator.problems()).toEqual(noProblems)
   })
 

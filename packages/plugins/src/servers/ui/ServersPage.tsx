@@ -11,7 +11,7 @@ import { Loaded, formatBytes, useResource } from "@dashboard/ui/data.js"
 import { ActionButton, Spinner, SubmitButton, useFeedback, useSubmit } from "@dashboard/ui/feedback.js"
 import { VirtualList } from "@dashboard/ui/VirtualList.js"
 import type { ServerSummaryView } from "../contract/fields.js"
-import { percent, StatusBadge } from "./shared.js"
+import { ADMIN_ONLY, percent, StatusBadge } from "./shared.js"
 
 const POLL_MS = 3000
 
@@ -22,6 +22,7 @@ const splitList = (text: string): Array<string> =>
     .filter((s) => s !== "")
 
 const CreateServer = ({ created }: { readonly created: () => Promise<void> }) => {
+  const isAdmin = allowed(useSession().me, "admin")
   const [open, setOpen] = useState(false)
   const [name, setName] = useState("")
   const [installDir, setInstallDir] = useState("")
@@ -83,7 +84,7 @@ const CreateServer = ({ created }: { readonly created: () => Promise<void> }) =>
           <input name="name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={100} />
         </label>
         <label>
-          Install folder (absolute; holds the server binary)
+          Install folder (absolute; holds the server binary{isAdmin ? "" : "; inside the servers folder the admin set"})
           <input name="installDir" value={installDir} onChange={(e) => setInstallDir(e.target.value)} required />
         </label>
         <label>
@@ -103,16 +104,16 @@ const CreateServer = ({ created }: { readonly created: () => Promise<void> }) =>
           <input value={extraArgs} onChange={(e) => setExtraArgs(e.target.value)} placeholder="-doLogs -adminLog" />
         </label>
         <label>
-          RCON port (default: from the BattlEye config)
-          <input type="number" min={1} max={65535} value={rconPort} onChange={(e) => setRconPort(e.target.value)} />
+          RCON port (default: from the BattlEye config{isAdmin ? "" : `; ${ADMIN_ONLY}`})
+          <input type="number" min={1} max={65535} value={rconPort} onChange={(e) => setRconPort(e.target.value)} disabled={!isAdmin} />
         </label>
         <label>
           RCON password (default: from the BattlEye config)
           <input type="password" value={rconPassword} onChange={(e) => setRconPassword(e.target.value)} autoComplete="off" />
         </label>
         <label>
-          Agent URL (optional)
-          <input value={agentUrl} onChange={(e) => setAgentUrl(e.target.value)} placeholder="http://127.0.0.1:9100" />
+          Agent URL (optional{isAdmin ? "" : `; ${ADMIN_ONLY}`})
+          <input value={agentUrl} onChange={(e) => setAgentUrl(e.target.value)} placeholder="http://127.0.0.1:9100" disabled={!isAdmin} />
         </label>
         <label>
           Agent API key

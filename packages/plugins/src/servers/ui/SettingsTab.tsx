@@ -1,10 +1,18 @@
-/** A server's entry: rename, ports, mods, launch arguments, watchdog; delete (when stopped). */
+/**
+ * A server's entry: rename, ports, mods, launch arguments, watchdog; delete
+ * (when stopped). Where the server's RCON and agent are is an admin's to
+ * change (the API refuses anyone else): those fields are read-only for
+ * others, and say so.
+ */
 import { useState } from "react"
 import { api } from "@dashboard/api/client.js"
+import { allowed, useSession } from "@dashboard/app/session.js"
+import { ADMIN_ONLY } from "./shared.js"
 import { navigate } from "@dashboard/app/router.js"
 import { ActionButton, SubmitButton, useSubmit } from "@dashboard/ui/feedback.js"
 
 const SettingsTab = ({ serverId }: { readonly serverId: string }) => {
+  const isAdmin = allowed(useSession().me, "admin")
   const [name, setName] = useState("")
   const [gamePort, setGamePort] = useState("")
   const [mods, setMods] = useState("")
@@ -51,20 +59,20 @@ const SettingsTab = ({ serverId }: { readonly serverId: string }) => {
             <input value={mods} onChange={(e) => setMods(e.target.value)} />
           </label>
           <label>
-            Extra arguments (replaces the list)
+            Extra arguments (replaces the list{isAdmin ? "" : "; values naming paths are an admin's"})
             <input value={extraArgs} onChange={(e) => setExtraArgs(e.target.value)} />
           </label>
           <label>
-            RCON port
-            <input type="number" min={1} max={65535} value={rconPort} onChange={(e) => setRconPort(e.target.value)} />
+            RCON port{isAdmin ? "" : ` (${ADMIN_ONLY})`}
+            <input type="number" min={1} max={65535} value={rconPort} onChange={(e) => setRconPort(e.target.value)} disabled={!isAdmin} />
           </label>
           <label>
             RCON password
             <input type="password" value={rconPassword} onChange={(e) => setRconPassword(e.target.value)} autoComplete="off" />
           </label>
           <label>
-            Agent URL (- removes the agent)
-            <input value={agentUrl} onChange={(e) => setAgentUrl(e.target.value.trim())} placeholder="http://127.0.0.1:9100" />
+            Agent URL (- removes the agent){isAdmin ? "" : ` (${ADMIN_ONLY})`}
+            <input value={agentUrl} onChange={(e) => setAgentUrl(e.target.value.trim())} placeholder="http://127.0.0.1:9100" disabled={!isAdmin} />
           </label>
           <label>
             Agent API key
