@@ -15,7 +15,6 @@
  * search harder, and set `PROPERTY_SEED` to try other inputs).
  */
 import * as fc from "effect/FastCheck"
-import { request as httpRequest, Agent } from "node:http"
 import * as NodePath from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import {
@@ -27,6 +26,7 @@ import {
   stopProcess
 } from "../support/controller.js"
 import { fleetEnv, fleetSimArgs } from "../support/fleet.js"
+import { type RawAnswer, sendGenerated } from "../support/generatedRequests.js"
 import {
   type GeneratedRequest,
   type OpenApiDocument,
@@ -46,43 +46,10 @@ afterAll(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
-interface Answer {
-  readonly status: number
-  readonly headers: Readonly<Record<string, string | Array<string> | undefined>>
-  readonly body: Buffer
-}
+type Answer = RawAnswer
 
-const agent = new Agent({ keepAlive: true, maxSockets: 4 })
-
-/** One raw request (the target is sent exactly as generated); event streams are cut after their headers. */
-const send = (baseUrl: string, req: GeneratedRequest, token: string, ip: string): Promise<Answer> =>
-  new Promise((resolve, reject) => {
-    const url = new URL(baseUrl)
-    const headers: Record<string, string | number> = { "x-forwarded-for": ip }
-    if (req.auth === "admin") headers.authorization = `Bearer ${token}`
-    if (req.auth === "forged") headers.authorization = `Bearer ${token.slice(0, -4)}AAAA`
-    if (req.body !== undefined) {
-      headers["content-type"] = req.contentType ?? "application/json"
-      headers["content-length"] = req.body.length
-    }
-    const outgoing = httpRequest(
-      { host: url.hostname, port: url.port, method: req.method, path: req.target, headers, agent, timeout: 20_000 },
-      (incoming) => {
-        const chunks: Array<Buffer> = []
-        if (String(incoming.headers["content-type"] ?? "").startsWith("text/event-stream")) {
-          incoming.destroy()
-          resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: Buffer.alloc(0) })
-          return
-        }
-        incoming.on("data", (chunk: Buffer) => chunks.push(chunk))
-        incoming.on("end", () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: Buffer.concat(chunks) }))
-        incoming.on("error", reject)
-      }
-    )
-    outgoing.on("timeout", () => outgoing.destroy(new Error("no answer within 20 s")))
-    outgoing.on("error", reject)
-    outgoing.end(req.body)
-  })
+/** Event streams are cut right after their headers. */
+const send = (baseUrl: string, req: GeneratedRequest, token: string, ip: string): Promise<Answer> => sendGenerated(baseUrl, req, token, ip)
 
 /** What is wrong with an answer, or undefined when it keeps the rules. */
 const problemWith = (answer: Answer): string | undefined => {

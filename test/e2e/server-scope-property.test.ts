@@ -16,11 +16,11 @@
  */
 import { serverParamOf } from "@garrison/runtime"
 import * as fc from "effect/FastCheck"
-import { Agent, request as httpRequest } from "node:http"
 import * as NodePath from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { makeTempDir, removeDir, requestJson, startController, stopProcess } from "../support/controller.js"
 import { fleetEnv, fleetSimArgs } from "../support/fleet.js"
+import { sendGenerated } from "../support/generatedRequests.js"
 import { type GeneratedRequest, type OpenApiDocument, operationsOf, requestsFor } from "../support/openapiArbitrary.js"
 import { installSim } from "../support/sim.js"
 
@@ -37,50 +37,16 @@ afterAll(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
 })
 
-const agent = new Agent({ keepAlive: true, maxSockets: 4 })
-
 interface Answer {
   readonly status: number
   readonly text: string
 }
 
-/** One raw request as `token`'s holder (none or forged as generated); streams are read for a moment, then cut. */
-const send = (baseUrl: string, req: GeneratedRequest, token: string, ip: string): Promise<Answer> =>
-  new Promise((resolve, reject) => {
-    const url = new URL(baseUrl)
-    const headers: Record<string, string | number> = { "x-forwarded-for": ip }
-    if (req.auth === "admin") headers.authorization = `Bearer ${token}`
-    if (req.auth === "forged") headers.authorization = `Bearer ${token.slice(0, -4)}AAAA`
-    if (req.body !== undefined) {
-      headers["content-type"] = req.contentType ?? "application/json"
-      headers["content-length"] = req.body.length
-    }
-    const outgoing = httpRequest({ host: url.hostname, port: url.port, method: req.method, path: req.target, headers, agent, timeout: 20_000 }, (incoming) => {
-      const chunks: Array<Buffer> = []
-      let size = 0
-      const done = () => resolve({ status: incoming.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") })
-      if (String(incoming.headers["content-type"] ?? "").startsWith("text/event-stream")) {
-        const cut = setTimeout(() => {
-          incoming.destroy()
-          done()
-        }, STREAM_MS)
-        incoming.on("close", () => {
-          clearTimeout(cut)
-          done()
-        })
-      } else {
-        incoming.on("end", done)
-      }
-      incoming.on("data", (chunk: Buffer) => {
-        size += chunk.length
-        if (size <= STREAM_BYTES) chunks.push(chunk)
-      })
-      incoming.on("error", () => done())
-    })
-    outgoing.on("timeout", () => outgoing.destroy(new Error("no answer within 20 s")))
-    outgoing.on("error", reject)
-    outgoing.end(req.body)
-  })
+/** One request as `token`'s holder (none or forged as generated); event streams are read for a moment, then cut. */
+const send = async (baseUrl: string, req: GeneratedRequest, token: string, ip: string): Promise<Answer> => {
+  const answer = await sendGenerated(baseUrl, req, token, ip, { streamMs: STREAM_MS, streamBytes: STREAM_BYTES })
+  return { status: answer.status, text: answer.body.toString("utf8") }
+}
 
 const describeRequest = (req: GeneratedRequest) => `${req.method} ${req.target.slice(0, 200)} auth=${req.auth}${req.body === undefined ? "" : ` body: ${req.body.subarray(0, 160).toString("latin1")}`}`
 
