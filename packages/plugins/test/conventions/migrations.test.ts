@@ -57,8 +57,20 @@ const released: Record<string, readonly [ReadonlyArray<Migration>, ReadonlyArray
   bans: [bans, [[1, "create bans", "2899b8c8d391e062"]]],
   config: [config, [[1, "create config_templates", "efddc49246b069c3"]]],
   logs: [logs, [[1, "create server_metrics", "429ede243be65b41"]]],
-  mods: [mods, [[1, "create server_mods and mod_cache", "aa214f0cbbf25b60"]]],
-  notifications: [notifications, [[1, "create notifications, reads, user state and counter", "b7ceffa7a15fd5da"]]],
+  mods: [
+    mods,
+    [
+      [1, "create server_mods and mod_cache", "aa214f0cbbf25b60"],
+      [2, "create mod_jobs", "aac5d484809e4684"]
+    ]
+  ],
+  notifications: [
+    notifications,
+    [
+      [1, "create notifications, reads, user state and counter", "b7ceffa7a15fd5da"],
+      [2, "notifications about a server", "35d97e0375bc13cc"]
+    ]
+  ],
   platform: [platform, [[1, "create platform_settings", "1d50a517b0daea09"]]],
   priority: [priority, [[1, "create priority_entries", "93ebb79d76992244"]]],
   rollout: [rollout, [[1, "create rollout_policies", "26868e03163e85f4"]]],
