@@ -3,7 +3,7 @@
  * Plugins import from here only.
  */
 export * as Plugin from "./kernel/Plugin.js"
-export type { AnyPlugin, Job, PluginHttp, PluginSecret, HttpRouteServices } from "./kernel/Plugin.js"
+export type { AnyPlugin, HttpRouteServices, Job, PluginHttp, PluginRef, PluginSecret, PluginService } from "./kernel/Plugin.js"
 export * as Runtime from "./kernel/Runtime.js"
 export type { KernelServices } from "./kernel/Runtime.js"
 export { planPlugins, listEndpoints, routeShape } from "./kernel/PluginPlan.js"

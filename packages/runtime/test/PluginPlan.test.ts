@@ -1,6 +1,7 @@
 import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Either, Schema } from "effect"
+import { Context, Effect, Either, Schema } from "effect"
+import { AuditTrail } from "../src/access/AuditTrail.js"
 import { Access, type AccessRule } from "../src/access/Access.js"
 import { ConstantResponse } from "../src/http/ConstantResponse.js"
 import { AuthSchemes, RateLimit } from "../src/http/RoutePolicy.js"
@@ -55,6 +56,29 @@ describe("planPlugins", () => {
       "GET /api/a/:id a",
       "GET /api/b b"
     ])
+  })
+
+  it("builds the provider of an extension point before every plugin that requires it, whatever the list's order", () => {
+    const Slot = Context.GenericTag<{ readonly n: number }>("test/Slot")
+    const provider = Plugin.make({ id: "provider", provides: [Slot] })
+    const consumers = [Plugin.make({ id: "first", requires: [Slot] }), Plugin.make({ id: "second", requires: [Slot], dependsOn: [provider] })]
+    for (const list of [[...consumers, provider], [consumers[0]!, provider, consumers[1]!], [provider, ...consumers]]) {
+      const ordered = Either.getOrThrow(planPlugins(list)).ordered.map((p) => p.id)
+      expect(ordered.indexOf("provider")).toBeLessThan(ordered.indexOf("first"))
+      expect(ordered.indexOf("provider")).toBeLessThan(ordered.indexOf("second"))
+    }
+    // A plugin value in dependsOn is its id.
+    expect(consumers[1]!.dependsOn).toEqual(["provider"])
+  })
+
+  it("refuses to start a plugin that records audit rows without a plugin that stores them, naming both", () => {
+    const error = failure(planPlugins([Plugin.make({ id: "bans", requires: [AuditTrail] })]))
+    expect(error.reason).toBe("missing-dependency")
+    expect(error.message).toBe(
+      'plugin "bans" requires @garrison/runtime/AuditTrail, which no loaded plugin provides: load the "audit" plugin (audit rows would be lost)'
+    )
+    // A plugin providing what it requires itself does not count as its provider.
+    expect(failure(planPlugins([Plugin.make({ id: "self", requires: [AuditTrail], provides: [AuditTrail] })])).reason).toBe("missing-dependency")
   })
 
   it("refuses a duplicate plugin id", () => {

@@ -18,6 +18,7 @@ import type { AnyPlugin } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as LogLevel from "effect/LogLevel"
+import { withAuditTrail } from "./AuditRecorder.js"
 import { type LogLine, testLogging } from "./Logs.js"
 import { type SettingsOptions, withTestSettings } from "./Settings.js"
 import { TestAuthPlugin } from "./TestAuthPlugin.js"
@@ -32,12 +33,14 @@ export interface TestControllerOptions extends SettingsOptions {
 }
 
 /**
- * The controller over `plugins`, then the test authenticator
- * (`TestAuthPlugin`). `Provides` names the plugins' services a test reads:
+ * The controller over `plugins` (with an in-memory audit trail when they
+ * record rows and bring none: `withAuditTrail`), then the test
+ * authenticator (`TestAuthPlugin`). `Provides` names the plugins' services a test reads:
  * the host takes a dynamic list, so its type cannot say what they provide.
  */
 export const testController = <Provides = never>(plugins: ReadonlyArray<AnyPlugin>, options: TestControllerOptions = {}) => {
-  const controller = withTestSettings(Controller.layerTest(options.auth === false ? plugins : [...plugins, TestAuthPlugin]), options).pipe(
+  const loaded = withAuditTrail(plugins)
+  const controller = withTestSettings(Controller.layerTest(options.auth === false ? loaded : [...loaded, TestAuthPlugin]), options).pipe(
     Layer.provide(testLogging(options))
   )
   return controller as Layer.Layer<Layer.Layer.Success<typeof controller> | Provides, Layer.Layer.Error<typeof controller>>

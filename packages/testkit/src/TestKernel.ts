@@ -5,6 +5,7 @@
  * can stop it and start another on the same data directory (a restart).
  */
 import { type AnyPlugin, Runtime } from "@garrison/runtime"
+import { withAuditTrail } from "./AuditRecorder.js"
 import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
@@ -21,9 +22,9 @@ export interface TestKernelOptions extends SettingsOptions {
   readonly logs?: Array<LogLine>
 }
 
-/** The kernel over `plugins`, without scheduled backups. */
+/** The kernel over `plugins` (with an in-memory audit trail when they need one: `withAuditTrail`), without scheduled backups. */
 export const testKernel = <const Plugins extends ReadonlyArray<AnyPlugin>>(plugins: Plugins, options: TestKernelOptions = {}) =>
-  withTestSettings(Runtime.layer(plugins, { scheduledBackups: false }), options).pipe(
+  withTestSettings(Runtime.layer(withAuditTrail(plugins), { scheduledBackups: false }), options).pipe(
     Layer.provide(testLogging({ ...options, logLevel: options.logLevel ?? (options.logs === undefined ? LogLevel.Error : LogLevel.Debug) }))
   )
 

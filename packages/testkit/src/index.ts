@@ -17,7 +17,7 @@
  * - The controller as a process, loading plugins through `PLUGINS`:
  *   `spawnController`.
  */
-export { auditRecorder } from "./AuditRecorder.js"
+export { auditRecorder, withAuditTrail } from "./AuditRecorder.js"
 export { type BytesReply, call, type CallOptions, callWithText, jsonBody, type RawReply, type Reply, request, requestBytes, type TextReply } from "./Call.js"
 export { eventually, realSleep } from "./Eventually.js"
 export { unzipEntries } from "./Zip.js"

@@ -4,7 +4,7 @@
  * users and roles. It provides the `session` authentication scheme, which
  * every endpoint accepts unless it names other schemes.
  */
-import { type Job, on, Plugin, ServerDeleted } from "@garrison/runtime"
+import { AuditTrail, type Job, on, Plugin, ServerDeleted } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { sessionScheme } from "./authenticator/AccountsAuthenticator.js"
@@ -38,6 +38,8 @@ const jobs: ReadonlyArray<Job<Sessions | Lockout>> = [
 
 export const AccountsPlugin = Plugin.make({
   id: "accounts",
+  // Records audit rows through the audit trail it reads when built: the audit plugin is built first.
+  requires: [AuditTrail],
   description: "Users, roles, sign-in, sessions, CSRF, lockout and MFA",
   migrations,
   layer: services,

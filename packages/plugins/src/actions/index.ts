@@ -7,7 +7,7 @@
  * message and ban. RCON stands in where it can (message, kick, ban,
  * broadcast, lock, unlock). See README.md.
  */
-import { on, Plugin, ServerDeleted } from "@garrison/runtime"
+import { AuditTrail, on, Plugin, ServerDeleted } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -34,6 +34,8 @@ const services = Layer.merge(AdminActions.layer, registerAgentProvider).pipe(Lay
 
 export const ActionsPlugin = Plugin.make({
   id: "actions",
+  // Records audit rows through the audit trail it reads when built: the audit plugin is built first.
+  requires: [AuditTrail],
   description: "In-game admin actions through the agent beside each game server, RCON as the fallback",
   dependsOn: ["servers"],
   layer: services,

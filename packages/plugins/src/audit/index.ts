@@ -4,7 +4,7 @@
  * `GET /api/audit` and `GET /api/audit/verify` (admin). See README.md.
  */
 import * as Layer from "effect/Layer"
-import { Plugin } from "@garrison/runtime"
+import { AuditTrail, Plugin } from "@garrison/runtime"
 import { AuditLog, AuditTrailLive } from "./AuditLog.js"
 import { AuditApi } from "./contract/Api.js"
 import { migrations } from "./migrations.js"
@@ -12,6 +12,8 @@ import { AuditRoutes } from "./routes.js"
 
 export const AuditPlugin = Plugin.make({
   id: "audit",
+  // The durable audit trail: plugins that record rows require it, so they are built after it.
+  provides: [AuditTrail],
   description: "Hash-chained audit trail of requests and security events",
   migrations,
   layer: AuditTrailLive.pipe(Layer.provideMerge(AuditLog.layer)),

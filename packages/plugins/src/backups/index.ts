@@ -5,7 +5,7 @@
  * monthly tiers; previewed, downloaded and restored. See README.md.
  */
 import * as Effect from "effect/Effect"
-import { BeforeServerUpdate, on, Plugin, ServerDeleted } from "@garrison/runtime"
+import { AuditTrail, BeforeServerUpdate, on, Plugin, ServerDeleted } from "@garrison/runtime"
 import { BackupsApi } from "./contract/Api.js"
 import { migrations } from "./migrations.js"
 import { BackupsRoutes } from "./routes.js"
@@ -13,6 +13,8 @@ import { ServerBackups, ServerBackupsLive } from "./ServerBackups.js"
 
 export const BackupsPlugin = Plugin.make({
   id: "backups",
+  // Records audit rows through the audit trail it reads when built: the audit plugin is built first.
+  requires: [AuditTrail],
   description: "Backups of a server's config, profiles and world: scheduled, tiered retention, restore",
   dependsOn: ["servers"],
   migrations,

@@ -4,7 +4,7 @@
  * `ban.txt` (before each start and restart, after every change, at each
  * expiry). See README.md.
  */
-import { Plugin } from "@garrison/runtime"
+import { AuditTrail, Plugin } from "@garrison/runtime"
 import * as Layer from "effect/Layer"
 import { Bans } from "./Bans.js"
 import { BanSync, type BanSyncOptions } from "./BanSync.js"
@@ -17,6 +17,8 @@ export type BansPluginOptions = BanSyncOptions
 export const makeBansPlugin = (options: BansPluginOptions = {}) =>
   Plugin.make({
     id: "bans",
+    // Records audit rows through the audit trail it reads when built: the audit plugin is built first.
+    requires: [AuditTrail],
     description: "Global ban database, synced into every server's ban.txt",
     dependsOn: ["servers"],
     migrations,

@@ -3,13 +3,15 @@
  * category, scanned and cleared; wipes after a pre-wipe backup; replicates
  * from another server. Every call audited. See README.md.
  */
-import { Plugin } from "@garrison/runtime"
+import { AuditTrail, Plugin } from "@garrison/runtime"
 import { DangerzoneApi } from "./contract/Api.js"
 import { Dangerzone } from "./Dangerzone.js"
 import { DangerzoneRoutes } from "./routes.js"
 
 export const DangerzonePlugin = Plugin.make({
   id: "dangerzone",
+  // Records audit rows through the audit trail it reads when built: the audit plugin is built first.
+  requires: [AuditTrail],
   description: "What clears a server's data for good: log files by category, wipes, replicates from another server",
   dependsOn: ["servers", "backups"],
   layer: Dangerzone.layer,

@@ -6,7 +6,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { on, Plugin, ServerDeleted } from "@garrison/runtime"
+import { AuditTrail, on, Plugin, ServerDeleted } from "@garrison/runtime"
 import { ModsApi } from "./contract/Api.js"
 import { migrations } from "./migrations.js"
 import { Mods } from "./Mods.js"
@@ -14,6 +14,8 @@ import { ModJobsRoutes, ModsRoutes } from "./routes.js"
 
 export const ModsPlugin = Plugin.make({
   id: "mods",
+  // Records audit rows through the audit trail it reads when built: the audit plugin is built first.
+  requires: [AuditTrail],
   description: "Workshop mods per server: install, update, load order, launch parameters",
   dependsOn: ["servers", "platform"],
   migrations,

@@ -16,6 +16,8 @@ export const PRIORITY_CLEANUP_INTERVAL = "60 seconds"
 
 export const PriorityPlugin = Plugin.make({
   id: "priority",
+  // Records audit rows through the audit trail it reads when built: the audit plugin is built first.
+  requires: [AuditTrail],
   description: "VIP priority queue, synced into every server's priority.txt",
   dependsOn: ["servers"],
   migrations,

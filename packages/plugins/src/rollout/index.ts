@@ -6,7 +6,7 @@
  * something is due. See README.md.
  */
 import * as Effect from "effect/Effect"
-import { on, Plugin, ServerDeleted } from "@garrison/runtime"
+import { AuditTrail, on, Plugin, ServerDeleted } from "@garrison/runtime"
 import { RolloutApi } from "./contract/Api.js"
 import { migrations } from "./migrations.js"
 import { RolloutRoutes } from "./routes.js"
@@ -14,6 +14,8 @@ import { Rollouts, RolloutsLive } from "./Rollouts.js"
 
 export const RolloutPlugin = Plugin.make({
   id: "rollout",
+  // Records audit rows through the audit trail it reads when built: the audit plugin is built first.
+  requires: [AuditTrail],
   description: "Safe rollouts of mod and game updates: warnings, lock, kick, health check, rollback",
   dependsOn: ["servers", "mods", "updates"],
   migrations,

@@ -9,7 +9,7 @@ import type * as ConfigError from "effect/ConfigError"
 import type * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { type EventBus, type Hooks, Plugin, ProcessLauncher, ProcessRecords, type ServerEntry, Supervisor } from "@garrison/runtime"
+import { AuditTrail, type EventBus, type Hooks, Plugin, ProcessLauncher, ProcessRecords, type ServerEntry, Supervisor } from "@garrison/runtime"
 import { actorOptionsConfig } from "./config.js"
 import { ServersApi } from "./contract/Api.js"
 import { serverFileSyncHook, serverFileSyncLayer } from "./fileSync.js"
@@ -96,6 +96,8 @@ const warnSharedFolders = (stored: ReadonlyArray<ServerEntry>) =>
 export const makeServersPlugin = (options: ServersPluginOptions = {}) =>
   Plugin.make({
     id: "servers",
+    // Records audit rows through the audit trail it reads when built: the audit plugin is built first.
+    requires: [AuditTrail],
     description: "Server entries, process lifecycle, live status",
     migrations,
     layer: Servers.layer.pipe(

@@ -3,13 +3,15 @@
  * update, update status, cancel, deploy and rebuild), with progress as a
  * status and as Server-Sent Events. See README.md.
  */
-import { Plugin } from "@garrison/runtime"
+import { AuditTrail, Plugin } from "@garrison/runtime"
 import { UpdatesApi } from "./contract/Api.js"
 import { UpdatesRoutes } from "./routes.js"
 import { ServerUpdates } from "./ServerUpdates.js"
 
 export const UpdatesPlugin = Plugin.make({
   id: "updates",
+  // Records audit rows through the audit trail it reads when built: the audit plugin is built first.
+  requires: [AuditTrail],
   description: "Game server installs, updates and rebuilds through SteamCMD; deploying new servers",
   dependsOn: ["servers", "platform"],
   layer: ServerUpdates.layer,

@@ -7,6 +7,7 @@ import { HttpServerRequest } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { planPlugins, Plugin } from "@garrison/runtime"
+import { withAuditTrail } from "@garrison/testkit"
 import { Effect, Either, Option } from "effect"
 import { AccountsPlugin } from "../../src/accounts/index.js"
 import { clientIp, credentialsOf, isHttps } from "../../src/accounts/http/request.js"
@@ -61,7 +62,7 @@ describe("requests", () => {
 })
 
 describe("route policy of the accounts routes", () => {
-  const routes = Either.getOrThrow(planPlugins([AccountsPlugin])).routes
+  const routes = Either.getOrThrow(planPlugins(withAuditTrail([AccountsPlugin]))).routes
   const route = (method: string, path: string) => routes.find((r) => r.method === method && r.path === path)!
 
   it("CSRF: exactly the spec's exempt list among the plugin's writes (login, logout, setup)", () => {

@@ -13,7 +13,7 @@ import { Cause, type Context, Effect, Exit, Layer, Logger, LogLevel, Option, Sco
 import { randomBytes } from "node:crypto"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
-import { fakeFleet, startKernel, tempDir } from "@garrison/testkit"
+import { fakeFleet, startKernel, tempDir, withAuditTrail } from "@garrison/testkit"
 import { ServerEntries } from "../../src/servers/index.js"
 
 const PASSWORD = "rcon-clear-Password-7731"
@@ -42,7 +42,7 @@ const kernelWithLogs = (dataDir: string) =>
       }
     })
     const scope = yield* Scope.make()
-    const layer = Runtime.layer([fakeFleet().plugin], { scheduledBackups: false }).pipe(
+    const layer = Runtime.layer(withAuditTrail([fakeFleet().plugin]), { scheduledBackups: false }).pipe(
       Layer.provide(GarrisonConfig.layerWith({ dataDir })),
       Layer.provide(Logger.replace(Logger.defaultLogger, logger))
     )

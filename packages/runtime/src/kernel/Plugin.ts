@@ -61,10 +61,31 @@ export interface Job<R> {
   readonly run: Effect.Effect<void, unknown, R>
 }
 
+/**
+ * A service that one plugin's layer provides and other plugins' layers read
+ * while they are built: an extension point such as the runtime's
+ * `AuditTrail`. A layer reads what the layers built before it provide, so
+ * the plan builds a provider before every plugin that requires it, and
+ * refuses to start when none is loaded (a service read too early would be
+ * the slot's default, silently).
+ */
+export interface PluginService {
+  /** The service's key (a `Context.Tag` or `Context.Reference` is one). */
+  readonly key: string
+}
+
+/** Another plugin, by value or by id (a value also checks the spelling). */
+export type PluginRef = string | { readonly id: string }
+
 export interface Plugin<Provides = never, R = never> {
   readonly id: string
   readonly description: string
+  /** Plugin ids this one needs loaded and built first. */
   readonly dependsOn: ReadonlyArray<string>
+  /** Extension points this plugin's layer provides (see `PluginService`). */
+  readonly provides: ReadonlyArray<PluginService>
+  /** Extension points this plugin's layer reads; a provider must be loaded, and is built first. */
+  readonly requires: ReadonlyArray<PluginService>
   readonly permissions: ReadonlyArray<PermissionDefinition>
   readonly migrations: ReadonlyArray<Migration>
   /** Services the plugin exports to later plugins and to embedders. */
@@ -109,7 +130,9 @@ export type AnyPlugin = Plugin<never, unknown>
 export interface PluginSpec<Provides, RL, RH, RE, RK, RJ, RS, RA> {
   readonly id: string
   readonly description?: string
-  readonly dependsOn?: ReadonlyArray<string>
+  readonly dependsOn?: ReadonlyArray<PluginRef>
+  readonly provides?: ReadonlyArray<PluginService>
+  readonly requires?: ReadonlyArray<PluginService>
   readonly permissions?: ReadonlyArray<PermissionDefinition>
   readonly migrations?: ReadonlyArray<Migration>
   readonly layer?: Layer.Layer<Provides, unknown, RL>
@@ -131,7 +154,9 @@ export const make = <Provides = never, RL = never, RH = never, RE = never, RK = 
 ): Plugin<Provides, RL | RH | RE | RK | RJ | RA | Exclude<RS, Scope.Scope>> => ({
   id: spec.id,
   description: spec.description ?? "",
-  dependsOn: spec.dependsOn ?? [],
+  dependsOn: (spec.dependsOn ?? []).map((ref) => (typeof ref === "string" ? ref : ref.id)),
+  provides: spec.provides ?? [],
+  requires: spec.requires ?? [],
   permissions: spec.permissions ?? [],
   migrations: spec.migrations ?? [],
   layer: spec.layer ?? (Layer.empty as unknown as Layer.Layer<Provides, unknown, RL>),

@@ -90,7 +90,27 @@ export const planPlugins = (
     }
   }
 
-  const ordered = topologicalOrder(plugins, byId)
+  // Extension points: each plugin that requires one is built after its providers (there must be one).
+  const providers = new Map<string, Array<string>>()
+  for (const plugin of plugins) for (const service of plugin.provides) providers.set(service.key, [...(providers.get(service.key) ?? []), plugin.id])
+  const builtAfter = new Map<string, Array<string>>()
+  for (const plugin of plugins) {
+    const after = [...plugin.dependsOn]
+    for (const service of plugin.requires) {
+      const from = (providers.get(service.key) ?? []).filter((id) => id !== plugin.id)
+      if (from.length === 0) {
+        const hint = SERVICE_PROVIDERS[service.key]
+        return fail(
+          "missing-dependency",
+          `plugin "${plugin.id}" requires ${service.key}, which no loaded plugin provides${hint === undefined ? "" : `: load ${hint}`}`
+        )
+      }
+      after.push(...from)
+    }
+    builtAfter.set(plugin.id, after)
+  }
+
+  const ordered = topologicalOrder(plugins, byId, (plugin) => builtAfter.get(plugin.id) ?? plugin.dependsOn)
   if (Either.isLeft(ordered)) return Either.left(ordered.left)
 
   const permissions: Array<PermissionDefinition & { owner: string }> = builtInPermissions.map((p) => ({
@@ -318,9 +338,15 @@ export const listEndpoints = (api: HttpApi.HttpApi.Any) => {
   return endpoints
 }
 
+/** Who provides the runtime's own extension points, for the start-up error when none is loaded. */
+const SERVICE_PROVIDERS: Readonly<Record<string, string>> = {
+  "@garrison/runtime/AuditTrail": 'the "audit" plugin (audit rows would be lost)'
+}
+
 const topologicalOrder = (
   plugins: ReadonlyArray<AnyPlugin>,
-  byId: ReadonlyMap<string, AnyPlugin>
+  byId: ReadonlyMap<string, AnyPlugin>,
+  builtAfter: (plugin: AnyPlugin) => ReadonlyArray<string>
 ): Either.Either<ReadonlyArray<AnyPlugin>, StartupError> => {
   const ordered: Array<AnyPlugin> = []
   const state = new Map<string, "visiting" | "done">()
@@ -334,7 +360,7 @@ const topologicalOrder = (
       })
     }
     state.set(plugin.id, "visiting")
-    for (const dep of plugin.dependsOn) {
+    for (const dep of builtAfter(plugin)) {
       const error = visit(byId.get(dep)!, [...path, plugin.id])
       if (error) return error
     }
