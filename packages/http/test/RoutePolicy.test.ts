@@ -102,6 +102,8 @@ const PartnerHandlers = HttpApiBuilder.group(PartnerApi, "partner", (h) =>
 /** A partner key scheme: `X-Partner-Key`; a wrong key is 401 of its own. */
 const PartnerPlugin = Plugin.make({
   id: "partner",
+  // The names its routes ask for (in the controller, the plugins that own them declare them).
+  permissions: ["players.view", "players.kick", "bans.manage", "players.ban", "server.restart"].map((name) => ({ name, description: name })),
   http: Plugin.http(PartnerApi, PartnerHandlers),
   rateLimits: [{ scope: "partner", limit: 3, window: Duration.minutes(1), description: "partner exports" }],
   errorCodes: [{ tag: "PartnerExpired", code: "partner.expired", status: 402, description: "The partner agreement has ended" }],

@@ -18,7 +18,7 @@ export type { HookPoint, HookHandler, ServerHookInput } from "./kernel/Hooks.js"
 
 export { Access, allows, describeAccess, missingPermissions, needsCaller, permissionsNamed } from "./access/Access.js"
 export type { AccessRule } from "./access/Access.js"
-export { ADMIN, PermissionCatalog, builtInPermissions, grants } from "./access/Permissions.js"
+export { ADMIN, PermissionCatalog, grants, kernelPermissions } from "./access/Permissions.js"
 export type { PermissionDefinition } from "./access/Permissions.js"
 export {
   AuthenticationFailed,

@@ -18,6 +18,7 @@
  *   `spawnController`.
  */
 export { auditRecorder, withAuditTrail } from "./AuditRecorder.js"
+export { DefaultPermissionsPlugin } from "./DefaultPermissions.js"
 export { type BytesReply, call, type CallOptions, callWithText, jsonBody, type RawReply, type Reply, request, requestBytes, type TextReply } from "./Call.js"
 export { eventually, realSleep } from "./Eventually.js"
 export { unzipEntries } from "./Zip.js"

@@ -7,7 +7,7 @@
  * exported by"), which is the moment to add it here.
  */
 export { Access } from "../../../runtime/src/access/Access.js"
-export { ADMIN, builtInPermissions } from "../../../runtime/src/access/Permissions.js"
+export { ADMIN, kernelPermissions } from "../../../runtime/src/access/Permissions.js"
 export {
   BadGateway,
   BadRequest,

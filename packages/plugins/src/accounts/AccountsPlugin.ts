@@ -38,6 +38,7 @@ const jobs: ReadonlyArray<Job<Sessions | Lockout>> = [
 
 export const AccountsPlugin = Plugin.make({
   id: "accounts",
+  permissions: [{ name: "users.manage", description: "Manage users, roles and chat-user role mappings" }],
   // Records audit rows through the audit trail it reads when built: the audit plugin is built first.
   requires: [AuditTrail],
   description: "Users, roles, sign-in, sessions, CSRF, lockout and MFA",

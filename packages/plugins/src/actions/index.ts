@@ -37,7 +37,7 @@ export const ActionsPlugin = Plugin.make({
   // Records audit rows through the audit trail it reads when built: the audit plugin is built first.
   requires: [AuditTrail],
   description: "In-game admin actions through the agent beside each game server, RCON as the fallback",
-  dependsOn: ["servers"],
+  dependsOn: ["servers", "players"],
   layer: services,
   http: Plugin.http(ActionsApi as never, Layer.merge(ActionsRoutes, AgentPassthroughRoutes) as never),
   errorCodes: [

@@ -11,12 +11,14 @@ import { BanSync, type BanSyncOptions } from "./BanSync.js"
 import { BansApi } from "./contract/Api.js"
 import { migrations } from "./migrations.js"
 import { Routes } from "./routes/index.js"
+import { BANS_PERMISSIONS } from "./contract/Api.js"
 
 export type BansPluginOptions = BanSyncOptions
 
 export const makeBansPlugin = (options: BansPluginOptions = {}) =>
   Plugin.make({
     id: "bans",
+    permissions: BANS_PERMISSIONS,
     // Records audit rows through the audit trail it reads when built: the audit plugin is built first.
     requires: [AuditTrail],
     description: "Global ban database, synced into every server's ban.txt",
@@ -63,3 +65,4 @@ export {
   renderBlock as renderBanBlock
 } from "./internal/banFile.js"
 export type { BanFileIdForm, EncodedBlock as EncodedBanBlock } from "./internal/banFile.js"
+export { BANS_PERMISSIONS } from "./contract/Api.js"

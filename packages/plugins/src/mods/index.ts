@@ -11,9 +11,11 @@ import { ModsApi } from "./contract/Api.js"
 import { migrations } from "./migrations.js"
 import { Mods } from "./Mods.js"
 import { ModJobsRoutes, ModsRoutes } from "./routes.js"
+import { MODS_PERMISSIONS } from "./contract/Api.js"
 
 export const ModsPlugin = Plugin.make({
   id: "mods",
+  permissions: MODS_PERMISSIONS,
   // Records audit rows through the audit trail it reads when built: the audit plugin is built first.
   requires: [AuditTrail],
   description: "Workshop mods per server: install, update, load order, launch parameters",
@@ -55,3 +57,4 @@ export { isDue } from "./model.js"
 export type { AppliedMod, StagedInstall, StagedMod } from "./model.js"
 export { Mods } from "./Mods.js"
 export type { ModsShape } from "./Mods.js"
+export { MODS_PERMISSIONS } from "./contract/Api.js"

@@ -5,9 +5,13 @@
 import { Plugin } from "@garrison/runtime"
 import { PlayersApi } from "./contract/Api.js"
 import { PlayersRoutes } from "./routes.js"
+import { PLAYER_PERMISSIONS } from "./contract/permissions.js"
+
+export { PLAYER_PERMISSIONS } from "./contract/permissions.js"
 
 export const PlayersPlugin = Plugin.make({
   id: "players",
+  permissions: PLAYER_PERMISSIONS,
   description: "RCON, broadcast messages, online players and kicks",
   dependsOn: ["servers"],
   http: Plugin.http(PlayersApi, PlayersRoutes)

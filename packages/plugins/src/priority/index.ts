@@ -10,12 +10,14 @@ import { PriorityApi } from "./contract/Api.js"
 import { migrations } from "./migrations.js"
 import { PriorityQueue } from "./PriorityQueue.js"
 import { PriorityRoutes } from "./routes.js"
+import { PRIORITY_PERMISSIONS } from "./contract/Api.js"
 
 /** How often expired entries are removed (the spec's cleanup interval). */
 export const PRIORITY_CLEANUP_INTERVAL = "60 seconds"
 
 export const PriorityPlugin = Plugin.make({
   id: "priority",
+  permissions: PRIORITY_PERMISSIONS,
   // Records audit rows through the audit trail it reads when built: the audit plugin is built first.
   requires: [AuditTrail],
   description: "VIP priority queue, synced into every server's priority.txt",
@@ -80,3 +82,4 @@ export { PRIORITY_FILE, priorityFileText } from "./internal/sync.js"
 export { PriorityQueue } from "./PriorityQueue.js"
 export type { PriorityQueueShape } from "./PriorityQueue.js"
 export { exportFileName as priorityExportFileName } from "./routes.js"
+export { PRIORITY_PERMISSIONS } from "./contract/Api.js"

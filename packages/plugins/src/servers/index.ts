@@ -20,6 +20,7 @@ import { ServersRoutes } from "./routes/servers.js"
 import { ServerEntries } from "./ServerEntries.js"
 import { Servers } from "./Servers.js"
 import { SqlProcessRecords } from "./SqlProcessRecords.js"
+import { SERVER_PERMISSIONS } from "./contract/permissions.js"
 
 export interface ServersPluginOptions {
   /** How processes are started; tests pass a fake. Default: real, detached processes. */
@@ -96,6 +97,7 @@ const warnSharedFolders = (stored: ReadonlyArray<ServerEntry>) =>
 export const makeServersPlugin = (options: ServersPluginOptions = {}) =>
   Plugin.make({
     id: "servers",
+    permissions: SERVER_PERMISSIONS,
     // Records audit rows through the audit trail it reads when built: the audit plugin is built first.
     requires: [AuditTrail],
     description: "Server entries, process lifecycle, live status",
@@ -113,6 +115,7 @@ export const makeServersPlugin = (options: ServersPluginOptions = {}) =>
 export const ServersPlugin = makeServersPlugin()
 
 export { actorOptionsConfig } from "./config.js"
+export { SERVER_PERMISSIONS } from "./contract/permissions.js"
 export { Servers } from "./Servers.js"
 export { ControlProviders } from "./ControlProviders.js"
 export type { Availability, ControlProvider, ControlProvidersShape, ProvidedControl } from "./ControlProviders.js"

@@ -10,7 +10,7 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import type { HttpMethod } from "@effect/platform/HttpMethod"
 import type { AnyPlugin } from "@garrison/runtime"
-import { auditRecorder, type LogLine, tempDir, testController } from "@garrison/testkit"
+import { auditRecorder, DefaultPermissionsPlugin, type LogLine, tempDir, testController } from "@garrison/testkit"
 import { Effect, LogLevel } from "effect"
 import { Secret, TOTP } from "otpauth"
 import { AccountsPlugin, type Roles, type Sessions, type Users } from "../../src/accounts/index.js"
@@ -41,7 +41,10 @@ export const accountsController = (options: ControllerOptions = {}) => {
   const audit = options.audit ?? auditRecorder()
   const env = { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, ...options.env }
   const trail = options.auditChain === true ? AuditPlugin : audit.plugin
-  return testController<Users | Roles | Sessions | Lockout>([HealthPlugin, AccountsPlugin, trail, ...(options.plugins ?? [])], {
+  // The default plugins' permissions, for roles that grant them (unless the test loads an owner itself).
+  const extra = options.plugins ?? []
+  const permissions = extra.some((plugin) => plugin.permissions.length > 0) ? [] : [DefaultPermissionsPlugin]
+  return testController<Users | Roles | Sessions | Lockout>([HealthPlugin, AccountsPlugin, trail, ...permissions, ...extra], {
     auth: false,
     dataPrefix: "garrison-accounts-",
     settings: { trustProxyHops: 1, ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }) },

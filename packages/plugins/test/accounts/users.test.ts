@@ -62,6 +62,25 @@ describe("roles", () => {
       expect(editBot.body).toMatchObject({ id: "chat-bot", permissions: ["server.view"], builtIn: true })
     }).pipe(Effect.provide(accountsController())))
 
+  it.scoped("GET /api/permissions lists what the loaded plugins declare, with their owners (admin only)", () =>
+    Effect.gen(function* () {
+      const admin = yield* signInAdmin
+      const reply = yield* call("GET", "/api/permissions", { headers: admin.bearer })
+      expect(reply.status).toBe(200)
+      const items = (reply.body as { items: ReadonlyArray<{ name: string; owner: string; description: string }> }).items
+      expect(items[0]).toEqual({ name: "admin", owner: "built-in", description: "Everything, including system settings" })
+      expect(items).toEqual(expect.arrayContaining([
+        expect.objectContaining({ name: "users.manage", owner: "accounts" }),
+        expect.objectContaining({ name: "server.view", owner: "default-permissions" })
+      ]))
+      expect(new Set(items.map((p) => p.name)).size).toBe(items.length)
+      yield* createUser(admin, { username: "perm-viewer", password: "a long password here", role: "moderator" })
+      const moderator = yield* signIn("perm-viewer", "a long password here")
+      const refused = yield* call("GET", "/api/permissions", { headers: moderator.bearer })
+      expect(refused.status).toBe(403)
+      expect(refused.body).toMatchObject({ error: "forbidden" })
+    }).pipe(Effect.provide(accountsController())))
+
   it.scoped("unknown permission names are 400 listing them; known ones (built-in or plugin-declared) pass", () =>
     Effect.gen(function* () {
       const admin = yield* signInAdmin

@@ -16,13 +16,14 @@ import { BackupsPlugin } from "../../src/backups/index.js"
 import { FilesPlugin } from "../../src/files/index.js"
 import { ModsPlugin } from "../../src/mods/index.js"
 import { PlatformPlugin } from "../../src/platform/index.js"
+import { PlayersPlugin } from "../../src/players/index.js"
 
 const ADMIN = "root:admin"
 const B_SECRET = "b-join-secret"
 const PERMISSIONS = ["server.deploy", "server.config", "server.restart", "server.rcon", "server.view", "players.view"]
 
 const setup = () =>
-  testController([fakeFleet().plugin, PlatformPlugin, ModsPlugin, FilesPlugin, BackupsPlugin, ActionsPlugin], {
+  testController([fakeFleet().plugin, PlayersPlugin, PlatformPlugin, ModsPlugin, FilesPlugin, BackupsPlugin, ActionsPlugin], {
     dataPrefix: "garrison-scoped-",
     logLevel: LogLevel.Error,
     config: { RATE_LIMIT_API: "off" }

@@ -5,10 +5,10 @@
  */
 import type { AnyPlugin } from "@garrison/runtime"
 import { type Notifications, NotificationsPlugin } from "../../src/notifications/index.js"
-import { testController } from "@garrison/testkit"
+import { DefaultPermissionsPlugin, testController } from "@garrison/testkit"
 
 export { call, eventually, type Reply } from "@garrison/testkit"
 
 /** A fresh controller (own data directory) with the notifications plugin. */
 export const notificationsController = (extra: ReadonlyArray<AnyPlugin> = []) =>
-  testController<Notifications>([NotificationsPlugin, ...extra], { dataPrefix: "garrison-notifications-" })
+  testController<Notifications>([NotificationsPlugin, DefaultPermissionsPlugin, ...extra], { dataPrefix: "garrison-notifications-" })

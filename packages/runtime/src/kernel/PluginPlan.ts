@@ -17,7 +17,7 @@ import { AuthSchemes, CsrfExempt, DEFAULT_RATE_LIMIT, DuringPasswordChange, Rate
 import { serverParamOf } from "../access/ServerScope.js"
 import { ConstantResponse, type ConstantResponseValue } from "../http/ConstantResponse.js"
 import { requireKnownFields } from "../http/KnownFields.js"
-import { builtInPermissions, type PermissionDefinition } from "../access/Permissions.js"
+import { kernelPermissions, type PermissionDefinition } from "../access/Permissions.js"
 import { codeForTag, errorStatus } from "../http/ApiErrors.js"
 import type { AnyPlugin, PluginSecret } from "./Plugin.js"
 import { StartupError } from "./StartupError.js"
@@ -113,7 +113,7 @@ export const planPlugins = (
   const ordered = topologicalOrder(plugins, byId, (plugin) => builtAfter.get(plugin.id) ?? plugin.dependsOn)
   if (Either.isLeft(ordered)) return Either.left(ordered.left)
 
-  const permissions: Array<PermissionDefinition & { owner: string }> = builtInPermissions.map((p) => ({
+  const permissions: Array<PermissionDefinition & { owner: string }> = kernelPermissions.map((p) => ({
     ...p,
     owner: "built-in"
   }))

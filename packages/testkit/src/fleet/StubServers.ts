@@ -4,7 +4,7 @@
  * (and its before-start hook) over a `Supervisor` and `ServerEntries` that
  * serve the actors the test made (`fakeActor`, `StubFleet`).
  */
-import { ServerEntries, serverFileSyncHook, serverFileSyncLayer, Servers } from "@garrison/plugins/servers"
+import { SERVER_PERMISSIONS, ServerEntries, serverFileSyncHook, serverFileSyncLayer, Servers } from "@garrison/plugins/servers"
 import { type EventHandler, Plugin, type ServerActor, type ServerFileSync, ServerNotFound, Supervisor } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -28,6 +28,8 @@ export const stubServersPlugin = (
 ): Plugin.Plugin<Supervisor | ServerEntries | Servers | ServerFileSync, ServerFileSync> =>
   Plugin.make({
     id: "servers",
+    // It stands in for the servers plugin: it declares what that one does.
+    permissions: SERVER_PERMISSIONS,
     layer: Layer.merge(Servers.layer, serverFileSyncLayer).pipe(
       Layer.provideMerge(
         Layer.merge(

@@ -68,6 +68,16 @@ export const AccountsListParams = Schema.Struct(pageParams(ACCOUNTS_PAGE))
 /** In username order (ignoring case). */
 export class UserPage extends Schema.Class<UserPage>("UserPage")({ ...pageFields(UserView), ...totalField }) {}
 
+/** A permission a role may grant, and the plugin that declares it (`built-in`: the kernel's `admin`). */
+export class PermissionView extends Schema.Class<PermissionView>("PermissionView")({
+  name: Schema.String,
+  description: Schema.String,
+  owner: Schema.String
+}) {}
+
+/** Every permission the loaded plugins declare, in one page. */
+export class PermissionList extends Schema.Class<PermissionList>("PermissionList")({ items: Schema.Array(PermissionView) }) {}
+
 /** Built-in roles first, then by name. */
 export class RolePage extends Schema.Class<RolePage>("RolePage")({ ...pageFields(RoleView), ...totalField }) {}
 
@@ -108,6 +118,11 @@ export class RolesGroup extends HttpApiGroup.make("roles")
   .add(
     HttpApiEndpoint.get("list", "/api/roles").setUrlParams(AccountsListParams).addSuccess(RolePage)
       .annotate(OpenApi.Summary, "List roles")
+  )
+  .add(
+    HttpApiEndpoint.get("permissions", "/api/permissions").addSuccess(PermissionList)
+      .annotate(OpenApi.Summary, "List the permissions a role may grant")
+      .annotate(OpenApi.Description, "Each loaded plugin's permissions with what they allow and which plugin declares them; `admin` implies all.")
   )
   .add(
     HttpApiEndpoint.post("create", "/api/roles").setPayload(NewRoleRequest).addSuccess(RoleView, { status: 201 })

@@ -2,7 +2,7 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
-import { CurrentPrincipal, cursorBadRequest } from "@garrison/runtime"
+import { CurrentPrincipal, cursorBadRequest, PermissionCatalog } from "@garrison/runtime"
 import { ACCOUNTS_PAGE, AccountsApi } from "../contract/Api.js"
 import { rolePaging } from "../roles/paging.js"
 import { type RoleRecord, Roles } from "../roles/Roles.js"
@@ -61,7 +61,9 @@ export const UsersRoutes = HttpApiBuilder.group(AccountsApi, "users", (handlers)
 export const RolesRoutes = HttpApiBuilder.group(AccountsApi, "roles", (handlers) =>
   Effect.gen(function* () {
     const roles = yield* Roles
+    const catalog = yield* PermissionCatalog
     return handlers
+      .handle("permissions", () => Effect.succeed({ items: catalog.all.map(({ name, description, owner }) => ({ name, description, owner })) }))
       .handle("list", ({ urlParams }) =>
         Effect.gen(function* () {
           const after = yield* rolePaging.decode(urlParams.cursor)

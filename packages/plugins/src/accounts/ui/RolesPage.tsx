@@ -1,10 +1,9 @@
 /** Roles (admin): permissions granted everywhere or on some servers only (per-server scopes). */
 import { useState } from "react"
-import { builtInPermissions } from "@garrison/runtime"
 import { api } from "@dashboard/api/client.js"
 import { Loaded, useResource } from "@dashboard/ui/data.js"
 import { ActionButton, SubmitButton, useSubmit } from "@dashboard/ui/feedback.js"
-import { NewRoleRequest, RolePatchRequest, type RoleView } from "../contract/Api.js"
+import { NewRoleRequest, type PermissionView, RolePatchRequest, type RoleView } from "../contract/Api.js"
 
 type Grant = RoleView["permissions"][number]
 
@@ -17,11 +16,14 @@ interface ServerOption {
 const GrantsEditor = ({
   grants,
   onChange,
+  permissions,
   servers,
   disabled
 }: {
   readonly grants: ReadonlyArray<Grant>
   readonly onChange: (grants: ReadonlyArray<Grant>) => void
+  /** What the loaded plugins declare (`GET /api/permissions`). */
+  readonly permissions: ReadonlyArray<PermissionView>
   readonly servers: ReadonlyArray<ServerOption>
   readonly disabled?: boolean
 }) => {
@@ -46,7 +48,7 @@ const GrantsEditor = ({
           </tr>
         </thead>
         <tbody>
-          {builtInPermissions.map((permission) => {
+          {permissions.map((permission) => {
             const scope = scopeOf(permission.name)
             const mode = scope === "none" ? "none" : scope === "all" ? "all" : "some"
             return (
@@ -97,7 +99,17 @@ const GrantsEditor = ({
   )
 }
 
-const RoleCard = ({ role, servers, reload }: { readonly role: RoleView; readonly servers: ReadonlyArray<ServerOption>; readonly reload: () => Promise<void> }) => {
+const RoleCard = ({
+  role,
+  permissions,
+  servers,
+  reload
+}: {
+  readonly role: RoleView
+  readonly permissions: ReadonlyArray<PermissionView>
+  readonly servers: ReadonlyArray<ServerOption>
+  readonly reload: () => Promise<void>
+}) => {
   const [grants, setGrants] = useState<ReadonlyArray<Grant>>(role.permissions)
   const [description, setDescription] = useState(role.description)
   const [open, setOpen] = useState(false)
@@ -135,7 +147,7 @@ const RoleCard = ({ role, servers, reload }: { readonly role: RoleView; readonly
             Description
             <input value={description} onChange={(e) => setDescription(e.target.value)} maxLength={500} />
           </label>
-          <GrantsEditor grants={grants} onChange={setGrants} servers={servers} disabled={isAdmin} />
+          <GrantsEditor grants={grants} onChange={setGrants} permissions={permissions} servers={servers} disabled={isAdmin} />
           <div>
             <ActionButton
               className="primary"
@@ -155,6 +167,8 @@ const RoleCard = ({ role, servers, reload }: { readonly role: RoleView; readonly
 const RolesPage = () => {
   const roles = useResource(() => api((c) => c.roles.list({ urlParams: { limit: 1000 } })), [])
   const servers = useResource(() => api((c) => c.servers.list({ urlParams: {} })), [])
+  const catalog = useResource(() => api((c) => c.roles.permissions()), [])
+  const permissions = catalog.data?.items ?? []
   const serverOptions = servers.data?.items.map((s) => ({ id: s.id, name: s.name })) ?? []
   const [name, setName] = useState("")
   const [description, setDescription] = useState("")
@@ -169,7 +183,7 @@ const RolesPage = () => {
   return (
     <section className="stack">
       <h1>Roles</h1>
-      <Loaded resource={roles}>{(page) => page.items.map((role) => <RoleCard key={role.id + role.updatedAt} role={role} servers={serverOptions} reload={roles.reload} />)}</Loaded>
+      <Loaded resource={roles}>{(page) => page.items.map((role) => <RoleCard key={role.id + role.updatedAt} role={role} permissions={permissions} servers={serverOptions} reload={roles.reload} />)}</Loaded>
       <form className="card stack" onSubmit={create.submit} aria-labelledby="new-role">
         <h2 id="new-role">New role</h2>
         <div className="grid">
@@ -182,7 +196,7 @@ const RolesPage = () => {
             <input value={description} onChange={(e) => setDescription(e.target.value)} maxLength={500} />
           </label>
         </div>
-        <GrantsEditor grants={grants} onChange={setGrants} servers={serverOptions} />
+        <GrantsEditor grants={grants} onChange={setGrants} permissions={permissions} servers={serverOptions} />
         <div>
           <SubmitButton busy={create.busy}>Create role</SubmitButton>
         </div>

@@ -18,6 +18,7 @@ import {
   NotFound,
   pageFields,
   pageParams,
+  type PermissionDefinition,
   PlatformId,
   ServerFault,
   ServerNotFound,
@@ -28,6 +29,11 @@ import { PlayerView, ServerPath } from "../../servers/index.js"
 
 export const BANS_PERMISSION = "bans.manage"
 export const PLAYER_BAN_PERMISSION = "players.ban"
+/** The permissions the bans plugin owns. */
+export const BANS_PERMISSIONS: ReadonlyArray<PermissionDefinition> = [
+  { name: PLAYER_BAN_PERMISSION, description: "Ban players into the global ban database" },
+  { name: BANS_PERMISSION, description: "Manage the global ban database" }
+]
 export const MAX_PAGE_SIZE = 500
 export const DEFAULT_PAGE_SIZE = 50
 export const MAX_NAME_LENGTH = 128

@@ -20,6 +20,7 @@ import {
   Conflict,
   NotFound,
   pageFields,
+  type PermissionDefinition,
   ServerNotFound,
   ServerUnreadable,
   Unavailable
@@ -27,6 +28,11 @@ import {
 
 export const MODS_VIEW = "mods.view"
 export const MODS_INSTALL = "mods.install"
+/** The permissions the mods plugin owns. */
+export const MODS_PERMISSIONS: ReadonlyArray<PermissionDefinition> = [
+  { name: MODS_VIEW, description: "View installed mods and pending updates" },
+  { name: MODS_INSTALL, description: "Install, update, order and remove mods" }
+]
 
 export const ModType = Schema.Literal("client", "server").annotations({ message: () => "expected client or server" })
 export type ModType = typeof ModType.Type

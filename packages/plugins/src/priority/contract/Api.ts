@@ -7,9 +7,11 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, BodyExample, Conflict, IsoDateTime, NotFound, pageFields, pageParams, PlatformId } from "@garrison/runtime"
+import { Access, BadRequest, BodyExample, Conflict, IsoDateTime, NotFound, pageFields, pageParams, type PermissionDefinition, PlatformId } from "@garrison/runtime"
 
 export const PRIORITY_PERMISSION = "priority.manage"
+/** The permissions the priority plugin owns. */
+export const PRIORITY_PERMISSIONS: ReadonlyArray<PermissionDefinition> = [{ name: PRIORITY_PERMISSION, description: "Manage the VIP priority queue" }]
 
 export const PRIORITY_ROLES = ["VIP", "Supporter", "Premium"] as const
 export const PriorityRole = Schema.Literal(...PRIORITY_ROLES).annotations({
