@@ -302,7 +302,6 @@ export const ServerBackupsLive = Layer.scoped(
         )
       }
     })
-    yield* Effect.forkIn(Effect.forever(Effect.zipRight(Effect.sleep(SCHEDULE_TICK), scheduleDue)), scope)
 
     const configView = (serverId: string) =>
       Effect.gen(function* () {

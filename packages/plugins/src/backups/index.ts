@@ -9,7 +9,7 @@ import { AuditTrail, BeforeServerUpdate, on, Plugin, ServerDeleted } from "@garr
 import { BackupsApi } from "./contract/Api.js"
 import { migrations } from "./migrations.js"
 import { BackupsRoutes } from "./routes.js"
-import { ServerBackups, ServerBackupsLive } from "./ServerBackups.js"
+import { SCHEDULE_TICK, ServerBackups, ServerBackupsLive } from "./ServerBackups.js"
 
 export const BackupsPlugin = Plugin.make({
   id: "backups",
@@ -25,7 +25,9 @@ export const BackupsPlugin = Plugin.make({
       Effect.flatMap(ServerBackups, (backups) => backups.backupNow(input.serverId, "pre-update", input.by))
     )
   ],
-  events: [on(ServerDeleted, (event) => Effect.flatMap(ServerBackups, (backups) => backups.forgetServer(event.serverId)), "forgetServer")]
+  events: [on(ServerDeleted, (event) => Effect.flatMap(ServerBackups, (backups) => backups.forgetServer(event.serverId)), "forgetServer")],
+  // The schedule: every minute, the backups that are due (a failed pass is logged; the next minute tries again).
+  jobs: [{ name: "scheduled-backups", every: SCHEDULE_TICK, run: Effect.flatMap(ServerBackups, (backups) => backups.runDue) }]
 })
 
 export {

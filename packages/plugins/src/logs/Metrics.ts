@@ -12,8 +12,6 @@ import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Schedule from "effect/Schedule"
-import type * as Scope from "effect/Scope"
 import { Servers } from "../servers/index.js"
 import type { MetricsResponse } from "./contract/Api.js"
 import { type MetricsStoreError, metricsStoreError } from "./errors.js"
@@ -48,8 +46,6 @@ export interface MetricsShape {
   /** Deletes every sample of a server (its entry was deleted); answers how many. */
   readonly forget: (serverId: string) => Effect.Effect<number, MetricsStoreError>
   readonly range: (serverId: string, fromMs: number, toMs: number) => Effect.Effect<MetricsResponse, MetricsStoreError>
-  /** Samples every `interval` for the life of the current scope (the plugin's start hook). */
-  readonly runSampler: Effect.Effect<void, never, Scope.Scope>
 }
 
 interface Row {
@@ -130,14 +126,7 @@ export class Metrics extends Context.Tag("@garrison/plugins/logs/Metrics")<Metri
           }
         }).pipe(Effect.mapError(metricsStoreError("cannot read metrics")))
 
-      const runSampler: MetricsShape["runSampler"] = sample.pipe(
-        Effect.catchAll((error) => Effect.logWarning(`metrics sample failed: ${error.message}`)),
-        Effect.schedule(Schedule.spaced(options.interval)),
-        Effect.forkScoped,
-        Effect.asVoid
-      )
-
-      return Metrics.of({ options, sample, prune, forget, range, runSampler })
+      return Metrics.of({ options, sample, prune, forget, range })
     })
 
   /** Needs the servers plugin's `Servers` and the database; settings from the configuration. */

@@ -9,7 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { ConsoleBuffer } from "./ConsoleBuffer.js"
 import { LogsApi } from "./contract/Api.js"
-import { Metrics } from "./Metrics.js"
+import { Metrics, metricsConfig } from "./Metrics.js"
 import { migrations } from "./migrations.js"
 import { LogsRoutes } from "./routes.js"
 
@@ -34,6 +34,8 @@ export const LogsPlugin = Plugin.make({
     on(ServerDeleted, (event) => forgetServer(event.serverId), "forgetServer")
   ],
   jobs: [
+    // Sampling every METRICS_INTERVAL: a failed or dying sample is logged and the next one runs.
+    { name: "metrics-sample", every: Effect.map(metricsConfig, (options) => options.interval), run: Effect.flatMap(Metrics, (m) => Effect.asVoid(m.sample)) },
     {
       name: "metrics-retention",
       every: "1 hour",
@@ -41,9 +43,7 @@ export const LogsPlugin = Plugin.make({
         Effect.flatMap((removed) => (removed > 0 ? Effect.logDebug(`metrics retention removed ${removed}`) : Effect.void))
       )
     }
-  ],
-  // The sampling interval comes from the configuration (`METRICS_INTERVAL`), which a job's fixed `every` cannot express.
-  onStart: Effect.flatMap(Metrics, (m) => m.runSampler)
+  ]
 })
 
 export { ConsoleBuffer, makeConsoleBuffer } from "./ConsoleBuffer.js"

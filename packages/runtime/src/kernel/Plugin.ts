@@ -54,10 +54,19 @@ export interface PluginSecret {
   readonly spec: SecretSpec
 }
 
-/** A background job: `run` repeats every `every`, first after one interval; failures are logged. */
+/**
+ * A background job: `run` repeats `every` after the end of the last run,
+ * first after `initialDelay` (default: one interval). A run that fails or
+ * dies is logged (a warning naming the job, with the cause) and the loop
+ * goes on; a run longer than `timeout` is stopped and logged the same way.
+ * Every periodic loop of a plugin is a job, so none can end silently.
+ */
 export interface Job<R> {
   readonly name: string
-  readonly every: Duration.DurationInput
+  /** A fixed interval, or one read once at start-up (a setting: `Effect.map(config, (c) => c.interval)`). */
+  readonly every: Duration.DurationInput | Effect.Effect<Duration.DurationInput, unknown, R>
+  readonly initialDelay?: Duration.DurationInput
+  readonly timeout?: Duration.DurationInput
   readonly run: Effect.Effect<void, unknown, R>
 }
 

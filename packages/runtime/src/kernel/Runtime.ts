@@ -26,7 +26,7 @@ import { SealedSecrets } from "../secrets/SealedSecrets.js"
 import { AtomicFiles } from "../files/AtomicFile.js"
 import { Announcements } from "./Announcements.js"
 import { Hooks } from "./Hooks.js"
-import type { AnyPlugin, Plugin } from "./Plugin.js"
+import type { AnyPlugin, Job, Plugin } from "./Plugin.js"
 import { type HostRoute, planPlugins } from "./PluginPlan.js"
 import { PluginRegistry } from "./PluginRegistry.js"
 import { StartupError } from "./StartupError.js"
@@ -165,7 +165,7 @@ export const layer = <const Plugins extends ReadonlyArray<AnyPlugin>>(
               yield* bus.register(plugin.id, handler) as Effect.Effect<void>
             }
             for (const hook of plugin.hooks) hooks.register(plugin.id, hook, context)
-            for (const job of plugin.jobs) yield* forkJob(plugin.id, job.name, job.every, job.run as Effect.Effect<void, unknown>)
+            for (const job of plugin.jobs) yield* forkJob(plugin.id, job as Job<never>)
           }
           for (const plugin of plan.ordered) {
             if (plugin.onStart === undefined) continue
@@ -196,10 +196,21 @@ export const layer = <const Plugins extends ReadonlyArray<AnyPlugin>>(
     })
   )
 
-/** A background job: every `every`, logged on failure, never stopping the loop. */
-const forkJob = (owner: string, name: string, every: Duration.DurationInput, run: Effect.Effect<void, unknown>) =>
-  run.pipe(
-    Effect.catchAllCause((cause) => Effect.logWarning(`job ${owner}/${name} failed`, Cause.pretty(cause))),
-    Effect.schedule(Schedule.spaced(every)),
-    Effect.forkScoped
-  )
+/** A background job (see `Job`): every run logged on failure or time-out, never stopping the loop. */
+const forkJob = (owner: string, job: Job<never>) =>
+  Effect.gen(function* () {
+    const every = Effect.isEffect(job.every) ? yield* job.every : job.every
+    const timed = job.timeout === undefined
+      ? job.run
+      : job.run.pipe(
+          Effect.timeoutFail({
+            duration: job.timeout,
+            onTimeout: () => new Error(`took longer than ${Duration.format(Duration.decode(job.timeout!))}: stopped`)
+          })
+        )
+    const once = timed.pipe(Effect.catchAllCause((cause) => Effect.logWarning(`job ${owner}/${job.name} failed`, Cause.pretty(cause))))
+    yield* Effect.sleep(job.initialDelay ?? every).pipe(
+      Effect.zipRight(Effect.repeat(once, Schedule.spaced(every))),
+      Effect.forkScoped
+    )
+  })
