@@ -13,6 +13,7 @@ import type { AgentSettings, ServerEntry } from "@garrison/runtime"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as EffectRuntime from "effect/Runtime"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type { Availability } from "../servers/index.js"
@@ -80,16 +81,18 @@ export const reasonFor = (isAdmin: boolean, reason: string): string => (isAdmin 
 export class AgentLinks extends Context.Tag("@garrison/plugins/actions/AgentLinks")<AgentLinks, AgentLinksShape>() {
   static readonly make = Effect.gen(function* () {
     const http = yield* HttpClient.HttpClient
+    // `forEntry` is a plain function (a provider's `forServer`): it builds links with this layer's runtime.
+    const runSync = EffectRuntime.runSync(yield* Effect.runtime<never>())
     const links = new Map<string, { readonly settings: AgentSettings; readonly link: AgentLink }>()
 
     const makeLink = (settings: AgentSettings): AgentLink => {
-      const client = Effect.runSync(
+      const client = runSync(
         AgentClient.make({ baseUrl: settings.url, key: settings.apiKey === "" ? undefined : settings.apiKey }).pipe(
           Effect.provideService(HttpClient.HttpClient, http)
         )
       )
       // One health check at a time refreshes the answer; callers meanwhile wait for that one.
-      const [availability, refresh] = Effect.runSync(Effect.cachedInvalidateWithTTL(judge(settings.url, client.health), HEALTH_TTL))
+      const [availability, refresh] = runSync(Effect.cachedInvalidateWithTTL(judge(settings.url, client.health), HEALTH_TTL))
       return { url: settings.url, client, availability, refresh }
     }
 

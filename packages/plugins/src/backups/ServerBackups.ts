@@ -14,6 +14,7 @@ import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as EffectRuntime from "effect/Runtime"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
@@ -23,6 +24,7 @@ import {
   AuditTrail,
   EventBus,
   forkUntilBegan,
+  makeKeyedLocks,
   makeProgressBoard,
   recordForRequest,
   Refusal,
@@ -78,7 +80,7 @@ export interface ServerBackupsShape {
     filename: string,
     type: BackupType | undefined,
     by: string
-  ) => Effect.Effect<{ readonly handle: Fs.promises.FileHandle; readonly size: number; readonly filename: string }, Lookup | Refusal>
+  ) => Effect.Effect<{ readonly bytes: Stream.Stream<Uint8Array, Error>; readonly size: number; readonly filename: string }, Lookup | Refusal>
   /** A copy of the zip with the game's secrets masked, made as it streams (`maskedZip`). */
   readonly downloadMasked: (serverId: string, filename: string, type: BackupType | undefined) => Effect.Effect<Stream.Stream<Uint8Array, ZipRefused>, Lookup | Refusal>
   readonly contents: (serverId: string, filename: string, type: BackupType | undefined, page: { readonly limit: number; readonly cursor?: string }) => Effect.Effect<BackupContents, Lookup | Refusal>
@@ -118,32 +120,28 @@ export const ServerBackupsLive = Layer.scoped(
     yield* archive.sweep
     const scope = yield* Effect.scope
     const board = yield* makeProgressBoard<BackupStatus>((s) => s.state === "running")
-    const locks = new Map<string, Effect.Semaphore>()
+    // One backup or restore per server at a time; a server's lock is forgotten when no one holds or awaits it.
+    const locks = yield* makeKeyedLocks()
     /** Backups a restore or download reads now: retention leaves them alone. */
     const inUse = new Map<string, number>()
     const iso = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
 
-    const lockOf = (serverId: string) => {
-      let lock = locks.get(serverId)
-      if (lock === undefined) {
-        lock = Effect.unsafeMakeSemaphore(1)
-        locks.set(serverId, lock)
-      }
-      return lock
-    }
     const busy = (serverId: string) => Refusal.of(`a backup or restore of server ${serverId} is running: wait for it (GET /api/servers/${serverId}/backup-status)`)
-    const holding = <A, E, R>(key: string, effect: Effect.Effect<A, E, R>) =>
-      Effect.acquireUseRelease(
+    /** Marks the backup `key` in use for the rest of the scope. */
+    const hold = (key: string) =>
+      Effect.acquireRelease(
         Effect.sync(() => inUse.set(key, (inUse.get(key) ?? 0) + 1)),
-        () => effect,
         () => Effect.sync(() => (inUse.get(key) === 1 ? inUse.delete(key) : inUse.set(key, inUse.get(key)! - 1)))
       )
+    const holding = <A, E, R>(key: string, effect: Effect.Effect<A, E, R>) => Effect.scoped(Effect.zipRight(hold(key), effect))
 
     const record = (by: string, action: string, serverId: string, details: Record<string, unknown>, result: "success" | "failure" = "success") =>
       recordForRequest(audit, { actor: by, action, target: serverId, result, details })
 
     const set = (serverId: string, f: (s: BackupStatus) => Partial<BackupStatus>) => board.update(serverId, (s) => new BackupStatus({ ...s, ...f(s) }))
 
+    // The zip's stream callbacks run outside any fiber: they update the board with this layer's runtime.
+    const runSync = EffectRuntime.runSync(yield* Effect.runtime<never>())
     /** Progress from the zip's stream callbacks: at most every percent or 8 MiB. */
     const progressOf = (serverId: string) => {
       let last = { phase: "", bytes: -1, percent: -1 }
@@ -151,7 +149,7 @@ export const ServerBackupsLive = Layer.scoped(
         const percent = bytesTotal > 0 ? Math.min(99, Math.floor((bytesDone / bytesTotal) * 100)) : 0
         if (phase === last.phase && percent === last.percent && bytesDone - last.bytes < 8 * 1024 * 1024) return
         last = { phase, bytes: bytesDone, percent }
-        Effect.runSync(set(serverId, () => ({ phase, bytesDone, bytesTotal, percent })))
+        runSync(set(serverId, () => ({ phase, bytesDone, bytesTotal, percent })))
       }
     }
 
@@ -239,9 +237,8 @@ export const ServerBackupsLive = Layer.scoped(
           yield* onBegan
           return yield* end(serverId, backupLocked(serverId, type, by, filename, extra))
         })
-        const lock = lockOf(serverId)
-        if (wait) return yield* lock.withPermits(1)(body)
-        const ran = yield* lock.withPermitsIfAvailable(1)(body)
+        if (wait) return yield* locks.withLock(serverId, body)
+        const ran = yield* locks.withLockIfFree(serverId, body)
         return Option.isSome(ran) ? ran.value : yield* Effect.fail(busy(serverId))
       })
 
@@ -357,10 +354,24 @@ export const ServerBackupsLive = Layer.scoped(
       download: (serverId, filename, type, by) =>
         Effect.gen(function* () {
           const { path, backup } = yield* lookupBackup(serverId, filename, type)
-          const handle = yield* Effect.tryPromise({ try: () => Fs.promises.open(path, "r"), catch: () => Refusal.of(`server ${serverId} has no backup "${filename}"`, 404) })
-          const stats = yield* Effect.promise(() => handle.stat())
+          const stats = yield* Effect.tryPromise({ try: () => Fs.promises.stat(path), catch: () => Refusal.of(`server ${serverId} has no backup "${filename}"`, 404) })
           yield* record(by, "backup.downloaded", serverId, { filename, type: backup.type, secrets: "included" })
-          return { handle, size: stats.size, filename }
+          // The stream owns the file: opened when the body is sent, closed when it ends, fails or the client goes,
+          // and held from retention meanwhile.
+          const bytes = Stream.unwrapScoped(
+            Effect.gen(function* () {
+              yield* hold(`${serverId}/${filename}`)
+              const handle = yield* Effect.acquireRelease(
+                Effect.tryPromise({ try: () => Fs.promises.open(path, "r"), catch: (error) => new Error(`backup ${filename}: ${String(error)}`) }),
+                (handle) => Effect.promise(() => handle.close().catch(() => undefined))
+              )
+              return Stream.fromAsyncIterable(
+                handle.createReadStream({ highWaterMark: 1024 * 1024, autoClose: false, start: 0, end: Math.max(0, stats.size - 1) }) as AsyncIterable<Uint8Array>,
+                (error) => (error instanceof Error ? error : new Error(String(error)))
+              )
+            })
+          )
+          return { bytes, size: stats.size, filename }
         }),
       downloadMasked: (serverId, filename, type) =>
         Effect.map(lookupBackup(serverId, filename, type), ({ path }) => maskedZip(path)),
@@ -394,7 +405,8 @@ export const ServerBackupsLive = Layer.scoped(
           yield* startOperation(handle.actor, "restore", scope, ({ began, progress }) =>
             holding(
               key,
-              lockOf(serverId).withPermits(1)(
+              locks.withLock(
+                serverId,
                 Effect.gen(function* () {
                   yield* begin(serverId, "restore", backup.type, filename)
                   yield* began

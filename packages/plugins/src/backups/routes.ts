@@ -37,11 +37,8 @@ export const BackupsRoutes = HttpApiBuilder.group(BackupsApi, "backups", (handle
           if (!grants(by.permissions, ADMIN)) {
             return yield* new Forbidden({ message: "secrets: only an admin may download a backup with its secrets (without ?secrets=include, they are masked)", details: { field: "secrets" } })
           }
-          const { handle, size } = yield* backups.download(path.id, path.filename, urlParams.type, by.name)
-          return HttpServerResponse.stream(
-            Stream.fromAsyncIterable(handle.createReadStream({ highWaterMark: 1024 * 1024, autoClose: true }) as AsyncIterable<Uint8Array>, (error) => error),
-            { contentType: "application/zip", contentLength: size, headers }
-          )
+          const { bytes, size } = yield* backups.download(path.id, path.filename, urlParams.type, by.name)
+          return HttpServerResponse.stream(bytes, { contentType: "application/zip", contentLength: size, headers })
         }).pipe(Effect.catchTag("Refusal", refusalHttpError))
       )
       .handle("contents", ({ path, urlParams }) =>

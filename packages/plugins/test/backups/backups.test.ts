@@ -7,10 +7,11 @@
  * type; the config validates its paths and numbers.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { auditRecorder, callWithText as call, eventually, fakeFleet, fakeInstall, requestBytes, tempDir, testController } from "@garrison/testkit"
+import { auditRecorder, callWithText as call, eventually, fakeFleet, fakeInstall, requestBytes, serverPort, tempDir, testAuthorization, testController } from "@garrison/testkit"
 import { Effect, LogLevel } from "effect"
 import { createHash } from "node:crypto"
 import * as Fs from "node:fs"
+import * as Http from "node:http"
 import * as NodePath from "node:path"
 import { type AnyPlugin, on, Plugin } from "@garrison/runtime"
 import { BackupCreated, BackupFailed, BackupsPlugin } from "../../src/backups/index.js"
@@ -115,6 +116,29 @@ describe("backups", () => {
         expect(download.headers["content-type"]).toBe("application/zip")
         expect(download.headers["content-disposition"]).toBe(`attachment; filename="${filename}"`)
         expect(Buffer.from(download.bytes).equals(Fs.readFileSync(NodePath.join(backupDir, id, filename)))).toBe(true)
+        // A client that goes after the headers leaves no open file behind.
+        const zipPath = NodePath.join(backupDir, id, filename)
+        const port = yield* serverPort
+        yield* Effect.promise(
+          () =>
+            new Promise<void>((resolve, reject) => {
+              const req = Http.get({ host: "127.0.0.1", port, path: `/api/servers/${id}/backups/${filename}/download?secrets=include`, headers: testAuthorization("root", ["admin"]) }, (res) => {
+                res.destroy()
+                req.destroy()
+                resolve()
+              })
+              req.on("error", (error) => ((error as NodeJS.ErrnoException).code === "ECONNRESET" ? resolve() : reject(error)))
+            })
+        )
+        const openOn = () =>
+          Fs.readdirSync("/proc/self/fd").filter((fd) => {
+            try {
+              return Fs.readlinkSync(`/proc/self/fd/${fd}`) === zipPath
+            } catch {
+              return false
+            }
+          }).length
+        expect(yield* eventually(Effect.sync(openOn), (n) => n === 0)).toBe(0)
 
         // A wipe, a new file since the backup, a log written meanwhile.
         Fs.rmSync(NodePath.join(dir, STORAGE), { recursive: true })

@@ -8,6 +8,7 @@
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as EffectRuntime from "effect/Runtime"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import * as SubscriptionRef from "effect/SubscriptionRef"
@@ -48,6 +49,8 @@ export const connect = (options: SourceOptions): Effect.Effect<RconClient, RconC
     const connectTimeoutMs = millis(options.connectTimeout, 5_000)
     const clock = yield* Effect.clock
     const now = () => clock.unsafeCurrentTimeMillis()
+    // Socket callbacks run outside any fiber: they run effects with this client's own runtime (its clock, logger, context).
+    const runFork = EffectRuntime.runFork(yield* Effect.runtime<never>())
     const state = yield* SubscriptionRef.make<RconConnectionState>({
       status: "reconnecting",
       since: now(),
@@ -78,7 +81,7 @@ export const connect = (options: SourceOptions): Effect.Effect<RconClient, RconC
       rcon.on("end", () => {
         if (current === rcon) {
           current = undefined
-          if (!closed) Effect.runFork(setState({ status: "reconnecting", lastError: "connection closed by the server" }))
+          if (!closed) runFork(setState({ status: "reconnecting", lastError: "connection closed by the server" }))
         }
       })
       return Effect.tryPromise({

@@ -48,13 +48,14 @@ const sqliteSidecar = /^(.*\.db)-(journal|wal|shm)$/i
 /** Copies a file the server may be writing until one copy was made while it stood still. */
 const stableCopy = (files: ServerFiles.ServerFiles, path: string, destination: string) =>
   Effect.gen(function* () {
+    const runtime = yield* Effect.runtime<never>()
     for (let attempt = 1; attempt <= COPY_ATTEMPTS; attempt++) {
       const before = yield* files.stat(path)
       yield* Effect.tryPromise({
         try: async () => {
           const out = await Fs.promises.open(destination, "w", 0o600)
           try {
-            for await (const piece of confinedPieces(files, path)()) await out.write(piece)
+            for await (const piece of confinedPieces(files, path, runtime)()) await out.write(piece)
           } finally {
             await out.close()
           }
@@ -105,7 +106,7 @@ export const makeBackup = (job: BackupJob): Effect.Effect<MadeBackup, ConfinedFi
     for (const [index, file] of gathered.files.entries()) {
       const name = entryName(file.root, file.path)
       if (!live(file)) {
-        sources.push({ file, name, modified: file.modified, pieces: confinedPieces(job.filesOf(file.root), file.path) })
+        sources.push({ file, name, modified: file.modified, pieces: confinedPieces(job.filesOf(file.root), file.path, yield* Effect.runtime<never>()) })
         continue
       }
       // The online backup is the whole database: a journal beside it would only undo it.

@@ -6,6 +6,7 @@
  * been read: its sizes and checksums are those of the bytes in the zip.
  */
 import * as Effect from "effect/Effect"
+import * as EffectRuntime from "effect/Runtime"
 import * as Exit from "effect/Exit"
 import * as Scope from "effect/Scope"
 import { createHash } from "node:crypto"
@@ -40,12 +41,16 @@ class SourceFailed extends Error {
   }
 }
 
-/** The pieces of `path` in `files`, read through one proven descriptor. */
-export const confinedPieces = (files: ServerFiles.ServerFiles, path: string) =>
+/**
+ * The pieces of `path` in `files`, read through one proven descriptor. The
+ * zip's streams pull them outside any fiber: they run with `runtime`, the
+ * caller's (`Effect.runtime()`), so its context, clock and logger hold.
+ */
+export const confinedPieces = (files: ServerFiles.ServerFiles, path: string, runtime: EffectRuntime.Runtime<never>) =>
   async function* (): AsyncGenerator<Uint8Array> {
-    const scope = Effect.runSync(Scope.make())
+    const scope = EffectRuntime.runSync(runtime)(Scope.make())
     const run = <A>(effect: Effect.Effect<A, ConfinedFileError>) =>
-      Effect.runPromise(Effect.either(effect)).then((result) => {
+      EffectRuntime.runPromise(runtime)(Effect.either(effect)).then((result) => {
         if (result._tag === "Left") throw new SourceFailed(result.left)
         return result.right
       })
@@ -58,7 +63,7 @@ export const confinedPieces = (files: ServerFiles.ServerFiles, path: string) =>
         yield piece
       }
     } finally {
-      await Effect.runPromise(Scope.close(scope, Exit.void))
+      await EffectRuntime.runPromise(runtime)(Scope.close(scope, Exit.void))
     }
   }
 
