@@ -2,8 +2,9 @@
  * Two projects, both run by `npm test` (`vitest run`):
  *
  * - `unit` (`npm run test:unit`): every package's and example's tests, in
- *   process. The workspace packages resolve to their sources, so these need
- *   no build, and test files, the testkit and the code under test share one
+ *   process. The workspace packages and the examples resolve to their
+ *   sources, so these need no build (`npm ci && npx vitest run --project
+ *   unit` works in a fresh clone), and test files, the testkit and the code under test share one
  *   copy of each module. Test files share their worker's modules too
  *   (`isolate: false`): the sources load once per worker, not once per file,
  *   which is most of the time saved. So a test file must not leave state
@@ -44,7 +45,9 @@ export default defineConfig({
             { find: /^@garrison\/agent$/, replacement: at("packages/agent/src/index.ts") },
             { find: /^@garrison\/agent\/(contract|client)$/, replacement: at("packages/agent/src/$1/index.ts") },
             { find: /^@garrison\/testkit$/, replacement: at("packages/testkit/src/index.ts") },
-            { find: /^@garrison\/testkit\/(TestAuthPlugin|globalSetup|fileSetup)$/, replacement: at("packages/testkit/src/$1.ts") }
+            { find: /^@garrison\/testkit\/(TestAuthPlugin|globalSetup|fileSetup)$/, replacement: at("packages/testkit/src/$1.ts") },
+            // The examples, by their package names (what tests import), from source too.
+            { find: /^@garrison\/example-(sim-server|sim-steamcmd|community-plugin)$/, replacement: at("examples/$1/src/index.ts") }
           ]
         },
         test: {

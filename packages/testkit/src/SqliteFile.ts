@@ -24,8 +24,9 @@ type RawDatabaseConstructor = new (
   options?: { readonly readonly?: boolean; readonly fileMustExist?: boolean }
 ) => RawDatabase
 
-// Resolved from the runtime, whose dependency it is.
-const require = createRequire(createRequire(import.meta.url).resolve("@garrison/runtime"))
+// Resolved from the runtime, whose dependency it is: through its folder beside this package (from `src` and `dist`
+// alike), not its entry point, which exists only after a build.
+const require = createRequire(new URL("../../runtime/package.json", import.meta.url))
 
 /** Opens `file` read-only, runs `f`, always closes. */
 export const withReadOnlyDatabase = <A>(file: string, f: (db: RawDatabase) => A): A => {

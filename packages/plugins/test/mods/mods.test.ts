@@ -10,7 +10,7 @@ import { fakeInstall, request } from "@garrison/testkit"
 import { Effect } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
-import { publishItemVersion } from "../../../../examples/sim-steamcmd/src/index.js"
+import { publishItemVersion } from "@garrison/example-sim-steamcmd"
 import { ADMIN, call, createServer, fakeSteam, installed, jobEnd, MODDER, modsController, VIEWER, webApi } from "./support.js"
 
 const CF = "1559212036"

@@ -10,7 +10,7 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, LogLevel } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
-import { defaultCatalogue, startWebApi, writeCatalogue } from "../../../../examples/sim-steamcmd/src/index.js"
+import { defaultCatalogue, startWebApi, writeCatalogue } from "@garrison/example-sim-steamcmd"
 import { ModsPlugin } from "../../src/mods/index.js"
 import { PlatformPlugin } from "../../src/platform/index.js"
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { tempDir } from "@garrison/testkit"
 import { Effect } from "effect"
-import { defaultCatalogue, setBehaviour, startWebApi, writeCatalogue } from "../../../../examples/sim-steamcmd/src/index.js"
+import { defaultCatalogue, setBehaviour, startWebApi, writeCatalogue } from "@garrison/example-sim-steamcmd"
 import { ADMIN, call, platformController, VIEWER } from "./support.js"
 
 const api = Effect.acquireRelease(

@@ -10,7 +10,7 @@ import { eventually, fakeFleet, fakeInstall, realSleep, testController } from "@
 import { Effect, LogLevel, TestClock } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
-import { publishItemVersion } from "../../../../examples/sim-steamcmd/src/index.js"
+import { publishItemVersion } from "@garrison/example-sim-steamcmd"
 import { ModsPlugin } from "../../src/mods/index.js"
 import { PlatformPlugin } from "../../src/platform/index.js"
 import { RolloutPlugin } from "../../src/rollout/index.js"
