@@ -6,8 +6,9 @@
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { ConsoleLine, EventBus, ServerDeleted } from "@garrison/runtime"
-import { Chunk, Effect, Fiber, Stream, TestClock } from "effect"
+import { Effect, Fiber, Stream, TestClock } from "effect"
 import { makeConsoleBuffer } from "../../src/logs/index.js"
+import { sleepingUntil } from "@garrison/testkit"
 import { eventually, FakeServers, get, logsController, VIEWER } from "./support.js"
 
 interface ConsoleBody {
@@ -64,9 +65,6 @@ const subscribed = (seen: ReadonlyArray<string>) =>
   )
 
 /** Waits until some fiber sleeps on the TestClock until `at` (ms), so an `adjust` past it wakes that fiber. */
-const sleepingUntil = (at: number) =>
-  eventually(Effect.map(TestClock.sleeps(), Chunk.toReadonlyArray), (sleeps) => sleeps.includes(at))
-
 const texts = (lines: ReadonlyArray<string>) =>
   lines.filter((l) => l.startsWith("data: ")).map((l) => (JSON.parse(l.slice(6)) as { text: string }).text)
 

@@ -5,10 +5,10 @@
  * expiry); a later change moves that wake-up.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Effect, Schema, TestClock } from "effect"
+import { Effect, Schema, TestClock } from "effect"
 import { makeServerEntry } from "@garrison/runtime"
 import { PriorityEntryInput, PriorityPlugin, PriorityQueue } from "../../src/priority/index.js"
-import { fakeActor, realSleep, startKernel, stubServersPlugin, tempDir } from "@garrison/testkit"
+import { eventually, fakeActor, sleepingUntil, sleepsOnTestClock, startKernel, stubServersPlugin, tempDir } from "@garrison/testkit"
 import { OTHER, priorityFile, STEAM64, THIRD } from "./support.js"
 
 const START = Date.parse("2026-03-01T12:00:00.000Z")
@@ -22,18 +22,9 @@ const vip = (platformId: string, name: string, expiresIn: number | null) =>
     expiresAt: expiresIn === null ? null : new Date(START + expiresIn).toISOString()
   })
 
-/** Waits (in real time) until a fiber sleeps on the TestClock until `at`: only then does an adjust surely wake it. */
-const sleepingUntil = (at: number) =>
-  Effect.gen(function* () {
-    for (let i = 0; i < 300 && !Chunk.toReadonlyArray(yield* TestClock.sleeps()).includes(at); i++) yield* realSleep(10)
-    expect(Chunk.toReadonlyArray(yield* TestClock.sleeps())).toContain(at)
-  })
-
+/** The file once it passes `check` (waited for in real time: the sync writes through promises). */
 const fileWhen = (installDir: string, check: (text: string | undefined) => boolean) =>
-  Effect.gen(function* () {
-    for (let i = 0; i < 300 && !check(priorityFile(installDir)); i++) yield* realSleep(10)
-    return priorityFile(installDir)
-  })
+  eventually(Effect.sync(() => priorityFile(installDir)), check)
 
 describe("priority.txt at expiry", () => {
   it.scoped("an expired entry leaves every server's file when its time passes, before the cleanup removes it", () =>
@@ -60,7 +51,8 @@ describe("priority.txt at expiry", () => {
       // Let the sync go to sleep until the expiry; the cleanup job runs at 60 s and finds nothing yet.
       yield* sleepingUntil(START + 90_000)
       yield* TestClock.adjust("89 seconds")
-      yield* realSleep(100)
+      // The sync still sleeps until the expiry, a second away: nothing was written meanwhile.
+      expect(yield* sleepsOnTestClock).toContain(START + 90_000)
       expect(priorityFile(alpha)).toBe(`${STEAM64};${OTHER}`)
       yield* TestClock.adjust("1 second")
       expect(yield* fileWhen(alpha, (text) => text === OTHER)).toBe(OTHER)

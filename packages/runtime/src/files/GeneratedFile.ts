@@ -99,4 +99,11 @@ export interface GeneratedFileHandle<E = never> {
   readonly writeAll: (installDirs: ReadonlyArray<string>, rendered: Rendered) => Effect.Effect<SyncReport>
   /** Says the content changed: a sync into every folder follows after the debounce. */
   readonly changed: Effect.Effect<void>
+  /**
+   * How many times the background writer has gone back to waiting (for a
+   * change or the next expiry) after its work: once it has after a write,
+   * nothing more is written until something wakes it. Tests wait for it
+   * to prove a write did not happen, instead of sleeping.
+   */
+  readonly waits: Effect.Effect<number>
 }

@@ -131,6 +131,7 @@ export class ServerFileSync extends Context.Tag("@garrison/runtime/ServerFileSyn
           // Render and write under one lock: each sync reads the latest state, an older one never lands last.
           const lock = yield* Effect.makeSemaphore(1)
           const dirty = yield* Ref.make(false)
+          const waits = yield* Ref.make(0)
           // Wakes the worker: after a change (dirty set) or an explicit sync (the next expiry may have moved).
           const wake = yield* Queue.sliding<void>(1)
           const debounce = Duration.decode(file.debounce ?? DEFAULT_DEBOUNCE)
@@ -185,6 +186,7 @@ export class ServerFileSync extends Context.Tag("@garrison/runtime/ServerFileSyn
               onNone: () => Effect.never,
               onSome: (when) => Effect.sleep(Duration.millis(Math.max(1, when - at)))
             })
+            yield* Ref.update(waits, (n) => n + 1)
             const woke = yield* Effect.raceFirst(Effect.as(expiry, "expiry" as const), Effect.as(Queue.take(wake), "wake" as const))
             if (woke === "wake") {
               if (!(yield* Ref.get(dirty))) return false
@@ -210,7 +212,8 @@ export class ServerFileSync extends Context.Tag("@garrison/runtime/ServerFileSyn
             writeFolder,
             syncAll,
             writeAll: (installDirs, rendered) => writeAll(file, installDirs, rendered),
-            changed
+            changed,
+            waits: Ref.get(waits)
           } satisfies GeneratedFileHandle<E>
         })
 

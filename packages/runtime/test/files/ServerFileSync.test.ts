@@ -7,7 +7,8 @@
  * naming the file).
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { Chunk, Context, Effect, Option, Queue, TestClock } from "effect"
+import { eventually, sleepingUntil, sleepsOnTestClock } from "@garrison/testkit"
+import { Context, Effect, Option, Queue, TestClock } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"
 import * as NodePath from "node:path"
@@ -26,20 +27,11 @@ const tempDir = () => {
   return dir
 }
 
-/** Real time passes (file I/O runs on promises) while the TestClock stands still. */
-const realSleep = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
-const until = (check: () => boolean) =>
-  Effect.gen(function* () {
-    for (let i = 0; i < 300 && !check(); i++) yield* realSleep(10)
-    expect(check()).toBe(true)
-  })
+/** Real time passes (file I/O runs on promises) while the TestClock stands still: wait for what the files show. */
+const until = (check: () => boolean) => Effect.asVoid(eventually(Effect.sync(check), (done) => done))
 
-/** Waits (in real time) until a fiber sleeps on the TestClock until `at`: only then does an adjust surely wake it. */
-const sleepingUntil = (at: number) =>
-  Effect.gen(function* () {
-    for (let i = 0; i < 300 && !Chunk.toReadonlyArray(yield* TestClock.sleeps()).includes(at); i++) yield* realSleep(10)
-    expect(Chunk.toReadonlyArray(yield* TestClock.sleeps())).toContain(at)
-  })
+/** The writer has gone back to waiting at least `n` times: it has nothing more to write until something wakes it. */
+const waitedAtLeast = (handle: GeneratedFile.GeneratedFileHandle, n: number) => Effect.asVoid(eventually(handle.waits, (waits) => waits >= n))
 
 /** Local files that count the writes per folder. */
 const countingFiles = () => {
@@ -77,7 +69,8 @@ describe("ServerFileSync", () => {
       })
       yield* until(() => writes(a) === 1 && writes(b) === 1)
       expect([read(a), read(b)]).toEqual(["v1", "v1"])
-      yield* realSleep(100)
+      // Back to waiting after its first write: nothing more until something wakes it.
+      yield* waitedAtLeast(handle, 1)
       // A folder named twice (two entries on one install) was written once.
       expect([writes(a), writes(b)]).toEqual([1, 1])
 
@@ -89,7 +82,7 @@ describe("ServerFileSync", () => {
       yield* TestClock.adjust("1 second")
       yield* until(() => writes(a) === 2 && writes(b) === 2)
       expect([read(a), read(b)]).toEqual(["v2", "v2"])
-      yield* realSleep(100)
+      yield* waitedAtLeast(handle, 2)
       expect([writes(a), writes(b)]).toEqual([2, 2])
 
       // The handle's own signal works the same way.
@@ -100,7 +93,7 @@ describe("ServerFileSync", () => {
       yield* TestClock.adjust("1 second")
       yield* until(() => writes(a) === 3 && writes(b) === 3)
       expect([read(a), read(b)]).toEqual(["v3", "v3"])
-      yield* realSleep(100)
+      yield* waitedAtLeast(handle, 3)
       expect([writes(a), writes(b)]).toEqual([3, 3])
 
       // A sync with nothing new writes nothing.
@@ -126,7 +119,8 @@ describe("ServerFileSync", () => {
       yield* until(() => read(dir) === "a;b")
       yield* sleepingUntil(expiry)
       yield* TestClock.adjust("59 minutes")
-      yield* realSleep(100)
+      // Still asleep until the expiry (a minute away): nothing was written meanwhile.
+      expect(yield* sleepsOnTestClock).toContain(expiry)
       expect(read(dir)).toBe("a;b")
       yield* TestClock.adjust("1 minute")
       yield* until(() => read(dir) === "b")
