@@ -21,12 +21,11 @@ import {
   recordForRequest,
   type Refusal,
   type ServerFiles,
-  Supervisor,
   type ServerNotFound,
   type ServerUnreadable
 } from "@garrison/runtime"
 import { ServerBackups } from "../backups/index.js"
-import { ServerEntries, Servers } from "../servers/index.js"
+import { Servers } from "../servers/index.js"
 import {
   LogCategory,
   LogFileView,
@@ -74,14 +73,12 @@ const notFoundAsEmpty = <A>(effect: Effect.Effect<ReadonlyArray<A>, ConfinedFile
   effect.pipe(Effect.catchIf((e) => e.problem === "not-found" || e.problem === "not-a-folder", () => Effect.succeed([] as ReadonlyArray<A>)))
 
 export class Dangerzone extends Context.Tag("@garrison/plugins/Dangerzone")<Dangerzone, DangerzoneShape>() {
-  static readonly layer: Layer.Layer<Dangerzone, never, Servers | ServerEntries | Supervisor | ServerBackups | AuditTrail> = Layer.effect(
+  static readonly layer: Layer.Layer<Dangerzone, never, Servers | ServerBackups | AuditTrail> = Layer.effect(
     Dangerzone,
     Effect.gen(function* () {
       const servers = yield* Servers
       const audit = yield* AuditTrail
       const backups = yield* ServerBackups
-      const entries = yield* ServerEntries
-      const supervisor = yield* Supervisor
       const record = (by: string, action: string, serverId: string, details: Record<string, unknown>, result: "success" | "failure" = "success") =>
         recordForRequest(audit, { actor: by, action, target: serverId, result, details })
 
@@ -126,7 +123,7 @@ export class Dangerzone extends Context.Tag("@garrison/plugins/Dangerzone")<Dang
           return { files: handle.files, storage: mission.storage }
         }).pipe(Effect.catchTag("ConfinedFileError", (e) => confinedFileHttpError(e)))
 
-      const replicateDeps = { servers, entries, supervisor, backups }
+      const replicateDeps = { servers, backups }
       const audited = <A, E, R>(by: string, action: string, serverId: string, details: Record<string, unknown>, effect: Effect.Effect<A, E, R>, summary: (a: A) => Record<string, unknown>) =>
         effect.pipe(
           Effect.tap((a) => record(by, action, serverId, { ...details, ...summary(a) })),

@@ -26,19 +26,16 @@ import {
   Refusal,
   runOperationFor,
   ServerEntry,
-  type ServerFiles,
-  type SupervisorShape
+  type ServerFiles
 } from "@garrison/runtime"
 import { type BackupWantedPath, isLogFile, type ServerBackupsShape } from "../backups/index.js"
-import type { ServerEntriesShape, ServerHandle, ServersShape } from "../servers/index.js"
+import type { ServerHandle, ServersShape } from "../servers/index.js"
 import { ReplicateComponentPlan, type ReplicateInput, ReplicatePreview, type ReplicatePreviewInput, ReplicateResult } from "./contract/Api.js"
 import { copyPlanned, planTree, type TreePlan } from "./internal/copyTree.js"
 import { BUSY_STATUSES, checkTarget } from "./wipe.js"
 
 export interface ReplicateDeps {
   readonly servers: ServersShape
-  readonly entries: ServerEntriesShape
-  readonly supervisor: SupervisorShape
   readonly backups: ServerBackupsShape
 }
 
@@ -222,10 +219,13 @@ export const replicate = (deps: ReplicateDeps, targetId: string, input: Replicat
               const bytes = yield* copyPlanned(p.from, p.to, p.tree.files, (b) => progress(0.1 + 0.85 * ((done + b) / total), `copying ${p.component}`), p.targetOf)
               done += bytes
               if (p.component === "mods") {
-                const current = yield* deps.entries.get(targetId).pipe(Effect.orDie)
-                const next = new ServerEntry({ ...current, mods: [...source.entry.mods], serverMods: [...source.entry.serverMods] })
-                yield* deps.entries.update(next).pipe(Effect.orDie)
-                yield* deps.supervisor.ensure(next).pipe(Effect.ignore)
+                // Mod folders inside the install: no folder or port moves, so no conflict; the target is held by this operation.
+                yield* deps.servers
+                  .update(targetId, (current) => Effect.succeed(new ServerEntry({ ...current, mods: [...source.entry.mods], serverMods: [...source.entry.serverMods] })), {
+                    actor: by,
+                    reason: "replicate"
+                  })
+                  .pipe(Effect.orDie)
               }
             }),
           { discard: true }

@@ -28,11 +28,10 @@ import {
   ServerFiles,
   type ServerNotFound,
   type ServerUnreadable,
-  SteamCmd,
-  Supervisor
+  SteamCmd
 } from "@garrison/runtime"
 import { PlatformSettings, Workshop, type WorkshopItem, WorkshopItemNotFound, type WorkshopUnavailable } from "../platform/index.js"
-import { ServerEntries, Servers } from "../servers/index.js"
+import { Servers } from "../servers/index.js"
 import { type InstallInput, type Mod, ModList, type ModPatch, type ModType, UpdateCheck, type ModJob } from "./contract/Api.js"
 import { InvalidModRequest, ModConflict, ModNotFound, type ModStoreError } from "./errors.js"
 import { ModInstalled, ModJobFailed, ModRemoved, ModUpdated } from "./events.js"
@@ -100,8 +99,6 @@ export class Mods extends Context.Tag("@garrison/plugins/Mods")<Mods, ModsShape>
       const sql = yield* SqlClient.SqlClient
       const store = makeModStore(sql)
       const servers = yield* Servers
-      const entries = yield* ServerEntries
-      const supervisor = yield* Supervisor
       const platform = yield* PlatformSettings
       const workshop = yield* Workshop
       const bus = yield* EventBus
@@ -123,10 +120,18 @@ export class Mods extends Context.Tag("@garrison/plugins/Mods")<Mods, ModsShape>
       /** The entry's launch lists from the installed mods (`internal/launch`); `gone` are folders of mods just removed. */
       const syncLaunch = (serverId: string, gone: ReadonlyArray<string> = []) =>
         Effect.gen(function* () {
-          const next = withLaunch(yield* entries.get(serverId).pipe(Effect.orDie), yield* store.list(serverId), gone)
-          if (next === undefined) return
-          yield* entries.update(next).pipe(Effect.orDie)
-          yield* supervisor.ensure(next).pipe(Effect.ignore)
+          const installed = yield* store.list(serverId)
+          // The launch lists name folders inside the install: no folder or port moves, so no conflict can arise.
+          yield* servers.update(serverId, (current) => Effect.succeed(withLaunch(current, installed, gone)), { actor: null, reason: "mods" }).pipe(
+            Effect.catchTags({
+              InstallDirInUse: Effect.die,
+              InstallDirReserved: Effect.die,
+              PortsInUse: Effect.die,
+              // Deleted meanwhile: it has no launch lists left to follow its mods.
+              ServerNotFound: () => Effect.void,
+              ServerUnreadable: () => Effect.void
+            })
+          )
         })
 
       const refuseWhileRunning = (serverId: string, what: string) =>
@@ -541,7 +546,8 @@ export class Mods extends Context.Tag("@garrison/plugins/Mods")<Mods, ModsShape>
         revert: (serverId, applied) =>
           serialized(
             Effect.gen(function* () {
-              const entry = yield* entries.get(serverId).pipe(Effect.orDie)
+              // A rollout reverts a server it holds (its operation keeps a delete out): the entry is there.
+              const entry = yield* servers.entry(serverId).pipe(Effect.orDie)
               const files = ServerFiles.local(entry.installDir)
               for (const item of [...applied].reverse()) {
                 if (item._tag === "Installed") {

@@ -8,6 +8,11 @@
  * The actor of a stopped server is made on first use; `entry` answers
  * without making one (the scheduler checks a server exists that way), and
  * `running` lists only servers that have one with a live process.
+ *
+ * Entries change only here (`create`, `update`): the change is stored, the
+ * actor takes it for the next start, and `update` leaves an audit row
+ * `server.update` naming the fields that changed (never their values).
+ * Plugins never reach `ServerEntries` or the `Supervisor` themselves.
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -15,7 +20,9 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Stream from "effect/Stream"
 import {
+  AuditTrail,
   RconGameControl,
+  recordForRequest,
   type ServerActor,
   type ServerEntry,
   ServerFiles,
@@ -27,6 +34,8 @@ import {
 } from "@garrison/runtime"
 import { type ControlProvider, ControlProviders } from "./ControlProviders.js"
 import { type CompositeControl, composeControl } from "./internal/compositeControl.js"
+import type { InstallDirInUse, InstallDirReserved, PortsInUse } from "./errors.js"
+import { changedFields } from "./internal/entryChanges.js"
 import { oneEntryPerInstall, ServerEntries } from "./ServerEntries.js"
 
 export interface ServerHandle {
@@ -54,6 +63,16 @@ export interface ServerHandle {
 
 export type ServerLookupError = ServerNotFound | ServerUnreadable
 
+/** Why an entry change was refused: another entry's folder or ports, or a folder Garrison or the host keeps. */
+export type EntryConflict = InstallDirInUse | InstallDirReserved | PortsInUse
+
+/** Who changes an entry, for its audit row: a principal's id, or null for the controller itself (a deploy finishing). */
+export interface EntryChangeBy {
+  readonly actor: string | null
+  /** Why, when it is not a request to change the entry itself (`"mods"`: the installed mods changed). */
+  readonly reason?: string
+}
+
 export interface ServersShape {
   /** The server with this id (its actor is made on first use). */
   readonly get: (serverId: string) => Effect.Effect<ServerHandle, ServerLookupError>
@@ -67,6 +86,19 @@ export interface ServersShape {
   readonly entries: Effect.Effect<ReadonlyArray<ServerEntry>>
   /** One entry per install folder (the first made): for files that entries on one folder share. */
   readonly installs: Effect.Effect<ReadonlyArray<ServerEntry>>
+  /** Stores a new entry and makes its actor; with `freeGamePort`, a taken game port moves up to a free slot. */
+  readonly create: (entry: ServerEntry, options?: { readonly freeGamePort?: boolean }) => Effect.Effect<ServerEntry, EntryConflict>
+  /**
+   * Changes the stored entry: `change` gets it as stored now and answers the
+   * next one (none: nothing to change). The change is stored, the actor
+   * takes it (it applies at the next start), and an audit row lists the
+   * fields that changed. Answers the entry as stored after.
+   */
+  readonly update: <E, R>(
+    serverId: string,
+    change: (current: ServerEntry) => Effect.Effect<ServerEntry | undefined, E, R>,
+    by: EntryChangeBy
+  ) => Effect.Effect<ServerEntry, E | ServerLookupError | EntryConflict, R>
 }
 
 const handleOf = (actor: ServerActor.ServerActor, entry: ServerEntry, providers: ReadonlyArray<ControlProvider>): ServerHandle => ({
@@ -89,6 +121,7 @@ export class Servers extends Context.Tag("@garrison/plugins/Servers")<Servers, S
     const store = yield* ServerEntries
     const supervisor = yield* Supervisor
     const controlProviders = yield* ControlProviders
+    const audit = yield* AuditTrail
     /** A handle for an actor, over the entry it runs and the providers registered now. */
     const handleFor = (actor: ServerActor.ServerActor) =>
       Effect.zipWith(actor.entry, controlProviders.all, (entry, providers) => handleOf(actor, entry, providers))
@@ -129,7 +162,35 @@ export class Servers extends Context.Tag("@garrison/plugins/Servers")<Servers, S
       )
     })
 
-    return Servers.of({ get, entry, running, supervised, entries, installs: Effect.map(entries, oneEntryPerInstall) })
+    // The actor takes the stored entry; it fails only when the entry was just deleted (the actor retired).
+    const refresh = (stored: ServerEntry) => supervisor.ensure(stored).pipe(Effect.mapError(() => ServerNotFound.of(stored.id)))
+
+    const create: ServersShape["create"] = (newEntry, options) =>
+      Effect.gen(function* () {
+        const stored = yield* store.insert(newEntry, options).pipe(Effect.catchTag("ServerStoreError", storeDefect))
+        // A delete racing the create is the only way to fail here; the entry then is gone, as its caller will see.
+        yield* Effect.ignore(refresh(stored))
+        return stored
+      })
+
+    const update: ServersShape["update"] = (serverId, change, by) =>
+      Effect.gen(function* () {
+        const current = yield* entry(serverId)
+        const next = yield* change(current)
+        if (next === undefined) return current
+        yield* store.update(next).pipe(Effect.catchTag("ServerStoreError", storeDefect))
+        yield* recordForRequest(audit, {
+          actor: by.actor,
+          action: "server.update",
+          target: next.id,
+          result: "success",
+          details: { name: next.name, fields: changedFields(current, next), ...(by.reason === undefined ? {} : { reason: by.reason }) }
+        })
+        yield* refresh(next)
+        return next
+      })
+
+    return Servers.of({ get, entry, running, supervised, entries, installs: Effect.map(entries, oneEntryPerInstall), create, update })
   })
 
   /** Needs the servers plugin's `ServerEntries` and the `Supervisor`; provides the `ControlProviders` registry with it. */

@@ -38,11 +38,10 @@ import {
   type ServerUnreadable,
   SteamCmd,
   type SteamCmdError,
-  Supervisor,
   hostFolders
 } from "@garrison/runtime"
 import { PlatformSettings } from "../platform/index.js"
-import { readBattlEyeRcon, ServerEntries, Servers } from "../servers/index.js"
+import { readBattlEyeRcon, Servers } from "../servers/index.js"
 import { type Branch, type DeployInput, DeployStarted, type UpdateKind, UpdateStatus } from "./contract/Api.js"
 import { ServerUpdated, ServerUpdateFailed } from "./events.js"
 import { installedApp } from "./internal/appManifest.js"
@@ -110,8 +109,6 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
     ServerUpdates,
     Effect.gen(function* () {
       const servers = yield* Servers
-      const entries = yield* ServerEntries
-      const supervisor = yield* Supervisor
       const platform = yield* PlatformSettings
       const bus = yield* EventBus
       const hooks = yield* Hooks
@@ -290,15 +287,13 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
           if (present === "missing") yield* files.makeFolder(relative).pipe(Effect.mapError(refusedPath))
           const installDir = wanted
           const entry = makeServerEntry({ id: randomUUID(), name: input.name, installDir, ...(input.gamePort === undefined ? {} : { gamePort: input.gamePort }) })
-          const stored = yield* entries.insert(entry, { freeGamePort: input.gamePort === undefined }).pipe(
+          const stored = yield* servers.create(entry, { freeGamePort: input.gamePort === undefined }).pipe(
             Effect.catchTags({
               InstallDirInUse: (e) => Effect.fail(Refusal.of(e.message)),
               InstallDirReserved: (e) => Effect.fail(Refusal.of(`installDir: ${e.reason}`, 400, "installDir")),
-              PortsInUse: (e) => Effect.fail(Refusal.of(e.message)),
-              ServerStoreError: (e) => Effect.die(e)
+              PortsInUse: (e) => Effect.fail(Refusal.of(e.message))
             })
           )
-          yield* supervisor.ensure(stored).pipe(Effect.orDie)
           const appId = input.branch === ("experimental" satisfies Branch) ? SteamCmd.DAYZ_EXPERIMENTAL_SERVER_APP : SteamCmd.DAYZ_SERVER_APP
           const update = yield* run(stored.id, "deploy", appId, by).pipe(Effect.catchTags({ ServerNotFound: (e) => Effect.die(e), ServerUnreadable: (e) => Effect.die(e) }))
           // Once the download is there, the entry takes the RCON settings it brought.
@@ -306,13 +301,16 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
             Effect.gen(function* () {
               const ended = yield* awaitEnd(stored.id)
               if (ended.state !== "done") return
-              const current = yield* entries.get(stored.id)
-              if (current.rcon !== undefined) return
-              const found = readBattlEyeRcon(current.installDir, current.battleyeDir, current.profilesDir)
-              if (found?.port === undefined || found.password === undefined) return
-              const next = new ServerEntry({ ...current, rcon: { protocol: "battleye", host: found.host, port: found.port, password: found.password } })
-              yield* entries.update(next)
-              yield* supervisor.ensure(next)
+              yield* servers.update(
+                stored.id,
+                (current) => {
+                  if (current.rcon !== undefined) return Effect.succeed(undefined)
+                  const found = readBattlEyeRcon(current.installDir, current.battleyeDir, current.profilesDir)
+                  if (found?.port === undefined || found.password === undefined) return Effect.succeed(undefined)
+                  return Effect.succeed(new ServerEntry({ ...current, rcon: { protocol: "battleye", host: found.host, port: found.port, password: found.password } }))
+                },
+                { actor: null, reason: "deploy" }
+              )
             }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("deploy: could not read the new server's RCON settings", cause))),
             scope
           )

@@ -5,7 +5,7 @@
  * serve the actors the test made (`fakeActor`, `StubFleet`).
  */
 import { SERVER_PERMISSIONS, ServerEntries, serverFileSyncHook, serverFileSyncLayer, Servers } from "@garrison/plugins/servers"
-import { type EventHandler, Plugin, type ServerActor, type ServerFileSync, ServerNotFound, Supervisor } from "@garrison/runtime"
+import { AuditTrail, type EventHandler, Plugin, type ServerActor, type ServerFileSync, ServerNotFound, Supervisor } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -28,8 +28,9 @@ export const stubServersPlugin = (
 ): Plugin.Plugin<Supervisor | ServerEntries | Servers | ServerFileSync, ServerFileSync> =>
   Plugin.make({
     id: "servers",
-    // It stands in for the servers plugin: it declares what that one does.
+    // It stands in for the servers plugin: it declares and requires what that one does.
     permissions: SERVER_PERMISSIONS,
+    requires: [AuditTrail],
     layer: Layer.merge(Servers.layer, serverFileSyncLayer).pipe(
       Layer.provideMerge(
         Layer.merge(

@@ -22,7 +22,6 @@ import { randomUUID } from "node:crypto"
 import * as NodePath from "node:path"
 import { ServersApi } from "../contract/Api.js"
 import { SERVER_PAGE } from "../contract/fields.js"
-import { changedFields } from "../internal/entryChanges.js"
 import { entryFromCreate, entryFromUpdate, invalidToBadRequest, launchFieldsOfCreate, launchFieldsOfUpdate } from "../internal/entryInput.js"
 import { type DestinationInput, type LaunchFields, requireAdminForHostFields } from "../internal/hostFields.js"
 import { reservedFolderProblem } from "../internal/installFolder.js"
@@ -130,15 +129,13 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
           yield* admit(undefined, launchFieldsOfCreate(payload), payload, { action: "server.create", target: null, name: payload.name })
           const entry = yield* entryFromCreate(randomUUID(), payload).pipe(Effect.mapError(invalidToBadRequest))
           // No game port given: the first free slot (2302, 2402, ...), as people lay out servers on one host.
-          const stored = yield* entries.insert(entry, { freeGamePort: payload.gamePort === undefined }).pipe(
+          const stored = yield* servers.create(entry, { freeGamePort: payload.gamePort === undefined }).pipe(
             Effect.catchTags({
-              ServerStoreError: storeDefect,
               InstallDirInUse: (e) => Effect.fail(installDirInUse(e)),
               InstallDirReserved: (e) => Effect.fail(installDirReserved(e)),
               PortsInUse: (e) => Effect.fail(portsInUse(e))
             })
           )
-          yield* supervisor.ensure(stored).pipe(Effect.mapError(actorErrorToHttp))
           return yield* viewOf(stored.id)
         })
       )
@@ -158,26 +155,25 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
       )
       .handle("update", ({ path, payload }) =>
         Effect.gen(function* () {
-          const existing = yield* entries.get(path.id).pipe(Effect.catchTag("ServerStoreError", storeDefect))
-          const caller = yield* admit(existing, launchFieldsOfUpdate(existing, payload), payload, { action: "server.update", target: existing.id, name: existing.name })
-          const next = yield* entryFromUpdate(existing, payload).pipe(Effect.mapError(invalidToBadRequest))
-          yield* entries.update(next).pipe(
-            Effect.catchTags({
-              ServerStoreError: storeDefect,
-              InstallDirInUse: (e) => Effect.fail(installDirInUse(e)),
-              InstallDirReserved: (e) => Effect.fail(installDirReserved(e)),
-              PortsInUse: (e) => Effect.fail(portsInUse(e))
-            })
-          )
-          yield* recordForRequest(audit, {
-            actor: caller.id,
-            action: "server.update",
-            target: next.id,
-            result: "success",
-            details: { name: next.name, fields: changedFields(existing, next) }
-          })
-          // The actor keeps running the old entry; it launches the new one at the next start.
-          yield* supervisor.ensure(next).pipe(Effect.mapError(actorErrorToHttp))
+          const caller = yield* CurrentPrincipal
+          // The gateway stores it, hands it to the actor (which launches it at the next start) and audits the fields changed.
+          const next = yield* servers
+            .update(
+              path.id,
+              (existing) =>
+                Effect.zipRight(
+                  admit(existing, launchFieldsOfUpdate(existing, payload), payload, { action: "server.update", target: existing.id, name: existing.name }),
+                  entryFromUpdate(existing, payload).pipe(Effect.mapError(invalidToBadRequest))
+                ),
+              { actor: caller.id }
+            )
+            .pipe(
+              Effect.catchTags({
+                InstallDirInUse: (e) => Effect.fail(installDirInUse(e)),
+                InstallDirReserved: (e) => Effect.fail(installDirReserved(e)),
+                PortsInUse: (e) => Effect.fail(portsInUse(e))
+              })
+            )
           return yield* viewOf(next.id)
         })
       )

@@ -1,0 +1,41 @@
+/**
+ * The servers gateway is the one way to a server: no plugin but `servers`
+ * reaches the entry store (`ServerEntries`) or the `Supervisor`, and no
+ * domain service runs effects on the default runtime. Read off the
+ * sources, so a new plugin that copies an old habit fails here, naming
+ * the file and line.
+ */
+import { describe, expect, it } from "vitest"
+import * as Fs from "node:fs"
+import * as NodePath from "node:path"
+import { fileURLToPath } from "node:url"
+
+const SRC = fileURLToPath(new URL("../../src", import.meta.url))
+
+/** Every `.ts` source of the plugins, as `plugin/relative/path.ts`. */
+const sources = (dir = SRC): ReadonlyArray<string> =>
+  Fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = NodePath.join(dir, entry.name)
+    if (entry.isDirectory()) return sources(path)
+    return /\.tsx?$/.test(entry.name) ? [NodePath.relative(SRC, path)] : []
+  })
+
+/** `file:line: text` for each line of the sources matching `pattern` (comments skipped), outside `except`. */
+const findings = (pattern: RegExp, except: (file: string) => boolean = () => false) =>
+  sources()
+    .filter((file) => !except(file))
+    .flatMap((file) =>
+      Fs.readFileSync(NodePath.join(SRC, file), "utf8")
+        .split("\n")
+        .flatMap((line, i) => (pattern.test(line) && !/^\s*(\*|\/\/)/.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : []))
+    )
+
+describe("the servers gateway", () => {
+  it("no plugin but servers uses ServerEntries or the Supervisor", () => {
+    expect(findings(/\b(ServerEntries|Supervisor|SupervisorShape|ServerEntriesShape)\b/, (file) => file.startsWith(`servers${NodePath.sep}`))).toEqual([])
+  })
+
+  it("no plugin runs effects on the default runtime (a callback runs with the runtime captured where it was made)", () => {
+    expect(findings(/\bEffect\.run(Sync|Fork|Promise|Callback)\b/)).toEqual([])
+  })
+})
