@@ -23,16 +23,18 @@ import * as Fs from "node:fs"
 import {
   AuditTrail,
   EventBus,
+  filesBusy,
   forkUntilBegan,
+  hostFolders,
   makeKeyedLocks,
   makeProgressBoard,
+  processUp,
+  profilesPath,
   recordForRequest,
   Refusal,
   type ServerNotFound,
   type ServerUnreadable,
-  startOperation,
-  hostFolders,
-  profilesPath
+  startOperation
 } from "@garrison/runtime"
 import { Servers } from "../servers/index.js"
 import { type BackupConfigsStore, makeBackupConfigs, merged } from "./BackupConfigs.js"
@@ -96,7 +98,6 @@ export interface ServerBackupsShape {
 const idle = (serverId: string) =>
   new BackupStatus({ serverId, operation: null, state: "idle", filename: null, type: null, phase: "", percent: 0, bytesDone: 0, bytesTotal: 0, error: null, startedAt: null, endedAt: null })
 
-const PROCESS_STATES = new Set(["running", "starting", "stopping"])
 /** How often the schedule looks for due backups. */
 export const SCHEDULE_TICK = Duration.minutes(1)
 
@@ -181,7 +182,7 @@ export const ServerBackupsLive = Layer.scoped(
           filename,
           wanted: [...wantedOf(entry, config, storage), ...extra],
           excludeLogs: config.excludeLogs,
-          running: PROCESS_STATES.has(state.status),
+          running: processUp(state),
           storage,
           filesOf: filesOf(entry),
           archive,
@@ -391,9 +392,8 @@ export const ServerBackupsLive = Layer.scoped(
           const { path, backup } = yield* lookupBackup(serverId, filename, type)
           const handle = yield* servers.get(serverId)
           const state = yield* handle.state
-          if (PROCESS_STATES.has(state.status) || state.status === "updating") {
-            return yield* Effect.fail(Refusal.of(`${(yield* handle.entry).name} is ${state.status}: stop it before restoring a backup`))
-          }
+          const why = filesBusy(state)
+          if (why !== undefined) return yield* Effect.fail(Refusal.of(`${(yield* handle.entry).name} is busy (${why}): stop it before restoring a backup`))
           // The whole zip is checked before anything begins: a hostile or damaged one is refused here.
           const { manifest } = yield* Effect.scoped(openChecked(path)).pipe(Effect.mapError((error) => Refusal.of(`the backup cannot be restored: ${error.message}`)))
           const entry = yield* handle.entry

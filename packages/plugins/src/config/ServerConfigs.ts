@@ -26,6 +26,7 @@ import {
   findSetting,
   parseServerConfig,
   PreconditionFailed,
+  processUp,
   Refusal,
   SEALED_PREFIX,
   SealedSecrets,
@@ -178,7 +179,7 @@ export class ServerConfigs extends Context.Tag("@garrison/plugins/ServerConfigs"
                   : Refusal.of(`${entry.configFile}: ${error.message}`, 409)
             )
           )
-          return { handle, file: entry.configFile, content: decode(bytes), running: state.status === "running" || state.status === "starting" }
+          return { handle, file: entry.configFile, content: decode(bytes), running: processUp(state) }
         })
 
       const read: ServerConfigsShape["read"] = (serverId) => Effect.map(fileOf(serverId), ({ content, file, running }) => viewOf(file, content, running))

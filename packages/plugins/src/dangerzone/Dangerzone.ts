@@ -11,12 +11,13 @@ import * as Layer from "effect/Layer"
 import {
   AuditTrail,
   type ConfinedFileError,
-  confinedFileHttpError,
   type ConfinedFileHttpError,
+  confinedFileHttpError,
   Conflict,
-  missionOf,
   inLogFolder,
+  missionOf,
   parseServerConfig,
+  processUp,
   profilesFolder,
   recordForRequest,
   type Refusal,
@@ -107,7 +108,7 @@ export class Dangerzone extends Context.Tag("@garrison/plugins/Dangerzone")<Dang
           }
           add("battleye", handle.files, entry.battleyeDir, yield* notFoundAsEmpty(handle.files.list(entry.battleyeDir)).pipe(Effect.catchAll(() => Effect.succeed([]))))
           const state = yield* handle.state
-          return { found, runningSince: state.status === "running" || state.status === "starting" || state.status === "stopping" ? (state.startedAt ?? 0) : undefined }
+          return { found, runningSince: processUp(state) ? (state.startedAt ?? 0) : undefined }
         }).pipe(Effect.catchTag("ConfinedFileError", (e) => confinedFileHttpError(e)))
 
       /** The mission's persistence folder: `mpmissions/<template>/storage_<instanceId>` from the server's configuration. */

@@ -18,9 +18,11 @@ import * as Effect from "effect/Effect"
 import {
   confinedFileHttpError,
   editServerConfig,
+  filesBusy,
   findSetting,
   missionOf,
   parseServerConfig,
+  processUp,
   profilesFolder,
   profilesInsideInstall,
   Refusal,
@@ -32,7 +34,7 @@ import { type BackupWantedPath, isLogFile, type ServerBackupsShape } from "../ba
 import type { ServerHandle, ServersShape } from "../servers/index.js"
 import { ReplicateComponentPlan, type ReplicateInput, ReplicatePreview, type ReplicatePreviewInput, ReplicateResult } from "./contract/Api.js"
 import { copyPlanned, planTree, type TreePlan } from "./internal/copyTree.js"
-import { BUSY_STATUSES, checkTarget } from "./wipe.js"
+import { checkTarget } from "./wipe.js"
 
 export interface ReplicateDeps {
   readonly servers: ServersShape
@@ -150,9 +152,10 @@ const plan = (deps: ReplicateDeps, targetId: string, input: ReplicatePreviewInpu
     const blockers: Array<string> = []
     const warnings: Array<string> = []
     const targetState = yield* target.handle.state
-    if (BUSY_STATUSES.has(targetState.status)) blockers.push(`${target.entry.name} is ${targetState.status}: stop it first`)
+    const targetBusy = filesBusy(targetState)
+    if (targetBusy !== undefined) blockers.push(`${target.entry.name} is busy (${targetBusy}): stop it first`)
     const sourceState = yield* source.handle.state
-    if (BUSY_STATUSES.has(sourceState.status)) warnings.push(`${source.entry.name} is ${sourceState.status}: its files are copied as they are while it runs`)
+    if (processUp(sourceState)) warnings.push(`${source.entry.name} is ${sourceState.status}: its files are copied as they are while it runs`)
     if (components.includes("config")) {
       const [from, to] = [yield* missionName(source), yield* missionName(target)]
       if (from !== undefined && to !== undefined && from.toLowerCase() !== to.toLowerCase()) {

@@ -10,6 +10,7 @@ import {
   type ConfinedFileError,
   type ConfinedFileHttpError,
   type Conflict,
+  filesBusy,
   Refusal,
   runOperationFor,
   type ServerFiles,
@@ -23,7 +24,6 @@ import { sizeOf } from "./internal/sizeOf.js"
 import { WIPE_PRESETS } from "./wipePresets.js"
 
 /** Statuses in which a server's files are in use. */
-export const BUSY_STATUSES: ReadonlySet<string> = new Set(["running", "starting", "stopping", "updating"])
 
 export interface WipeDeps {
   readonly servers: ServersShape
@@ -42,7 +42,8 @@ export const checkTarget = (servers: ServersShape, serverId: string, confirmName
     const entry = yield* handle.entry
     if (confirmName !== entry.name) return yield* Effect.fail(Refusal.of(`confirmName must be the server's name exactly ("${entry.name}")`, 400, "confirmName"))
     const state = yield* handle.state
-    if (BUSY_STATUSES.has(state.status)) return yield* Effect.fail(Refusal.of(`${entry.name} is ${state.status}: stop it before ${what}`))
+    const busy = filesBusy(state)
+    if (busy !== undefined) return yield* Effect.fail(Refusal.of(`${entry.name} is busy (${busy}): stop it before ${what}`))
     return { handle, entry }
   })
 

@@ -25,6 +25,7 @@ import * as NodePath from "node:path"
 import {
   AuditTrail,
   EventBus,
+  filesBusy,
   ServerFiles,
   type ServerNotFound,
   type ServerUnreadable,
@@ -90,7 +91,6 @@ export interface ModsShape {
   readonly forgetServer: (serverId: string) => Effect.Effect<void, ModStoreError>
 }
 
-const BUSY_STATUSES = new Set(["running", "starting", "stopping", "updating"])
 
 export class Mods extends Context.Tag("@garrison/plugins/Mods")<Mods, ModsShape>() {
   static readonly layer = Layer.scoped(
@@ -134,13 +134,13 @@ export class Mods extends Context.Tag("@garrison/plugins/Mods")<Mods, ModsShape>
           )
         })
 
-      const refuseWhileRunning = (serverId: string, what: string) =>
+      /** The server's handle if its files may change now; `within`: the caller is a rollout's own work. */
+      const refuseWhileRunning = (serverId: string, what: string, within?: "mod-rollout") =>
         Effect.gen(function* () {
           const handle = yield* servers.get(serverId)
           const state = yield* handle.state
-          if (BUSY_STATUSES.has(state.status)) {
-            return yield* new ModConflict({ message: `cannot ${what} while server ${serverId} is ${state.status}: stop it first` })
-          }
+          const busy = filesBusy(state, within)
+          if (busy !== undefined) return yield* new ModConflict({ message: `cannot ${what} while server ${serverId} is busy (${busy}): stop it first` })
           return handle
         })
 
@@ -258,7 +258,8 @@ export class Mods extends Context.Tag("@garrison/plugins/Mods")<Mods, ModsShape>
         input: { readonly workshopId: string; readonly name?: string | undefined; readonly type: ModType },
         downloaded: { readonly folder: string; readonly downloadedAt: string },
         details: Option.Option<WorkshopItem>,
-        by: string
+        by: string,
+        within?: "mod-rollout"
       ) =>
         Effect.gen(function* () {
           const meta = yield* Effect.sync(() => {
@@ -274,7 +275,7 @@ export class Mods extends Context.Tag("@garrison/plugins/Mods")<Mods, ModsShape>
               const current = yield* store.list(serverId)
               const holder = current.find((m) => m.name.toLowerCase() === folder.toLowerCase())
               if (holder !== undefined) return yield* Effect.fail(`the folder ${folder} is taken by mod ${holder.workshopId} (${holder.title}): install with another name`)
-              const handleNow = yield* refuseWhileRunning(serverId, "install mods")
+              const handleNow = yield* refuseWhileRunning(serverId, "install mods", within)
               const placed = yield* placeMod(handleNow.files, downloaded.folder, folder)
               const at = yield* iso
               yield* store.insert({
@@ -533,7 +534,8 @@ export class Mods extends Context.Tag("@garrison/plugins/Mods")<Mods, ModsShape>
             })
           ),
         applyInstall: (serverId, staged, by) =>
-          placeNew(serverId, staged.input, staged.downloaded, staged.details, by).pipe(
+          // Called by a rollout, inside its own operation on the server.
+          placeNew(serverId, staged.input, staged.downloaded, staged.details, by, "mod-rollout").pipe(
             Effect.map((mod): AppliedMod => ({ _tag: "Installed", mod })),
             Effect.mapError((error) => {
               if (typeof error === "string") return new ModConflict({ message: error })

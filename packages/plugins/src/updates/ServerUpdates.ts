@@ -21,24 +21,25 @@ import { randomUUID } from "node:crypto"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import {
-  giveTreeToItsOwner,
   AuditTrail,
   BeforeServerUpdate,
-  EventBus,
-  Hooks,
   type ConfinedFileError,
+  EventBus,
+  filesBusy,
+  giveTreeToItsOwner,
+  Hooks,
+  hostFolders,
   isInsideFolder,
   makeProgressBoard,
   makeServerEntry,
   Refusal,
-  startOperation,
   ServerEntry,
   ServerFiles,
   type ServerNotFound,
   type ServerUnreadable,
+  startOperation,
   SteamCmd,
-  type SteamCmdError,
-  hostFolders
+  type SteamCmdError
 } from "@garrison/runtime"
 import { PlatformSettings } from "../platform/index.js"
 import { readBattlEyeRcon, Servers } from "../servers/index.js"
@@ -89,7 +90,6 @@ const idle = (serverId: string, installDir: string): UpdateStatus => {
   })
 }
 
-const BUSY = new Set(["running", "starting", "stopping"])
 
 const steamRefusal = (error: SteamCmdError): Refusal => {
   switch (error.reason) {
@@ -237,12 +237,8 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
         Effect.gen(function* () {
           const handle = yield* servers.get(serverId)
           const state = yield* handle.state
-          if (BUSY.has(state.status)) {
-            return yield* Effect.fail(Refusal.of(`server ${serverId} is ${state.status}: stop it first`))
-          }
-          if (state.operation !== undefined) {
-            return yield* Effect.fail(Refusal.of(`server ${serverId} is busy: its ${state.operation.kind} is running`))
-          }
+          const busy = filesBusy(state)
+          if (busy !== undefined) return yield* Effect.fail(Refusal.of(`server ${serverId} is busy (${busy}): stop it first`))
           yield* provenAccount
           const entry = yield* handle.entry
           return yield* run(serverId, kind, installedApp(entry.installDir)?.appId ?? SteamCmd.DAYZ_SERVER_APP, by)

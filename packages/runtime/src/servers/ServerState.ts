@@ -4,7 +4,7 @@
  */
 import type { RconConnectionState } from "../rcon/RconClient.js"
 import type { OnlinePlayer } from "../game/Players.js"
-import type { ServerOperation } from "./actor/operation.js"
+import type { OperationKind, ServerOperation } from "./actor/operation.js"
 
 export type ServerStatus = "stopped" | "starting" | "running" | "stopping" | "crashed" | "updating"
 
@@ -53,3 +53,21 @@ export const initialState = (serverId: string): ServerState => ({
 /** The uptime to show, in whole seconds. */
 export const uptimeSeconds = (state: ServerState, now: number): number =>
   state.status === "running" && state.startedAt !== undefined ? Math.max(0, Math.floor((now - state.startedAt) / 1000)) : 0
+
+/** Whether the server's process exists, or is being made or ended: its files are open. */
+export const processUp = (state: ServerState): boolean => state.status === "starting" || state.status === "running" || state.status === "stopping"
+
+/**
+ * The one busy rule for changing a server's files (mods, restores, wipes,
+ * replicates, game updates): why they may not be changed now ("it is
+ * running", "its restart is under way"), or undefined when they may. Busy
+ * while its process is up, while an update writes them, and while a long
+ * operation holds the server; `within`: the caller is that operation's own
+ * work (a rollout installing its mods), which its own hold does not stop.
+ */
+export const filesBusy = (state: ServerState, within?: OperationKind): string | undefined =>
+  processUp(state) || state.status === "updating"
+    ? `it is ${state.status}`
+    : state.operation !== undefined && state.operation.kind !== within
+      ? `its ${state.operation.kind} is under way`
+      : undefined

@@ -34,7 +34,7 @@ export {
   profilesPath,
   serverEntryDefaults
 } from "./ServerEntry.js"
-export { initialState, uptimeSeconds } from "./ServerState.js"
+export { filesBusy, initialState, processUp, uptimeSeconds } from "./ServerState.js"
 export type { ServerState, ServerStatus } from "./ServerState.js"
 export { Supervisor } from "./Supervisor.js"
 export type { SupervisorShape } from "./Supervisor.js"
