@@ -32,7 +32,6 @@ import {
   isInsideFolder,
   makeProgressBoard,
   makeServerEntry,
-  Refusal,
   ServerEntry,
   ServerFiles,
   type ServerNotFound,
@@ -43,6 +42,7 @@ import {
 } from "@garrison/runtime"
 import { PlatformSettings } from "../platform/index.js"
 import { readBattlEyeRcon, Servers } from "../servers/index.js"
+import { DeployFolderRefused, UpdateConflict, type UpdatesError, UpdatesUnavailable } from "./errors.js"
 import { type Branch, type DeployInput, DeployStarted, type UpdateKind, UpdateStatus } from "./contract/Api.js"
 import { ServerUpdated, ServerUpdateFailed } from "./events.js"
 import { installedApp } from "./internal/appManifest.js"
@@ -52,9 +52,9 @@ type Lookup = ServerNotFound | ServerUnreadable
 
 export interface ServerUpdatesShape {
   readonly status: (serverId: string) => Effect.Effect<UpdateStatus, Lookup>
-  readonly start: (serverId: string, kind: "update" | "rebuild", by: string) => Effect.Effect<UpdateStatus, Lookup | Refusal>
-  readonly cancel: (serverId: string, by: string) => Effect.Effect<UpdateStatus, Lookup | Refusal>
-  readonly deploy: (input: DeployInput, by: string) => Effect.Effect<DeployStarted, Refusal>
+  readonly start: (serverId: string, kind: "update" | "rebuild", by: string) => Effect.Effect<UpdateStatus, Lookup | UpdateConflict | UpdatesUnavailable>
+  readonly cancel: (serverId: string, by: string) => Effect.Effect<UpdateStatus, Lookup | UpdateConflict>
+  readonly deploy: (input: DeployInput, by: string) => Effect.Effect<DeployStarted, UpdatesError>
   /** The status now, then every change, until the operation has ended. */
   readonly follow: (serverId: string) => Stream.Stream<UpdateStatus, Lookup>
   /**
@@ -91,16 +91,17 @@ const idle = (serverId: string, installDir: string): UpdateStatus => {
 }
 
 
-const steamRefusal = (error: SteamCmdError): Refusal => {
+const steamRefusal = (error: SteamCmdError): UpdateConflict | UpdatesUnavailable => {
   switch (error.reason) {
     case "guard-code-needed":
-      return Refusal.of(
-        "Steam asks for a Steam Guard code for the stored account: POST /api/platform/credentials with the account and its guardCode, then try again"
-      )
+      return new UpdateConflict({
+        message:
+          "Steam asks for a Steam Guard code for the stored account: POST /api/platform/credentials with the account and its guardCode, then try again"
+      })
     case "bad-credentials":
-      return Refusal.of(`Steam refused the stored account (${error.message}): store it again with POST /api/platform/credentials`)
+      return new UpdateConflict({ message: `Steam refused the stored account (${error.message}): store it again with POST /api/platform/credentials` })
     default:
-      return Refusal.of(error.message, 503)
+      return new UpdatesUnavailable({ message: error.message })
   }
 }
 
@@ -131,7 +132,7 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
         const settings = yield* platform.current
         if (Option.isNone(settings.account)) {
           return yield* Effect.fail(
-            Refusal.of("no Steam account is set: the server download needs an account that owns DayZ (POST /api/platform/credentials)")
+            new UpdateConflict({ message: "no Steam account is set: the server download needs an account that owns DayZ (POST /api/platform/credentials)" })
           )
         }
         const account = settings.account.value
@@ -229,7 +230,7 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
           const entry = yield* handle.entry
           yield* startOperation(handle.actor, "update", scope, (context) =>
             Effect.asVoid(appUpdate(serverId, entry, kind, appId, by, context.progress, context.began))
-          ).pipe(Effect.mapError((error) => Refusal.of(error.message)))
+          ).pipe(Effect.mapError((error) => new UpdateConflict({ message: error.message })))
           return yield* statusOf(serverId)
         })
 
@@ -238,7 +239,7 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
           const handle = yield* servers.get(serverId)
           const state = yield* handle.state
           const busy = filesBusy(state)
-          if (busy !== undefined) return yield* Effect.fail(Refusal.of(`server ${serverId} is busy (${busy}): stop it first`))
+          if (busy !== undefined) return yield* new UpdateConflict({ message: `server ${serverId} is busy (${busy}): stop it first` })
           yield* provenAccount
           const entry = yield* handle.entry
           return yield* run(serverId, kind, installedApp(entry.installDir)?.appId ?? SteamCmd.DAYZ_SERVER_APP, by)
@@ -249,21 +250,18 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
           const root = NodePath.resolve(deployDir)
           const wanted = NodePath.isAbsolute(input.installDir) ? NodePath.normalize(input.installDir) : NodePath.resolve(root, input.installDir)
           if (input.installDir.includes("\0") || !isInsideFolder(root, wanted)) {
-            return yield* Effect.fail(
-              Refusal.of(
-                `installDir must be a folder inside the deploy folder ${root} (DEPLOY_DIR): a name, or an absolute path under it`,
-                400,
-                "installDir"
-              )
-            )
+            return yield* new DeployFolderRefused({
+              field: "installDir",
+              message: `installDir must be a folder inside the deploy folder ${root} (DEPLOY_DIR): a name, or an absolute path under it`
+            })
           }
           const relative = NodePath.relative(root, wanted)
           // Made and read through the deploy folder's confined files: no symbolic link on the way leads out of it.
           const files = ServerFiles.local(root)
-          const refusedPath = (error: ConfinedFileError) => Refusal.of(`installDir ${relative}: ${error.message}`, 400, "installDir")
+          const refusedPath = (error: ConfinedFileError) => new DeployFolderRefused({ field: "installDir", message: `installDir ${relative}: ${error.message}` })
           yield* Effect.try({
             try: () => Fs.mkdirSync(root, { recursive: true, mode: 0o755 }),
-            catch: (error) => Refusal.of(`cannot create the deploy folder ${root}: ${String(error)}`, 503)
+            catch: (error) => new UpdatesUnavailable({ message: `cannot create the deploy folder ${root}: ${String(error)}` })
           })
           const present = yield* files.list(relative).pipe(
             Effect.map((found) => found.length === 0 ? "empty" as const : "files" as const),
@@ -271,13 +269,10 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
             Effect.mapError(refusedPath)
           )
           if (present === "files") {
-            return yield* Effect.fail(
-              Refusal.of(
-                `${wanted} has files in it: deploy into a new or empty folder (an existing install is added with POST /api/servers)`,
-                400,
-                "installDir"
-              )
-            )
+            return yield* new DeployFolderRefused({
+              field: "installDir",
+              message: `${wanted} has files in it: deploy into a new or empty folder (an existing install is added with POST /api/servers)`
+            })
           }
           yield* provenAccount
           if (present === "missing") yield* files.makeFolder(relative).pipe(Effect.mapError(refusedPath))
@@ -285,9 +280,9 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
           const entry = makeServerEntry({ id: randomUUID(), name: input.name, installDir, ...(input.gamePort === undefined ? {} : { gamePort: input.gamePort }) })
           const stored = yield* servers.create(entry, { freeGamePort: input.gamePort === undefined }).pipe(
             Effect.catchTags({
-              InstallDirInUse: (e) => Effect.fail(Refusal.of(e.message)),
-              InstallDirReserved: (e) => Effect.fail(Refusal.of(`installDir: ${e.reason}`, 400, "installDir")),
-              PortsInUse: (e) => Effect.fail(Refusal.of(e.message))
+              InstallDirInUse: (e) => Effect.fail(new UpdateConflict({ message: e.message })),
+              InstallDirReserved: (e) => Effect.fail(new DeployFolderRefused({ field: "installDir", message: `installDir: ${e.reason}` })),
+              PortsInUse: (e) => Effect.fail(new UpdateConflict({ message: e.message }))
             })
           )
           const appId = input.branch === ("experimental" satisfies Branch) ? SteamCmd.DAYZ_EXPERIMENTAL_SERVER_APP : SteamCmd.DAYZ_SERVER_APP
@@ -325,7 +320,7 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
             const current = yield* statusOf(serverId)
             const state = yield* handle.state
             if (current.state !== "running" || state.operation?.kind !== "update") {
-              return yield* Effect.fail(Refusal.of(`no update of server ${serverId} is running`))
+              return yield* new UpdateConflict({ message: `no update of server ${serverId} is running` })
             }
             // A stop cancels the running operation and leaves the server stopped.
             yield* handle.actor.stop.pipe(Effect.ignore)

@@ -10,7 +10,7 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, BodyExample, Conflict, NotFound, ServerNotFound, ServerUnreadable, Unavailable } from "@garrison/runtime"
+import { Access, BadRequest, BodyExample, Conflict, ServerNotFound, ServerUnreadable, Unavailable } from "@garrison/runtime"
 
 export const DEPLOY_PERMISSION = "server.deploy"
 
@@ -129,8 +129,6 @@ export class UpdatesGroup extends HttpApiGroup.make("serverUpdates")
   .addError(ServerUnreadable)
   .addError(BadRequest)
   .addError(Conflict)
-  // Refusals answer through the runtime's one mapper (`refusalHttpError`), whose statuses include 404.
-  .addError(NotFound)
   .addError(Unavailable) {}
 
 export class UpdatesApi extends HttpApi.make("serverUpdates").add(UpdatesGroup) {}
