@@ -27,7 +27,6 @@ import {
   parseServerConfig,
   PreconditionFailed,
   processUp,
-  Refusal,
   SEALED_PREFIX,
   SealedSecrets,
   type SealingKey,
@@ -38,6 +37,7 @@ import {
 import { Servers } from "../servers/index.js"
 import { ConfigProblem, ConfigTemplate, ServerConfig, UnknownSetting, type ConfigPatch } from "./contract/Api.js"
 import { KNOWN_KEYS, knownKey, SECRET_MASK } from "./internal/knownKeys.js"
+import { ConfigConflict, type ConfigError, ConfigNotFound } from "./errors.js"
 
 type Lookup = ServerNotFound | ServerUnreadable
 
@@ -56,16 +56,16 @@ export const CONFIG_KEY = {
 export const MAX_CONFIG_BYTES = 1024 * 1024
 
 export interface ServerConfigsShape {
-  readonly read: (serverId: string) => Effect.Effect<ServerConfig, Lookup | Refusal>
-  readonly update: (serverId: string, patch: ConfigPatch, ifMatch: string | undefined) => Effect.Effect<ServerConfig, Lookup | Refusal | PreconditionFailed>
+  readonly read: (serverId: string) => Effect.Effect<ServerConfig, Lookup | ConfigError>
+  readonly update: (serverId: string, patch: ConfigPatch, ifMatch: string | undefined) => Effect.Effect<ServerConfig, Lookup | ConfigError | PreconditionFailed>
   readonly templates: (serverId: string) => Effect.Effect<ReadonlyArray<ConfigTemplate>, Lookup>
-  readonly saveTemplate: (serverId: string, name: string, by: string) => Effect.Effect<ConfigTemplate, Lookup | Refusal>
+  readonly saveTemplate: (serverId: string, name: string, by: string) => Effect.Effect<ConfigTemplate, Lookup | ConfigError>
   readonly restoreTemplate: (
     serverId: string,
     templateId: string,
     by: string
-  ) => Effect.Effect<{ readonly config: ServerConfig; readonly savedBefore: ConfigTemplate }, Lookup | Refusal>
-  readonly deleteTemplate: (serverId: string, templateId: string) => Effect.Effect<void, Lookup | Refusal>
+  ) => Effect.Effect<{ readonly config: ServerConfig; readonly savedBefore: ConfigTemplate }, Lookup | ConfigError>
+  readonly deleteTemplate: (serverId: string, templateId: string) => Effect.Effect<void, Lookup | ConfigError>
   /** Forgets a deleted server's templates. */
   readonly forgetServer: (serverId: string) => Effect.Effect<void>
 }
@@ -173,10 +173,10 @@ export class ServerConfigs extends Context.Tag("@garrison/plugins/ServerConfigs"
           const bytes = yield* handle.files.read(entry.configFile, { maxBytes: MAX_CONFIG_BYTES }).pipe(
             Effect.mapError((error) =>
               error.problem === "not-found"
-                ? Refusal.of(`the server's configuration file ${entry.configFile} does not exist`, 404)
+                ? new ConfigNotFound({ message: `the server's configuration file ${entry.configFile} does not exist` })
                 : error.problem === "too-large"
-                  ? Refusal.of(`${entry.configFile} is larger than ${MAX_CONFIG_BYTES} bytes: not a DayZ configuration`, 409)
-                  : Refusal.of(`${entry.configFile}: ${error.message}`, 409)
+                  ? new ConfigConflict({ message: `${entry.configFile} is larger than ${MAX_CONFIG_BYTES} bytes: not a DayZ configuration` })
+                  : new ConfigConflict({ message: `${entry.configFile}: ${error.message}` })
             )
           )
           return { handle, file: entry.configFile, content: decode(bytes), running: processUp(state) }
@@ -191,7 +191,7 @@ export class ServerConfigs extends Context.Tag("@garrison/plugins/ServerConfigs"
             const next = yield* text(content)
             const bytes = encode(next, content.utf8)
             if (next !== content.text) {
-              yield* handle.files.write(file, bytes).pipe(Effect.mapError((error) => Refusal.of(`cannot write ${file}: ${error.message}`, 409)))
+              yield* handle.files.write(file, bytes).pipe(Effect.mapError((error) => new ConfigConflict({ message: `cannot write ${file}: ${error.message}` })))
             }
             return viewOf(file, decode(bytes), running)
           })
@@ -202,7 +202,7 @@ export class ServerConfigs extends Context.Tag("@garrison/plugins/ServerConfigs"
           const id = randomUUID()
           const at = yield* now
           const taken = yield* sql<{ readonly id: string }>`SELECT id FROM config_templates WHERE server_id = ${serverId} AND name = ${name}`.pipe(Effect.orDie)
-          if (taken.length > 0) return yield* Effect.fail(Refusal.of(`server ${serverId} has a template named "${name}" already`, 409, "name"))
+          if (taken.length > 0) return yield* Effect.fail(new ConfigConflict({ message: `server ${serverId} has a template named "${name}" already`, field: "name" }))
           yield* sql`INSERT INTO config_templates (id, server_id, name, content, size_bytes, created_at, created_by)
             VALUES (${id}, ${serverId}, ${name}, ${box.seal(content, `config-templates/${id}`)}, ${Buffer.byteLength(content)}, ${at}, ${by})`.pipe(Effect.orDie)
           return new ConfigTemplate({ id, name, sizeBytes: Buffer.byteLength(content), createdAt: at, createdBy: by })
@@ -211,7 +211,7 @@ export class ServerConfigs extends Context.Tag("@garrison/plugins/ServerConfigs"
       const templateRow = (serverId: string, templateId: string) =>
         Effect.flatMap(
           sql<TemplateRow>`SELECT * FROM config_templates WHERE server_id = ${serverId} AND id = ${templateId}`.pipe(Effect.orDie),
-          (rows) => (rows[0] === undefined ? Effect.fail(Refusal.of(`server ${serverId} has no configuration template ${templateId}`, 404)) : Effect.succeed(rows[0]))
+          (rows) => (rows[0] === undefined ? Effect.fail(new ConfigNotFound({ message: `server ${serverId} has no configuration template ${templateId}` })) : Effect.succeed(rows[0]))
         )
 
       return ServerConfigs.of({
@@ -228,12 +228,12 @@ export class ServerConfigs extends Context.Tag("@garrison/plugins/ServerConfigs"
               const parsed = parseServerConfig(current.text)
               if (parsed.problems.length > 0) {
                 const first = parsed.problems[0]!
-                return yield* Effect.fail(Refusal.of(`the configuration file has a problem DayZ would refuse (line ${first.line}: ${first.message}): fix it in the file first`, 409))
+                return yield* Effect.fail(new ConfigConflict({ message: `the configuration file has a problem DayZ would refuse (line ${first.line}: ${first.message}): fix it in the file first` }))
               }
               const edits = editsOf(patch)
               const edited = Either.try(() => editServerConfig(parsed, edits))
               if (Either.isLeft(edited)) {
-                return yield* Effect.fail(Refusal.of(`template: the file has no class Missions { class DayZ { ... } } block to set it in`, 409, "template"))
+                return yield* Effect.fail(new ConfigConflict({ message: `template: the file has no class Missions { class DayZ { ... } } block to set it in`, field: "template" }))
               }
               return edited.right
             })
@@ -252,7 +252,7 @@ export class ServerConfigs extends Context.Tag("@garrison/plugins/ServerConfigs"
           Effect.gen(function* () {
             const row = yield* templateRow(serverId, templateId)
             const opened = box.open(row.content, `config-templates/${row.id}`)
-            if (Either.isLeft(opened)) return yield* Effect.fail(Refusal.of(`template ${row.name} cannot be read (${opened.left}): save it again`, 409))
+            if (Either.isLeft(opened)) return yield* Effect.fail(new ConfigConflict({ message: `template ${row.name} cannot be read (${opened.left}): save it again` }))
             let savedBefore: ConfigTemplate | undefined
             const config = yield* write(serverId, (current) =>
               Effect.gen(function* () {
