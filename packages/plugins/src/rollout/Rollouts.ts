@@ -26,7 +26,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { ActorError, AuditTrail, BeforeServerUpdate, EventBus, Hooks, makeProgressBoard, Refusal, ScheduledUpdates, type ServerNotFound, startOperation, type StartedBody, type ServerUnreadable, storeDefect } from "@garrison/runtime"
+import { ActorError, AuditTrail, BeforeServerUpdate, EventBus, Hooks, makeProgressBoard, ScheduledUpdates, type ServerNotFound, startOperation, type StartedBody, type ServerUnreadable, storeDefect } from "@garrison/runtime"
 import { type AppliedMod, isDue, Mods } from "../mods/index.js"
 import { kickEveryone, Servers } from "../servers/index.js"
 import { Workshop } from "../platform/index.js"
@@ -34,6 +34,7 @@ import { ServerUpdates } from "../updates/index.js"
 import { defaultPolicy, RolloutInput, RolloutMod, RolloutPolicy, RolloutStatus } from "./contract/Api.js"
 import { RolloutCompleted, RolloutFailed, RolloutRolledBack } from "./events.js"
 import { checkHealth } from "./internal/health.js"
+import { RolloutConflict, type RolloutError, RolloutInputRefused } from "./errors.js"
 
 type Lookup = ServerNotFound | ServerUnreadable
 
@@ -42,9 +43,9 @@ export interface RolloutsShape {
   readonly policy: (serverId: string) => Effect.Effect<RolloutPolicy, Lookup>
   readonly setPolicy: (serverId: string, policy: RolloutPolicy) => Effect.Effect<RolloutPolicy, Lookup>
   readonly status: (serverId: string) => Effect.Effect<RolloutStatus, Lookup>
-  readonly start: (serverId: string, input: RolloutInput, by: string) => Effect.Effect<RolloutStatus, Lookup | Refusal>
+  readonly start: (serverId: string, input: RolloutInput, by: string) => Effect.Effect<RolloutStatus, Lookup | RolloutError>
   /** The scheduler's "apply pending updates": checks the workshop, and rolls out only when something is due. */
-  readonly applyPending: (serverId: string, by: string) => Effect.Effect<"started" | "nothing-due", Lookup | Refusal>
+  readonly applyPending: (serverId: string, by: string) => Effect.Effect<"started" | "nothing-due", Lookup | RolloutError>
   readonly follow: (serverId: string) => Stream.Stream<RolloutStatus, Lookup>
   /** The status once the rollout running now has ended (at once when none runs). */
   readonly awaitEnd: (serverId: string) => Effect.Effect<RolloutStatus, Lookup>
@@ -114,18 +115,18 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
           const installed = (yield* mods.list(serverId).pipe(Effect.catchTag("ModStoreError", storeDefect))).items
           const wanted = input.mods ?? installed.filter(isDue).map((m) => m.workshopId)
           const unknown = wanted.filter((id) => !installed.some((m) => m.workshopId === id))
-          if (unknown.length > 0) return yield* Effect.fail(Refusal.of(`mods: not installed on this server: ${unknown.join(", ")}`, 400, "mods"))
+          if (unknown.length > 0) return yield* new RolloutInputRefused({ field: "mods", message: `mods: not installed on this server: ${unknown.join(", ")}` })
           if (wanted.length === 0 && !input.server && input.install.length === 0) {
-            return yield* Effect.fail(Refusal.of("nothing to roll out: no mod has a due update (POST .../mods/check-updates first), nothing to install, and server is false"))
+            return yield* new RolloutConflict({ message: "nothing to roll out: no mod has a due update (POST .../mods/check-updates first), nothing to install, and server is false" })
           }
           const twice = input.install.filter((m) => installed.some((i) => i.workshopId === m.workshopId))
-          if (twice.length > 0) return yield* Effect.fail(Refusal.of(`install: installed already: ${twice.map((m) => m.workshopId).join(", ")}`))
+          if (twice.length > 0) return yield* new RolloutConflict({ message: `install: installed already: ${twice.map((m) => m.workshopId).join(", ")}` })
           const known = yield* workshop.detailsMany(input.install.map((m) => m.workshopId), { fresh: true }).pipe(
-            Effect.catchTag("WorkshopUnavailable", (e) => Effect.fail(Refusal.of(`cannot check the mods to install: ${e.message}`)))
+            Effect.catchTag("WorkshopUnavailable", (e) => Effect.fail(new RolloutConflict({ message: `cannot check the mods to install: ${e.message}` })))
           )
           const unknownNew = input.install.filter((m) => !known.has(m.workshopId))
           if (unknownNew.length > 0) {
-            return yield* Effect.fail(Refusal.of(`install: no workshop item ${unknownNew.map((m) => m.workshopId).join(", ")} (unknown to Steam, or removed)`, 400, "install"))
+            return yield* new RolloutInputRefused({ field: "install", message: `install: no workshop item ${unknownNew.map((m) => m.workshopId).join(", ")} (unknown to Steam, or removed)` })
           }
           const plan = [
             ...wanted.map((id) => {
@@ -280,7 +281,7 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
               )
             )
 
-          yield* startOperation(handle.actor, "mod-rollout", scope, body).pipe(Effect.mapError((error) => Refusal.of(error.message)))
+          yield* startOperation(handle.actor, "mod-rollout", scope, body).pipe(Effect.mapError((error) => new RolloutConflict({ message: error.message })))
           return yield* status(serverId)
         })
 
@@ -301,7 +302,7 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
             yield* mods.checkUpdates(serverId).pipe(
               Effect.catchTags({
                 ModStoreError: storeDefect,
-                WorkshopUnavailable: (e) => Effect.fail(Refusal.of(`cannot check the workshop: ${e.message}`))
+                WorkshopUnavailable: (e) => Effect.fail(new RolloutConflict({ message: `cannot check the workshop: ${e.message}` }))
               })
             )
             const due = yield* mods.due(serverId).pipe(Effect.catchTag("ModStoreError", storeDefect))
@@ -324,7 +325,7 @@ export const RolloutsLive = Layer.effect(
     applyPending: (serverId: string, by: string) =>
       rollouts.applyPending(serverId, by).pipe(
         Effect.mapError((error) =>
-          error._tag === "Refusal"
+          error._tag === "RolloutConflict" || error._tag === "RolloutInputRefused"
             ? new ActorError({ serverId, reason: "refused", message: error.message })
             : new ActorError({ serverId, reason: "removed", message: error.message })
         )

@@ -11,7 +11,7 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, BodyExample, Conflict, NotFound, ServerNotFound, ServerUnreadable, Unavailable } from "@garrison/runtime"
+import { Access, BadRequest, BodyExample, Conflict, ServerNotFound, ServerUnreadable } from "@garrison/runtime"
 
 export const MAX_WARNINGS = 10
 export const MAX_WARNING_MINUTES = 1440
@@ -160,9 +160,6 @@ export class RolloutGroup extends HttpApiGroup.make("rollout")
   .addError(ServerNotFound)
   .addError(ServerUnreadable)
   .addError(BadRequest)
-  .addError(Conflict)
-  // Refusals answer through the runtime's one mapper (`refusalHttpError`), whose statuses include 404.
-  .addError(NotFound)
-  .addError(Unavailable) {}
+  .addError(Conflict) {}
 
 export class RolloutApi extends HttpApi.make("rollout").add(RolloutGroup) {}
