@@ -20,7 +20,6 @@ import {
   processUp,
   profilesFolder,
   recordForRequest,
-  type Refusal,
   type ServerFiles,
   type ServerNotFound,
   type ServerUnreadable
@@ -47,13 +46,14 @@ import { replicate, replicatePreview } from "./replicate.js"
 import { wipe } from "./wipe.js"
 import { LOG_CATEGORIES, type LogCategoryId } from "./logCategories.js"
 import { WIPE_PRESETS } from "./wipePresets.js"
+import type { DangerzoneError } from "./errors.js"
 
 type Lookup = ServerNotFound | ServerUnreadable
 
 export interface DangerzoneShape {
-  readonly wipe: (serverId: string, input: WipeInput, by: string) => Effect.Effect<WipeResult, Lookup | ConfinedFileHttpError | Conflict | Refusal>
-  readonly replicatePreview: (serverId: string, input: ReplicatePreviewInput, by: string) => Effect.Effect<ReplicatePreview, Lookup | ConfinedFileHttpError | Refusal>
-  readonly replicate: (serverId: string, input: ReplicateInput, by: string) => Effect.Effect<ReplicateResult, Lookup | ConfinedFileHttpError | Refusal>
+  readonly wipe: (serverId: string, input: WipeInput, by: string) => Effect.Effect<WipeResult, Lookup | ConfinedFileHttpError | Conflict | DangerzoneError>
+  readonly replicatePreview: (serverId: string, input: ReplicatePreviewInput, by: string) => Effect.Effect<ReplicatePreview, Lookup | ConfinedFileHttpError | DangerzoneError>
+  readonly replicate: (serverId: string, input: ReplicateInput, by: string) => Effect.Effect<ReplicateResult, Lookup | ConfinedFileHttpError | DangerzoneError>
   readonly wipePresets: (serverId: string, by: string) => Effect.Effect<WipePresets, Lookup | ConfinedFileHttpError | Conflict>
   readonly logsScan: (serverId: string, by: string) => Effect.Effect<LogsScan, Lookup | ConfinedFileHttpError>
   readonly clearLogs: (serverId: string, categories: ReadonlyArray<LogCategoryId>, by: string) => Effect.Effect<LogsCleared, Lookup | ConfinedFileHttpError>

@@ -25,7 +25,6 @@ import {
   processUp,
   profilesFolder,
   profilesInsideInstall,
-  Refusal,
   runOperationFor,
   ServerEntry,
   type ServerFiles
@@ -35,6 +34,7 @@ import type { ServerHandle, ServersShape } from "../servers/index.js"
 import { ReplicateComponentPlan, type ReplicateInput, ReplicatePreview, type ReplicatePreviewInput, ReplicateResult } from "./contract/Api.js"
 import { copyPlanned, planTree, type TreePlan } from "./internal/copyTree.js"
 import { checkTarget } from "./wipe.js"
+import { DangerzoneConflict, DangerzoneInputRefused } from "./errors.js"
 
 export interface ReplicateDeps {
   readonly servers: ServersShape
@@ -131,8 +131,8 @@ const planComponent = (component: Component, source: Side, target: Side) =>
 
 const sides = (servers: ServersShape, targetId: string, sourceId: string) =>
   Effect.gen(function* () {
-    if (sourceId === targetId) return yield* Effect.fail(Refusal.of("sourceServerId must be another server than this one", 400, "sourceServerId"))
-    const sourceHandle = yield* servers.get(sourceId).pipe(Effect.catchTag("ServerNotFound", () => Effect.fail(Refusal.of(`sourceServerId: no server ${sourceId}`, 400, "sourceServerId"))))
+    if (sourceId === targetId) return yield* new DangerzoneInputRefused({ field: "sourceServerId", message: "sourceServerId must be another server than this one" })
+    const sourceHandle = yield* servers.get(sourceId).pipe(Effect.catchTag("ServerNotFound", () => Effect.fail(new DangerzoneInputRefused({ field: "sourceServerId", message: `sourceServerId: no server ${sourceId}` }))))
     const targetHandle = yield* servers.get(targetId)
     return { source: { handle: sourceHandle, entry: yield* sourceHandle.entry }, target: { handle: targetHandle, entry: yield* targetHandle.entry } }
   })
@@ -208,7 +208,7 @@ export const replicate = (deps: ReplicateDeps, targetId: string, input: Replicat
         ]
         const backup = yield* deps.backups
           .backupNow(targetId, "pre-restore", by, replaced)
-          .pipe(Effect.mapError((error) => Refusal.of(`nothing was copied: ${error.message}`)))
+          .pipe(Effect.mapError((error) => new DangerzoneConflict({ message: `nothing was copied: ${error.message}` })))
         let done = 0
         yield* Effect.forEach(
           planned,
@@ -233,9 +233,9 @@ export const replicate = (deps: ReplicateDeps, targetId: string, input: Replicat
             }),
           { discard: true }
         ).pipe(
-          Effect.mapError((error) => Refusal.of(`the replicate stopped halfway (${error.message}); the backup ${backup.filename} holds the target as it was`))
+          Effect.mapError((error) => new DangerzoneConflict({ message: `the replicate stopped halfway (${error.message}); the backup ${backup.filename} holds the target as it was` }))
         )
         return new ReplicateResult({ source: preview.source, target: preview.target, components: preview.components, kept: preview.kept, backup: backup.filename, warnings: preview.warnings })
       })
-    ).pipe(Effect.catchTag("ActorError", (error) => Effect.fail(Refusal.of(error.message))))
+    ).pipe(Effect.catchTag("ActorError", (error) => Effect.fail(new DangerzoneConflict({ message: error.message }))))
   }).pipe(Effect.catchTag("ConfinedFileError", (e) => confinedFileHttpError(e)))

@@ -1,9 +1,17 @@
 /** The handlers behind `DangerzoneApi`; the host has already checked `admin`. */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
-import { CurrentPrincipal, refusalHttpError } from "@garrison/runtime"
+import { BadRequest, Conflict, CurrentPrincipal } from "@garrison/runtime"
 import { DangerzoneApi } from "./contract/Api.js"
 import { Dangerzone } from "./Dangerzone.js"
+import type { DangerzoneError } from "./errors.js"
+
+/** The plugin's errors as the API answers them: the one place their statuses are chosen. */
+const dangerzoneHttpError = (error: DangerzoneError): Effect.Effect<never, BadRequest | Conflict> =>
+  error._tag === "DangerzoneInputRefused"
+    ? Effect.fail(new BadRequest({ message: error.message, details: [{ path: error.field, message: error.message }] }))
+    : Effect.fail(new Conflict({ message: error.message }))
+const answered = { DangerzoneInputRefused: dangerzoneHttpError, DangerzoneConflict: dangerzoneHttpError }
 
 export const DangerzoneRoutes = HttpApiBuilder.group(DangerzoneApi, "dangerzone", (handlers) =>
   Effect.gen(function* () {
@@ -13,10 +21,10 @@ export const DangerzoneRoutes = HttpApiBuilder.group(DangerzoneApi, "dangerzone"
       .handle("wipePresets", ({ path }) => Effect.flatMap(caller, (by) => dangerzone.wipePresets(path.id, by)))
       .handle("logsScan", ({ path }) => Effect.flatMap(caller, (by) => dangerzone.logsScan(path.id, by)))
       .handle("clearLogs", ({ path, payload }) => Effect.flatMap(caller, (by) => dangerzone.clearLogs(path.id, payload.categories, by)))
-      .handle("wipe", ({ path, payload }) => Effect.flatMap(caller, (by) => dangerzone.wipe(path.id, payload, by)).pipe(Effect.catchTag("Refusal", refusalHttpError)))
+      .handle("wipe", ({ path, payload }) => Effect.flatMap(caller, (by) => dangerzone.wipe(path.id, payload, by)).pipe(Effect.catchTags(answered)))
       .handle("replicatePreview", ({ path, payload }) =>
-        Effect.flatMap(caller, (by) => dangerzone.replicatePreview(path.id, payload, by)).pipe(Effect.catchTag("Refusal", refusalHttpError))
+        Effect.flatMap(caller, (by) => dangerzone.replicatePreview(path.id, payload, by)).pipe(Effect.catchTags(answered))
       )
-      .handle("replicate", ({ path, payload }) => Effect.flatMap(caller, (by) => dangerzone.replicate(path.id, payload, by)).pipe(Effect.catchTag("Refusal", refusalHttpError)))
+      .handle("replicate", ({ path, payload }) => Effect.flatMap(caller, (by) => dangerzone.replicate(path.id, payload, by)).pipe(Effect.catchTags(answered)))
   })
 )

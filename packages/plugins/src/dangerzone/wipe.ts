@@ -11,7 +11,6 @@ import {
   type ConfinedFileHttpError,
   type Conflict,
   filesBusy,
-  Refusal,
   runOperationFor,
   type ServerFiles,
   type ServerNotFound,
@@ -22,6 +21,7 @@ import type { ServersShape } from "../servers/index.js"
 import { type WipeInput, WipeResult } from "./contract/Api.js"
 import { sizeOf } from "./internal/sizeOf.js"
 import { WIPE_PRESETS } from "./wipePresets.js"
+import { DangerzoneConflict, type DangerzoneError, DangerzoneInputRefused } from "./errors.js"
 
 /** Statuses in which a server's files are in use. */
 
@@ -40,10 +40,10 @@ export const checkTarget = (servers: ServersShape, serverId: string, confirmName
   Effect.gen(function* () {
     const handle = yield* servers.get(serverId)
     const entry = yield* handle.entry
-    if (confirmName !== entry.name) return yield* Effect.fail(Refusal.of(`confirmName must be the server's name exactly ("${entry.name}")`, 400, "confirmName"))
+    if (confirmName !== entry.name) return yield* new DangerzoneInputRefused({ field: "confirmName", message: `confirmName must be the server's name exactly ("${entry.name}")` })
     const state = yield* handle.state
     const busy = filesBusy(state)
-    if (busy !== undefined) return yield* Effect.fail(Refusal.of(`${entry.name} is busy (${busy}): stop it before ${what}`))
+    if (busy !== undefined) return yield* new DangerzoneConflict({ message: `${entry.name} is busy (${busy}): stop it before ${what}` })
     return { handle, entry }
   })
 
@@ -52,7 +52,7 @@ export const wipe = (
   serverId: string,
   input: WipeInput,
   by: string
-): Effect.Effect<WipeResult, ServerNotFound | ServerUnreadable | ConfinedFileHttpError | Conflict | Refusal> =>
+): Effect.Effect<WipeResult, ServerNotFound | ServerUnreadable | ConfinedFileHttpError | Conflict | DangerzoneError> =>
   Effect.gen(function* () {
     const { handle } = yield* checkTarget(deps.servers, serverId, input.confirmName, "wiping it")
     const { files, storage } = yield* deps.storageOf(serverId)
@@ -62,7 +62,7 @@ export const wipe = (
         yield* progress(0.1, "pre-wipe backup")
         const backup = yield* deps.backups
           .backupNow(serverId, "pre-wipe", by, [{ root: "install", path: storage }])
-          .pipe(Effect.mapError((error) => Refusal.of(`nothing was wiped: ${error.message}`)))
+          .pipe(Effect.mapError((error) => new DangerzoneConflict({ message: `nothing was wiped: ${error.message}` })))
         yield* progress(0.8, `wiping ${preset.id}`)
         const removed: Array<{ path: string; sizeBytes: number }> = []
         yield* Effect.gen(function* () {
@@ -79,9 +79,9 @@ export const wipe = (
             removed.push({ path, sizeBytes })
           }
         }).pipe(
-          Effect.mapError((error) => Refusal.of(`the wipe stopped halfway (${error.message}); the pre-wipe backup ${backup.filename} holds what was there`))
+          Effect.mapError((error) => new DangerzoneConflict({ message: `the wipe stopped halfway (${error.message}); the pre-wipe backup ${backup.filename} holds what was there` }))
         )
         return new WipeResult({ preset: preset.id, storage, backup: backup.filename, removed, freedBytes: removed.reduce((sum, r) => sum + r.sizeBytes, 0) })
       })
-    ).pipe(Effect.catchTag("ActorError", (error) => Effect.fail(Refusal.of(error.message))))
+    ).pipe(Effect.catchTag("ActorError", (error) => Effect.fail(new DangerzoneConflict({ message: error.message }))))
   })
