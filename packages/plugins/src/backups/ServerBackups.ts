@@ -31,7 +31,6 @@ import {
   processUp,
   profilesPath,
   recordForRequest,
-  Refusal,
   type ServerNotFound,
   type ServerUnreadable,
   startOperation
@@ -53,6 +52,7 @@ import { restoreFiles } from "./internal/restoreFiles.js"
 import { type BackupType, judgeRetention, tiersOf } from "./internal/retention.js"
 import { defaultPaths, filesOf, shownPath, storageOf, wantedOf } from "./internal/serverPaths.js"
 import { openZip, type ZipRefused } from "./internal/zipRead.js"
+import { BackupConflict, BackupInputRefused, BackupNotFound, type BackupsError } from "./errors.js"
 
 type Lookup = ServerNotFound | ServerUnreadable
 
@@ -63,18 +63,18 @@ export interface BackupMade {
 }
 
 export interface ServerBackupsShape {
-  readonly list: (serverId: string, options: { readonly type?: BackupType; readonly limit: number; readonly cursor?: string }) => Effect.Effect<BackupPage, Lookup | Refusal>
+  readonly list: (serverId: string, options: { readonly type?: BackupType; readonly limit: number; readonly cursor?: string }) => Effect.Effect<BackupPage, Lookup | BackupsError>
   /** A manual backup, begun in the background: answers once it began. */
-  readonly create: (serverId: string, by: string) => Effect.Effect<BackupStatus, Lookup | Refusal>
+  readonly create: (serverId: string, by: string) => Effect.Effect<BackupStatus, Lookup | BackupsError>
   /**
    * A backup of `type` made now and waited for (another plugin's wipe or
    * update, inside its own operation): the configured paths plus `extra`.
    * Waits for a backup or restore of the server that runs.
    */
-  readonly backupNow: (serverId: string, type: BackupType, by: string, extra?: ReadonlyArray<WantedPath>) => Effect.Effect<BackupMade, Lookup | Refusal>
+  readonly backupNow: (serverId: string, type: BackupType, by: string, extra?: ReadonlyArray<WantedPath>) => Effect.Effect<BackupMade, Lookup | BackupsError>
   readonly status: (serverId: string) => Effect.Effect<BackupStatus, Lookup>
   readonly follow: (serverId: string) => Stream.Stream<BackupStatus, Lookup>
-  readonly remove: (serverId: string, filename: string, type: BackupType | undefined, by: string) => Effect.Effect<BackupRemoved, Lookup | Refusal>
+  readonly remove: (serverId: string, filename: string, type: BackupType | undefined, by: string) => Effect.Effect<BackupRemoved, Lookup | BackupsError>
   /** The zip opened for reading (the file may be pruned meanwhile: the open file stays readable). */
   /** The zip as kept, secrets and all (an admin's `?secrets=include`); audited as `backup.downloaded` by `by`. */
   readonly download: (
@@ -82,13 +82,13 @@ export interface ServerBackupsShape {
     filename: string,
     type: BackupType | undefined,
     by: string
-  ) => Effect.Effect<{ readonly bytes: Stream.Stream<Uint8Array, Error>; readonly size: number; readonly filename: string }, Lookup | Refusal>
+  ) => Effect.Effect<{ readonly bytes: Stream.Stream<Uint8Array, Error>; readonly size: number; readonly filename: string }, Lookup | BackupsError>
   /** A copy of the zip with the game's secrets masked, made as it streams (`maskedZip`). */
-  readonly downloadMasked: (serverId: string, filename: string, type: BackupType | undefined) => Effect.Effect<Stream.Stream<Uint8Array, ZipRefused>, Lookup | Refusal>
-  readonly contents: (serverId: string, filename: string, type: BackupType | undefined, page: { readonly limit: number; readonly cursor?: string }) => Effect.Effect<BackupContents, Lookup | Refusal>
-  readonly restore: (serverId: string, filename: string, type: BackupType | undefined, by: string) => Effect.Effect<BackupStatus, Lookup | Refusal>
+  readonly downloadMasked: (serverId: string, filename: string, type: BackupType | undefined) => Effect.Effect<Stream.Stream<Uint8Array, ZipRefused>, Lookup | BackupsError>
+  readonly contents: (serverId: string, filename: string, type: BackupType | undefined, page: { readonly limit: number; readonly cursor?: string }) => Effect.Effect<BackupContents, Lookup | BackupsError>
+  readonly restore: (serverId: string, filename: string, type: BackupType | undefined, by: string) => Effect.Effect<BackupStatus, Lookup | BackupsError>
   readonly config: (serverId: string) => Effect.Effect<BackupConfigView, Lookup>
-  readonly setConfig: (serverId: string, input: typeof BackupConfigInput.Type, by: string) => Effect.Effect<BackupConfigView, Lookup | Refusal>
+  readonly setConfig: (serverId: string, input: typeof BackupConfigInput.Type, by: string) => Effect.Effect<BackupConfigView, Lookup | BackupsError>
   /** Forgets a deleted server's config (its backups stay on disk). */
   readonly forgetServer: (serverId: string) => Effect.Effect<void>
   /** One pass of the schedule: every due scheduled backup, one after another. */
@@ -127,7 +127,7 @@ export const ServerBackupsLive = Layer.scoped(
     const inUse = new Map<string, number>()
     const iso = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
 
-    const busy = (serverId: string) => Refusal.of(`a backup or restore of server ${serverId} is running: wait for it (GET /api/servers/${serverId}/backup-status)`)
+    const busy = (serverId: string) => new BackupConflict({ message: `a backup or restore of server ${serverId} is running: wait for it (GET /api/servers/${serverId}/backup-status)` })
     /** Marks the backup `key` in use for the rest of the scope. */
     const hold = (key: string) =>
       Effect.acquireRelease(
@@ -196,7 +196,7 @@ export const ServerBackupsLive = Layer.scoped(
               record(by, "backup.failed", serverId, { type, filename, error: describe(error) }, "failure")
             )
           ),
-          Effect.mapError((error) => Refusal.of(`the ${type} backup failed: ${describe(error)}`))
+          Effect.mapError((error) => new BackupConflict({ message: `the ${type} backup failed: ${describe(error)}` }))
         )
         yield* set(serverId, () => ({ phase: "pruning" }))
         const pruned = yield* prune(serverId, config)
@@ -248,9 +248,9 @@ export const ServerBackupsLive = Layer.scoped(
         yield* servers.entry(serverId)
         const path = archive.pathOf(serverId, filename)
         const backup = yield* archive.find(serverId, filename)
-        if (path === undefined || backup === undefined) return yield* Effect.fail(Refusal.of(`server ${serverId} has no backup "${filename}"`, 404))
+        if (path === undefined || backup === undefined) return yield* Effect.fail(new BackupNotFound({ message: `server ${serverId} has no backup "${filename}"` }))
         if (type !== undefined && backup.type !== type) {
-          return yield* Effect.fail(Refusal.of(`backup "${filename}" is of type ${backup.type}, not ${type}`, 400, "type"))
+          return yield* Effect.fail(new BackupInputRefused({ field: "type", message: `backup "${filename}" is of type ${backup.type}, not ${type}` }))
         }
         return { path, backup }
       })
@@ -326,7 +326,7 @@ export const ServerBackupsLive = Layer.scoped(
           const chosen = type === undefined ? all : all.filter((b) => b.type === type)
           // Keyset: the cursor is the last backup of the previous page; the next starts strictly after it (newest first), even if it was pruned since.
           const after = cursor === undefined ? undefined : parseArchiveName(cursor)
-          if (cursor !== undefined && after === undefined) return yield* Effect.fail(Refusal.of("cursor: not a backup of this list (pass nextCursor back unchanged)", 400, "cursor"))
+          if (cursor !== undefined && after === undefined) return yield* Effect.fail(new BackupInputRefused({ field: "cursor", message: "cursor: not a backup of this list (pass nextCursor back unchanged)" }))
           const start =
             after === undefined ? 0 : ((i) => (i === -1 ? chosen.length : i))(chosen.findIndex((b) => b.createdAt < after.createdAt || (b.createdAt === after.createdAt && b.filename < after.filename)))
           const items = chosen.slice(start, start + limit)
@@ -347,7 +347,7 @@ export const ServerBackupsLive = Layer.scoped(
       remove: (serverId, filename, type, by) =>
         Effect.gen(function* () {
           const { backup } = yield* lookupBackup(serverId, filename, type)
-          if (inUse.has(`${serverId}/${filename}`)) return yield* Effect.fail(Refusal.of(`backup "${filename}" is being restored: delete it when the restore has ended`))
+          if (inUse.has(`${serverId}/${filename}`)) return yield* Effect.fail(new BackupConflict({ message: `backup "${filename}" is being restored: delete it when the restore has ended` }))
           yield* archive.remove(serverId, filename)
           yield* record(by, "backup.deleted", serverId, { filename, type: backup.type })
           return new BackupRemoved({ filename, type: backup.type })
@@ -355,7 +355,7 @@ export const ServerBackupsLive = Layer.scoped(
       download: (serverId, filename, type, by) =>
         Effect.gen(function* () {
           const { path, backup } = yield* lookupBackup(serverId, filename, type)
-          const stats = yield* Effect.tryPromise({ try: () => Fs.promises.stat(path), catch: () => Refusal.of(`server ${serverId} has no backup "${filename}"`, 404) })
+          const stats = yield* Effect.tryPromise({ try: () => Fs.promises.stat(path), catch: () => new BackupNotFound({ message: `server ${serverId} has no backup "${filename}"` }) })
           yield* record(by, "backup.downloaded", serverId, { filename, type: backup.type, secrets: "included" })
           // The stream owns the file: opened when the body is sent, closed when it ends, fails or the client goes,
           // and held from retention meanwhile.
@@ -393,12 +393,12 @@ export const ServerBackupsLive = Layer.scoped(
           const handle = yield* servers.get(serverId)
           const state = yield* handle.state
           const why = filesBusy(state)
-          if (why !== undefined) return yield* Effect.fail(Refusal.of(`${(yield* handle.entry).name} is busy (${why}): stop it before restoring a backup`))
+          if (why !== undefined) return yield* Effect.fail(new BackupConflict({ message: `${(yield* handle.entry).name} is busy (${why}): stop it before restoring a backup` }))
           // The whole zip is checked before anything begins: a hostile or damaged one is refused here.
-          const { manifest } = yield* Effect.scoped(openChecked(path)).pipe(Effect.mapError((error) => Refusal.of(`the backup cannot be restored: ${error.message}`)))
+          const { manifest } = yield* Effect.scoped(openChecked(path)).pipe(Effect.mapError((error) => new BackupConflict({ message: `the backup cannot be restored: ${error.message}` })))
           const entry = yield* handle.entry
           const room = yield* roomProblem(path, manifest, (root) => (root === "install" ? entry.installDir : profilesPath(entry)))
-          if (room !== undefined) return yield* Effect.fail(Refusal.of(`the backup cannot be restored: ${room}`))
+          if (room !== undefined) return yield* Effect.fail(new BackupConflict({ message: `the backup cannot be restored: ${room}` }))
           const current = yield* board.get(serverId)
           if (current?.state === "running") return yield* Effect.fail(busy(serverId))
           const key = `${serverId}/${filename}`
@@ -420,7 +420,7 @@ export const ServerBackupsLive = Layer.scoped(
                 })
               )
             )
-          ).pipe(Effect.mapError((error) => Refusal.of(error.message)))
+          ).pipe(Effect.mapError((error) => new BackupConflict({ message: error.message })))
           return (yield* board.get(serverId)) ?? idle(serverId)
         }),
       config: configView,
@@ -434,7 +434,7 @@ export const ServerBackupsLive = Layer.scoped(
           if (next.paths !== null) {
             for (const [index, path] of next.paths.entries()) {
               const problem = pathProblem(path, false)
-              if (problem !== undefined) return yield* Effect.fail(Refusal.of(`paths[${index}] "${path}" ${problem}`, 400, `paths[${index}]`))
+              if (problem !== undefined) return yield* Effect.fail(new BackupInputRefused({ field: `paths[${index}]`, message: `paths[${index}] "${path}" ${problem}` }))
             }
           }
           yield* configs.put(serverId, next)

@@ -4,9 +4,23 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { ADMIN, CurrentPrincipal, effectiveLimit, Forbidden, grants, refusalHttpError, serverSentEvents } from "@garrison/runtime"
+import { ADMIN, BadRequest, Conflict, CurrentPrincipal, effectiveLimit, Forbidden, grants, NotFound, serverSentEvents } from "@garrison/runtime"
 import { BACKUPS_PAGE, BackupsApi, BackupStatus, CONTENTS_PAGE } from "./contract/Api.js"
+import type { BackupsError } from "./errors.js"
 import { ServerBackups } from "./ServerBackups.js"
+
+/** The plugin's errors as the API answers them: the one place their statuses are chosen. */
+const backupsHttpError = (error: BackupsError): Effect.Effect<never, NotFound | BadRequest | Conflict> => {
+  switch (error._tag) {
+    case "BackupNotFound":
+      return Effect.fail(new NotFound({ message: error.message }))
+    case "BackupInputRefused":
+      return Effect.fail(new BadRequest({ message: error.message, details: [{ path: error.field, message: error.message }] }))
+    case "BackupConflict":
+      return Effect.fail(new Conflict({ message: error.message }))
+  }
+}
+const answered = { BackupNotFound: backupsHttpError, BackupInputRefused: backupsHttpError, BackupConflict: backupsHttpError }
 
 const encodeStatus = Schema.encodeSync(BackupStatus)
 
@@ -18,13 +32,13 @@ export const BackupsRoutes = HttpApiBuilder.group(BackupsApi, "backups", (handle
       .handle("list", ({ path, urlParams }) =>
         backups
           .list(path.id, { limit: effectiveLimit(urlParams.limit, BACKUPS_PAGE), ...(urlParams.type === undefined ? {} : { type: urlParams.type }), ...(urlParams.cursor === undefined ? {} : { cursor: urlParams.cursor }) })
-          .pipe(Effect.catchTag("Refusal", refusalHttpError))
+          .pipe(Effect.catchTags(answered))
       )
-      .handle("create", ({ path }) => Effect.flatMap(caller, (by) => backups.create(path.id, by)).pipe(Effect.catchTag("Refusal", refusalHttpError)))
+      .handle("create", ({ path }) => Effect.flatMap(caller, (by) => backups.create(path.id, by)).pipe(Effect.catchTags(answered)))
       .handle("status", ({ path }) => backups.status(path.id))
       .handle("events", ({ path }) => Effect.map(backups.status(path.id), () => serverSentEvents(Stream.orDie(backups.follow(path.id)), "status", encodeStatus)))
       .handle("remove", ({ path, urlParams }) =>
-        Effect.flatMap(caller, (by) => backups.remove(path.id, path.filename, urlParams.type, by)).pipe(Effect.catchTag("Refusal", refusalHttpError))
+        Effect.flatMap(caller, (by) => backups.remove(path.id, path.filename, urlParams.type, by)).pipe(Effect.catchTags(answered))
       )
       .handle("download", ({ path, urlParams }) =>
         Effect.gen(function* () {
@@ -39,17 +53,17 @@ export const BackupsRoutes = HttpApiBuilder.group(BackupsApi, "backups", (handle
           }
           const { bytes, size } = yield* backups.download(path.id, path.filename, urlParams.type, by.name)
           return HttpServerResponse.stream(bytes, { contentType: "application/zip", contentLength: size, headers })
-        }).pipe(Effect.catchTag("Refusal", refusalHttpError))
+        }).pipe(Effect.catchTags(answered))
       )
       .handle("contents", ({ path, urlParams }) =>
         backups
           .contents(path.id, path.filename, urlParams.type, { limit: effectiveLimit(urlParams.limit, CONTENTS_PAGE), ...(urlParams.cursor === undefined ? {} : { cursor: urlParams.cursor }) })
-          .pipe(Effect.catchTag("Refusal", refusalHttpError))
+          .pipe(Effect.catchTags(answered))
       )
       .handle("restore", ({ path, urlParams }) =>
-        Effect.flatMap(caller, (by) => backups.restore(path.id, path.filename, urlParams.type, by)).pipe(Effect.catchTag("Refusal", refusalHttpError))
+        Effect.flatMap(caller, (by) => backups.restore(path.id, path.filename, urlParams.type, by)).pipe(Effect.catchTags(answered))
       )
       .handle("config", ({ path }) => backups.config(path.id))
-      .handle("setConfig", ({ path, payload }) => Effect.flatMap(caller, (by) => backups.setConfig(path.id, payload, by)).pipe(Effect.catchTag("Refusal", refusalHttpError)))
+      .handle("setConfig", ({ path, payload }) => Effect.flatMap(caller, (by) => backups.setConfig(path.id, payload, by)).pipe(Effect.catchTags(answered)))
   })
 )

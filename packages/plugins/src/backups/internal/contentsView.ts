@@ -5,11 +5,11 @@
  * restore is still shown, with the reason in `problem`.
  */
 import * as Effect from "effect/Effect"
-import { Refusal } from "@garrison/runtime"
 import { BackupContents, ContentsEntry } from "../contract/Api.js"
 import { checkArchive } from "./checkArchive.js"
 import { entryName, MANIFEST_NAME } from "./manifest.js"
 import type { OpenedZip } from "./zipRead.js"
+import { BackupInputRefused } from "../errors.js"
 
 export const contentsView = (filename: string, zip: OpenedZip, page: { readonly limit: number; readonly cursor?: string }) =>
   Effect.gen(function* () {
@@ -20,7 +20,7 @@ export const contentsView = (filename: string, zip: OpenedZip, page: { readonly 
     // The cursor is a position in the zip's directory, which never changes.
     const start = page.cursor === undefined ? 0 : Number.parseInt(page.cursor, 10)
     if (!Number.isInteger(start) || start < 0 || start > entries.length || (page.cursor !== undefined && String(start) !== page.cursor)) {
-      return yield* Effect.fail(Refusal.of("cursor: not a position of this list (pass nextCursor back unchanged)", 400, "cursor"))
+      return yield* Effect.fail(new BackupInputRefused({ field: "cursor", message: "cursor: not a position of this list (pass nextCursor back unchanged)" }))
     }
     const items = entries.slice(start, start + page.limit).map(
       (e) => new ContentsEntry({ name: e.name, kind: e.kind, size: e.size, compressedSize: e.compressedSize, modified: e.modified.toISOString(), sha256: sums.get(e.name) ?? null })
