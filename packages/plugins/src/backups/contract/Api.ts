@@ -10,7 +10,7 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, BodyExample, Conflict, Forbidden, NotFound, pageFields, pageParams, ServerNotFound, ServerUnreadable, totalField, Unavailable } from "@garrison/runtime"
+import { Access, BadRequest, BodyExample, Conflict, Forbidden, NotFound, pageFields, pageParams, ServerNotFound, ServerUnreadable, totalField } from "@garrison/runtime"
 import { BACKUP_TYPES, TIERS } from "../internal/retention.js"
 
 export const RESTORE_PERMISSION = "server.restart"
@@ -262,7 +262,6 @@ export class BackupsGroup extends HttpApiGroup.make("backups")
   .addError(ServerUnreadable)
   .addError(BadRequest)
   .addError(NotFound)
-  .addError(Conflict)
-  .addError(Unavailable) {}
+  .addError(Conflict) {}
 
 export class BackupsApi extends HttpApi.make("backups").add(BackupsGroup) {}

@@ -8,7 +8,7 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, BodyExample, Conflict, NotFound, pageFields, PreconditionFailed, ServerNotFound, ServerUnreadable, Unavailable } from "@garrison/runtime"
+import { Access, BadRequest, BodyExample, Conflict, NotFound, pageFields, PreconditionFailed, ServerNotFound, ServerUnreadable } from "@garrison/runtime"
 import { type KnownKey, KNOWN_KEYS } from "../internal/knownKeys.js"
 
 export const CONFIG_PERMISSION = "server.config"
@@ -172,8 +172,6 @@ export class ConfigGroup extends HttpApiGroup.make("config")
   .addError(BadRequest)
   .addError(NotFound)
   .addError(Conflict)
-  // Every refusal answers through the runtime's one mapper (`refusalHttpError`), whose statuses include 503.
-  .addError(Unavailable)
   .annotate(Access, Access.permission(CONFIG_PERMISSION)) {}
 
 export class ConfigApi extends HttpApi.make("config").add(ConfigGroup) {}
