@@ -15,7 +15,6 @@
  * search harder, and set `PROPERTY_SEED` to try other inputs).
  */
 import * as fc from "effect/FastCheck"
-import * as NodePath from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import {
   type ControllerHandle,
@@ -25,7 +24,7 @@ import {
   startController,
   stopProcess
 } from "../support/controller.js"
-import { fleetEnv, fleetSimArgs } from "../support/fleet.js"
+import { fleetSimArgs, offlineAdminEnv } from "../support/fleet.js"
 import { type RawAnswer, sendGenerated } from "../support/generatedRequests.js"
 import {
   type GeneratedRequest,
@@ -100,16 +99,7 @@ describe("the OpenAPI document, driven with generated input", () => {
     const controller: ControllerHandle = await startController({
       dataDir,
       logLevel: "Warning",
-      // No Steam here: SteamCMD missing and the Web API on a closed loopback port (503s, at once).
-      env: {
-        ...fleetEnv,
-        TRUST_PROXY: "1",
-        ADMIN_USERNAME: ADMIN.username,
-        ADMIN_PASSWORD: ADMIN.password,
-        STEAMCMD_PATH: NodePath.join(dataDir, "no-steamcmd.sh"),
-        STEAM_WEB_API_URL: "http://127.0.0.1:9",
-        DEPLOY_DIR: NodePath.join(dataDir, "deployed")
-      }
+      env: offlineAdminEnv(dataDir, ADMIN)
     })
     cleanups.push(() => stopProcess(controller))
 

@@ -16,10 +16,9 @@
  */
 import { serverParamOf } from "@garrison/runtime"
 import * as fc from "effect/FastCheck"
-import * as NodePath from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { makeTempDir, removeDir, requestJson, startController, stopProcess } from "../support/controller.js"
-import { fleetEnv, fleetSimArgs } from "../support/fleet.js"
+import { fleetSimArgs, offlineAdminEnv } from "../support/fleet.js"
 import { sendGenerated } from "../support/generatedRequests.js"
 import { type GeneratedRequest, type OpenApiDocument, operationsOf, requestsFor } from "../support/openapiArbitrary.js"
 import { installSim } from "../support/sim.js"
@@ -67,16 +66,7 @@ describe("a role scoped to one server, over every route", () => {
     const controller = await startController({
       dataDir,
       logLevel: "Warning",
-      env: {
-        ...fleetEnv,
-        TRUST_PROXY: "1",
-        ADMIN_USERNAME: ADMIN.username,
-        ADMIN_PASSWORD: ADMIN.password,
-        STEAMCMD_PATH: NodePath.join(dataDir, "no-steamcmd.sh"),
-        STEAM_WEB_API_URL: "http://127.0.0.1:9",
-        DEPLOY_DIR: NodePath.join(dataDir, "deployed"),
-        RATE_LIMIT_AUTH: "off"
-      }
+      env: { ...offlineAdminEnv(dataDir, ADMIN), RATE_LIMIT_AUTH: "off" }
     })
     cleanups.push(() => stopProcess(controller))
 

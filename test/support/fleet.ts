@@ -20,6 +20,7 @@
  * own assertions. `close()` stops and removes everything the fleet made,
  * last made first; game servers the controller started are not its own.
  */
+import * as NodePath from "node:path"
 import {
   type ControllerHandle,
   delay,
@@ -51,6 +52,21 @@ export const fleetEnv: Readonly<Record<string, string>> = {
 }
 
 /** The `extraArgs` of every entry `createServer` makes: the quiet test settings of the simulator. */
+/**
+ * `fleetEnv` for a controller with real accounts and no Steam (SteamCMD
+ * missing, the Web API on a closed loopback port: 503s at once), behind one
+ * trusted proxy so each request may name its client address.
+ */
+export const offlineAdminEnv = (dataDir: string, admin: { readonly username: string; readonly password: string }): Readonly<Record<string, string>> => ({
+  ...fleetEnv,
+  TRUST_PROXY: "1",
+  ADMIN_USERNAME: admin.username,
+  ADMIN_PASSWORD: admin.password,
+  STEAMCMD_PATH: NodePath.join(dataDir, "no-steamcmd.sh"),
+  STEAM_WEB_API_URL: "http://127.0.0.1:9",
+  DEPLOY_DIR: NodePath.join(dataDir, "deployed")
+})
+
 export const fleetSimArgs: ReadonlyArray<string> = simArguments(testSimSettings)
 
 /** `GET /api/servers/:id/status`, as far as the tests read it. */
