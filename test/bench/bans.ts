@@ -24,7 +24,7 @@
  * Env: BENCH_BANS (100000), BENCH_BANS_SERVERS (20).
  * Run alone: `node test/dist/bench/bans.js`; with the rest: `npm run bench`.
  */
-import { BanSync, makeBansPlugin } from "@garrison/plugins"
+import { BanSync, makeBansPlugin, PlayersPlugin } from "@garrison/plugins"
 import { request, StubFleet, testController } from "@garrison/testkit"
 import { Duration, Effect, LogLevel, ManagedRuntime } from "effect"
 import { randomUUID } from "node:crypto"
@@ -143,6 +143,7 @@ const run = async (): Promise<BenchmarkReport> => {
     const controller = testController<BanSync>(
       [
         stubServers(installDirs),
+        PlayersPlugin,
         // The background sync waits an hour after a change, so only the timed syncs write the files.
         makeBansPlugin({ debounce: Duration.hours(1) })
       ],

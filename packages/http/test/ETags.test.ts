@@ -5,14 +5,14 @@
  * (the ban export) and errors carry none; writes are never conditional.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { makeBansPlugin } from "@garrison/plugins"
+import { makeBansPlugin, PlayersPlugin } from "@garrison/plugins"
 import { request, StubFleet, testController } from "@garrison/testkit"
 import { Duration, Effect, LogLevel } from "effect"
 import { matchesIfNoneMatch } from "../src/ETags.js"
 
 const MOD = "mod:bans.manage"
 const controller = () =>
-  testController([StubFleet.of({ alpha: "stopped" }).plugin(), makeBansPlugin({ debounce: Duration.zero })], {
+  testController([StubFleet.of({ alpha: "stopped" }).plugin(), PlayersPlugin, makeBansPlugin({ debounce: Duration.zero })], {
     dataPrefix: "garrison-etag-",
     logLevel: LogLevel.Error
   })

@@ -22,7 +22,7 @@ export const makeBansPlugin = (options: BansPluginOptions = {}) =>
     // Records audit rows through the audit trail it reads when built: the audit plugin is built first.
     requires: [AuditTrail],
     description: "Global ban database, synced into every server's ban.txt",
-    dependsOn: ["servers"],
+    dependsOn: ["servers", "players"],
     migrations,
     layer: BanSync.layer(options).pipe(Layer.provideMerge(Bans.layer)),
     http: Plugin.http(BansApi, Routes),

@@ -17,7 +17,7 @@ export const RolloutPlugin = Plugin.make({
   // Records audit rows through the audit trail it reads when built: the audit plugin is built first.
   requires: [AuditTrail],
   description: "Safe rollouts of mod and game updates: warnings, lock, kick, health check, rollback",
-  dependsOn: ["servers", "mods", "updates"],
+  dependsOn: ["servers", "platform", "mods", "updates"],
   migrations,
   layer: RolloutsLive,
   http: Plugin.http(RolloutApi, RolloutRoutes),

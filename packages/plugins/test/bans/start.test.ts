@@ -7,6 +7,7 @@ import { Duration, Effect, LogLevel } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import { BAN_BLOCK_BEGIN, BAN_BLOCK_END, makeBansPlugin } from "../../src/bans/index.js"
+import { PlayersPlugin } from "../../src/players/index.js"
 import { fakeFleet, fakeInstall, testController } from "@garrison/testkit"
 import { call } from "./support.js"
 
@@ -16,6 +17,7 @@ const controller = () =>
   testController(
     [
       fakeFleet().plugin,
+      PlayersPlugin,
       // A long debounce: only the hook can have written the file when the test looks.
       makeBansPlugin({ debounce: Duration.hours(1) })
     ],

@@ -11,6 +11,7 @@ import { Duration, Effect, LogLevel } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import { type Bans, makeBansPlugin } from "../../src/bans/index.js"
+import { PlayersPlugin } from "../../src/players/index.js"
 
 export { eventually, NO_PLAYERS, playersReply, realSleep, sleepingUntil, sleepsOnTestClock, tempDir } from "@garrison/testkit"
 
@@ -23,7 +24,7 @@ export const makeFleet = (statuses: Readonly<Record<string, ServerStatus>>): Fle
 /** The controller over the fleet with the bans plugin (no sync debounce). */
 export const bansController = (fleet: Fleet) =>
   // The layer also provides the bans plugin's `Bans` service, for tests that compare the routes with it.
-  testController<Bans>([fleet.plugin(), makeBansPlugin({ debounce: Duration.zero })], {
+  testController<Bans>([fleet.plugin(), PlayersPlugin, makeBansPlugin({ debounce: Duration.zero })], {
     dataPrefix: "garrison-bans-data-",
     settings: { trustProxyHops: 1 },
     logLevel: LogLevel.Error
@@ -31,7 +32,7 @@ export const bansController = (fleet: Fleet) =>
 
 /** The kernel with the fleet and the bans plugin, in its own scope (for TestClock tests), on `dataDir` or a new one. */
 export const startRuntime = (fleet: Fleet, dataDir?: string) =>
-  Effect.suspend(() => startKernel([fleet.plugin(), makeBansPlugin({ debounce: Duration.zero })], dataDir ?? tempDir("garrison-bans-data-")))
+  Effect.suspend(() => startKernel([fleet.plugin(), PlayersPlugin, makeBansPlugin({ debounce: Duration.zero })], dataDir ?? tempDir("garrison-bans-data-")))
 
 export interface Reply {
   readonly status: number

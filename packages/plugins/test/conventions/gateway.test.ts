@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import { fileURLToPath } from "node:url"
+import { defaultPlugins } from "../../src/index.js"
 
 const SRC = fileURLToPath(new URL("../../src", import.meta.url))
 
@@ -43,6 +44,19 @@ describe("the servers gateway", () => {
 
   it("domain services fail with tagged domain errors, never the runtime's HTTP refusals (routes map them once)", () => {
     expect(findings(/\b(Refusal\.of\(|new Refusal\(|\bRefusal\b)/)).toEqual([])
+  })
+
+  it("a plugin that imports another lists it in dependsOn (so it is loaded and built first)", () => {
+    const missing = defaultPlugins.flatMap((plugin) => {
+      const imported = new Set(
+        findings(/from "(\.\.\/)+[a-z]+\/index\.js"/, (file) => !file.startsWith(`${plugin.id}${NodePath.sep}`)).map(
+          (line) => /from "(?:\.\.\/)+([a-z]+)\/index\.js"/.exec(line)![1]!
+        )
+      )
+      imported.delete(plugin.id)
+      return [...imported].filter((id) => !plugin.dependsOn.includes(id)).map((id) => `${plugin.id} imports ${id}`)
+    })
+    expect(missing).toEqual([])
   })
 })
 

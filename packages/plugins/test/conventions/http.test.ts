@@ -9,6 +9,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, LogLevel } from "effect"
 import { BansPlugin } from "../../src/bans/index.js"
 import { NotificationsPlugin } from "../../src/notifications/index.js"
+import { PlayersPlugin } from "../../src/players/index.js"
 import { PriorityPlugin } from "../../src/priority/index.js"
 import { SchedulerPlugin } from "../../src/scheduler/index.js"
 import { call, fakeFleet, fakeInstall, request, testController } from "@garrison/testkit"
@@ -17,7 +18,7 @@ const ALL = "root:admin"
 
 const controller = () =>
   testController(
-    [fakeFleet().plugin, SchedulerPlugin, BansPlugin, PriorityPlugin, NotificationsPlugin],
+    [fakeFleet().plugin, PlayersPlugin, SchedulerPlugin, BansPlugin, PriorityPlugin, NotificationsPlugin],
     { dataPrefix: "garrison-conventions-", logLevel: LogLevel.Error }
   )
 
