@@ -18,11 +18,12 @@ import {
   AuditTrail,
   Authenticators,
   builtInRateLimits,
+  errorMessage,
   GarrisonConfig,
   type HostRoute,
   PluginRegistry,
-  rateLimitSettingName,
   type RateLimitRule,
+  rateLimitSettingName,
   Runtime,
   StartupError
 } from "@garrison/runtime"
@@ -208,5 +209,5 @@ const describeListenError = (cause: unknown) => {
   if (code === "EADDRINUSE") return "the port is already in use (set PORT to a free one)"
   if (code === "EACCES") return "permission denied for this port"
   if (code === "EADDRNOTAVAIL") return "the address is not available on this machine (check HOST)"
-  return cause instanceof Error ? cause.message : String(cause)
+  return errorMessage(cause)
 }

@@ -3,7 +3,7 @@
  * working directory) or a package name. The module's default export, or its
  * `plugin`/`plugins` export, is a plugin or a list of them.
  */
-import { type AnyPlugin, StartupError } from "@garrison/runtime"
+import { type AnyPlugin, errorMessage, StartupError } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
 import { createRequire } from "node:module"
 import * as NodePath from "node:path"
@@ -29,7 +29,7 @@ export const loadPlugins = (specifiers: ReadonlyArray<string>, cwd = process.cwd
       catch: (cause) =>
         new StartupError({
           reason: "plugin-load",
-          message: `cannot load plugin module "${specifier}": ${cause instanceof Error ? cause.message : String(cause)}`
+          message: `cannot load plugin module "${specifier}": ${errorMessage(cause)}`
         })
     }).pipe(
       Effect.flatMap((module) => {

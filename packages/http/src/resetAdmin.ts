@@ -8,7 +8,7 @@
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { AccountsPlugin, AuditPlugin, resetAdminPassword } from "@garrison/plugins"
-import { GarrisonConfig, Runtime, StartupError } from "@garrison/runtime"
+import { errorMessage, GarrisonConfig, Runtime, StartupError } from "@garrison/runtime"
 import * as Cause from "effect/Cause"
 import * as ConfigError from "effect/ConfigError"
 import * as Console from "effect/Console"
@@ -37,7 +37,7 @@ const parseArguments = (args: ReadonlyArray<string>) =>
   })
 
 const describe = (error: unknown) =>
-  ConfigError.isConfigError(error) ? `bad configuration: ${String(error)}` : error instanceof Error ? error.message : String(error)
+  ConfigError.isConfigError(error) ? `bad configuration: ${String(error)}` : errorMessage(error)
 
 const program = Effect.gen(function* () {
   const { username, turnMfaOff } = yield* parseArguments(process.argv.slice(2))

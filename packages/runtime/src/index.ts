@@ -3,6 +3,7 @@
  * Plugins import from here only.
  */
 export * as Plugin from "./kernel/Plugin.js"
+export { errorMessage } from "./errorMessage.js"
 export type { AnyPlugin, HttpRouteServices, Job, PluginHttp, PluginRef, PluginSecret, PluginService } from "./kernel/Plugin.js"
 export * as Runtime from "./kernel/Runtime.js"
 export type { KernelServices } from "./kernel/Runtime.js"

@@ -12,7 +12,7 @@
  * the bounds below is refused at start rather than held in memory.
  */
 import * as Effect from "effect/Effect"
-import { StartupError } from "@garrison/runtime"
+import { errorMessage, StartupError } from "@garrison/runtime"
 import { createHash } from "node:crypto"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
@@ -190,7 +190,7 @@ export const loadDashboard = (dir: string | undefined): Effect.Effect<Dashboard,
       files = readFolder(root)
     } catch (error) {
       if (error instanceof TooLarge) return refuse(`too large to serve from memory: ${error.message}`)
-      return refuse(`cannot be read: ${error instanceof Error ? error.message : String(error)}`)
+      return refuse(`cannot be read: ${errorMessage(error)}`)
     }
     const index = files.get("/index.html")
     if (index === undefined) {

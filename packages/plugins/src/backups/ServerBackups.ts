@@ -22,6 +22,7 @@ import { randomUUID } from "node:crypto"
 import * as Fs from "node:fs"
 import {
   AuditTrail,
+  errorMessage,
   EventBus,
   filesBusy,
   forkUntilBegan,
@@ -101,8 +102,7 @@ const idle = (serverId: string) =>
 /** How often the schedule looks for due backups. */
 export const SCHEDULE_TICK = Duration.minutes(1)
 
-const describe = (error: unknown): string =>
-  typeof error === "object" && error !== null && "message" in error && typeof error.message === "string" ? error.message : String(error)
+const describe = errorMessage
 
 const view = (backup: StoredBackup, tier: BackupView["tier"] | undefined) =>
   new BackupView({ filename: backup.filename, type: backup.type, createdAt: new Date(backup.createdAt).toISOString(), sizeBytes: backup.sizeBytes, tier: tier ?? null })

@@ -24,6 +24,7 @@ import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import {
   AuditTrail,
+  errorMessage,
   EventBus,
   filesBusy,
   ServerFiles,
@@ -214,14 +215,7 @@ export class Mods extends Context.Tag("@garrison/plugins/Mods")<Mods, ModsShape>
         )
 
       /** What a failure of a job's step says (SteamCMD's error, a refused path, a store error). */
-      const describe = (error: unknown): string =>
-        typeof error === "string"
-          ? error
-          : error instanceof Error
-            ? error.message
-            : typeof error === "object" && error !== null && "message" in error
-              ? String((error as { message: unknown }).message)
-              : String(error)
+      const describe = errorMessage
 
       const runJob = (job: JobHandle, kind: "install" | "update", serverId: string, workshopId: string, body: Effect.Effect<Mod, unknown>) =>
         Effect.forkIn(

@@ -26,7 +26,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { ActorError, AuditTrail, BeforeServerUpdate, EventBus, Hooks, makeProgressBoard, ScheduledUpdates, type ServerNotFound, startOperation, type StartedBody, type ServerUnreadable, storeDefect } from "@garrison/runtime"
+import { ActorError, AuditTrail, BeforeServerUpdate, errorMessage, EventBus, Hooks, makeProgressBoard, ScheduledUpdates, type ServerNotFound, type ServerUnreadable, type StartedBody, startOperation, storeDefect } from "@garrison/runtime"
 import { type AppliedMod, isDue, Mods } from "../mods/index.js"
 import { kickEveryone, Servers } from "../servers/index.js"
 import { Workshop } from "../platform/index.js"
@@ -333,5 +333,4 @@ export const RolloutsLive = Layer.effect(
   }))
 ).pipe(Layer.provideMerge(Rollouts.service))
 
-const describe = (error: unknown): string =>
-  typeof error === "object" && error !== null && "message" in error ? String((error as { message: unknown }).message) : String(error)
+const describe = errorMessage

@@ -13,6 +13,7 @@ import * as NodePath from "node:path"
 import { makePrivateDir, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, tightenMode } from "../files/PrivateModes.js"
 import { StartupError } from "../kernel/StartupError.js"
 import { GarrisonConfig } from "./GarrisonConfig.js"
+import { errorMessage } from "../errorMessage.js"
 
 export class SecretError extends Schema.TaggedError<SecretError>()("SecretError", {
   name: Schema.String,
@@ -210,5 +211,3 @@ const missingKey = (name: string, file: string, spec: SecretSpec, why: string) =
       `or, to give them up (${spec.ifReplaced}), put a new key there: ` +
       `node -e "console.log(require('crypto').randomBytes(${spec.bytes}).toString('base64url'))" > ${file}`
   })
-
-export const errorMessage = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))

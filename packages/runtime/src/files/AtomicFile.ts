@@ -12,6 +12,7 @@ import * as Fs from "node:fs/promises"
 import * as NodePath from "node:path"
 import { randomBytes } from "node:crypto"
 import { inheritOwnerOfFolder } from "./Ownership.js"
+import { errorMessage } from "../errorMessage.js"
 
 export class AtomicWriteError extends Schema.TaggedError<AtomicWriteError>()("AtomicWriteError", {
   path: Schema.String,
@@ -64,7 +65,7 @@ export const writeFileAtomic = (
 ): Effect.Effect<void, AtomicWriteError> =>
   Effect.tryPromise({
     try: () => writeAtomically(path, data, options),
-    catch: (cause) => new AtomicWriteError({ path, message: cause instanceof Error ? cause.message : String(cause) })
+    catch: (cause) => new AtomicWriteError({ path, message: errorMessage(cause) })
   })
 
 export class AtomicFiles extends Context.Tag("@garrison/runtime/AtomicFiles")<AtomicFiles, AtomicFilesShape>() {

@@ -43,6 +43,7 @@ import {
   type SyncReport
 } from "./GeneratedFile.js"
 import * as ServerFiles from "./ServerFiles.js"
+import { errorMessage } from "../errorMessage.js"
 
 export interface ServerFileSyncShape {
   /** Keeps `file` current in every install folder until the scope closes (the plugin's layer scope). */
@@ -66,10 +67,7 @@ const DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 const RETRY_NEXT_CHANGE_MS = 60_000
 const EMPTY = new Uint8Array(0)
 
-const messageOf = (error: unknown): string =>
-  typeof error === "object" && error !== null && typeof (error as { message?: unknown }).message === "string"
-    ? (error as { message: string }).message
-    : String(error)
+const messageOf = errorMessage
 
 const sameBytes = (a: Uint8Array, b: Uint8Array) =>
   a.byteLength === b.byteLength && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b)

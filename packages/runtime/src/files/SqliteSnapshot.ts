@@ -36,6 +36,7 @@ import * as NodePath from "node:path"
 import type { ConfinedFileError } from "./ConfinedFileError.js"
 import { refuse } from "./internal/descriptors.js"
 import type { ServerFiles } from "./ServerFiles.js"
+import { errorMessage } from "../errorMessage.js"
 
 export class SqliteSnapshotFailed extends Schema.TaggedError<SqliteSnapshotFailed>()("SqliteSnapshotFailed", {
   path: Schema.String,
@@ -113,7 +114,7 @@ const codeOf = (cause: unknown): string | undefined =>
 
 const describe = (cause: unknown): string => {
   const code = codeOf(cause)
-  return `${code === undefined ? "" : `${code}: `}${cause instanceof Error ? cause.message : String(cause)}`
+  return `${code === undefined ? "" : `${code}: `}${errorMessage(cause)}`
 }
 
 /** Thrown from the progress callback to end the online backup (better-sqlite3 closes it and rejects). */

@@ -25,6 +25,7 @@ import {
   RconTimeout,
   RconUnreachable
 } from "./RconClient.js"
+import { errorMessage } from "../errorMessage.js"
 
 export interface SourceOptions {
   readonly host: string
@@ -36,7 +37,7 @@ export interface SourceOptions {
   readonly connectTimeout?: Duration.DurationInput
 }
 
-const messageOf = (cause: unknown): string => (cause instanceof Error ? cause.message : String(cause))
+const messageOf = (cause: unknown): string => (errorMessage(cause))
 
 const millis = (input: Duration.DurationInput | undefined, fallback: number): number =>
   input === undefined ? fallback : Duration.toMillis(Duration.decode(input))

@@ -30,6 +30,7 @@ import { takenHostPorts } from "./HostPorts.js"
 import { launchProblem } from "./LaunchParameters.js"
 import { openOutputForChild } from "./ProcessOutput.js"
 import { executablePath, launchArguments, type ServerEntry } from "./ServerEntry.js"
+import { errorMessage } from "../errorMessage.js"
 
 export interface ProcessExit {
   readonly code: number | null
@@ -68,7 +69,7 @@ const trySpawn = (executable: string, entry: ServerEntry, user: Owner | undefine
     const identity = user === undefined ? {} : { uid: user.uid, gid: user.gid }
     return Either.right(spawnChild(executable, [...launchArguments(entry)], { cwd: entry.installDir, detached: true, stdio, ...identity }))
   } catch (error) {
-    return Either.left(new SpawnFailed({ executable, message: error instanceof Error ? error.message : String(error) }))
+    return Either.left(new SpawnFailed({ executable, message: errorMessage(error) }))
   } finally {
     // The child has its own copy of the descriptor now.
     if (output !== undefined) Fs.closeSync(output)

@@ -12,6 +12,7 @@ import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import { type ArchiveName, archiveName, parseArchiveName } from "./archiveNames.js"
 import type { BackupType } from "./retention.js"
+import { errorMessage } from "@garrison/runtime"
 
 export interface StoredBackup extends ArchiveName {
   readonly sizeBytes: number
@@ -99,7 +100,7 @@ export const makeArchiveFolder = (baseDir: string) => {
       try {
         servers = Fs.existsSync(baseDir) ? Fs.readdirSync(baseDir) : []
       } catch (error) {
-        problems.push(`${baseDir}: ${error instanceof Error ? error.message : String(error)}`)
+        problems.push(`${baseDir}: ${errorMessage(error)}`)
       }
       for (const server of servers) {
         const folder = NodePath.join(baseDir, server)
@@ -109,7 +110,7 @@ export const makeArchiveFolder = (baseDir: string) => {
             if (name.endsWith(".partial") || name.startsWith(".work-")) Fs.rmSync(NodePath.join(folder, name), { recursive: true, force: true })
           }
         } catch (error) {
-          problems.push(`${folder}: ${error instanceof Error ? error.message : String(error)}`)
+          problems.push(`${folder}: ${errorMessage(error)}`)
         }
       }
       return problems.length === 0 ? Effect.void : Effect.logWarning(`backups: could not tidy ${problems.join("; ")}`)

@@ -12,6 +12,7 @@ import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import type { Readable } from "node:stream"
 import * as Yauzl from "yauzl"
+import { errorMessage } from "@garrison/runtime"
 
 /** More entries than any game server's backup has: a zip with more is refused before it is listed whole. */
 export const MAX_ENTRIES = 500_000
@@ -49,7 +50,7 @@ const kindOf = (entry: Yauzl.Entry): EntryKind => {
 
 /** yauzl's words for a bad name ("invalid relative path: ../x"), with the entry picked out. */
 const refusalOf = (error: unknown): ZipRefused => {
-  const message = error instanceof Error ? error.message : String(error)
+  const message = errorMessage(error)
   const named = /^(?:invalid relative path|absolute path|invalid characters in fileName): (.*)$/.exec(message)
   return new ZipRefused({ entry: named?.[1] ?? null, message: named === null ? `not a readable zip (${message})` : `entry "${named[1]}" ${message.startsWith("absolute") ? "is an absolute path" : message.startsWith("invalid characters") ? "has a backslash or other character a path may not have" : "leaves its folder"}` })
 }
@@ -115,7 +116,7 @@ export const openZip = (path: string): Effect.Effect<OpenedZip, ZipRefused, Scop
           try {
             for await (const piece of stream) yield piece as Buffer
           } catch (error) {
-            throw new ZipRefused({ entry: name, message: `entry "${name}" cannot be unpacked (${error instanceof Error ? error.message : String(error)})` })
+            throw new ZipRefused({ entry: name, message: `entry "${name}" cannot be unpacked (${errorMessage(error)})` })
           } finally {
             stream.destroy()
           }

@@ -12,7 +12,7 @@ import * as Effect from "effect/Effect"
 import { randomBytes } from "node:crypto"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
-import { type ConfinedFileError, giveTreeToItsOwner, type ServerFiles } from "@garrison/runtime"
+import { type ConfinedFileError, errorMessage, giveTreeToItsOwner, type ServerFiles } from "@garrison/runtime"
 
 export const STAGING = ".garrison/staging"
 /** Where a rollout keeps the version it replaced, until the next rollout of that mod: `.garrison/previous/@name`. */
@@ -42,7 +42,7 @@ export const keyFiles = (files: ReadonlyArray<{ readonly relative: string }>): R
   })
 
 const attempt = <A>(what: string, f: () => A) =>
-  Effect.try({ try: f, catch: (error) => new Error(`${what}: ${error instanceof Error ? error.message : String(error)}`) })
+  Effect.try({ try: f, catch: (error) => new Error(`${what}: ${errorMessage(error)}`) })
 
 export interface Placed {
   readonly keys: ReadonlyArray<string>
@@ -80,7 +80,7 @@ export const placeMod = (
       // Copied as the controller; the staging folder is the install owner's (the game server's user): so is the mod.
       yield* Effect.tryPromise({
         try: () => giveTreeToItsOwner(target),
-        catch: (error) => new Error(`cannot give the mod to the install's owner: ${error instanceof Error ? error.message : String(error)}`)
+        catch: (error) => new Error(`cannot give the mod to the install's owner: ${errorMessage(error)}`)
       })
       const present = yield* Effect.either(files.stat(folder))
       const old = `${STAGING}/old-${folder}-${suffix}`

@@ -6,6 +6,7 @@
 import { Cron } from "croner"
 import * as Either from "effect/Either"
 import { InvalidScheduledJob } from "../errors.js"
+import { errorMessage } from "@garrison/runtime"
 
 /** IANA names ("Europe/Berlin", "UTC", "Etc/GMT+5"); not raw offsets, which DST would make wrong. */
 const IANA_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(?:\/[A-Za-z0-9_+-]+)*$/
@@ -33,7 +34,7 @@ export const compile = (expression: string, timeZone: string): Either.Either<Cro
     return Either.try({
       try: () => new Cron(trimmed, { timezone: timeZone }),
       catch: (error) =>
-        new InvalidScheduledJob({ field: "cron", message: `cron: ${error instanceof Error ? error.message : String(error)}` })
+        new InvalidScheduledJob({ field: "cron", message: `cron: ${errorMessage(error)}` })
     })
   })
 

@@ -12,6 +12,7 @@
  * tricks), and the declaration is kept.
  */
 import { XMLBuilder, XMLParser } from "fast-xml-parser"
+import { errorMessage } from "@garrison/runtime"
 
 const OPTIONS = {
   preserveOrder: true,
@@ -74,7 +75,7 @@ export const parseTypes = (text: string): TypesDocument => {
   try {
     tree = parser.parse(text, true) as Array<XmlNode>
   } catch (error) {
-    throw new XmlProblem(`not well-formed XML: ${error instanceof Error ? error.message : String(error)}`)
+    throw new XmlProblem(`not well-formed XML: ${errorMessage(error)}`)
   }
   const root = tree.find((n) => tagOf(n) === "types")
   if (root === undefined) throw new XmlProblem("has no <types> element")
@@ -185,7 +186,7 @@ export const registeredTypesFiles = (economyCore: string): ReadonlyArray<string>
   try {
     tree = parser.parse(economyCore, true) as Array<XmlNode>
   } catch (error) {
-    throw new XmlProblem(`cfgeconomycore.xml is not well-formed XML: ${error instanceof Error ? error.message : String(error)}`)
+    throw new XmlProblem(`cfgeconomycore.xml is not well-formed XML: ${errorMessage(error)}`)
   }
   const root = tree.find((n) => tagOf(n) === "economycore")
   if (root === undefined) return []

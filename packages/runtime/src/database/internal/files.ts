@@ -6,6 +6,7 @@
 import * as Effect from "effect/Effect"
 import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
+import { errorMessage } from "../../errorMessage.js"
 
 export const DATABASE_FILE = "garrison.db"
 export const BACKUPS_DIR = "backups"
@@ -44,7 +45,7 @@ export const backupFileName = (millis: number, label: string, attempt: number): 
 /** A fs call that may throw, as an Effect failing with the thrown value. */
 export const attempt = <A>(f: () => A): Effect.Effect<A, unknown> => Effect.try({ try: f, catch: (cause) => cause })
 
-export const describeCause = (cause: unknown): string => cause instanceof Error ? cause.message : String(cause)
+export const describeCause = (cause: unknown): string => errorMessage(cause)
 
 export const exists = (path: string): boolean => NodeFs.existsSync(path)
 
