@@ -1,33 +1,65 @@
 /**
- * The routes issue 27 changed, as a moderator whose role is scoped to
- * server A sees them: every route about server B is 403 and its answer
- * holds nothing of B (name, folder, files, secrets, backups, jobs); the
- * routes that are not about one server (create, detect, restore, mod jobs)
- * are refused or show A's part only; and what the moderator reaches on A
- * stays inside A: no host-level field, no other folder, no secret.
+ * The routes issues 27 and 28 changed, as a moderator whose role is scoped
+ * to server A sees them: every route about server B is 403 and its answer
+ * holds nothing of B (name, folder, files, secrets, backups, jobs, config,
+ * updates, rollouts, bans, event streams); the routes that are not about
+ * one server (create, detect, restore, mod jobs, notifications, the
+ * permission list) are refused or show A's part only; and what the
+ * moderator reaches on A stays inside A: no host-level field, no other
+ * folder, no secret.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { callWithText as call, fakeFleet, fakeInstall, request, requestBytes, testController, unzipEntries } from "@garrison/testkit"
+import { callWithText as call, eventually, fakeFleet, fakeInstall, request, requestBytes, testController, unzipEntries } from "@garrison/testkit"
 import { Effect, LogLevel } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
+import { AccountsPlugin } from "../../src/accounts/index.js"
 import { ActionsPlugin } from "../../src/actions/index.js"
 import { BackupsPlugin } from "../../src/backups/index.js"
+import { BansPlugin } from "../../src/bans/index.js"
+import { ConfigPlugin } from "../../src/config/index.js"
 import { FilesPlugin } from "../../src/files/index.js"
 import { ModsPlugin } from "../../src/mods/index.js"
+import { Notifications, NotificationsPlugin } from "../../src/notifications/index.js"
 import { PlatformPlugin } from "../../src/platform/index.js"
 import { PlayersPlugin } from "../../src/players/index.js"
+import { RolloutPlugin } from "../../src/rollout/index.js"
+import { UpdatesPlugin } from "../../src/updates/index.js"
 
 const ADMIN = "root:admin"
 const B_SECRET = "b-join-secret"
-const PERMISSIONS = ["server.deploy", "server.config", "server.restart", "server.rcon", "server.view", "players.view"]
+const PERMISSIONS = ["server.deploy", "server.config", "server.restart", "server.rcon", "server.view", "players.view", "players.ban", "mods.view", "mods.install"]
 
 const setup = () =>
-  testController([fakeFleet().plugin, PlayersPlugin, PlatformPlugin, ModsPlugin, FilesPlugin, BackupsPlugin, ActionsPlugin], {
-    dataPrefix: "garrison-scoped-",
-    logLevel: LogLevel.Error,
-    config: { RATE_LIMIT_API: "off" }
-  })
+  testController<Notifications>(
+    [
+      fakeFleet().plugin,
+      AccountsPlugin,
+      NotificationsPlugin,
+      PlayersPlugin,
+      BansPlugin,
+      PlatformPlugin,
+      ModsPlugin,
+      UpdatesPlugin,
+      RolloutPlugin,
+      ConfigPlugin,
+      FilesPlugin,
+      BackupsPlugin,
+      ActionsPlugin
+    ],
+    {
+      dataPrefix: "garrison-scoped-",
+      logLevel: LogLevel.Error,
+      config: { RATE_LIMIT_API: "off", ADMIN_USERNAME: "admin", ADMIN_PASSWORD: "an admin password for the test" }
+    }
+  )
+
+/** The newest backup of a server once its backup has ended (as `as` sees the status). */
+const backupMade = (serverId: string, as: string) =>
+  Effect.map(
+    eventually(call("GET", `/api/servers/${serverId}/backup-status`, { as }), (reply) => (reply.body as { state: string }).state === "done"),
+    (reply) => (reply.body as { filename: string }).filename
+  )
 
 const twoServers = Effect.gen(function* () {
   const make = (name: string, gamePort: number) =>
@@ -42,14 +74,9 @@ const twoServers = Effect.gen(function* () {
   const b = yield* make("B", 2402)
   // A backup of B, to try to download.
   expect((yield* call("POST", `/api/servers/${b.id}/backups`, { as: ADMIN })).status).toBe(202)
-  let backup: string | undefined
-  for (let i = 0; i < 1_000 && backup === undefined; i++) {
-    const status = (yield* call("GET", `/api/servers/${b.id}/backup-status`, { as: ADMIN })).body as { state: string; filename: string | null }
-    if (status.state === "done") backup = status.filename!
-    else yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 10)))
-  }
+  const backup = yield* backupMade(b.id, ADMIN)
   const moderator = `mod:${PERMISSIONS.map((p) => `${p}@${a.id}`).join(",")}`
-  return { a, b, backup: backup!, moderator }
+  return { a, b, backup, moderator }
 })
 
 /** Nothing of B in an answer: its id, folder, name in its config, its secret. */
@@ -59,7 +86,7 @@ const holdsNothingOf = (text: string, b: { readonly id: string; readonly dir: st
   expect(text).not.toContain('hostname = "B"')
 }
 
-describe("routes changed by issue 27, as a moderator scoped to server A", () => {
+describe("routes changed by issues 27 and 28, as a moderator scoped to server A", () => {
   it.scopedLive("every route about server B is 403 and tells nothing of B", () =>
     Effect.gen(function* () {
       const { b, backup, moderator } = yield* twoServers
@@ -137,12 +164,7 @@ describe("routes changed by issue 27, as a moderator scoped to server A", () => 
       expect((yield* call("PUT", `/api/servers/${a.id}/backup-config`, { as: moderator, json: { paths: ["battleye", "serverDZ.cfg"] } })).status).toBe(200)
       expect((yield* call("PUT", `/api/servers/${a.id}/backup-config`, { as: moderator, json: { paths: ["."] } })).status).toBe(400)
       expect((yield* call("POST", `/api/servers/${a.id}/backups`, { as: moderator })).status).toBe(202)
-      let filename: string | undefined
-      for (let i = 0; i < 1_000 && filename === undefined; i++) {
-        const status = (yield* call("GET", `/api/servers/${a.id}/backup-status`, { as: moderator })).body as { state: string; filename: string | null }
-        if (status.state === "done") filename = status.filename!
-        else yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 10)))
-      }
+      const filename = yield* backupMade(a.id, moderator)
       const download = yield* requestBytes("GET", `/api/servers/${a.id}/backups/${filename}/download`, { as: moderator })
       expect(download.status).toBe(200)
       const unpacked = [...(yield* Effect.promise(() => unzipEntries(Buffer.from(download.bytes)))).values()].map((bytes) => bytes.toString("utf8")).join("\n")
@@ -150,5 +172,48 @@ describe("routes changed by issue 27, as a moderator scoped to server A", () => 
       expect(unpacked).not.toContain("a-secret")
       expect(unpacked).not.toContain("filepw")
       expect((yield* call("GET", `/api/servers/${a.id}/backups/${filename}/download?secrets=include`, { as: moderator })).status).toBe(403)
+    }).pipe(Effect.provide(setup())))
+
+  it.scopedLive("routes changed by issue 28 (config, updates, rollouts, player bans, permissions, notifications): nothing of B, nothing beyond A", () =>
+    Effect.gen(function* () {
+      const { a, b, moderator } = yield* twoServers
+      // About B: refused, and the refusal tells nothing of B.
+      const aboutB: ReadonlyArray<readonly [string, string, unknown?]> = [
+        ["GET", `/api/servers/${b.id}/config`],
+        ["PATCH", `/api/servers/${b.id}/config`, { hostname: "mine" }],
+        ["GET", `/api/servers/${b.id}/config/templates`],
+        ["GET", `/api/servers/${b.id}/update/status`],
+        ["GET", `/api/servers/${b.id}/update/events`],
+        ["POST", `/api/servers/${b.id}/update`],
+        ["POST", `/api/servers/${b.id}/update/cancel`],
+        ["GET", `/api/servers/${b.id}/rollout/status`],
+        ["GET", `/api/servers/${b.id}/rollout/events`],
+        ["POST", `/api/servers/${b.id}/rollout`, { mods: [] }],
+        ["POST", `/api/servers/${b.id}/players/76561198012345678/ban`, { reason: "r" }]
+      ]
+      for (const [method, path, json] of aboutB) {
+        const reply = yield* call(method as "GET", path, { as: moderator, ...(json === undefined ? {} : { json }) })
+        expect(reply.status, `${method} ${path}: ${reply.text}`).toBe(403)
+        holdsNothingOf(reply.text, b)
+      }
+      // The permission list is an admin's.
+      expect((yield* call("GET", "/api/permissions", { as: moderator })).status).toBe(403)
+      // Notifications about B (a crash alert's audience, and one for everyone) never reach A's moderator; A's do.
+      const notifications = yield* Notifications
+      yield* notifications.publish({ audience: { permission: "server.view" }, serverId: b.id, level: "error", title: "B crashed", message: `in ${b.dir}` })
+      yield* notifications.publish({ audience: "all", serverId: b.id, level: "info", title: "B for all", message: `in ${b.dir}` })
+      yield* notifications.publish({ audience: { permission: "server.view" }, serverId: a.id, level: "error", title: "A crashed", message: "A" })
+      const inbox = yield* call("GET", "/api/notifications", { as: moderator })
+      expect((inbox.body as { items: ReadonlyArray<{ title: string }> }).items.map((n) => n.title)).toEqual(["A crashed"])
+      holdsNothingOf(inbox.text, b)
+      // On A: the config shows no password, update and rollout status nothing of B.
+      const config = yield* call("GET", `/api/servers/${a.id}/config`, { as: moderator })
+      expect(config.status, config.text).toBe(200)
+      expect(config.text).not.toContain("a-secret")
+      for (const path of [`/api/servers/${a.id}/update/status`, `/api/servers/${a.id}/rollout/status`]) {
+        const reply = yield* call("GET", path, { as: moderator })
+        expect(reply.status, `${path}: ${reply.text}`).toBe(200)
+        holdsNothingOf(reply.text, b)
+      }
     }).pipe(Effect.provide(setup())))
 })
