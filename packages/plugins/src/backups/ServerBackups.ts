@@ -102,7 +102,6 @@ const idle = (serverId: string) =>
 /** How often the schedule looks for due backups. */
 export const SCHEDULE_TICK = Duration.minutes(1)
 
-const describe = errorMessage
 
 const view = (backup: StoredBackup, tier: BackupView["tier"] | undefined) =>
   new BackupView({ filename: backup.filename, type: backup.type, createdAt: new Date(backup.createdAt).toISOString(), sizeBytes: backup.sizeBytes, tier: tier ?? null })
@@ -192,11 +191,11 @@ export const ServerBackupsLive = Layer.scoped(
         }).pipe(
           Effect.tapError((error) =>
             Effect.zipRight(
-              bus.publish(new BackupFailed({ serverId, name: entry.name, type, error: describe(error), by })),
-              record(by, "backup.failed", serverId, { type, filename, error: describe(error) }, "failure")
+              bus.publish(new BackupFailed({ serverId, name: entry.name, type, error: errorMessage(error), by })),
+              record(by, "backup.failed", serverId, { type, filename, error: errorMessage(error) }, "failure")
             )
           ),
-          Effect.mapError((error) => new BackupConflict({ message: `the ${type} backup failed: ${describe(error)}` }))
+          Effect.mapError((error) => new BackupConflict({ message: `the ${type} backup failed: ${errorMessage(error)}` }))
         )
         yield* set(serverId, () => ({ phase: "pruning" }))
         const pruned = yield* prune(serverId, config)
@@ -220,7 +219,7 @@ export const ServerBackupsLive = Layer.scoped(
           Effect.flatMap(iso, (endedAt) =>
             set(serverId, () => {
               const failure = Cause.failureOption(cause)
-              return { state: "failed", endedAt, error: Option.isSome(failure) ? describe(failure.value) : Cause.isInterruptedOnly(cause) ? "interrupted" : "an internal error" }
+              return { state: "failed", endedAt, error: Option.isSome(failure) ? errorMessage(failure.value) : Cause.isInterruptedOnly(cause) ? "interrupted" : "an internal error" }
             })
           )
         )
@@ -296,7 +295,7 @@ export const ServerBackupsLive = Layer.scoped(
         const due = newest === undefined ? true : newest.createdAt + config.intervalMinutes * 60_000 <= now + 1_000
         if (!due) continue
         yield* runBackup(serverId, "scheduled", "scheduler", [], false).pipe(
-          Effect.catchAll((error) => Effect.logWarning(`scheduled backup of ${serverId} did not run: ${describe(error)}`))
+          Effect.catchAll((error) => Effect.logWarning(`scheduled backup of ${serverId} did not run: ${errorMessage(error)}`))
         )
       }
     })
@@ -413,7 +412,7 @@ export const ServerBackupsLive = Layer.scoped(
                   yield* end(
                     serverId,
                     restoreBody(serverId, filename, path, by).pipe(
-                      Effect.tapError((error) => record(by, "backup.restore-failed", serverId, { filename, error: describe(error) }, "failure"))
+                      Effect.tapError((error) => record(by, "backup.restore-failed", serverId, { filename, error: errorMessage(error) }, "failure"))
                     )
                   ).pipe(Effect.ignore)
                   yield* progress(1, "restore ended")

@@ -215,7 +215,6 @@ export class Mods extends Context.Tag("@garrison/plugins/Mods")<Mods, ModsShape>
         )
 
       /** What a failure of a job's step says (SteamCMD's error, a refused path, a store error). */
-      const describe = errorMessage
 
       const runJob = (job: JobHandle, kind: "install" | "update", serverId: string, workshopId: string, body: Effect.Effect<Mod, unknown>) =>
         Effect.forkIn(
@@ -224,7 +223,7 @@ export class Mods extends Context.Tag("@garrison/plugins/Mods")<Mods, ModsShape>
               onSuccess: (mod) => job.done(mod, kind === "install" ? `installed as ${mod.name}` : `updated ${mod.name}`),
               onFailure: (cause) => {
                 if (Cause.isInterruptedOnly(cause)) return job.interrupted
-                const failure = cause._tag === "Fail" ? describe(cause.error) : "internal error"
+                const failure = cause._tag === "Fail" ? errorMessage(cause.error) : "internal error"
                 return job.failed(failure).pipe(Effect.zipRight(bus.publish(new ModJobFailed({ serverId, workshopId, kind, error: failure }))))
               }
             })

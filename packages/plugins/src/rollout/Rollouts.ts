@@ -189,7 +189,7 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
                 const kicked = yield* Effect.either(kickEveryone(handle, rules.kickMessage))
                 yield* say("kicking", kicked._tag === "Right" ? `kicked ${kicked.right.kicked.length} player(s)` : "could not list players to kick", 0.25)
                 yield* say("stopping", "stopping the server", 0.3)
-                yield* context.steps.stop.pipe(Effect.catchAll((e) => say("stopping", `stop: ${describe(e)}`)))
+                yield* context.steps.stop.pipe(Effect.catchAll((e) => say("stopping", `stop: ${errorMessage(e)}`)))
               }
 
               // 4. A pre-update backup (the backups plugin's hook), then the new versions on, the replaced ones kept.
@@ -204,7 +204,7 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
               for (const item of failure === undefined ? updating : []) {
                 const one = yield* Effect.either(mods.apply(serverId, [item], by))
                 if (one._tag === "Left") {
-                  failure = `could not put ${item.workshopId} on: ${describe(one.left)}`
+                  failure = `could not put ${item.workshopId} on: ${errorMessage(one.left)}`
                   break
                 }
                 applied.push(...one.right)
@@ -214,7 +214,7 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
               for (const item of failure === undefined ? installing : []) {
                 const one = yield* Effect.either(mods.applyInstall(serverId, item, by))
                 if (one._tag === "Left") {
-                  failure = `could not install ${item.input.workshopId}: ${describe(one.left)}`
+                  failure = `could not install ${item.input.workshopId}: ${errorMessage(one.left)}`
                   break
                 }
                 applied.push(one.right)
@@ -230,7 +230,7 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
               if (failure !== undefined) {
                 // Nothing half-applied is left: what went on comes off again.
                 yield* mods.revert(serverId, applied).pipe(Effect.catchAll((e) => say("rolling-back", `could not put every previous version back: ${e.message}`)))
-                if (wasRunning) yield* context.steps.start.pipe(Effect.catchAll((e) => say("starting", `start after the failure: ${describe(e)}`)))
+                if (wasRunning) yield* context.steps.start.pipe(Effect.catchAll((e) => say("starting", `start after the failure: ${errorMessage(e)}`)))
                 yield* finish("failed", failure, failure)
                 return yield* bus.publish(new RolloutFailed({ serverId, name: entry.name, error: failure, by }))
               }
@@ -246,7 +246,7 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
                 Effect.gen(function* () {
                   const startedAt = yield* Clock.currentTimeMillis
                   const started = yield* Effect.either(context.steps.start)
-                  if (started._tag === "Left") return `the server did not start: ${describe(started.left)}`
+                  if (started._tag === "Left") return `the server did not start: ${errorMessage(started.left)}`
                   yield* say("checking", `${what}: watching the server for ${rules.checkWindowSeconds} s`, 0.8)
                   return yield* checkHealth(handle, expected, window, startedAt)
                 })
@@ -260,7 +260,7 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
 
               // 6. Roll back.
               yield* say("rolling-back", `unhealthy: ${unhealthy}; putting the previous versions back`, 0.9)
-              if (yield* context.steps.running) yield* context.steps.stop.pipe(Effect.catchAll((e) => say("rolling-back", `stop: ${describe(e)}`)))
+              if (yield* context.steps.running) yield* context.steps.stop.pipe(Effect.catchAll((e) => say("rolling-back", `stop: ${errorMessage(e)}`)))
               yield* mods.revert(serverId, applied).pipe(Effect.catchAll((e) => say("rolling-back", `could not put every previous version back: ${e.message}`)))
               const again = yield* startAndCheck("rolled back")
               const reason = input.server && applied.length === 0 ? `${unhealthy} (the game server's own update cannot be rolled back)` : unhealthy
@@ -333,4 +333,3 @@ export const RolloutsLive = Layer.effect(
   }))
 ).pipe(Layer.provideMerge(Rollouts.service))
 
-const describe = errorMessage

@@ -38,8 +38,8 @@ export const ownerOf = (path: string): Owner | undefined => {
 export const inheritOwnerOfFolder = async (handle: FsPromises.FileHandle, folder: string): Promise<void> => {
   if (!controllerIsRoot()) return
   const owner = await FsPromises.stat(folder)
-  const mine = await handle.stat()
-  if (mine.uid !== owner.uid || mine.gid !== owner.gid) await handle.chown(owner.uid, owner.gid)
+  // The handle is a file this process just made: it is ours until given away.
+  if (owner.uid !== process.getuid?.() || owner.gid !== process.getgid?.()) await handle.chown(owner.uid, owner.gid)
 }
 
 /** Gives `path` (not followed when a symlink) to the owner of the folder it lies in (no-op unless root). */

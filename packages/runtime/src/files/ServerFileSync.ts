@@ -67,7 +67,6 @@ const DEFAULT_MAX_BYTES = 64 * 1024 * 1024
 const RETRY_NEXT_CHANGE_MS = 60_000
 const EMPTY = new Uint8Array(0)
 
-const messageOf = errorMessage
 
 const sameBytes = (a: Uint8Array, b: Uint8Array) =>
   a.byteLength === b.byteLength && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b)
@@ -223,7 +222,7 @@ export class ServerFileSync extends Context.Tag("@garrison/runtime/ServerFileSyn
               Effect.catchAll((error) =>
                 Effect.succeed({
                   file,
-                  message: error instanceof ServerFileSyncError ? error.message : `${file.path} cannot be rendered: ${messageOf(error)}`
+                  message: error instanceof ServerFileSyncError ? error.message : `${file.path} cannot be rendered: ${errorMessage(error)}`
                 })
               )
             )

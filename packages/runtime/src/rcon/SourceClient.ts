@@ -37,7 +37,6 @@ export interface SourceOptions {
   readonly connectTimeout?: Duration.DurationInput
 }
 
-const messageOf = (cause: unknown): string => (errorMessage(cause))
 
 const millis = (input: Duration.DurationInput | undefined, fallback: number): number =>
   input === undefined ? fallback : Duration.toMillis(Duration.decode(input))
@@ -88,9 +87,9 @@ export const connect = (options: SourceOptions): Effect.Effect<RconClient, RconC
       return Effect.tryPromise({
         try: () => rcon.connect(),
         catch: (cause): RconConnectError =>
-          messageOf(cause) === "Authentication failed"
+          errorMessage(cause) === "Authentication failed"
             ? new RconLoginRefused({ host, port, message: "the server refused the RCON password" })
-            : new RconUnreachable({ host, port, message: messageOf(cause) })
+            : new RconUnreachable({ host, port, message: errorMessage(cause) })
       }).pipe(
         Effect.timeoutFail({
           duration: Duration.millis(connectTimeoutMs),
@@ -133,7 +132,7 @@ export const connect = (options: SourceOptions): Effect.Effect<RconClient, RconC
           Effect.tryPromise({
             try: () => rcon.send(text),
             catch: (cause): RconCommandError => {
-              const message = messageOf(cause)
+              const message = errorMessage(cause)
               if (closed) return new RconClosed({ command: text })
               if (message.startsWith("Timeout")) return new RconTimeout({ command: text, timeoutMs })
               return new RconConnectionLost({ command: text, message })
