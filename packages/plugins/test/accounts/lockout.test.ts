@@ -13,7 +13,8 @@
  * clock is also moved to let old requests leave that window.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Clock, Deferred, Effect, Exit, Fiber, Queue, TestClock } from "effect"
+import type * as HttpClient from "@effect/platform/HttpClient"
+import { Clock, Deferred, type Duration, Effect, Exit, Fiber, Queue, TestClock } from "effect"
 import { Lockout, type LockoutKey } from "../../src/accounts/lockout/Lockout.js"
 import {
   accountsController,
@@ -47,6 +48,16 @@ const fiveFailures = (ip: string, lockSeconds: number) =>
     for (let i = 0; i < 4; i++) expect((yield* wrong(ip)).status).toBe(401)
     expectLocked(yield* wrong(ip), lockSeconds)
   })
+
+/** `before` on a controller, `pause` on the TestClock, then `after` on a new controller over the same data directory. */
+const acrossRestart = <E, R extends HttpClient.HttpClient>(before: Effect.Effect<unknown, E, R>, pause: Duration.DurationInput, after: Effect.Effect<void, E, R>) => {
+  const dataDir = tempDataDir()
+  return Effect.gen(function* () {
+    yield* Effect.scoped(Effect.provide(before, accountsController({ dataDir })))
+    yield* TestClock.adjust(pause)
+    yield* Effect.scoped(Effect.provide(after, accountsController({ dataDir })))
+  })
+}
 
 const withUser = Effect.gen(function* () {
   const admin = yield* signInAdmin
@@ -156,50 +167,37 @@ describe("login lockout", () => {
     }).pipe(Effect.provide(accountsController())))
 
   it.scoped("is persisted: a restart does not reset it", () => {
-    const dataDir = tempDataDir()
     const ip = freshIp()
-    return Effect.gen(function* () {
-      yield* Effect.scoped(
-        Effect.gen(function* () {
-          yield* withUser
-          yield* fiveFailures(ip, 60)
-        }).pipe(Effect.provide(accountsController({ dataDir })))
-      )
-      yield* TestClock.adjust("30 seconds")
-      yield* Effect.scoped(
-        Effect.gen(function* () {
-          expectLocked(yield* right(ip), 30)
-          yield* TestClock.adjust("30 seconds")
-          expect((yield* right(ip)).status).toBe(200)
-        }).pipe(Effect.provide(accountsController({ dataDir })))
-      )
-    })
+    return acrossRestart(
+      Effect.zipRight(withUser, fiveFailures(ip, 60)),
+      "30 seconds",
+      Effect.gen(function* () {
+        expectLocked(yield* right(ip), 30)
+        yield* TestClock.adjust("30 seconds")
+        expect((yield* right(ip)).status).toBe(200)
+      })
+    )
   })
 
   it.scoped("a spray over many usernames from one IP: after 15 failures in 15 minutes any name is 429, across a restart", () => {
-    const dataDir = tempDataDir()
     const ip = freshIp()
-    return Effect.gen(function* () {
-      yield* Effect.scoped(
-        Effect.gen(function* () {
-          yield* withUser
-          // 4, 4, 4 and 3 failures: no (IP, username) pair locks.
-          for (let i = 0; i < 15; i++) expect((yield* login(`sprayed-${i % 4}`, "a-guess", { ip })).status).toBe(401)
-        }).pipe(Effect.provide(accountsController({ dataDir })))
-      )
-      yield* TestClock.adjust("1 minute")
+    return acrossRestart(
+      Effect.gen(function* () {
+        yield* withUser
+        // 4, 4, 4 and 3 failures: no (IP, username) pair locks.
+        for (let i = 0; i < 15; i++) expect((yield* login(`sprayed-${i % 4}`, "a-guess", { ip })).status).toBe(401)
+      }),
+      "1 minute",
       // A restart empties the gate's count (in memory), not the budget.
-      yield* Effect.scoped(
-        Effect.gen(function* () {
-          const refused = yield* right(ip)
-          expectLocked(refused, 14 * 60)
-          expect(refused.body).toMatchObject({ message: "too many failed sign-ins from this address; retry in 840 s" })
-          expect((yield* right(freshIp())).status).toBe(200)
-          yield* TestClock.adjust("14 minutes")
-          expect((yield* right(ip)).status).toBe(200)
-        }).pipe(Effect.provide(accountsController({ dataDir })))
-      )
-    })
+      Effect.gen(function* () {
+        const refused = yield* right(ip)
+        expectLocked(refused, 14 * 60)
+        expect(refused.body).toMatchObject({ message: "too many failed sign-ins from this address; retry in 840 s" })
+        expect((yield* right(freshIp())).status).toBe(200)
+        yield* TestClock.adjust("14 minutes")
+        expect((yield* right(ip)).status).toBe(200)
+      })
+    )
   })
 
   it.scoped("15 parallel wrong passwords from one IP: at most 5 are checked, the rest are 429 without hashing", () => {
