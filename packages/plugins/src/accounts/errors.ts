@@ -1,9 +1,18 @@
 /**
  * The accounts plugin's domain errors. Services fail with these; the routes
  * translate them into the host's HTTP errors (see routes/httpErrors.ts).
- * Storage failures are not here: they are real faults and become 500s.
+ * A database failure is `AccountStoreError`: a fault, not an answer, which
+ * the routes (and the session authenticator) turn into a 500 with a request
+ * id via `storeDefect`, so the database's message reaches the log only.
  */
 import * as Schema from "effect/Schema"
+import { storeErrorFields, storeErrorMapper } from "@garrison/runtime"
+
+/** The database refused a read or write of users, roles, sessions, MFA or lockouts. */
+export class AccountStoreError extends Schema.TaggedError<AccountStoreError>()("AccountStoreError", storeErrorFields) {}
+
+/** `storeError("<what was being done>")`: an `SqlError` (or unreadable rows) as an `AccountStoreError`. */
+export const storeError = storeErrorMapper(AccountStoreError)
 
 /** A password outside the policy (length 8 to 128). */
 export class PasswordRejected extends Schema.TaggedError<PasswordRejected>()("PasswordRejected", {

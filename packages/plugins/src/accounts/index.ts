@@ -8,6 +8,8 @@ export { AccountsApi } from "./contract/Api.js"
 export * as AccountsContract from "./contract/Api.js"
 export { AccountsConfig, accountsConfig } from "./config.js"
 export type { AccountsSettings } from "./config.js"
+/** What `Users`, `Roles` and `Sessions` fail with when the database does; answer it with `storeDefect`. */
+export { AccountStoreError } from "./errors.js"
 export { Users } from "./users/Users.js"
 export type { UserRecord, UsersShape } from "./users/Users.js"
 export { Roles } from "./roles/Roles.js"

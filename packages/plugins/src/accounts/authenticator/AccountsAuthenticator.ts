@@ -14,7 +14,8 @@ import {
   type AuthenticationScheme,
   type Principal,
   type SchemeAuthenticator,
-  SESSION_SCHEME
+  SESSION_SCHEME,
+  storeDefect
 } from "@garrison/runtime"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
@@ -96,7 +97,11 @@ export const makeSessionAuthenticator = Effect.gen(function* () {
       if (callers.size >= CALLER_CAPACITY) callers.delete(callers.keys().next().value!)
       callers.set(token, caller)
       return Option.some(caller)
-    })
+    }).pipe(
+      // The host's authenticator answers a caller or AuthenticationFailed, nothing else: a store failure
+      // is a fault here as in the routes, a 500 with a request id, the database's message in the log only.
+      Effect.catchTag("AccountStoreError", storeDefect)
+    )
   }
 
   const authenticate: SchemeAuthenticator["authenticate"] = (request, { path, method, clientIp, csrfExempt, duringPasswordChange }) => {

@@ -15,7 +15,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { AuditTrail } from "@garrison/runtime"
 import { randomUUID } from "node:crypto"
-import { LockedOut } from "../errors.js"
+import { type AccountStoreError, LockedOut, storeError } from "../errors.js"
 import { usernameKey } from "../users/username.js"
 import {
   ADDRESS_WINDOW_MS,
@@ -48,17 +48,18 @@ export interface LockoutShape {
    * attempts in the window (failed or still running) as it may fail; else
    * counted, run, and settled by `verdict`. A failure that locks the pair
    * fails with `LockedOut` in place of the check's own error. An interrupted
-   * check counts as a failure.
+   * check counts as a failure. Counting or settling it fails with
+   * `AccountStoreError` when the database does.
    */
   readonly attempt: <A, E, R>(
     key: LockoutKey,
     check: Effect.Effect<A, E, R>,
     verdict: (exit: Exit.Exit<A, E>) => Verdict
-  ) => Effect.Effect<A, E | LockedOut, R>
+  ) => Effect.Effect<A, E | LockedOut | AccountStoreError, R>
   /** Forgets attempts outside the window and locks past their memory. */
-  readonly cleanup: Effect.Effect<void>
+  readonly cleanup: Effect.Effect<void, AccountStoreError>
   /** Lifts every lock and forgets every counted failure of a username, from every IP (a password reset). */
-  readonly releaseUser: (username: string) => Effect.Effect<void>
+  readonly releaseUser: (username: string) => Effect.Effect<void, AccountStoreError>
 }
 
 interface LockRow {
@@ -95,7 +96,7 @@ export class Lockout extends Context.Tag("@garrison/plugins/accounts/Lockout")<L
       })
 
     /** Counts an attempt, or says why it may not run. One transaction, so attempts queue here one by one. */
-    const reserve = (key: LockoutKey): Effect.Effect<Reservation, LockedOut> =>
+    const reserve = (key: LockoutKey): Effect.Effect<Reservation, LockedOut | AccountStoreError> =>
       Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
         const pair = { ip: key.ip, key: usernameKey(key.username) }
@@ -124,11 +125,14 @@ export class Lockout extends Context.Tag("@garrison/plugins/accounts/Lockout")<L
           yield* sql`INSERT INTO accounts_login_failures (ip, username_key, at, attempt, pending)
             VALUES (${pair.ip}, ${pair.key}, ${now}, ${id}, 1)`
           return { key, pair, id } satisfies Reservation
-        }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+        }).pipe(
+          sql.withTransaction,
+          Effect.catchTag("SqlError", (e) => Effect.fail(storeError("count a sign-in attempt")(e)))
+        )
       })
 
     /** The attempt failed: it stays counted; the failure that makes `MAX_FAILURES` locks the pair. */
-    const failed = ({ key, pair, id }: Reservation): Effect.Effect<Option.Option<NewLock>> =>
+    const failed = ({ key, pair, id }: Reservation): Effect.Effect<Option.Option<NewLock>, AccountStoreError> =>
       Effect.gen(function* () {
         const lock = yield* Effect.gen(function* () {
           const now = yield* Clock.currentTimeMillis
@@ -151,7 +155,7 @@ export class Lockout extends Context.Tag("@garrison/plugins/accounts/Lockout")<L
           // The next lock needs five new failures.
           yield* sql`DELETE FROM accounts_login_failures WHERE ip = ${pair.ip} AND username_key = ${pair.key} AND pending = 0`
           return Option.some({ lockCount, retryAfterSeconds: secondsUntil(until, now) })
-        }).pipe(sql.withTransaction, Effect.orDie)
+        }).pipe(sql.withTransaction, Effect.mapError(storeError("record a failed sign-in")))
 
         if (Option.isSome(lock)) {
           const audit = yield* AuditTrail
@@ -175,12 +179,12 @@ export class Lockout extends Context.Tag("@garrison/plugins/accounts/Lockout")<L
           sql`DELETE FROM accounts_lockouts WHERE ip = ${pair.ip} AND username_key = ${pair.key}`
         ],
         { discard: true }
-      ).pipe(sql.withTransaction, Effect.orDie)
+      ).pipe(sql.withTransaction, Effect.mapError(storeError("clear the sign-in failures of a pair")))
 
     const release = ({ pair, id }: Reservation) =>
       sql`DELETE FROM accounts_login_failures WHERE ip = ${pair.ip} AND username_key = ${pair.key} AND attempt = ${id}`.pipe(
         Effect.asVoid,
-        Effect.orDie
+        Effect.mapError(storeError("give back a sign-in attempt"))
       )
 
     const attempt: LockoutShape["attempt"] = (key, check, verdict) =>
@@ -209,7 +213,7 @@ export class Lockout extends Context.Tag("@garrison/plugins/accounts/Lockout")<L
         ],
         { discard: true }
       )
-    ).pipe(Effect.orDie)
+    ).pipe(Effect.mapError(storeError("forget old sign-in failures and locks")))
 
     const releaseUser: LockoutShape["releaseUser"] = (username) =>
       sql
@@ -222,7 +226,7 @@ export class Lockout extends Context.Tag("@garrison/plugins/accounts/Lockout")<L
             { discard: true }
           )
         )
-        .pipe(Effect.orDie)
+        .pipe(Effect.mapError(storeError("lift a user's sign-in locks")))
 
     return Lockout.of({ attempt, cleanup, releaseUser })
   })

@@ -13,7 +13,7 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { InvalidCredentials, InvalidMfaCode, LockedOut, MfaRequired } from "../errors.js"
+import { type AccountStoreError, InvalidCredentials, InvalidMfaCode, LockedOut, MfaRequired } from "../errors.js"
 import { Lockout, type Verdict } from "../lockout/Lockout.js"
 import { Mfa } from "../mfa/Mfa.js"
 import { Passwords } from "../passwords/Passwords.js"
@@ -33,7 +33,9 @@ export interface LoginSuccess {
 }
 
 export interface LoginShape {
-  readonly login: (input: LoginInput) => Effect.Effect<LoginSuccess, LockedOut | InvalidCredentials | MfaRequired | InvalidMfaCode>
+  readonly login: (
+    input: LoginInput
+  ) => Effect.Effect<LoginSuccess, LockedOut | InvalidCredentials | MfaRequired | InvalidMfaCode | AccountStoreError>
 }
 
 export class Login extends Context.Tag("@garrison/plugins/accounts/Login")<Login, LoginShape>() {
@@ -85,14 +87,17 @@ export class Login extends Context.Tag("@garrison/plugins/accounts/Login")<Login
         return { session, user }
       })
 
-    /** A wrong password or code counts; "MFA code required" proved the password right, so it does not. */
-    const verdict = (exit: Exit.Exit<LoginSuccess, InvalidCredentials | MfaRequired | InvalidMfaCode>): Verdict =>
+    /**
+     * A wrong password or code counts; "MFA code required" proved the password
+     * right, and a store failure proved nothing, so they do not.
+     */
+    const verdict = (exit: Exit.Exit<LoginSuccess, InvalidCredentials | MfaRequired | InvalidMfaCode | AccountStoreError>): Verdict =>
       Exit.match(exit, {
         onSuccess: () => "success",
         onFailure: (cause) =>
           Option.match(Cause.failureOption(cause), {
             onNone: () => "uncounted",
-            onSome: (error) => (error._tag === "MfaRequired" ? "uncounted" : "failure")
+            onSome: (error) => (error._tag === "InvalidCredentials" || error._tag === "InvalidMfaCode" ? "failure" : "uncounted")
           })
       })
 

@@ -12,7 +12,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { SealedSecrets } from "@garrison/runtime"
-import { ConfirmationFailed, MfaAlreadyEnabled, MfaNotEnabled, MfaNotPending } from "../errors.js"
+import { type AccountStoreError, ConfirmationFailed, MfaAlreadyEnabled, MfaNotEnabled, MfaNotPending, storeError } from "../errors.js"
 import { Passwords } from "../passwords/Passwords.js"
 import { hashRecoveryCode, looksLikeRecoveryCode, newRecoveryCode, RECOVERY_CODE_COUNT } from "./RecoveryCodes.js"
 import { MFA_KEY } from "./SecretBox.js"
@@ -25,22 +25,23 @@ export interface MfaEnrolment {
   readonly uri: string
 }
 
+/** Every method fails with `AccountStoreError` when the database does. */
 export interface MfaShape {
-  readonly begin: (user: { readonly id: string; readonly username: string }) => Effect.Effect<MfaEnrolment, MfaAlreadyEnabled>
+  readonly begin: (user: { readonly id: string; readonly username: string }) => Effect.Effect<MfaEnrolment, MfaAlreadyEnabled | AccountStoreError>
   /** Turns MFA on; returns the one-time recovery codes (only their hashes are kept). */
   readonly confirm: (
     userId: string,
     code: string
-  ) => Effect.Effect<ReadonlyArray<string>, MfaNotPending | MfaAlreadyEnabled | ConfirmationFailed>
+  ) => Effect.Effect<ReadonlyArray<string>, MfaNotPending | MfaAlreadyEnabled | ConfirmationFailed | AccountStoreError>
   /** Needs a current code (not used before) or the account password. */
   readonly disable: (
     userId: string,
     proof: { readonly code?: string | undefined; readonly password?: string | undefined }
-  ) => Effect.Effect<void, MfaNotEnabled | ConfirmationFailed>
+  ) => Effect.Effect<void, MfaNotEnabled | ConfirmationFailed | AccountStoreError>
   /** Whether `code` (TOTP or an unused recovery code) lets this user in; a match is used up. */
-  readonly acceptLoginCode: (userId: string, code: string) => Effect.Effect<Option.Option<"totp" | "recovery">>
+  readonly acceptLoginCode: (userId: string, code: string) => Effect.Effect<Option.Option<"totp" | "recovery">, AccountStoreError>
   /** An admin turns a user's MFA off (lost device). */
-  readonly reset: (userId: string) => Effect.Effect<void>
+  readonly reset: (userId: string) => Effect.Effect<void, AccountStoreError>
 }
 
 interface MfaRow {
@@ -58,7 +59,7 @@ export class Mfa extends Context.Tag("@garrison/plugins/accounts/Mfa")<Mfa, MfaS
     // Checked before the port opens: a bad key file, or a missing one while secrets sealed with it
     // are stored, is a one-line start-up error naming it.
     const [stored] = yield* sql<{ readonly n: number }>`SELECT COUNT(*) AS n FROM accounts_users
-      WHERE mfa_secret IS NOT NULL OR mfa_pending_secret IS NOT NULL`.pipe(Effect.orDie)
+      WHERE mfa_secret IS NOT NULL OR mfa_pending_secret IS NOT NULL`.pipe(Effect.mapError(storeError("count the stored MFA secrets")))
     const box = yield* (yield* SealedSecrets).box(MFA_KEY, {
       sealedValuesExist: Number(stored?.n ?? 0) > 0,
       sealedWhat: "MFA secrets"
@@ -70,7 +71,7 @@ export class Mfa extends Context.Tag("@garrison/plugins/accounts/Mfa")<Mfa, MfaS
         sql<MfaRow>`SELECT mfa_enabled, mfa_secret, mfa_pending_secret, mfa_last_step, password_hash
           FROM accounts_users WHERE id = ${userId}`,
         (rows) => Option.fromNullable(rows[0])
-      ).pipe(Effect.orDie)
+      ).pipe(Effect.mapError(storeError("read a user's MFA state")))
 
     const secretOf = (sealed: string | null, userId: string) =>
       sealed === null ? Option.none<string>() : Either.getRight(box.open(sealed, userId))
@@ -81,7 +82,7 @@ export class Mfa extends Context.Tag("@garrison/plugins/accounts/Mfa")<Mfa, MfaS
         WHERE id = ${userId} AND mfa_enabled = 1 AND (mfa_last_step IS NULL OR mfa_last_step < ${step})
         RETURNING id`.pipe(
         Effect.map((rows) => rows.length === 1),
-        Effect.orDie
+        Effect.mapError(storeError("use an MFA time step"))
       )
 
     const acceptTotp = (userId: string, current: MfaRow, code: string) =>
@@ -100,7 +101,7 @@ export class Mfa extends Context.Tag("@garrison/plugins/accounts/Mfa")<Mfa, MfaS
         const secret = newTotpSecret()
         const updatedAt = yield* isoNow
         yield* sql`UPDATE accounts_users SET mfa_pending_secret = ${box.seal(secret, user.id)}, updated_at = ${updatedAt}
-          WHERE id = ${user.id}`.pipe(Effect.orDie)
+          WHERE id = ${user.id}`.pipe(Effect.mapError(storeError("store a pending MFA secret")))
         return { secret, uri: otpauthUri(secret, user.username) }
       })
 
@@ -132,7 +133,7 @@ export class Mfa extends Context.Tag("@garrison/plugins/accounts/Mfa")<Mfa, MfaS
             yield* sql`INSERT INTO accounts_recovery_codes (user_id, code_hash) VALUES (${userId}, ${hashRecoveryCode(code)})`
           }
           return true
-        }).pipe(sql.withTransaction, Effect.orDie)
+        }).pipe(sql.withTransaction, Effect.mapError(storeError("turn MFA on")))
         if (!enabled) return yield* new MfaNotPending()
         return codes
       })
@@ -144,7 +145,7 @@ export class Mfa extends Context.Tag("@garrison/plugins/accounts/Mfa")<Mfa, MfaS
           SET mfa_enabled = 0, mfa_secret = NULL, mfa_pending_secret = NULL, mfa_last_step = NULL, updated_at = ${updatedAt}
           WHERE id = ${userId}`
         yield* sql`DELETE FROM accounts_recovery_codes WHERE user_id = ${userId}`
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(sql.withTransaction, Effect.mapError(storeError("turn MFA off")))
 
     const disable: MfaShape["disable"] = (userId, proof) =>
       Effect.gen(function* () {
@@ -169,7 +170,9 @@ export class Mfa extends Context.Tag("@garrison/plugins/accounts/Mfa")<Mfa, MfaS
         if (yield* acceptTotp(userId, current.value, code)) return Option.some("totp" as const)
         if (!looksLikeRecoveryCode(code)) return Option.none()
         const used = yield* sql<{ readonly user_id: string }>`DELETE FROM accounts_recovery_codes
-          WHERE user_id = ${userId} AND code_hash = ${hashRecoveryCode(code)} RETURNING user_id`.pipe(Effect.orDie)
+          WHERE user_id = ${userId} AND code_hash = ${hashRecoveryCode(code)} RETURNING user_id`.pipe(
+          Effect.mapError(storeError("use a recovery code"))
+        )
         return used.length === 1 ? Option.some("recovery" as const) : Option.none()
       })
 

@@ -63,6 +63,7 @@ export interface PasswordsShape {
 export class Passwords extends Context.Tag("@garrison/plugins/accounts/Passwords")<Passwords, PasswordsShape>() {
   static readonly make = Effect.gen(function* () {
     const hashOf = (password: string) =>
+      // Invariant: the options are fixed and valid and any string hashes; argon2 rejects only on a native fault (memory).
       Effect.tryPromise((signal) => hash(password, ARGON2_OPTIONS, signal)).pipe(Effect.orDie)
     const check = (encoded: string, password: string) =>
       Effect.tryPromise((signal) => verify(encoded, password, undefined, signal)).pipe(

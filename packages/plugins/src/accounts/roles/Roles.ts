@@ -12,7 +12,16 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { ADMIN, PermissionCatalog } from "@garrison/runtime"
-import { BuiltInRole, LastAdmin, RoleExists, RoleInUse, RoleNotFound, UnknownPermissions } from "../errors.js"
+import {
+  type AccountStoreError,
+  BuiltInRole,
+  LastAdmin,
+  RoleExists,
+  RoleInUse,
+  RoleNotFound,
+  storeError,
+  UnknownPermissions
+} from "../errors.js"
 import { keepingAnAdmin } from "./adminGuard.js"
 import { ADMIN_ROLE, isBuiltInRole } from "./builtIn.js"
 import { rolePaging } from "./paging.js"
@@ -45,32 +54,36 @@ export interface RolePosition {
   readonly name: string
 }
 
+/** Every method fails with `AccountStoreError` when the database does. */
 export interface RolesShape {
   /** Every role: built-in roles first, then by name. */
-  readonly list: Effect.Effect<ReadonlyArray<RoleRecord>>
+  readonly list: Effect.Effect<ReadonlyArray<RoleRecord>, AccountStoreError>
   /** Up to `limit` roles in list order after `after` (from the start when undefined), and how many there are. */
   readonly listAfter: (
     after: RolePosition | undefined,
     limit: number
-  ) => Effect.Effect<{ readonly roles: ReadonlyArray<RoleRecord>; readonly total: number }>
-  readonly get: (name: string) => Effect.Effect<Option.Option<RoleRecord>>
+  ) => Effect.Effect<{ readonly roles: ReadonlyArray<RoleRecord>; readonly total: number }, AccountStoreError>
+  readonly get: (name: string) => Effect.Effect<Option.Option<RoleRecord>, AccountStoreError>
   /** The permissions a role grants everywhere now (not its server-scoped ones); None for an unknown role. */
-  readonly permissionsOf: (name: string) => Effect.Effect<Option.Option<ReadonlySet<string>>>
+  readonly permissionsOf: (name: string) => Effect.Effect<Option.Option<ReadonlySet<string>>, AccountStoreError>
   /** Takes a deleted server out of every role's scoped grants; answers the roles that changed. */
-  readonly forgetServer: (serverId: string) => Effect.Effect<ReadonlyArray<string>>
-  readonly create: (input: RoleInput) => Effect.Effect<RoleRecord, RoleExists | UnknownPermissions>
+  readonly forgetServer: (serverId: string) => Effect.Effect<ReadonlyArray<string>, AccountStoreError>
+  readonly create: (input: RoleInput) => Effect.Effect<RoleRecord, RoleExists | UnknownPermissions | AccountStoreError>
   readonly update: (
     name: string,
     patch: RolePatch
-  ) => Effect.Effect<RoleRecord, RoleNotFound | UnknownPermissions | BuiltInRole | LastAdmin>
-  readonly remove: (name: string) => Effect.Effect<void, RoleNotFound | BuiltInRole | RoleInUse>
+  ) => Effect.Effect<RoleRecord, RoleNotFound | UnknownPermissions | BuiltInRole | LastAdmin | AccountStoreError>
+  readonly remove: (name: string) => Effect.Effect<void, RoleNotFound | BuiltInRole | RoleInUse | AccountStoreError>
   /**
    * Restore: creates the roles that do not exist and updates the others
    * (the `admin` role keeps `admin`); roles not in the list are kept.
    */
   readonly restore: (
     roles: ReadonlyArray<RoleInput>
-  ) => Effect.Effect<{ readonly created: ReadonlyArray<string>; readonly updated: ReadonlyArray<string> }, UnknownPermissions | LastAdmin>
+  ) => Effect.Effect<
+    { readonly created: ReadonlyArray<string>; readonly updated: ReadonlyArray<string> },
+    UnknownPermissions | LastAdmin | AccountStoreError
+  >
 }
 
 interface RoleRow {
@@ -114,7 +127,7 @@ export class Roles extends Context.Tag("@garrison/plugins/accounts/Roles")<Roles
     const list: RolesShape["list"] = sql<RoleRow>`
       SELECT name, description, permissions, built_in, created_at, updated_at FROM accounts_roles ORDER BY built_in DESC, name`.pipe(
       Effect.map((rows) => rows.map(toRecord)),
-      Effect.orDie
+      Effect.mapError(storeError("list roles"))
     )
 
     // built_in DESC, name: after a built-in role come the later built-in ones, then every other role.
@@ -124,9 +137,9 @@ export class Roles extends Context.Tag("@garrison/plugins/accounts/Roles")<Roles
           WHERE ${after === undefined ? sql`1 = 1` : rolePaging.after(sql, after)}
           ORDER BY ${sql.literal(rolePaging.orderBy)} LIMIT ${limit}`.pipe(Effect.map((rows) => rows.map(toRecord))),
         total: Effect.map(sql<{ readonly n: number }>`SELECT COUNT(*) AS n FROM accounts_roles`, (rows) => Number(rows[0]?.n ?? 0))
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(sql.withTransaction, Effect.mapError(storeError("list a page of roles")))
 
-    const get: RolesShape["get"] = (name) => Effect.orDie(getRow(name))
+    const get: RolesShape["get"] = (name) => Effect.mapError(getRow(name), storeError("read a role"))
 
     const create: RolesShape["create"] = (input) =>
       Effect.gen(function* () {
@@ -135,7 +148,7 @@ export class Roles extends Context.Tag("@garrison/plugins/accounts/Roles")<Roles
         const inserted = yield* sql<{ readonly name: string }>`
           INSERT INTO accounts_roles (name, description, permissions, built_in, created_at, updated_at)
           VALUES (${input.name}, ${input.description ?? ""}, ${JSON.stringify(permissions)}, 0, ${now}, ${now})
-          ON CONFLICT (name) DO NOTHING RETURNING name`.pipe(Effect.orDie)
+          ON CONFLICT (name) DO NOTHING RETURNING name`.pipe(Effect.mapError(storeError("create a role")))
         if (inserted.length === 0) return yield* new RoleExists({ name: input.name })
         return { name: input.name, description: input.description ?? "", permissions, builtIn: false, createdAt: now, updatedAt: now }
       })
@@ -164,7 +177,7 @@ export class Roles extends Context.Tag("@garrison/plugins/accounts/Roles")<Roles
               WHERE name = ${name}`
             return next
           })
-        ).pipe(Effect.catchTag("SqlError", Effect.die))
+        ).pipe(Effect.catchTag("SqlError", (e) => Effect.fail(storeError("update a role")(e))))
       })
 
     const remove: RolesShape["remove"] = (name) =>
@@ -175,7 +188,10 @@ export class Roles extends Context.Tag("@garrison/plugins/accounts/Roles")<Roles
         const [held] = yield* sql<{ readonly n: number }>`SELECT COUNT(*) AS n FROM accounts_users WHERE role = ${name}`
         if (Number(held?.n ?? 0) > 0) return yield* new RoleInUse({ name, users: Number(held?.n) })
         yield* sql`DELETE FROM accounts_roles WHERE name = ${name}`
-      }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+      }).pipe(
+        sql.withTransaction,
+        Effect.catchTag("SqlError", (e) => Effect.fail(storeError("delete a role")(e)))
+      )
 
     const restore: RolesShape["restore"] = (roles) =>
       Effect.gen(function* () {
@@ -204,7 +220,7 @@ export class Roles extends Context.Tag("@garrison/plugins/accounts/Roles")<Roles
             }
             return { created, updated }
           })
-        ).pipe(Effect.catchTag("SqlError", Effect.die))
+        ).pipe(Effect.catchTag("SqlError", (e) => Effect.fail(storeError("restore roles")(e))))
       })
 
     const forgetServer: RolesShape["forgetServer"] = (serverId) =>
@@ -218,7 +234,10 @@ export class Roles extends Context.Tag("@garrison/plugins/accounts/Roles")<Roles
           changed.push(role.name)
         }
         return changed
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(
+        sql.withTransaction,
+        Effect.catchTag("SqlError", (e) => Effect.fail(storeError("take a deleted server out of the roles")(e)))
+      )
 
     return Roles.of(
       changingWrites(

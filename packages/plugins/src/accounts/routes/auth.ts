@@ -12,7 +12,7 @@ import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import { CurrentPrincipal, type Principal } from "@garrison/runtime"
 import { AccountsApi } from "../contract/Api.js"
-import { ConfirmationFailed, LockedOut, PasswordRejected } from "../errors.js"
+import { type AccountStoreError, ConfirmationFailed, LockedOut, PasswordRejected } from "../errors.js"
 import { errorJson, lockedOut, withoutSessionCookies, withSessionCookies } from "../http/responses.js"
 import { Lockout } from "../lockout/Lockout.js"
 import { Login } from "../login/Login.js"
@@ -42,7 +42,9 @@ export const AuthRoutes = HttpApiBuilder.group(AccountsApi, "auth", (handlers) =
      */
     const guarded =
       (principal: Principal, ip: string) =>
-      <A, E, R>(check: Effect.Effect<A, E | ConfirmationFailed, R>): Effect.Effect<A, E | ConfirmationFailed | LockedOut, R> =>
+      <A, E, R>(
+        check: Effect.Effect<A, E | ConfirmationFailed, R>
+      ): Effect.Effect<A, E | ConfirmationFailed | LockedOut | AccountStoreError, R> =>
         lockout.attempt({ ip, username: principal.name }, check, (exit) =>
           Exit.isFailure(exit) && Option.exists(Cause.failureOption(exit.cause), (error) => error instanceof ConfirmationFailed)
             ? "failure"
@@ -89,7 +91,8 @@ export const AuthRoutes = HttpApiBuilder.group(AccountsApi, "auth", (handlers) =
                 Effect.succeed(errorJson(401, "mfa-required", "this account uses MFA: send the authenticator app's code as `code`")),
               InvalidMfaCode: () =>
                 Effect.succeed(errorJson(401, "unauthenticated", "the MFA code is wrong, expired or already used"))
-            })
+            }),
+            asHttp
           )
         })
       )
@@ -98,7 +101,7 @@ export const AuthRoutes = HttpApiBuilder.group(AccountsApi, "auth", (handlers) =
           const principal = yield* CurrentPrincipal
           const { ip, secure } = yield* requestFacts(request)
           const session = sessionOf(principal)
-          if (session !== undefined) yield* sessions.revoke(session)
+          if (session !== undefined) yield* asHttp(sessions.revoke(session))
           yield* audit({ actor: principal.id, ip, action: "auth.logout", target: principal.name, result: "success", details: { session } })
           return withoutSessionCookies(HttpServerResponse.empty({ status: 204 }), secure)
         })
@@ -169,7 +172,7 @@ export const SessionRoutes = HttpApiBuilder.group(AccountsApi, "session", (handl
     return handlers.handle("me", () =>
       Effect.gen(function* () {
         const principal = yield* CurrentPrincipal
-        const user = principal.kind === "user" ? yield* users.findById(principal.id) : Option.none()
+        const user = principal.kind === "user" ? yield* asHttp(users.findById(principal.id)) : Option.none()
         return {
           user: {
             id: principal.id,

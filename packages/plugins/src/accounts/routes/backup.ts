@@ -38,7 +38,8 @@ export const BackupRoutes = HttpApiBuilder.group(AccountsApi, "accountsBackup", 
             version: 1 as const,
             exportedAt: at,
             users: list.map((u) => ({ id: u.id, username: u.username, role: u.role, disabled: u.disabled }))
-          }))
+          })),
+          asHttp
         )
       )
       .handle("backupRoles", () =>
@@ -48,7 +49,8 @@ export const BackupRoutes = HttpApiBuilder.group(AccountsApi, "accountsBackup", 
             version: 1 as const,
             exportedAt: at,
             roles: list.map((r) => ({ name: r.name, description: r.description, permissions: r.permissions, builtIn: r.builtIn }))
-          }))
+          })),
+          asHttp
         )
       )
       .handle("restoreUsers", ({ payload }) =>

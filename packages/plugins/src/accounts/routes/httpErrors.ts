@@ -1,6 +1,9 @@
 /**
  * Domain errors to the host's HTTP errors. The mapping is typed, so each
- * endpoint declares exactly the HTTP errors its handler can produce.
+ * endpoint declares exactly the HTTP errors its handler can produce. Every
+ * handler's errors go through `asHttp`, the one place a store failure
+ * (`AccountStoreError`) is answered: `storeDefect`, a 500 with a request id,
+ * the database's message in the log only.
  *
  * Not the runtime's shared mappers (`fieldBadRequest`, `notFoundWith`, ...):
  * `asHttp` maps a whole union at once and answers, per error type, the one
@@ -8,24 +11,25 @@
  * one switch; and these refusals name no field (a 400 here has no
  * `details` path), so the shared 400 shape would change what they answer.
  */
-import { BadRequest, Conflict, Forbidden, NotFound } from "@garrison/runtime"
+import { BadRequest, Conflict, Forbidden, NotFound, storeDefect } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
-import type {
-  BuiltInRole,
-  ConfirmationFailed,
-  InvalidBackup,
-  LastAdmin,
-  MfaAlreadyEnabled,
-  MfaNotEnabled,
-  MfaNotPending,
-  PasswordRejected,
-  RoleExists,
-  RoleInUse,
-  RoleNotFound,
-  SetupClosed,
-  UnknownPermissions,
-  UsernameTaken,
-  UserNotFound
+import {
+  AccountStoreError,
+  type BuiltInRole,
+  type ConfirmationFailed,
+  type InvalidBackup,
+  type LastAdmin,
+  type MfaAlreadyEnabled,
+  type MfaNotEnabled,
+  type MfaNotPending,
+  type PasswordRejected,
+  type RoleExists,
+  type RoleInUse,
+  type RoleNotFound,
+  type SetupClosed,
+  type UnknownPermissions,
+  type UsernameTaken,
+  type UserNotFound
 } from "../errors.js"
 
 export type AccountsError =
@@ -49,6 +53,8 @@ type HttpError = BadRequest | NotFound | Forbidden | Conflict
 
 type HttpFor<E> = E extends HttpError
   ? E
+  : E extends AccountStoreError
+  ? never
   : E extends PasswordRejected | UnknownPermissions | InvalidBackup
   ? BadRequest
   : E extends UserNotFound | RoleNotFound
@@ -95,12 +101,22 @@ export const toHttpError = (error: AccountsError): BadRequest | NotFound | Forbi
   }
 }
 
-/** Maps a service's domain errors to HTTP errors, keeping the types exact. */
-export const asHttp = <A, E extends AccountsError | HttpError, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, HttpFor<E>, R> =>
-  // toHttpError answers the class HttpFor<E> names for each E; the compiler cannot follow the switch.
-  Effect.mapError(self, (error) => (isHttpError(error) ? error : toHttpError(error)) as HttpFor<E>)
+/**
+ * Maps a service's domain errors to HTTP errors, keeping the types exact;
+ * a store failure is a fault, not an answer: it dies (`storeDefect`).
+ */
+export const asHttp = <A, E extends AccountsError | AccountStoreError | HttpError, R>(
+  self: Effect.Effect<A, E, R>
+): Effect.Effect<A, HttpFor<E>, R> =>
+  Effect.catchAll(self, (error) =>
+    error instanceof AccountStoreError
+      ? storeDefect(error)
+      : // Neither a store nor an HTTP error, so one of AccountsError; toHttpError answers the class HttpFor<E>
+        // names for each E, and the compiler cannot follow the switch.
+        Effect.fail((isHttpError(error) ? error : toHttpError(error as AccountsError)) as HttpFor<E>)
+  )
 
-const isHttpError = (error: AccountsError | HttpError): error is HttpError =>
+const isHttpError = (error: unknown): error is HttpError =>
   error instanceof BadRequest || error instanceof NotFound || error instanceof Forbidden || error instanceof Conflict
 
 /** When an unknown role in a request body is a bad request rather than a missing resource. */

@@ -10,7 +10,7 @@ export const SetupRoutes = HttpApiBuilder.group(AccountsApi, "setup", (handlers)
   Effect.gen(function* () {
     const setup = yield* Setup
     return handlers
-      .handle("status", () => Effect.map(setup.isOpen, (open) => ({ open })))
+      .handle("status", () => asHttp(Effect.map(setup.isOpen, (open) => ({ open }))))
       .handle("admin", ({ payload, request }) =>
         Effect.flatMap(requestFacts(request), ({ ip }) => asHttp(setup.createFirstAdmin(payload, ip)))
       )

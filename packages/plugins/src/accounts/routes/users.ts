@@ -32,7 +32,7 @@ export const UsersRoutes = HttpApiBuilder.group(AccountsApi, "users", (handlers)
           // One more than asked says whether another page follows.
           const { users: rows, total } = yield* users.listAfter(after, limit + 1)
           return { ...userPaging.page(rows, limit), total }
-        }).pipe(Effect.catchTag("InvalidCursor", cursorBadRequest))
+        }).pipe(Effect.catchTag("InvalidCursor", cursorBadRequest), asHttp)
       )
       .handle("create", ({ payload }) =>
         users.create({ ...payload, mustChangePassword: payload.mustChangePassword ?? true }).pipe(
@@ -71,7 +71,7 @@ export const RolesRoutes = HttpApiBuilder.group(AccountsApi, "roles", (handlers)
           const { roles: rows, total } = yield* roles.listAfter(after, limit + 1)
           const page = rolePaging.page(rows, limit)
           return { items: page.items.map(roleView), nextCursor: page.nextCursor, total }
-        }).pipe(Effect.catchTag("InvalidCursor", cursorBadRequest))
+        }).pipe(Effect.catchTag("InvalidCursor", cursorBadRequest), asHttp)
       )
       .handle("create", ({ payload }) =>
         roles.create(payload).pipe(

@@ -16,6 +16,7 @@ import * as Option from "effect/Option"
 import { Secrets, SESSION_SIGNING_KEY } from "@garrison/runtime"
 import { hkdfSync, randomUUID } from "node:crypto"
 import { AccountsConfig } from "../config.js"
+import { type AccountStoreError, storeError } from "../errors.js"
 import { csrfTokenFor, csrfValid } from "./Csrf.js"
 import { importSigningKey, makeTokenVerifier, signToken, type VerifiedClaims } from "./Tokens.js"
 
@@ -27,18 +28,19 @@ export interface IssuedSession {
   readonly maxAgeSeconds: number
 }
 
+/** Every method that reads or writes the sessions table fails with `AccountStoreError` when the database does. */
 export interface SessionsShape {
-  readonly issue: (userId: string) => Effect.Effect<IssuedSession>
+  readonly issue: (userId: string) => Effect.Effect<IssuedSession, AccountStoreError>
   /** The session of a token whose signature, expiry and row are all good, with when it ends. */
-  readonly verify: (token: string) => Effect.Effect<Option.Option<VerifiedClaims>>
-  readonly revoke: (jti: string) => Effect.Effect<void>
+  readonly verify: (token: string) => Effect.Effect<Option.Option<VerifiedClaims>, AccountStoreError>
+  readonly revoke: (jti: string) => Effect.Effect<void, AccountStoreError>
   /** Revokes every active session of a user, but `except` (the caller's own); returns how many. */
-  readonly revokeAllFor: (userId: string, except?: string) => Effect.Effect<number>
+  readonly revokeAllFor: (userId: string, except?: string) => Effect.Effect<number, AccountStoreError>
   readonly csrfTokenFor: (jti: string) => string
   /** `X-CSRF-Token` equals the `csrf-token` cookie and is the token bound to session `jti`. */
   readonly csrfValid: (jti: string, header: string | undefined, cookie: string | undefined) => boolean
   /** Deletes rows of expired tokens; returns how many. */
-  readonly cleanup: Effect.Effect<number>
+  readonly cleanup: Effect.Effect<number, AccountStoreError>
 }
 
 export class Sessions extends Context.Tag("@garrison/plugins/accounts/Sessions")<Sessions, SessionsShape>() {
@@ -70,7 +72,7 @@ export class Sessions extends Context.Tag("@garrison/plugins/accounts/Sessions")
           expiresAt,
           maxAgeSeconds: Math.max(0, Math.floor((expiresAt - now) / 1000))
         }
-      }).pipe(Effect.orDie)
+      }).pipe(Effect.mapError(storeError("store a new session")))
 
     const verify: SessionsShape["verify"] = (token) =>
       Effect.gen(function* () {
@@ -83,12 +85,12 @@ export class Sessions extends Context.Tag("@garrison/plugins/accounts/Sessions")
         const active =
           row !== undefined && row.revoked_at === null && Number(row.expires_at) > now && row.user_id === claims.value.sub
         return active ? Option.some({ ...claims.value, expiresAtMs: Math.min(claims.value.expiresAtMs, Number(row.expires_at)) }) : Option.none()
-      }).pipe(Effect.orDie)
+      }).pipe(Effect.mapError(storeError("read a session")))
 
     const revoke: SessionsShape["revoke"] = (jti) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
         sql`UPDATE accounts_sessions SET revoked_at = ${now} WHERE jti = ${jti} AND revoked_at IS NULL`
-      ).pipe(Effect.asVoid, Effect.orDie)
+      ).pipe(Effect.asVoid, Effect.mapError(storeError("revoke a session")))
 
     const revokeAllFor: SessionsShape["revokeAllFor"] = (userId, except) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) =>
@@ -97,14 +99,14 @@ export class Sessions extends Context.Tag("@garrison/plugins/accounts/Sessions")
           RETURNING jti`
       ).pipe(
         Effect.map((rows) => rows.length),
-        Effect.orDie
+        Effect.mapError(storeError("revoke a user's sessions"))
       )
 
     const cleanup: SessionsShape["cleanup"] = Effect.flatMap(Clock.currentTimeMillis, (now) =>
       sql<{ readonly jti: string }>`DELETE FROM accounts_sessions WHERE expires_at <= ${now} RETURNING jti`
     ).pipe(
       Effect.map((rows) => rows.length),
-      Effect.orDie
+      Effect.mapError(storeError("delete expired sessions"))
     )
 
     return Sessions.of({

@@ -13,7 +13,7 @@ import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { AccountsConfig } from "../config.js"
-import type { PasswordRejected, SetupClosed } from "../errors.js"
+import type { AccountStoreError, PasswordRejected, SetupClosed } from "../errors.js"
 import { generatePassword } from "../passwords/Passwords.js"
 import { type UserRecord, Users } from "../users/Users.js"
 
@@ -24,13 +24,13 @@ export const RESET_ADMIN_COMMAND = "npm run reset-admin --"
 
 export interface SetupShape {
   /** Setup is open while no user exists. */
-  readonly isOpen: Effect.Effect<boolean>
+  readonly isOpen: Effect.Effect<boolean, AccountStoreError>
   readonly createFirstAdmin: (
     input: { readonly username: string; readonly password: string },
     ip: string | null
-  ) => Effect.Effect<UserRecord, SetupClosed | PasswordRejected>
-  /** The plugin's start hook. */
-  readonly bootstrap: Effect.Effect<void, StartupError>
+  ) => Effect.Effect<UserRecord, SetupClosed | PasswordRejected | AccountStoreError>
+  /** The plugin's start hook: a store failure stops the start. */
+  readonly bootstrap: Effect.Effect<void, StartupError | AccountStoreError>
 }
 
 export class Setup extends Context.Tag("@garrison/plugins/accounts/Setup")<Setup, SetupShape>() {
@@ -54,6 +54,8 @@ export class Setup extends Context.Tag("@garrison/plugins/accounts/Setup")<Setup
           yield* Effect.logInfo(`created the first admin "${username}" from ADMIN_USERNAME and ADMIN_PASSWORD`)
         } else if (created.left._tag === "PasswordRejected") {
           return yield* new StartupError({ reason: "config", message: `ADMIN_PASSWORD: ${created.left.message}` })
+        } else if (created.left._tag === "AccountStoreError") {
+          return yield* created.left
         }
       })
 
@@ -62,6 +64,7 @@ export class Setup extends Context.Tag("@garrison/plugins/accounts/Setup")<Setup
       const created = yield* Effect.either(
         users.createFirstAdmin({ username: DEFAULT_ADMIN_USERNAME, password, mustChangePassword: true })
       )
+      if (Either.isLeft(created) && created.left._tag === "AccountStoreError") return yield* created.left
       if (Either.isRight(created)) {
         // The one time a password is logged, by design: there is no other way to hand it over. It is
         // announced once the controller listens, so a start that fails first shows no password.

@@ -13,10 +13,12 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { randomUUID } from "node:crypto"
 import {
+  type AccountStoreError,
   LastAdmin,
   PasswordRejected,
   RoleNotFound,
   SetupClosed,
+  storeError,
   UsernameTaken,
   UserNotFound
 } from "../errors.js"
@@ -73,9 +75,10 @@ export interface RestoreReport {
   readonly temporaryPasswords: ReadonlyArray<{ readonly username: string; readonly password: string }>
 }
 
+/** Every method fails with `AccountStoreError` when the database does. */
 export interface UsersShape {
   /** Every user, in username order (ignoring case). */
-  readonly list: Effect.Effect<ReadonlyArray<UserRecord>>
+  readonly list: Effect.Effect<ReadonlyArray<UserRecord>, AccountStoreError>
   /**
    * Up to `limit` users in username order after the one whose `usernameKey`
    * is `afterKey` (from the start when undefined), and how many there are.
@@ -83,33 +86,40 @@ export interface UsersShape {
   readonly listAfter: (
     afterKey: string | undefined,
     limit: number
-  ) => Effect.Effect<{ readonly users: ReadonlyArray<UserRecord>; readonly total: number }>
-  readonly findById: (id: string) => Effect.Effect<Option.Option<UserRecord>>
-  readonly findByUsername: (username: string) => Effect.Effect<Option.Option<UserRecord>>
-  readonly count: Effect.Effect<number>
+  ) => Effect.Effect<{ readonly users: ReadonlyArray<UserRecord>; readonly total: number }, AccountStoreError>
+  readonly findById: (id: string) => Effect.Effect<Option.Option<UserRecord>, AccountStoreError>
+  readonly findByUsername: (username: string) => Effect.Effect<Option.Option<UserRecord>, AccountStoreError>
+  readonly count: Effect.Effect<number, AccountStoreError>
   /** The user and what their role grants now: everywhere (`permissions`) and on some servers only (`scoped`). */
   readonly principal: (id: string) => Effect.Effect<
     Option.Option<{
       readonly user: UserRecord
       readonly permissions: ReadonlySet<string>
       readonly scoped: ReadonlyMap<string, ReadonlySet<string>>
-    }>
+    }>,
+    AccountStoreError
   >
   /** For sign-in only: the user and their password hash. */
-  readonly credentials: (username: string) => Effect.Effect<Option.Option<{ readonly user: UserRecord; readonly passwordHash: string }>>
-  readonly create: (input: NewUser) => Effect.Effect<UserRecord, UsernameTaken | RoleNotFound | PasswordRejected>
+  readonly credentials: (
+    username: string
+  ) => Effect.Effect<Option.Option<{ readonly user: UserRecord; readonly passwordHash: string }>, AccountStoreError>
+  readonly create: (input: NewUser) => Effect.Effect<UserRecord, UsernameTaken | RoleNotFound | PasswordRejected | AccountStoreError>
   /** Creates an admin only while no user exists (atomic, so two racing setups cannot both win). */
-  readonly createFirstAdmin: (input: Omit<NewUser, "role">) => Effect.Effect<UserRecord, SetupClosed | PasswordRejected>
+  readonly createFirstAdmin: (input: Omit<NewUser, "role">) => Effect.Effect<UserRecord, SetupClosed | PasswordRejected | AccountStoreError>
   readonly update: (
     id: string,
     patch: UserPatch
-  ) => Effect.Effect<UserRecord, UserNotFound | UsernameTaken | RoleNotFound | PasswordRejected | LastAdmin>
-  readonly remove: (id: string) => Effect.Effect<void, UserNotFound | LastAdmin>
+  ) => Effect.Effect<UserRecord, UserNotFound | UsernameTaken | RoleNotFound | PasswordRejected | LastAdmin | AccountStoreError>
+  readonly remove: (id: string) => Effect.Effect<void, UserNotFound | LastAdmin | AccountStoreError>
   /** The user's own change: clears must-change and ends their other sessions. */
-  readonly changeOwnPassword: (id: string, newPassword: string, currentSession: string) => Effect.Effect<void, PasswordRejected>
+  readonly changeOwnPassword: (
+    id: string,
+    newPassword: string,
+    currentSession: string
+  ) => Effect.Effect<void, PasswordRejected | AccountStoreError>
   /** Stores a hash made with today's parameters for a password that just verified. */
-  readonly rehash: (id: string, password: string) => Effect.Effect<void>
-  readonly restore: (users: ReadonlyArray<RestoredUser>) => Effect.Effect<RestoreReport, RoleNotFound | LastAdmin>
+  readonly rehash: (id: string, password: string) => Effect.Effect<void, AccountStoreError>
+  readonly restore: (users: ReadonlyArray<RestoredUser>) => Effect.Effect<RestoreReport, RoleNotFound | LastAdmin | AccountStoreError>
 }
 
 interface UserRow {
@@ -176,7 +186,7 @@ export class Users extends Context.Tag("@garrison/plugins/accounts/Users")<Users
 
     const list: UsersShape["list"] = sql<UserRow>`SELECT ${columns} FROM accounts_users ORDER BY username_key`.pipe(
       Effect.map((rows) => rows.map(toRecord)),
-      Effect.orDie
+      Effect.mapError(storeError("list users"))
     )
 
     const listAfter: UsersShape["listAfter"] = (afterKey, limit) =>
@@ -187,7 +197,7 @@ export class Users extends Context.Tag("@garrison/plugins/accounts/Users")<Users
           Effect.map((rows) => rows.map(toRecord))
         ),
         total: count
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(sql.withTransaction, Effect.mapError(storeError("list a page of users")))
 
     const principal: UsersShape["principal"] = (id) =>
       sql<UserRow & { readonly permissions: string }>`
@@ -197,7 +207,7 @@ export class Users extends Context.Tag("@garrison/plugins/accounts/Users")<Users
         Effect.map((rows) =>
           Option.map(Option.fromNullable(rows[0]), (row) => ({ user: toRecord(row), ...splitGrants(parsePermissions(row.permissions)) }))
         ),
-        Effect.orDie
+        Effect.mapError(storeError("read a user and their role"))
       )
 
     const credentials: UsersShape["credentials"] = (username) =>
@@ -206,7 +216,7 @@ export class Users extends Context.Tag("@garrison/plugins/accounts/Users")<Users
         Effect.map((rows) =>
           Option.map(Option.fromNullable(rows[0]), (row) => ({ user: toRecord(row), passwordHash: row.password_hash }))
         ),
-        Effect.orDie
+        Effect.mapError(storeError("read a user's credentials"))
       )
 
     const create: UsersShape["create"] = (input) =>
@@ -220,7 +230,10 @@ export class Users extends Context.Tag("@garrison/plugins/accounts/Users")<Users
           const inserted = yield* insert(id, input, hash, now)
           if (inserted.length === 0) return yield* new UsernameTaken({ username: input.username })
           return created(id, input, now)
-        }).pipe(sql.withTransaction, Effect.catchTag("SqlError", Effect.die))
+        }).pipe(
+          sql.withTransaction,
+          Effect.catchTag("SqlError", (e) => Effect.fail(storeError("create a user")(e)))
+        )
       })
 
     const createFirstAdmin: UsersShape["createFirstAdmin"] = (input) =>
@@ -235,7 +248,7 @@ export class Users extends Context.Tag("@garrison/plugins/accounts/Users")<Users
           SELECT ${id}, ${input.username}, ${usernameKey(input.username)}, ${hash}, ${ADMIN_ROLE}, 0,
             ${flag(input.mustChangePassword)}, 0, NULL, NULL, NULL, ${now}, ${now}
           WHERE NOT EXISTS (SELECT 1 FROM accounts_users)
-          RETURNING id`.pipe(Effect.orDie)
+          RETURNING id`.pipe(Effect.mapError(storeError("create the first admin")))
         if (inserted.length === 0) return yield* new SetupClosed()
         return created(id, admin, now)
       })
@@ -274,7 +287,7 @@ export class Users extends Context.Tag("@garrison/plugins/accounts/Users")<Users
             if ((next.disabled && !user.disabled) || hash !== undefined) yield* sessions.revokeAllFor(id)
             return { ...next, mfaEnabled: patch.mfaEnabled === false ? false : user.mfaEnabled }
           })
-        ).pipe(Effect.catchTag("SqlError", Effect.die))
+        ).pipe(Effect.catchTag("SqlError", (e) => Effect.fail(storeError("update a user")(e))))
       })
 
     const remove: UsersShape["remove"] = (id) =>
@@ -286,7 +299,7 @@ export class Users extends Context.Tag("@garrison/plugins/accounts/Users")<Users
           if (deleted.length === 0) return yield* new UserNotFound({ id })
           yield* sessions.revokeAllFor(id)
         })
-      ).pipe(Effect.catchTag("SqlError", Effect.die))
+      ).pipe(Effect.catchTag("SqlError", (e) => Effect.fail(storeError("delete a user")(e))))
 
     const changeOwnPassword: UsersShape["changeOwnPassword"] = (id, newPassword, currentSession) =>
       Effect.gen(function* () {
@@ -296,7 +309,10 @@ export class Users extends Context.Tag("@garrison/plugins/accounts/Users")<Users
           yield* sql`UPDATE accounts_users SET password_hash = ${hash}, must_change_password = 0, updated_at = ${now}
             WHERE id = ${id}`
           yield* sessions.revokeAllFor(id, currentSession)
-        }).pipe(sql.withTransaction, Effect.orDie)
+        }).pipe(
+          sql.withTransaction,
+          Effect.catchTag("SqlError", (e) => Effect.fail(storeError("change a user's own password")(e)))
+        )
       })
 
     const rehash: UsersShape["rehash"] = (id, password) =>
@@ -305,19 +321,22 @@ export class Users extends Context.Tag("@garrison/plugins/accounts/Users")<Users
         Effect.asVoid,
         // Only ever called with a password that verified, which may predate today's policy: keep the old hash then.
         Effect.catchTag("PasswordRejected", () => Effect.void),
-        Effect.orDie
+        Effect.mapError(storeError("store a rehashed password"))
       )
 
     const restore: UsersShape["restore"] = (users) =>
       Effect.gen(function* () {
         for (const role of new Set(users.map((u) => u.role))) {
-          if (!(yield* Effect.orDie(roleExists(role)))) return yield* new RoleNotFound({ name: role })
+          if (!(yield* Effect.mapError(roleExists(role), storeError("read the roles of a users restore")))) {
+            return yield* new RoleNotFound({ name: role })
+          }
         }
         // Passwords for the users that look new, hashed before the transaction.
         const fresh = new Map<string, { readonly password: string; readonly hash: string }>()
         for (const user of users) {
-          if (Option.isSome(yield* Effect.orDie(byKey(user.username)))) continue
+          if (Option.isSome(yield* Effect.mapError(byKey(user.username), storeError("read the users of a users restore")))) continue
           const password = generatePassword(20)
+          // Invariant: a generated password of 20 characters is inside the 8 to 128 policy, so PasswordRejected cannot happen.
           fresh.set(usernameKey(user.username), { password, hash: yield* Effect.orDie(passwords.hash(password)) })
         }
         const now = yield* isoNow
@@ -347,7 +366,7 @@ export class Users extends Context.Tag("@garrison/plugins/accounts/Users")<Users
             }
             return report
           })
-        ).pipe(Effect.catchTag("SqlError", Effect.die))
+        ).pipe(Effect.catchTag("SqlError", (e) => Effect.fail(storeError("restore users")(e))))
       })
 
     return Users.of(
@@ -356,9 +375,9 @@ export class Users extends Context.Tag("@garrison/plugins/accounts/Users")<Users
         {
       list,
       listAfter,
-      findById: (id) => Effect.orDie(byId(id)),
-      findByUsername: (username) => Effect.orDie(byKey(username)),
-      count: Effect.orDie(count),
+      findById: (id) => Effect.mapError(byId(id), storeError("read a user")),
+      findByUsername: (username) => Effect.mapError(byKey(username), storeError("read a user")),
+      count: Effect.mapError(count, storeError("count users")),
       principal,
       credentials,
       create,

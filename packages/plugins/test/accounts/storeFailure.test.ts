@@ -1,0 +1,46 @@
+/**
+ * A database failure under the accounts plugin is a fault, not an answer:
+ * a route (and the session authenticator, which every request passes) answers
+ * 500 `internal` quoting the request id, and the database's message reaches
+ * the log only.
+ */
+import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
+import type { LogLine } from "@garrison/testkit"
+import { Effect } from "effect"
+import { accountsController, call, signInAdmin, type Reply } from "./support.js"
+
+const expectInternal = (reply: Reply, databaseSays: string) => {
+  expect(reply.status).toBe(500)
+  const requestId = reply.headers["x-request-id"]
+  expect(requestId).toMatch(/\S/)
+  expect(reply.body).toEqual({ error: "internal", message: `internal error; quote request id ${requestId}` })
+  expect(reply.text).not.toContain(databaseSays)
+}
+
+describe("store failures", () => {
+  it.scoped("are 500 internal with the request id, the database's message in the log only", () => {
+    const log: Array<LogLine> = []
+    return Effect.gen(function* () {
+      const admin = yield* signInAdmin
+      // Not used yet, so the authenticator reads its session from the database below.
+      const fresh = yield* signInAdmin
+      const sql = yield* SqlClient.SqlClient
+
+      // A users route: the insert fails, the reads (and the authenticator's) still work.
+      yield* Effect.orDie(sql`CREATE TRIGGER refuse_new_users BEFORE INSERT ON accounts_users
+        BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`)
+      const created = yield* call("POST", "/api/users", {
+        json: { username: "nora", password: "a long password here", role: "moderator" },
+        headers: admin.bearer
+      })
+      expectInternal(created, "disk on fire")
+      expect(log.some((line) => line.message.includes("create a user") && line.message.includes("disk on fire"))).toBe(true)
+
+      // The authenticator: reading the session fails, and it is the same 500, not a 401 or the database's words.
+      yield* Effect.orDie(sql`DROP TABLE accounts_sessions`)
+      expectInternal(yield* call("GET", "/api/me", { headers: fresh.bearer }), "no such table")
+      expect(log.some((line) => line.message.includes("read a session") && line.message.includes("no such table"))).toBe(true)
+    }).pipe(Effect.provide(accountsController({ log })))
+  })
+})
