@@ -8,22 +8,13 @@ import { Effect, Logger } from "effect"
 import { randomBytes } from "node:crypto"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
-import { tempDir } from "@garrison/testkit"
+import { eventually, tempDir } from "@garrison/testkit/core"
 
 export const profilesFolder = () => tempDir("garrison-agent-unit-")
 
-/** Real time passes (the file system keeps its own). */
-export const sleep = (ms: number) => Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, ms)))
-
-/** Waits in real time until `check` holds (at most `timeoutMs`). */
-export const until = (check: () => boolean, timeoutMs = 10_000, what = "condition") =>
-  Effect.promise(async () => {
-    const deadline = Date.now() + timeoutMs
-    while (!check()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-      await new Promise((resolve) => setTimeout(resolve, 5))
-    }
-  })
+/** Waits in real time (the testkit's `eventually`) until `check` holds (at most `timeoutMs`), naming `what` if it never does. */
+export const until = (check: () => boolean, timeoutMs = 10_000, what?: string) =>
+  Effect.asVoid(eventually(Effect.sync(check), (holds) => holds, timeoutMs, what))
 
 export const writeAtomic = (path: string, text: string) => {
   const temp = NodePath.join(NodePath.dirname(path), `.${NodePath.basename(path)}.${randomBytes(3).toString("hex")}.tmp`)

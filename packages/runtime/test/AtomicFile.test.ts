@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
-import { tempDir as makeTempDir } from "@garrison/testkit"
+import { tempDir as makeTempDir } from "@garrison/testkit/core"
 import { writeFileAtomic } from "../src/files/AtomicFile.js"
 
 const tempDir = () => makeTempDir("garrison-atomic-")

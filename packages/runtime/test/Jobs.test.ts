@@ -5,7 +5,7 @@
  * the job, and the loop goes on.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { captureLogs, type LogLine, tempDir } from "@garrison/testkit"
+import { captureLogs, type LogLine, tempDir } from "@garrison/testkit/core"
 import { Context, Effect, Layer, Ref, TestClock } from "effect"
 import { GarrisonConfig } from "../src/config/GarrisonConfig.js"
 import * as Plugin from "../src/kernel/Plugin.js"

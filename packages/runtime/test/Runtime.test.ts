@@ -1,7 +1,7 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Exit, Layer, LogLevel, Ref, Schema, TestClock } from "effect"
-import { captureLogs, type LogLine, tempDir as makeTempDir } from "@garrison/testkit"
+import { captureLogs, type LogLine, tempDir as makeTempDir } from "@garrison/testkit/core"
 import { PermissionCatalog } from "../src/access/Permissions.js"
 import { GarrisonConfig } from "../src/config/GarrisonConfig.js"
 import { EventBus, on } from "../src/events/EventBus.js"

@@ -17,20 +17,15 @@
  * - The controller as a process, loading plugins through `PLUGINS`:
  *   `spawnController`.
  */
-export { auditRecorder, withAuditTrail } from "./AuditRecorder.js"
+// Everything that needs only the runtime, `effect` and Node (waiters, folders, logs, the kernel, the fake launcher):
+// also importable alone as `@garrison/testkit/core`, without the host and the plugins this entry brings.
+export * from "./core.js"
 export { DefaultPermissionsPlugin } from "./DefaultPermissions.js"
 export { type BytesReply, call, type CallOptions, callWithText, jsonBody, type RawReply, type Reply, request, requestBytes, type TextReply } from "./Call.js"
-export { eventually, realSleep } from "./Eventually.js"
 export { unzipEntries } from "./Zip.js"
 export { type FakeFleet, fakeFleet } from "./fleet/FakeFleet.js"
-export { fakeActor } from "./fleet/FakeActor.js"
-export { type FakeInstallOptions, fakeInstall } from "./fleet/FakeInstall.js"
-export { FAILING_EXECUTABLE, type FakeLauncher, fakeLauncher, type FakeLauncherOptions, type FakeProcess } from "./fleet/FakeLauncher.js"
-export { identifiedPlayers, NO_PLAYERS, playersReply } from "./fleet/Players.js"
 export { type ActorCall, type AddOptions, StubFleet, StubServer } from "./fleet/StubFleet.js"
 export { type StubServersOptions, stubServersPlugin } from "./fleet/StubServers.js"
-export { captureLogs, type LogLine, messageText } from "./Logs.js"
-export type { SettingsOptions } from "./Settings.js"
 export {
   clientFor,
   ControllerFailed,
@@ -40,10 +35,4 @@ export {
   type SpawnOptions,
   testAuthPluginModule
 } from "./SpawnController.js"
-export { type RawRequest, rawRequest, type RawResponse } from "./RawHttp.js"
-export { integrityCheck, type RawDatabase, type RawStatement, withDatabaseCopy, withReadOnlyDatabase } from "./SqliteFile.js"
-export { removeTempDirs, scopedTempDir, tempDir } from "./TempDir.js"
-export { caller, parseTestToken, TestAuthPlugin, testAuthorization, testToken } from "./TestAuthPlugin.js"
-export { sleepingUntil, sleepsOnTestClock } from "./TestClockSleeps.js"
 export { serverPort, testController, type TestControllerOptions } from "./TestController.js"
-export { type RunningKernel, startKernel, testKernel, type TestKernelOptions } from "./TestKernel.js"

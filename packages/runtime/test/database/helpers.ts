@@ -4,7 +4,7 @@ import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import { Chunk, Effect, Layer, Logger, LogLevel, TestClock } from "effect"
 import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
-import { tempDir } from "@garrison/testkit"
+import { eventually, tempDir } from "@garrison/testkit/core"
 import { GarrisonConfig, type GarrisonSettings } from "../../src/config/GarrisonConfig.js"
 import { DataDir, Secrets } from "../../src/config/DataDir.js"
 import { Database } from "../../src/database/index.js"
@@ -61,25 +61,11 @@ export const vandalise = (file: string, offset = 0, length = 8192): void => {
 export const backupNames = (dataDir: string): Array<string> =>
   NodeFs.readdirSync(NodePath.join(dataDir, "backups")).filter((name) => name.endsWith(".db")).sort()
 
-const realPause = Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, 10)))
-
-/**
- * Polls `check` in real time: for work that finishes outside the fiber's
- * (test) clock, such as a backup's promise.
- */
-export const eventually = (check: Effect.Effect<boolean>, timeoutMs = 10_000): Effect.Effect<void> =>
-  Effect.gen(function*() {
-    const deadline = Date.now() + timeoutMs
-    while (!(yield* check)) {
-      if (Date.now() > deadline) return yield* Effect.dieMessage("condition not met in time")
-      yield* realPause
-    }
-  })
-
-export const waitUntil = (condition: () => boolean) => eventually(Effect.sync(condition))
+/** Waits in real time (the testkit's `eventually`) until `condition` holds: for work that finishes outside the fiber's (test) clock, such as a backup's promise. */
+export const waitUntil = (condition: () => boolean) => Effect.asVoid(eventually(Effect.sync(condition), (holds) => holds))
 
 /** Waits until some fiber is asleep on the TestClock, so an `adjust` is sure to wake it. */
-export const waitForSleeper = eventually(Effect.map(TestClock.sleeps(), (sleeps) => Chunk.isNonEmpty(sleeps)))
+export const waitForSleeper = Effect.asVoid(eventually(TestClock.sleeps(), Chunk.isNonEmpty))
 
 /** Opens any SQLite file (e.g. a backup) with the Effect client for the duration of `effect`. */
 export const withFile = <A, E>(filename: string, effect: Effect.Effect<A, E, SqlClient.SqlClient>) =>

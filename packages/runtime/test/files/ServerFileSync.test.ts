@@ -7,7 +7,7 @@
  * naming the file).
  */
 import { afterAll, describe, expect, it } from "@effect/vitest"
-import { eventually, sleepingUntil, sleepsOnTestClock } from "@garrison/testkit"
+import { eventually, sleepingUntil, sleepsOnTestClock } from "@garrison/testkit/core"
 import { Context, Effect, Option, Queue, TestClock } from "effect"
 import * as Fs from "node:fs"
 import * as Os from "node:os"

@@ -12,7 +12,7 @@
  * interrupted snapshot leaves no copy and no lock behind.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { eventually, tempDir } from "@garrison/testkit"
+import { eventually, tempDir } from "@garrison/testkit/core"
 import { Duration, Effect, Exit, Fiber, Option, TestClock } from "effect"
 import * as Fs from "node:fs"
 import { createRequire } from "node:module"

@@ -3,7 +3,7 @@
  * and a folder outside it holding a secret that no confined read may ever
  * return. Both are throw-away folders of the testkit (removed after the file).
  */
-import { tempDir } from "@garrison/testkit"
+import { tempDir } from "@garrison/testkit/core"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 

@@ -9,6 +9,7 @@
  * take longer to start on a busy machine than a whole race lasts.
  */
 import { Effect } from "effect"
+import { eventually } from "@garrison/testkit/core"
 import { Worker } from "node:worker_threads"
 
 export type SwapMode =
@@ -58,7 +59,4 @@ export const startSwapper = (swap: SwapMode) =>
   )
 
 /** Waits in real time (the tests' clock may be a TestClock) until the worker has swapped a few times. */
-const untilSwapping = (swaps: () => number) =>
-  Effect.promise(async () => {
-    for (let waited = 0; swaps() < 10 && waited < 10_000; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5))
-  })
+const untilSwapping = (swaps: () => number) => Effect.asVoid(eventually(Effect.sync(swaps), (done) => done >= 10, 10_000, "the worker's first swaps"))

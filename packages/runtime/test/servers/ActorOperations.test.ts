@@ -5,7 +5,7 @@
  * anything is spawned (ports), and a process that dies says why (its output).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { eventually } from "@garrison/testkit"
+import { eventually } from "@garrison/testkit/core"
 import { Deferred, Effect, Fiber, Option, TestClock } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"

@@ -7,7 +7,7 @@
  * a controller that is not root writes everything as itself.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { tempDir } from "@garrison/testkit"
+import { tempDir } from "@garrison/testkit/core"
 import { Cause, ConfigProvider, Effect, Either, Exit } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"

@@ -3,7 +3,7 @@
  * install folders with logs; the launcher whose processes the test
  * controls is the testkit's (`fakeLauncher`).
  */
-import { fakeLauncher, tempDir } from "@garrison/testkit"
+import { fakeLauncher, tempDir } from "@garrison/testkit/core"
 import { Effect, HashMap, Logger, Option, Stream } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
@@ -98,7 +98,7 @@ export const fakeRcon = (reply: () => string): ServerActor.ActorEnvironment["con
 
 export const rconSettings = { protocol: "battleye" as const, host: "127.0.0.1", port: 2306, password: "pw" }
 
-export { fakeLauncher, playersReply } from "@garrison/testkit"
+export { fakeLauncher, playersReply } from "@garrison/testkit/core"
 
 /** An empty install folder, removed after the test file. */
 export const tempInstall = () => tempDir("garrison-actor-")

@@ -7,7 +7,7 @@
  * by the mods and platform tests.)
  */
 import { describe, expect, it } from "@effect/vitest"
-import { tempDir } from "@garrison/testkit"
+import { eventually, tempDir } from "@garrison/testkit/core"
 import { Effect, Fiber } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
@@ -169,7 +169,7 @@ describe("running SteamCMD", () => {
       const fiber = yield* Effect.fork(
         runSteamCmd(exe, job(), { killGrace: "2 seconds", onLine: () => Effect.sync(() => void (started = true)) })
       )
-      while (!started) yield* Effect.sleep("10 millis")
+      yield* eventually(Effect.sync(() => started), (holds) => holds, 10_000, "the first line of output")
       const pid = Number(Fs.readFileSync(childPid, "utf8"))
       expect(isAlive(pid)).toBe(true)
       yield* Fiber.interrupt(fiber)
