@@ -39,6 +39,7 @@ import { type OnlinePlayer, parsePlayers } from "../game/Players.js"
 import { BeforeServerStart } from "../kernel/Hooks.js"
 import type { RconClient } from "../rcon/RconClient.js"
 import { ActorError } from "./ActorError.js"
+import { FILE_OPERATIONS, makeFilesHolds } from "./actor/filesHold.js"
 import { type LifecycleSteps, makeOperationSlot, type OperationBody, type OperationKind } from "./actor/operation.js"
 import { type ActorEnvironment, type ActorOptions, defaultActorOptions, type RestartReason } from "./actor/options.js"
 import { makeRoster } from "./actor/players.js"
@@ -91,6 +92,14 @@ export interface ServerActor {
     kind: OperationKind,
     body: OperationBody
   ) => Effect.Effect<void, ActorError>
+  /**
+   * Holds the server's files for `what` ("mod install") until the scope
+   * closes: granted only while no process runs and no operation (but
+   * `within`, the caller's own) or other hold does; meanwhile a start, an
+   * operation or a retire is refused with `busy`, naming `what`. Decided in
+   * the mailbox, so a start cannot slip between the check and the work.
+   */
+  readonly holdFiles: (what: string, within?: OperationKind) => Effect.Effect<void, ActorError, Scope.Scope>
   /** Sends a command over the live RCON session (not through the mailbox: any number at once). */
   readonly rcon: (command: string) => Effect.Effect<string, ActorError>
   /**
@@ -110,6 +119,7 @@ type Message =
   | { readonly _tag: "Stop"; readonly reply: Reply }
   | { readonly _tag: "Operate"; readonly kind: OperationKind; readonly body: OperationBody; readonly reply: Reply }
   | { readonly _tag: "SetLocked"; readonly locked: boolean; readonly reply: Reply }
+  | { readonly _tag: "Hold"; readonly token: number; readonly what: string; readonly within: OperationKind | undefined; readonly reply: Reply }
   | { readonly _tag: "Retire"; readonly reply: Reply }
   | { readonly _tag: "Exited"; readonly generation: number; readonly exit: ProcessExit }
   | { readonly _tag: "WatchdogFired" }
@@ -456,6 +466,41 @@ export const make = (
         fail("busy", `${entry.name} is busy: its ${operations.running() ?? "operation"} is running; wait for it, or stop the server`)
       )
 
+    // ---- files holds (actor/filesHold.ts) ------------------------------------
+
+    const holds = makeFilesHolds({ patch })
+    /** The watchdog fired while the files were held: it restarts the server once the last hold ends. */
+    let watchdogAfterHold = false
+    const releaseHold = (token: number) =>
+      holds.release(token).pipe(
+        Effect.zipRight(
+          Effect.suspend(() => {
+            if (!watchdogAfterHold || holds.heldFor() !== undefined) return Effect.void
+            watchdogAfterHold = false
+            return Effect.asVoid(mailbox.offer({ _tag: "WatchdogFired" }))
+          })
+        )
+      )
+    const filesHeld = (what: string) => Effect.fail(fail("busy", `${entry.name} is busy: its ${what} is under way; wait for it to end`))
+    /** Why an operation of this kind may not begin now, if it may not: another operation, a hold, or a running process for one that writes files. */
+    const refuseOperation = (kind: OperationKind): Effect.Effect<never, ActorError> | undefined => {
+      if (operations.running() !== undefined) return busy()
+      const held = holds.heldFor()
+      if (held !== undefined) return filesHeld(held)
+      if (run !== undefined && FILE_OPERATIONS.has(kind)) {
+        return Effect.fail(fail("already-running", `${entry.name} is ${run.stopping ? "stopping" : "running"}: stop it before its ${kind}`))
+      }
+      return undefined
+    }
+    const takeHold = (token: number, what: string, within: OperationKind | undefined): Effect.Effect<void, ActorError> => {
+      if (run !== undefined) return Effect.fail(fail("already-running", `${entry.name} is ${run.stopping ? "stopping" : "running"}: stop it before its ${what}`))
+      const operation = operations.running()
+      if (operation !== undefined && operation !== within) return busy()
+      const held = holds.heldFor()
+      if (held !== undefined) return filesHeld(held)
+      return holds.take(token, what)
+    }
+
     // ---- the mailbox -------------------------------------------------------
 
     const handle = (message: Message): Effect.Effect<void> => {
@@ -463,8 +508,13 @@ export const make = (
         Effect.exit(effect).pipe(Effect.flatMap((exit) => Deferred.done(reply, exit)), Effect.asVoid)
       if (retired && "reply" in message) return Deferred.fail(message.reply, removed()).pipe(Effect.asVoid)
       switch (message._tag) {
-        case "Start":
-          return answer(message.reply, operations.running() !== undefined ? busy() : cancelWatchdog.pipe(Effect.zipRight(step(startProcess))))
+        case "Start": {
+          const held = holds.heldFor()
+          return answer(
+            message.reply,
+            operations.running() !== undefined ? busy() : held !== undefined ? filesHeld(held) : cancelWatchdog.pipe(Effect.zipRight(step(startProcess)))
+          )
+        }
         case "Stop":
           return answer(
             message.reply,
@@ -483,22 +533,30 @@ export const make = (
               )
             })
           )
-        case "Operate":
-          if (operations.running() !== undefined) return answer(message.reply, busy())
+        case "Operate": {
+          const refused = refuseOperation(message.kind)
+          if (refused !== undefined) return answer(message.reply, refused)
           return cancelWatchdog.pipe(
             Effect.zipRight(operations.begin(message.kind, message.body, message.reply)),
             Effect.catchAllCause((cause) => Deferred.failCause(message.reply, cause)),
             Effect.asVoid
           )
+        }
+        case "Hold":
+          return holds.stillWanted(message.token) ? answer(message.reply, takeHold(message.token, message.what, message.within)) : Effect.void
         case "SetLocked":
           return answer(message.reply, operations.running() !== undefined ? busy() : step(setLocked(message.locked)))
-        case "Retire":
+        case "Retire": {
+          const held = holds.heldFor()
           return answer(
             message.reply,
-            run !== undefined || operations.running() !== undefined
+            held !== undefined
+              ? filesHeld(held)
+              : run !== undefined || operations.running() !== undefined
               ? refuseRetire()
               : cancelWatchdog.pipe(Effect.tap(() => Effect.sync(() => void (retired = true))))
           )
+        }
         case "Exited":
           // The exit a stop waits for is the stop's to handle; any other of the current run is a crash.
           return Effect.suspend(() =>
@@ -511,8 +569,10 @@ export const make = (
               : Effect.void
           )
         case "WatchdogFired":
-          // A restart or update running now starts the server itself.
-          return operations.running() !== undefined ? Effect.void : step(onWatchdog)
+          // A restart or update running now starts the server itself; a files hold puts the restart off until it ends.
+          if (operations.running() !== undefined) return Effect.void
+          if (holds.heldFor() !== undefined) return Effect.sync(() => void (watchdogAfterHold = true))
+          return step(onWatchdog)
       }
     }
 
@@ -579,6 +639,15 @@ export const make = (
       restart: (reason) => ask((reply) => ({ _tag: "Operate", kind: "restart", body: restartBody(reason), reply })),
       runOperation: (kind, body) => ask((reply) => ({ _tag: "Operate", kind, body, reply })),
       setLocked: (locked) => ask((reply) => ({ _tag: "SetLocked", locked, reply })),
+      // The release is in the scope before the request is posted: a caller interrupted while it waits withdraws it.
+      holdFiles: (what, within) =>
+        Effect.suspend(() => {
+          const token = holds.request()
+          return Effect.zipRight(
+            Effect.addFinalizer(() => releaseHold(token)),
+            ask((reply) => ({ _tag: "Hold", token, what, within, reply }))
+          )
+        }),
       update: (next) =>
         Effect.suspend(() => {
           if (retired) return Effect.fail(removed())
@@ -588,7 +657,11 @@ export const make = (
       // Refused at once while a process or an operation runs (a stop in progress holds the mailbox);
       // otherwise through the mailbox, after any start already queued.
       retire: Effect.suspend(() =>
-        run !== undefined || operations.running() !== undefined ? refuseRetire() : ask((reply) => ({ _tag: "Retire", reply }))
+        run !== undefined || operations.running() !== undefined
+          ? refuseRetire()
+          : holds.heldFor() !== undefined
+            ? filesHeld(holds.heldFor()!)
+            : ask((reply) => ({ _tag: "Retire", reply }))
       ),
       players: Effect.flatMap(rconCommand("players"), (reply) => roster.identify(parsePlayers(reply))),
       rcon: (command) => rconCommand(command)

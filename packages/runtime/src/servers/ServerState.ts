@@ -31,6 +31,8 @@ export interface ServerState {
   readonly consecutiveCrashes: number
   /** The long operation running now (a restart with retries, an update), if any. */
   readonly operation: ServerOperation | undefined
+  /** What holds the server's files while it is stopped (a mod install), if anything: starts wait for it to end. */
+  readonly filesHeld: string | undefined
 }
 
 export const initialState = (serverId: string): ServerState => ({
@@ -47,7 +49,8 @@ export const initialState = (serverId: string): ServerState => ({
   rcon: undefined,
   lastError: undefined,
   consecutiveCrashes: 0,
-  operation: undefined
+  operation: undefined,
+  filesHeld: undefined
 })
 
 /** The uptime to show, in whole seconds. */
@@ -62,12 +65,17 @@ export const processUp = (state: ServerState): boolean => state.status === "star
  * replicates, game updates): why they may not be changed now ("it is
  * running", "its restart is under way"), or undefined when they may. Busy
  * while its process is up, while an update writes them, and while a long
- * operation holds the server; `within`: the caller is that operation's own
- * work (a rollout installing its mods), which its own hold does not stop.
+ * operation or a files hold (`ServerActor.holdFiles`) holds the server;
+ * `within`: the caller is that operation's own work (a rollout installing
+ * its mods), which its own hold does not stop. This reads a moment's
+ * state, for a message; the actor makes the same decision again, under its
+ * lock, when the work takes its hold.
  */
 export const filesBusy = (state: ServerState, within?: OperationKind): string | undefined =>
   processUp(state) || state.status === "updating"
     ? `it is ${state.status}`
     : state.operation !== undefined && state.operation.kind !== within
       ? `its ${state.operation.kind} is under way`
-      : undefined
+      : state.filesHeld !== undefined
+        ? `its ${state.filesHeld} is under way`
+        : undefined

@@ -22,6 +22,7 @@ export { ProcessRecords } from "./ProcessRecords.js"
 export { profilesFolder, profilesInsideInstall } from "./ProfilesFolder.js"
 export type { ProcessRecord, ProcessRecordsShape } from "./ProcessRecords.js"
 export * as ServerActor from "./ServerActor.js"
+export type { OperationKind } from "./actor/operation.js"
 export {
   AgentSettings,
   RconSettings,

@@ -26,6 +26,7 @@ export const fakeActor = (serverId: string, ops: Partial<Omit<ServerActor.Server
     rcon,
     players: Effect.suspend(() => Effect.map(rcon("players"), (reply) => identifiedPlayers(reply))),
     runOperation: () => unused,
+    holdFiles: () => unused,
     retire: unused,
     ...ops
   }
