@@ -15,6 +15,7 @@ import * as NodePath from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type AgentHandle, callAgent, closeAgentConnections, startAgent } from "../support/agent.js"
 import { killAllChildren, stopProcess } from "../support/controller.js"
+import { until } from "../support/fleet.js"
 import { installSim, killAllSims, launchSim, readAdm, type SimInstall, type SimProcess, simControl, stopSim, waitFor } from "../support/sim.js"
 
 const A = "76561198012345678"
@@ -148,25 +149,13 @@ describe.sequential("the agent with the simulated server", () => {
     simControl(install, "mod pause")
     await waitFor(() => modLog().includes("[Garrison mod] paused"), 10_000, () => "the mod paused")
     // AGENT_MOD_STALE_AFTER is 1 s here: once the heartbeat and the last response are older, the mod is not answering.
-    let stale: Health | undefined
-    const deadline = Date.now() + 5_000
-    while (Date.now() < deadline) {
-      stale = await health()
-      if (!stale.mod.answering) break
-      await new Promise((resolve) => setTimeout(resolve, 100))
-    }
-    expect(stale?.mod).toMatchObject({ answering: false })
-    expect(stale!.mod.heartbeatAgeMs).toBeGreaterThan(1_000)
+    const stale = await until(health, (h) => !h.mod.answering, 5_000, "the agent to call the paused mod not answering")
+    expect(stale.mod).toMatchObject({ answering: false })
+    expect(stale.mod.heartbeatAgeMs).toBeGreaterThan(1_000)
 
     simControl(install, "mod resume")
     await waitFor(() => modLog().includes("[Garrison mod] resumed"), 10_000, () => "the mod resumed")
-    let back: Health | undefined
-    const again = Date.now() + 5_000
-    while (Date.now() < again) {
-      back = await health()
-      if (back.mod.answering) break
-      await new Promise((resolve) => setTimeout(resolve, 50))
-    }
-    expect(back?.mod.answering).toBe(true)
+    const back = await until(health, (h) => h.mod.answering, 5_000, "the agent to call the resumed mod answering")
+    expect(back.mod.answering).toBe(true)
   })
 })

@@ -8,6 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { BackupConfig, type BackupConfigInput } from "./contract/Api.js"
+import { storeError } from "./errors.js"
 
 export const defaultBackupConfig = new BackupConfig({
   intervalMinutes: 0,
@@ -34,12 +35,12 @@ export const makeBackupConfigs = Effect.gen(function* () {
   return {
     get: (serverId: string) =>
       Effect.map(
-        sql<{ readonly config: string }>`SELECT config FROM backup_configs WHERE server_id = ${serverId}`.pipe(Effect.orDie),
+        sql<{ readonly config: string }>`SELECT config FROM backup_configs WHERE server_id = ${serverId}`.pipe(Effect.mapError(storeError("read a backup config"))),
         (rows) => (rows[0] === undefined ? defaultBackupConfig : Option.getOrElse(decode(rows[0].config), () => defaultBackupConfig))
       ),
     /** Every server with a schedule. */
     scheduled: Effect.map(
-      sql<{ readonly server_id: string; readonly config: string }>`SELECT server_id, config FROM backup_configs`.pipe(Effect.orDie),
+      sql<{ readonly server_id: string; readonly config: string }>`SELECT server_id, config FROM backup_configs`.pipe(Effect.mapError(storeError("read the backup schedules"))),
       (rows) =>
         rows.flatMap((row) => {
           const config = decode(row.config)
@@ -50,9 +51,9 @@ export const makeBackupConfigs = Effect.gen(function* () {
       Effect.gen(function* () {
         const at = new Date(yield* Clock.currentTimeMillis).toISOString()
         yield* sql`INSERT INTO backup_configs (server_id, config, updated_at) VALUES (${serverId}, ${encode(config)}, ${at})
-          ON CONFLICT (server_id) DO UPDATE SET config = excluded.config, updated_at = excluded.updated_at`.pipe(Effect.orDie)
+          ON CONFLICT (server_id) DO UPDATE SET config = excluded.config, updated_at = excluded.updated_at`.pipe(Effect.mapError(storeError("save a backup config")))
       }),
-    forget: (serverId: string) => sql`DELETE FROM backup_configs WHERE server_id = ${serverId}`.pipe(Effect.orDie, Effect.asVoid)
+    forget: (serverId: string) => sql`DELETE FROM backup_configs WHERE server_id = ${serverId}`.pipe(Effect.mapError(storeError("forget a server's backup config")), Effect.asVoid)
   }
 })
 

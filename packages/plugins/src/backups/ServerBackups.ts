@@ -24,7 +24,6 @@ import {
   AuditTrail,
   errorMessage,
   EventBus,
-  filesBusy,
   forkUntilBegan,
   hostFolders,
   makeKeyedLocks,
@@ -53,7 +52,7 @@ import { restoreFiles } from "./internal/restoreFiles.js"
 import { type BackupType, judgeRetention, tiersOf } from "./internal/retention.js"
 import { defaultPaths, filesOf, shownPath, storageOf, wantedOf } from "./internal/serverPaths.js"
 import { openZip, type ZipRefused } from "./internal/zipRead.js"
-import { BackupConflict, BackupInputRefused, BackupNotFound, type BackupsError } from "./errors.js"
+import { BackupConflict, BackupInputRefused, BackupNotFound, type BackupsError, BackupStoreError } from "./errors.js"
 
 type Lookup = ServerNotFound | ServerUnreadable
 
@@ -64,17 +63,18 @@ export interface BackupMade {
 }
 
 export interface ServerBackupsShape {
-  readonly list: (serverId: string, options: { readonly type?: BackupType; readonly limit: number; readonly cursor?: string }) => Effect.Effect<BackupPage, Lookup | BackupsError>
+  readonly list: (serverId: string, options: { readonly type?: BackupType; readonly limit: number; readonly cursor?: string }) => Effect.Effect<BackupPage, Lookup | BackupsError | BackupStoreError>
   /** A manual backup, begun in the background: answers once it began. */
-  readonly create: (serverId: string, by: string) => Effect.Effect<BackupStatus, Lookup | BackupsError>
+  readonly create: (serverId: string, by: string) => Effect.Effect<BackupStatus, Lookup | BackupsError | BackupStoreError>
   /**
    * A backup of `type` made now and waited for (another plugin's wipe or
    * update, inside its own operation): the configured paths plus `extra`.
    * Waits for a backup or restore of the server that runs.
    */
-  readonly backupNow: (serverId: string, type: BackupType, by: string, extra?: ReadonlyArray<WantedPath>) => Effect.Effect<BackupMade, Lookup | BackupsError>
+  readonly backupNow: (serverId: string, type: BackupType, by: string, extra?: ReadonlyArray<WantedPath>) => Effect.Effect<BackupMade, Lookup | BackupsError | BackupStoreError>
   readonly status: (serverId: string) => Effect.Effect<BackupStatus, Lookup>
-  readonly follow: (serverId: string) => Stream.Stream<BackupStatus, Lookup>
+  /** The server looked up now (a missing one fails here, before any answer); then its status and every change, until the work has ended. */
+  readonly follow: (serverId: string) => Effect.Effect<Stream.Stream<BackupStatus>, Lookup>
   readonly remove: (serverId: string, filename: string, type: BackupType | undefined, by: string) => Effect.Effect<BackupRemoved, Lookup | BackupsError>
   /** The zip opened for reading (the file may be pruned meanwhile: the open file stays readable). */
   /** The zip as kept, secrets and all (an admin's `?secrets=include`); audited as `backup.downloaded` by `by`. */
@@ -88,12 +88,12 @@ export interface ServerBackupsShape {
   readonly downloadMasked: (serverId: string, filename: string, type: BackupType | undefined) => Effect.Effect<Stream.Stream<Uint8Array, ZipRefused>, Lookup | BackupsError>
   readonly contents: (serverId: string, filename: string, type: BackupType | undefined, page: { readonly limit: number; readonly cursor?: string }) => Effect.Effect<BackupContents, Lookup | BackupsError>
   readonly restore: (serverId: string, filename: string, type: BackupType | undefined, by: string) => Effect.Effect<BackupStatus, Lookup | BackupsError>
-  readonly config: (serverId: string) => Effect.Effect<BackupConfigView, Lookup>
-  readonly setConfig: (serverId: string, input: typeof BackupConfigInput.Type, by: string) => Effect.Effect<BackupConfigView, Lookup | BackupsError>
+  readonly config: (serverId: string) => Effect.Effect<BackupConfigView, Lookup | BackupStoreError>
+  readonly setConfig: (serverId: string, input: typeof BackupConfigInput.Type, by: string) => Effect.Effect<BackupConfigView, Lookup | BackupsError | BackupStoreError>
   /** Forgets a deleted server's config (its backups stay on disk). */
-  readonly forgetServer: (serverId: string) => Effect.Effect<void>
-  /** One pass of the schedule: every due scheduled backup, one after another. */
-  readonly runDue: Effect.Effect<void>
+  readonly forgetServer: (serverId: string) => Effect.Effect<void, BackupStoreError>
+  /** One pass of the schedule: every due scheduled backup, one after another (a backup that fails is logged; the schedule itself unread fails the pass). */
+  readonly runDue: Effect.Effect<void, BackupStoreError>
 }
 
 const idle = (serverId: string) =>
@@ -219,10 +219,14 @@ export const ServerBackupsLive = Layer.scoped(
           Effect.flatMap(iso, (endedAt) =>
             set(serverId, () => {
               const failure = Cause.failureOption(cause)
-              return { state: "failed", endedAt, error: Option.isSome(failure) ? errorMessage(failure.value) : Cause.isInterruptedOnly(cause) ? "interrupted" : "an internal error" }
+              // The status is the client's to read: a store failure is "an internal error" there (and logged below).
+              const shown = Option.isSome(failure) && !(failure.value instanceof BackupStoreError) ? errorMessage(failure.value) : undefined
+              return { state: "failed", endedAt, error: shown ?? (Cause.isInterruptedOnly(cause) ? "interrupted" : "an internal error") }
             })
           )
-        )
+        ),
+        // A manual backup runs beside its request, with no one else to log it.
+        Effect.tapError((error) => (error instanceof BackupStoreError ? Effect.logError(`backup of ${serverId}: ${error.message}`) : Effect.void))
       )
 
     /**
@@ -341,8 +345,7 @@ export const ServerBackupsLive = Layer.scoped(
         }),
       backupNow: (serverId, type, by, extra = []) => runBackup(serverId, type, by, extra, true),
       status: (serverId) => Effect.zipRight(servers.entry(serverId), Effect.map(board.get(serverId), (s) => s ?? idle(serverId))),
-      follow: (serverId) =>
-        Stream.unwrap(Effect.map(Effect.zipRight(servers.entry(serverId), Effect.map(board.get(serverId), (s) => s ?? idle(serverId))), (now) => board.follow(serverId, now))),
+      follow: (serverId) => Effect.zipRight(servers.entry(serverId), Effect.map(board.get(serverId), (now) => board.follow(serverId, now ?? idle(serverId)))),
       remove: (serverId, filename, type, by) =>
         Effect.gen(function* () {
           const { backup } = yield* lookupBackup(serverId, filename, type)
@@ -390,8 +393,7 @@ export const ServerBackupsLive = Layer.scoped(
         Effect.gen(function* () {
           const { path, backup } = yield* lookupBackup(serverId, filename, type)
           const handle = yield* servers.get(serverId)
-          const state = yield* handle.state
-          const why = filesBusy(state)
+          const why = yield* servers.busy(serverId)
           if (why !== undefined) return yield* Effect.fail(new BackupConflict({ message: `${(yield* handle.entry).name} is busy (${why}): stop it before restoring a backup` }))
           // The whole zip is checked before anything begins: a hostile or damaged one is refused here.
           const { manifest } = yield* Effect.scoped(openChecked(path)).pipe(Effect.mapError((error) => new BackupConflict({ message: `the backup cannot be restored: ${error.message}` })))

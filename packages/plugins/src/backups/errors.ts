@@ -5,6 +5,7 @@
  * their message.
  */
 import * as Schema from "effect/Schema"
+import { storeErrorFields, storeErrorMapper } from "@garrison/runtime"
 
 /** No such backup of this server (404). */
 export class BackupNotFound extends Schema.TaggedError<BackupNotFound>()("BackupNotFound", {
@@ -23,3 +24,8 @@ export class BackupConflict extends Schema.TaggedError<BackupConflict>()("Backup
 }) {}
 
 export type BackupsError = BackupNotFound | BackupInputRefused | BackupConflict
+
+/** The database refused a read or write of the backup settings: a fault, answered 500 with a request id (`storeDefect`). */
+export class BackupStoreError extends Schema.TaggedError<BackupStoreError>()("BackupStoreError", storeErrorFields) {}
+
+export const storeError = storeErrorMapper(BackupStoreError)

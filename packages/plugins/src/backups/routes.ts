@@ -3,14 +3,13 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import * as Stream from "effect/Stream"
-import { ADMIN, BadRequest, Conflict, CurrentPrincipal, effectiveLimit, Forbidden, grants, NotFound, serverSentEvents } from "@garrison/runtime"
+import { ADMIN, BadRequest, Conflict, CurrentPrincipal, effectiveLimit, Forbidden, grants, NotFound, serverSentEvents, storeDefect } from "@garrison/runtime"
 import { BACKUPS_PAGE, BackupsApi, BackupStatus, CONTENTS_PAGE } from "./contract/Api.js"
-import type { BackupsError } from "./errors.js"
+import type { BackupsError, BackupStoreError } from "./errors.js"
 import { ServerBackups } from "./ServerBackups.js"
 
-/** The plugin's errors as the API answers them: the one place their statuses are chosen. */
-const backupsHttpError = (error: BackupsError): Effect.Effect<never, NotFound | BadRequest | Conflict> => {
+/** The plugin's errors as the API answers them: the one place their statuses are chosen (a store failure is a fault: 500 with a request id). */
+const backupsHttpError = (error: BackupsError | BackupStoreError): Effect.Effect<never, NotFound | BadRequest | Conflict> => {
   switch (error._tag) {
     case "BackupNotFound":
       return Effect.fail(new NotFound({ message: error.message }))
@@ -18,9 +17,13 @@ const backupsHttpError = (error: BackupsError): Effect.Effect<never, NotFound | 
       return Effect.fail(new BadRequest({ message: error.message, details: [{ path: error.field, message: error.message }] }))
     case "BackupConflict":
       return Effect.fail(new Conflict({ message: error.message }))
+    case "BackupStoreError":
+      return storeDefect(error)
   }
 }
 const answered = { BackupNotFound: backupsHttpError, BackupInputRefused: backupsHttpError, BackupConflict: backupsHttpError }
+/** For the calls that read or write the backup settings (the others cannot meet a store failure). */
+const answeredWithStore = { ...answered, BackupStoreError: backupsHttpError }
 
 const encodeStatus = Schema.encodeSync(BackupStatus)
 
@@ -32,11 +35,11 @@ export const BackupsRoutes = HttpApiBuilder.group(BackupsApi, "backups", (handle
       .handle("list", ({ path, urlParams }) =>
         backups
           .list(path.id, { limit: effectiveLimit(urlParams.limit, BACKUPS_PAGE), ...(urlParams.type === undefined ? {} : { type: urlParams.type }), ...(urlParams.cursor === undefined ? {} : { cursor: urlParams.cursor }) })
-          .pipe(Effect.catchTags(answered))
+          .pipe(Effect.catchTags(answeredWithStore))
       )
-      .handle("create", ({ path }) => Effect.flatMap(caller, (by) => backups.create(path.id, by)).pipe(Effect.catchTags(answered)))
+      .handle("create", ({ path }) => Effect.flatMap(caller, (by) => backups.create(path.id, by)).pipe(Effect.catchTags(answeredWithStore)))
       .handle("status", ({ path }) => backups.status(path.id))
-      .handle("events", ({ path }) => Effect.map(backups.status(path.id), () => serverSentEvents(Stream.orDie(backups.follow(path.id)), "status", encodeStatus)))
+      .handle("events", ({ path }) => Effect.map(backups.follow(path.id), (statuses) => serverSentEvents(statuses, "status", encodeStatus)))
       .handle("remove", ({ path, urlParams }) =>
         Effect.flatMap(caller, (by) => backups.remove(path.id, path.filename, urlParams.type, by)).pipe(Effect.catchTags(answered))
       )
@@ -63,7 +66,7 @@ export const BackupsRoutes = HttpApiBuilder.group(BackupsApi, "backups", (handle
       .handle("restore", ({ path, urlParams }) =>
         Effect.flatMap(caller, (by) => backups.restore(path.id, path.filename, urlParams.type, by)).pipe(Effect.catchTags(answered))
       )
-      .handle("config", ({ path }) => backups.config(path.id))
-      .handle("setConfig", ({ path, payload }) => Effect.flatMap(caller, (by) => backups.setConfig(path.id, payload, by)).pipe(Effect.catchTags(answered)))
+      .handle("config", ({ path }) => backups.config(path.id).pipe(Effect.catchTags({ BackupStoreError: backupsHttpError })))
+      .handle("setConfig", ({ path, payload }) => Effect.flatMap(caller, (by) => backups.setConfig(path.id, payload, by)).pipe(Effect.catchTags(answeredWithStore)))
   })
 )

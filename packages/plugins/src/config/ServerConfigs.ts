@@ -37,7 +37,7 @@ import {
 import { Servers } from "../servers/index.js"
 import { ConfigProblem, ConfigTemplate, ServerConfig, UnknownSetting, type ConfigPatch } from "./contract/Api.js"
 import { KNOWN_KEYS, knownKey, SECRET_MASK } from "./internal/knownKeys.js"
-import { ConfigConflict, type ConfigError, ConfigNotFound } from "./errors.js"
+import { ConfigConflict, type ConfigError, ConfigNotFound, type ConfigStoreError, storeError } from "./errors.js"
 
 type Lookup = ServerNotFound | ServerUnreadable
 
@@ -58,16 +58,16 @@ export const MAX_CONFIG_BYTES = 1024 * 1024
 export interface ServerConfigsShape {
   readonly read: (serverId: string) => Effect.Effect<ServerConfig, Lookup | ConfigError>
   readonly update: (serverId: string, patch: ConfigPatch, ifMatch: string | undefined) => Effect.Effect<ServerConfig, Lookup | ConfigError | PreconditionFailed>
-  readonly templates: (serverId: string) => Effect.Effect<ReadonlyArray<ConfigTemplate>, Lookup>
-  readonly saveTemplate: (serverId: string, name: string, by: string) => Effect.Effect<ConfigTemplate, Lookup | ConfigError>
+  readonly templates: (serverId: string) => Effect.Effect<ReadonlyArray<ConfigTemplate>, Lookup | ConfigStoreError>
+  readonly saveTemplate: (serverId: string, name: string, by: string) => Effect.Effect<ConfigTemplate, Lookup | ConfigError | ConfigStoreError>
   readonly restoreTemplate: (
     serverId: string,
     templateId: string,
     by: string
-  ) => Effect.Effect<{ readonly config: ServerConfig; readonly savedBefore: ConfigTemplate }, Lookup | ConfigError>
-  readonly deleteTemplate: (serverId: string, templateId: string) => Effect.Effect<void, Lookup | ConfigError>
+  ) => Effect.Effect<{ readonly config: ServerConfig; readonly savedBefore: ConfigTemplate }, Lookup | ConfigError | ConfigStoreError>
+  readonly deleteTemplate: (serverId: string, templateId: string) => Effect.Effect<void, Lookup | ConfigError | ConfigStoreError>
   /** Forgets a deleted server's templates. */
-  readonly forgetServer: (serverId: string) => Effect.Effect<void>
+  readonly forgetServer: (serverId: string) => Effect.Effect<void, ConfigStoreError>
 }
 
 interface FileText {
@@ -154,12 +154,14 @@ const templateOf = (row: TemplateRow) =>
   new ConfigTemplate({ id: row.id, name: row.name, sizeBytes: Number(row.size_bytes), createdAt: row.created_at, createdBy: row.created_by })
 
 export class ServerConfigs extends Context.Tag("@garrison/plugins/ServerConfigs")<ServerConfigs, ServerConfigsShape>() {
-  static readonly layer: Layer.Layer<ServerConfigs, StartupError, SqlClient.SqlClient | SealedSecrets | Servers> = Layer.effect(
+  static readonly layer: Layer.Layer<ServerConfigs, StartupError | ConfigStoreError, SqlClient.SqlClient | SealedSecrets | Servers> = Layer.effect(
     ServerConfigs,
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const servers = yield* Servers
-      const [sealedRows] = yield* sql<{ readonly n: number }>`SELECT COUNT(*) AS n FROM config_templates WHERE content LIKE ${`${SEALED_PREFIX}%`}`.pipe(Effect.orDie)
+      const [sealedRows] = yield* sql<{ readonly n: number }>`SELECT COUNT(*) AS n FROM config_templates WHERE content LIKE ${`${SEALED_PREFIX}%`}`.pipe(
+        Effect.mapError(storeError("count the sealed templates"))
+      )
       const box = yield* (yield* SealedSecrets).box(CONFIG_KEY, { sealedValuesExist: Number(sealedRows?.n ?? 0) > 0, sealedWhat: "configuration templates" })
       // One change of a server's configuration at a time.
       const writes = yield* Effect.makeSemaphore(1)
@@ -201,16 +203,16 @@ export class ServerConfigs extends Context.Tag("@garrison/plugins/ServerConfigs"
         Effect.gen(function* () {
           const id = randomUUID()
           const at = yield* now
-          const taken = yield* sql<{ readonly id: string }>`SELECT id FROM config_templates WHERE server_id = ${serverId} AND name = ${name}`.pipe(Effect.orDie)
+          const taken = yield* sql<{ readonly id: string }>`SELECT id FROM config_templates WHERE server_id = ${serverId} AND name = ${name}`.pipe(Effect.mapError(storeError("read a template's name")))
           if (taken.length > 0) return yield* Effect.fail(new ConfigConflict({ message: `server ${serverId} has a template named "${name}" already`, field: "name" }))
           yield* sql`INSERT INTO config_templates (id, server_id, name, content, size_bytes, created_at, created_by)
-            VALUES (${id}, ${serverId}, ${name}, ${box.seal(content, `config-templates/${id}`)}, ${Buffer.byteLength(content)}, ${at}, ${by})`.pipe(Effect.orDie)
+            VALUES (${id}, ${serverId}, ${name}, ${box.seal(content, `config-templates/${id}`)}, ${Buffer.byteLength(content)}, ${at}, ${by})`.pipe(Effect.mapError(storeError("save a template")))
           return new ConfigTemplate({ id, name, sizeBytes: Buffer.byteLength(content), createdAt: at, createdBy: by })
         })
 
       const templateRow = (serverId: string, templateId: string) =>
         Effect.flatMap(
-          sql<TemplateRow>`SELECT * FROM config_templates WHERE server_id = ${serverId} AND id = ${templateId}`.pipe(Effect.orDie),
+          sql<TemplateRow>`SELECT * FROM config_templates WHERE server_id = ${serverId} AND id = ${templateId}`.pipe(Effect.mapError(storeError("read a template"))),
           (rows) => (rows[0] === undefined ? Effect.fail(new ConfigNotFound({ message: `server ${serverId} has no configuration template ${templateId}` })) : Effect.succeed(rows[0]))
         )
 
@@ -242,7 +244,7 @@ export class ServerConfigs extends Context.Tag("@garrison/plugins/ServerConfigs"
           Effect.zipRight(
             servers.entry(serverId),
             Effect.map(
-              sql<TemplateRow>`SELECT * FROM config_templates WHERE server_id = ${serverId} ORDER BY created_at DESC, name`.pipe(Effect.orDie),
+              sql<TemplateRow>`SELECT * FROM config_templates WHERE server_id = ${serverId} ORDER BY created_at DESC, name`.pipe(Effect.mapError(storeError("list the templates"))),
               (rows) => rows.map(templateOf)
             )
           ),
@@ -265,9 +267,9 @@ export class ServerConfigs extends Context.Tag("@garrison/plugins/ServerConfigs"
         deleteTemplate: (serverId, templateId) =>
           Effect.gen(function* () {
             yield* templateRow(serverId, templateId)
-            yield* sql`DELETE FROM config_templates WHERE server_id = ${serverId} AND id = ${templateId}`.pipe(Effect.orDie)
+            yield* sql`DELETE FROM config_templates WHERE server_id = ${serverId} AND id = ${templateId}`.pipe(Effect.mapError(storeError("delete a template")))
           }),
-        forgetServer: (serverId) => Effect.asVoid(sql`DELETE FROM config_templates WHERE server_id = ${serverId}`.pipe(Effect.orDie))
+        forgetServer: (serverId) => Effect.asVoid(sql`DELETE FROM config_templates WHERE server_id = ${serverId}`.pipe(Effect.mapError(storeError("forget a server's templates"))))
       })
     })
   )

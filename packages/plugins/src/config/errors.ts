@@ -4,6 +4,7 @@
  * (`routes.ts`, `configHttpError`).
  */
 import * as Schema from "effect/Schema"
+import { storeErrorFields, storeErrorMapper } from "@garrison/runtime"
 
 /** The configuration file, or a template, is not there (404). */
 export class ConfigNotFound extends Schema.TaggedError<ConfigNotFound>()("ConfigNotFound", {
@@ -17,3 +18,8 @@ export class ConfigConflict extends Schema.TaggedError<ConfigConflict>()("Config
 }) {}
 
 export type ConfigError = ConfigNotFound | ConfigConflict
+
+/** The database refused a read or write of the templates: a fault, answered 500 with a request id (`storeDefect`). */
+export class ConfigStoreError extends Schema.TaggedError<ConfigStoreError>()("ConfigStoreError", storeErrorFields) {}
+
+export const storeError = storeErrorMapper(ConfigStoreError)

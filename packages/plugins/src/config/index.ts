@@ -38,5 +38,5 @@ export { KNOWN_KEYS as CONFIG_KNOWN_KEYS, SECRET_MASK as CONFIG_SECRET_MASK } fr
 export type { KeyKind as ConfigKeyKind, KnownKey as ConfigKnownKey } from "./internal/knownKeys.js"
 export { CONFIG_KEY, MAX_CONFIG_BYTES, ServerConfigs } from "./ServerConfigs.js"
 export type { ServerConfigsShape } from "./ServerConfigs.js"
-export { ConfigConflict, ConfigNotFound } from "./errors.js"
+export { ConfigConflict, ConfigNotFound, ConfigStoreError } from "./errors.js"
 export type { ConfigError } from "./errors.js"

@@ -11,9 +11,6 @@ import * as Layer from "effect/Layer"
 import {
   AuditTrail,
   type ConfinedFileError,
-  type ConfinedFileHttpError,
-  confinedFileHttpError,
-  Conflict,
   inLogFolder,
   missionOf,
   parseServerConfig,
@@ -24,7 +21,7 @@ import {
   type ServerNotFound,
   type ServerUnreadable
 } from "@garrison/runtime"
-import { ServerBackups } from "../backups/index.js"
+import { BackupStoreError, ServerBackups } from "../backups/index.js"
 import { Servers } from "../servers/index.js"
 import {
   LogCategory,
@@ -46,17 +43,18 @@ import { replicate, replicatePreview } from "./replicate.js"
 import { wipe } from "./wipe.js"
 import { LOG_CATEGORIES, type LogCategoryId } from "./logCategories.js"
 import { WIPE_PRESETS } from "./wipePresets.js"
-import type { DangerzoneError } from "./errors.js"
+import { DangerzoneConflict, type DangerzoneError } from "./errors.js"
 
 type Lookup = ServerNotFound | ServerUnreadable
 
 export interface DangerzoneShape {
-  readonly wipe: (serverId: string, input: WipeInput, by: string) => Effect.Effect<WipeResult, Lookup | ConfinedFileHttpError | Conflict | DangerzoneError>
-  readonly replicatePreview: (serverId: string, input: ReplicatePreviewInput, by: string) => Effect.Effect<ReplicatePreview, Lookup | ConfinedFileHttpError | DangerzoneError>
-  readonly replicate: (serverId: string, input: ReplicateInput, by: string) => Effect.Effect<ReplicateResult, Lookup | ConfinedFileHttpError | DangerzoneError>
-  readonly wipePresets: (serverId: string, by: string) => Effect.Effect<WipePresets, Lookup | ConfinedFileHttpError | Conflict>
-  readonly logsScan: (serverId: string, by: string) => Effect.Effect<LogsScan, Lookup | ConfinedFileHttpError>
-  readonly clearLogs: (serverId: string, categories: ReadonlyArray<LogCategoryId>, by: string) => Effect.Effect<LogsCleared, Lookup | ConfinedFileHttpError>
+  /** `BackupStoreError`: the pre-wipe backup could not read the backup settings (nothing was wiped). */
+  readonly wipe: (serverId: string, input: WipeInput, by: string) => Effect.Effect<WipeResult, Lookup | ConfinedFileError | DangerzoneError | BackupStoreError>
+  readonly replicatePreview: (serverId: string, input: ReplicatePreviewInput, by: string) => Effect.Effect<ReplicatePreview, Lookup | ConfinedFileError | DangerzoneError>
+  readonly replicate: (serverId: string, input: ReplicateInput, by: string) => Effect.Effect<ReplicateResult, Lookup | ConfinedFileError | DangerzoneError | BackupStoreError>
+  readonly wipePresets: (serverId: string, by: string) => Effect.Effect<WipePresets, Lookup | ConfinedFileError | DangerzoneConflict>
+  readonly logsScan: (serverId: string, by: string) => Effect.Effect<LogsScan, Lookup | ConfinedFileError>
+  readonly clearLogs: (serverId: string, categories: ReadonlyArray<LogCategoryId>, by: string) => Effect.Effect<LogsCleared, Lookup | ConfinedFileError>
 }
 
 /** A file written this close before the process started may still be its own (coarse clocks). */
@@ -109,7 +107,7 @@ export class Dangerzone extends Context.Tag("@garrison/plugins/Dangerzone")<Dang
           add("battleye", handle.files, entry.battleyeDir, yield* notFoundAsEmpty(handle.files.list(entry.battleyeDir)).pipe(Effect.catchAll(() => Effect.succeed([]))))
           const state = yield* handle.state
           return { found, runningSince: processUp(state) ? (state.startedAt ?? 0) : undefined }
-        }).pipe(Effect.catchTag("ConfinedFileError", (e) => confinedFileHttpError(e)))
+        })
 
       /** The mission's persistence folder: `mpmissions/<template>/storage_<instanceId>` from the server's configuration. */
       const storageOf = (serverId: string) =>
@@ -119,17 +117,18 @@ export class Dangerzone extends Context.Tag("@garrison/plugins/Dangerzone")<Dang
           const bytes = yield* handle.files.read(entry.configFile, { maxBytes: 1024 * 1024 })
           const mission = missionOf(parseServerConfig(new TextDecoder().decode(bytes)))
           if (mission === undefined) {
-            return yield* new Conflict({ message: `${entry.configFile} names no mission or instance (class Missions { class DayZ { template = "..."; }; }, instanceId)` })
+            return yield* new DangerzoneConflict({ message: `${entry.configFile} names no mission or instance (class Missions { class DayZ { template = "..."; }; }, instanceId)` })
           }
           return { files: handle.files, storage: mission.storage }
-        }).pipe(Effect.catchTag("ConfinedFileError", (e) => confinedFileHttpError(e)))
+        })
 
       const replicateDeps = { servers, backups }
       const audited = <A, E, R>(by: string, action: string, serverId: string, details: Record<string, unknown>, effect: Effect.Effect<A, E, R>, summary: (a: A) => Record<string, unknown>) =>
         effect.pipe(
           Effect.tap((a) => record(by, action, serverId, { ...details, ...summary(a) })),
           Effect.tapError((error) =>
-            record(by, action, serverId, { ...details, error: typeof error === "object" && error !== null && "message" in error ? String(error.message) : String(error) }, "failure")
+            // A store failure's words are for the log (the routes answer it 500), not for the audit rows clients read.
+            record(by, action, serverId, { ...details, error: error instanceof BackupStoreError ? "an internal error" : typeof error === "object" && error !== null && "message" in error ? String(error.message) : String(error) }, "failure")
           )
         )
 
@@ -165,7 +164,7 @@ export class Dangerzone extends Context.Tag("@garrison/plugins/Dangerzone")<Dang
             }
             yield* record(by, "dangerzone.wipe-presets", serverId, { storage })
             return new WipePresets({ storage, presets })
-          }).pipe(Effect.catchTag("ConfinedFileError", (e) => confinedFileHttpError(e))),
+          }),
         logsScan: (serverId, by) =>
           Effect.gen(function* () {
             const { found } = yield* scan(serverId)
@@ -187,7 +186,7 @@ export class Dangerzone extends Context.Tag("@garrison/plugins/Dangerzone")<Dang
                 kept.push(file.path)
                 continue
               }
-              yield* file.files.remove(file.path).pipe(Effect.catchIf((e) => e.problem === "not-found", () => Effect.void), Effect.catchAll((e) => confinedFileHttpError(e)))
+              yield* file.files.remove(file.path).pipe(Effect.catchIf((e) => e.problem === "not-found", () => Effect.void))
               removedFiles++
               freedBytes += file.view.size
             }

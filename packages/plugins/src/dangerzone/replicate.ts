@@ -16,9 +16,7 @@
  */
 import * as Effect from "effect/Effect"
 import {
-  confinedFileHttpError,
   editServerConfig,
-  filesBusy,
   findSetting,
   missionOf,
   parseServerConfig,
@@ -151,8 +149,7 @@ const plan = (deps: ReplicateDeps, targetId: string, input: ReplicatePreviewInpu
     for (const component of components) planned.push(yield* planComponent(component, source, target))
     const blockers: Array<string> = []
     const warnings: Array<string> = []
-    const targetState = yield* target.handle.state
-    const targetBusy = filesBusy(targetState)
+    const targetBusy = yield* deps.servers.busy(targetId)
     if (targetBusy !== undefined) blockers.push(`${target.entry.name} is busy (${targetBusy}): stop it first`)
     const sourceState = yield* source.handle.state
     if (processUp(sourceState)) warnings.push(`${source.entry.name} is ${sourceState.status}: its files are copied as they are while it runs`)
@@ -176,7 +173,7 @@ const plan = (deps: ReplicateDeps, targetId: string, input: ReplicatePreviewInpu
   })
 
 export const replicatePreview = (deps: ReplicateDeps, targetId: string, input: ReplicatePreviewInput) =>
-  Effect.map(plan(deps, targetId, input), (p) => p.preview).pipe(Effect.catchTag("ConfinedFileError", (e) => confinedFileHttpError(e)))
+  Effect.map(plan(deps, targetId, input), (p) => p.preview)
 
 /** The source's config with the target's hostname and instanceId. */
 const copiedConfig = (source: Side, target: Side) =>
@@ -208,7 +205,7 @@ export const replicate = (deps: ReplicateDeps, targetId: string, input: Replicat
         ]
         const backup = yield* deps.backups
           .backupNow(targetId, "pre-restore", by, replaced)
-          .pipe(Effect.mapError((error) => new DangerzoneConflict({ message: `nothing was copied: ${error.message}` })))
+          .pipe(Effect.mapError((error) => (error._tag === "BackupStoreError" ? error : new DangerzoneConflict({ message: `nothing was copied: ${error.message}` }))))
         let done = 0
         yield* Effect.forEach(
           planned,
@@ -222,7 +219,7 @@ export const replicate = (deps: ReplicateDeps, targetId: string, input: Replicat
               const bytes = yield* copyPlanned(p.from, p.to, p.tree.files, (b) => progress(0.1 + 0.85 * ((done + b) / total), `copying ${p.component}`), p.targetOf)
               done += bytes
               if (p.component === "mods") {
-                // Mod folders inside the install: no folder or port moves, so no conflict; the target is held by this operation.
+                // orDie, an invariant: only the launch lists change (no folder or port moves: no conflict), and this operation holds the target (no delete).
                 yield* deps.servers
                   .update(targetId, (current) => Effect.succeed(new ServerEntry({ ...current, mods: [...source.entry.mods], serverMods: [...source.entry.serverMods] })), {
                     actor: by,
@@ -238,4 +235,4 @@ export const replicate = (deps: ReplicateDeps, targetId: string, input: Replicat
         return new ReplicateResult({ source: preview.source, target: preview.target, components: preview.components, kept: preview.kept, backup: backup.filename, warnings: preview.warnings })
       })
     ).pipe(Effect.catchTag("ActorError", (error) => Effect.fail(new DangerzoneConflict({ message: error.message }))))
-  }).pipe(Effect.catchTag("ConfinedFileError", (e) => confinedFileHttpError(e)))
+  })

@@ -8,15 +8,12 @@
 import * as Effect from "effect/Effect"
 import {
   type ConfinedFileError,
-  type ConfinedFileHttpError,
-  type Conflict,
-  filesBusy,
   runOperationFor,
   type ServerFiles,
   type ServerNotFound,
   type ServerUnreadable
 } from "@garrison/runtime"
-import type { ServerBackupsShape } from "../backups/index.js"
+import type { BackupStoreError, ServerBackupsShape } from "../backups/index.js"
 import type { ServersShape } from "../servers/index.js"
 import { type WipeInput, WipeResult } from "./contract/Api.js"
 import { sizeOf } from "./internal/sizeOf.js"
@@ -30,7 +27,7 @@ export interface WipeDeps {
   readonly backups: ServerBackupsShape
   readonly storageOf: (
     serverId: string
-  ) => Effect.Effect<{ readonly files: ServerFiles.ServerFiles; readonly storage: string }, ServerNotFound | ServerUnreadable | ConfinedFileHttpError | Conflict>
+  ) => Effect.Effect<{ readonly files: ServerFiles.ServerFiles; readonly storage: string }, ServerNotFound | ServerUnreadable | ConfinedFileError | DangerzoneError>
 }
 
 const notFound = (e: ConfinedFileError) => e.problem === "not-found"
@@ -41,8 +38,7 @@ export const checkTarget = (servers: ServersShape, serverId: string, confirmName
     const handle = yield* servers.get(serverId)
     const entry = yield* handle.entry
     if (confirmName !== entry.name) return yield* new DangerzoneInputRefused({ field: "confirmName", message: `confirmName must be the server's name exactly ("${entry.name}")` })
-    const state = yield* handle.state
-    const busy = filesBusy(state)
+    const busy = yield* servers.busy(serverId)
     if (busy !== undefined) return yield* new DangerzoneConflict({ message: `${entry.name} is busy (${busy}): stop it before ${what}` })
     return { handle, entry }
   })
@@ -52,7 +48,7 @@ export const wipe = (
   serverId: string,
   input: WipeInput,
   by: string
-): Effect.Effect<WipeResult, ServerNotFound | ServerUnreadable | ConfinedFileHttpError | Conflict | DangerzoneError> =>
+): Effect.Effect<WipeResult, ServerNotFound | ServerUnreadable | ConfinedFileError | DangerzoneError | DangerzoneError | BackupStoreError> =>
   Effect.gen(function* () {
     const { handle } = yield* checkTarget(deps.servers, serverId, input.confirmName, "wiping it")
     const { files, storage } = yield* deps.storageOf(serverId)
@@ -62,7 +58,7 @@ export const wipe = (
         yield* progress(0.1, "pre-wipe backup")
         const backup = yield* deps.backups
           .backupNow(serverId, "pre-wipe", by, [{ root: "install", path: storage }])
-          .pipe(Effect.mapError((error) => new DangerzoneConflict({ message: `nothing was wiped: ${error.message}` })))
+          .pipe(Effect.mapError((error) => (error._tag === "BackupStoreError" ? error : new DangerzoneConflict({ message: `nothing was wiped: ${error.message}` }))))
         yield* progress(0.8, `wiping ${preset.id}`)
         const removed: Array<{ path: string; sizeBytes: number }> = []
         yield* Effect.gen(function* () {

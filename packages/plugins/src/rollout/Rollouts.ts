@@ -26,31 +26,34 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { ActorError, AuditTrail, BeforeServerUpdate, errorMessage, EventBus, Hooks, makeProgressBoard, ScheduledUpdates, type ServerNotFound, type ServerUnreadable, type StartedBody, startOperation, storeDefect } from "@garrison/runtime"
-import { type AppliedMod, isDue, Mods } from "../mods/index.js"
+import { ActorError, AuditTrail, BeforeServerUpdate, errorMessage, EventBus, Hooks, makeProgressBoard, type ServerNotFound, type ServerUnreadable, type StartedBody, startOperation, storeDefect } from "@garrison/runtime"
+import { type AppliedMod, isDue, type ModStoreError, Mods } from "../mods/index.js"
 import { kickEveryone, Servers } from "../servers/index.js"
-import { Workshop } from "../platform/index.js"
+import { type PlatformStoreError, Workshop } from "../platform/index.js"
+import { ScheduledUpdates } from "../scheduler/index.js"
 import { ServerUpdates } from "../updates/index.js"
 import { defaultPolicy, RolloutInput, RolloutMod, RolloutPolicy, RolloutStatus } from "./contract/Api.js"
 import { RolloutCompleted, RolloutFailed, RolloutRolledBack } from "./events.js"
 import { checkHealth } from "./internal/health.js"
-import { RolloutConflict, type RolloutError, RolloutInputRefused } from "./errors.js"
+import { RolloutConflict, type RolloutError, RolloutInputRefused, type RolloutStoreError, storeError } from "./errors.js"
 
 type Lookup = ServerNotFound | ServerUnreadable
-
+/** Whose store failed: the policies (this plugin's) or the mods a rollout reads. */
+type StoreFailure = RolloutStoreError | ModStoreError
 
 export interface RolloutsShape {
-  readonly policy: (serverId: string) => Effect.Effect<RolloutPolicy, Lookup>
-  readonly setPolicy: (serverId: string, policy: RolloutPolicy) => Effect.Effect<RolloutPolicy, Lookup>
+  readonly policy: (serverId: string) => Effect.Effect<RolloutPolicy, Lookup | RolloutStoreError>
+  readonly setPolicy: (serverId: string, policy: RolloutPolicy) => Effect.Effect<RolloutPolicy, Lookup | RolloutStoreError>
   readonly status: (serverId: string) => Effect.Effect<RolloutStatus, Lookup>
-  readonly start: (serverId: string, input: RolloutInput, by: string) => Effect.Effect<RolloutStatus, Lookup | RolloutError>
+  readonly start: (serverId: string, input: RolloutInput, by: string) => Effect.Effect<RolloutStatus, Lookup | RolloutError | StoreFailure>
   /** The scheduler's "apply pending updates": checks the workshop, and rolls out only when something is due. */
-  readonly applyPending: (serverId: string, by: string) => Effect.Effect<"started" | "nothing-due", Lookup | RolloutError>
-  readonly follow: (serverId: string) => Stream.Stream<RolloutStatus, Lookup>
+  readonly applyPending: (serverId: string, by: string) => Effect.Effect<"started" | "nothing-due", Lookup | RolloutError | StoreFailure>
+  /** The server looked up now (a missing one fails here, before any answer); then its status and every change, until the rollout has ended. */
+  readonly follow: (serverId: string) => Effect.Effect<Stream.Stream<RolloutStatus>, Lookup>
   /** The status once the rollout running now has ended (at once when none runs). */
   readonly awaitEnd: (serverId: string) => Effect.Effect<RolloutStatus, Lookup>
   /** Forgets a deleted server's policy. */
-  readonly forgetServer: (serverId: string) => Effect.Effect<void>
+  readonly forgetServer: (serverId: string) => Effect.Effect<void, RolloutStoreError>
 }
 
 const idle = (serverId: string) =>
@@ -92,7 +95,9 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
       const policy: RolloutsShape["policy"] = (serverId) =>
         Effect.gen(function* () {
           yield* servers.entry(serverId)
-          const rows = yield* sql<{ readonly policy: string }>`SELECT policy FROM rollout_policies WHERE server_id = ${serverId}`.pipe(Effect.orDie)
+          const rows = yield* sql<{ readonly policy: string }>`SELECT policy FROM rollout_policies WHERE server_id = ${serverId}`.pipe(
+            Effect.mapError(storeError("read a rollout policy"))
+          )
           return rows[0] === undefined ? defaultPolicy : Option.getOrElse(decodePolicy(rows[0].policy), () => defaultPolicy)
         })
 
@@ -112,7 +117,7 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
           const handle = yield* servers.get(serverId)
           const entry = yield* handle.entry
           const rules = yield* policy(serverId)
-          const installed = (yield* mods.list(serverId).pipe(Effect.catchTag("ModStoreError", storeDefect))).items
+          const installed = (yield* mods.list(serverId)).items
           const wanted = input.mods ?? installed.filter(isDue).map((m) => m.workshopId)
           const unknown = wanted.filter((id) => !installed.some((m) => m.workshopId === id))
           if (unknown.length > 0) return yield* new RolloutInputRefused({ field: "mods", message: `mods: not installed on this server: ${unknown.join(", ")}` })
@@ -142,6 +147,11 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
             Effect.gen(function* () {
               yield* board.put(serverId, new RolloutStatus({ ...idle(serverId), state: "running", mods: plan, server: input.server, startedAt: yield* now }))
               yield* context.began
+              /** What the status (which clients read) says of a failure: a store failure's own words go to the log only. */
+              const described = (error: Lookup | ModStoreError | PlatformStoreError) =>
+                error._tag === "ModStoreError" || error._tag === "PlatformStoreError"
+                  ? Effect.as(Effect.logError(`rollout of ${serverId}: ${error.message}`), "the controller's database failed (its log says how)")
+                  : Effect.succeed(error.message)
               const say = (phase: string, message: string, progress?: number) =>
                 Effect.zipRight(step(serverId, phase, message), context.progress(progress, message))
               const finish = (state: RolloutStatus["state"], message: string, error: string | null = null) =>
@@ -224,8 +234,15 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
                 yield* say("updating-server", "updating the game server through SteamCMD", 0.5)
                 const error = yield* updates
                   .appUpdateWithin(serverId, by, (p, m) => context.progress(p === undefined ? undefined : 0.5 + p * 0.2, m))
-                  .pipe(Effect.catchAll((e) => Effect.succeed(e.message)))
+                  .pipe(Effect.catchAll(described))
                 if (error !== undefined) failure = `the game server update failed: ${error}`
+              }
+              // The mods the started server must load, read while a failure can still be undone like any other.
+              let expected: ReadonlyArray<string> = []
+              if (failure === undefined && wasRunning) {
+                const listed = yield* Effect.either(mods.list(serverId))
+                if (listed._tag === "Left") failure = `the installed mods cannot be read back: ${yield* described(listed.left)}`
+                else expected = listed.right.items.filter((m) => m.enabled).map((m) => m.name)
               }
               if (failure !== undefined) {
                 // Nothing half-applied is left: what went on comes off again.
@@ -240,7 +257,6 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
               }
 
               // 5. Start and watch it.
-              const expected = (yield* mods.list(serverId).pipe(Effect.orDie)).items.filter((m) => m.enabled).map((m) => m.name)
               const window = Duration.seconds(rules.checkWindowSeconds)
               const startAndCheck = (what: string) =>
                 Effect.gen(function* () {
@@ -292,7 +308,7 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
             yield* servers.entry(serverId)
             const at = yield* now
             yield* sql`INSERT INTO rollout_policies (server_id, policy, updated_at) VALUES (${serverId}, ${encodePolicy(next)}, ${at})
-              ON CONFLICT (server_id) DO UPDATE SET policy = excluded.policy, updated_at = excluded.updated_at`.pipe(Effect.orDie)
+              ON CONFLICT (server_id) DO UPDATE SET policy = excluded.policy, updated_at = excluded.updated_at`.pipe(Effect.mapError(storeError("save a rollout policy")))
             return next
           }),
         status,
@@ -300,30 +316,29 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
         applyPending: (serverId, by) =>
           Effect.gen(function* () {
             yield* mods.checkUpdates(serverId).pipe(
-              Effect.catchTags({
-                ModStoreError: storeDefect,
-                WorkshopUnavailable: (e) => Effect.fail(new RolloutConflict({ message: `cannot check the workshop: ${e.message}` }))
-              })
+              Effect.catchTag("WorkshopUnavailable", (e) => Effect.fail(new RolloutConflict({ message: `cannot check the workshop: ${e.message}` })))
             )
-            const due = yield* mods.due(serverId).pipe(Effect.catchTag("ModStoreError", storeDefect))
+            const due = yield* mods.due(serverId)
             if (due.length === 0) return "nothing-due" as const
             yield* run(serverId, new RolloutInput({ mods: due.map((m) => m.workshopId), install: [], server: false, now: false }), by)
             return "started" as const
           }),
-        follow: (serverId) => Stream.unwrap(Effect.map(status(serverId), (current) => board.follow(serverId, current))),
+        follow: (serverId) => Effect.map(status(serverId), (current) => board.follow(serverId, current)),
         awaitEnd: (serverId) => Effect.flatMap(board.awaitEnd(serverId), (s) => (s === undefined ? status(serverId) : Effect.succeed(s))),
-        forgetServer: (serverId) => sql`DELETE FROM rollout_policies WHERE server_id = ${serverId}`.pipe(Effect.orDie, Effect.asVoid)
+        forgetServer: (serverId) => sql`DELETE FROM rollout_policies WHERE server_id = ${serverId}`.pipe(Effect.mapError(storeError("forget a server's rollout policy")), Effect.asVoid)
       })
     })
   )
 }
 
-/** `Rollouts`, and the runtime's `ScheduledUpdates` slot filled with it (the scheduler's "apply pending updates"). */
+/** `Rollouts`, and the scheduler's `ScheduledUpdates` extension point filled with it (its "apply pending updates" jobs). */
 export const RolloutsLive = Layer.effect(
   ScheduledUpdates,
   Effect.map(Rollouts, (rollouts) => ({
     applyPending: (serverId: string, by: string) =>
       rollouts.applyPending(serverId, by).pipe(
+        // A store failure is a fault, not a refusal: it dies, and the scheduler logs it whole.
+        Effect.catchTags({ RolloutStoreError: storeDefect, ModStoreError: storeDefect }),
         Effect.mapError((error) =>
           error._tag === "RolloutConflict" || error._tag === "RolloutInputRefused"
             ? new ActorError({ serverId, reason: "refused", message: error.message })

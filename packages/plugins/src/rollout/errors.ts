@@ -4,6 +4,7 @@
  * pending updates" sees them as the actor's `refused`.
  */
 import * as Schema from "effect/Schema"
+import { storeErrorFields, storeErrorMapper } from "@garrison/runtime"
 
 /** A field of the request names what cannot be rolled out (400 naming it). */
 export class RolloutInputRefused extends Schema.TaggedError<RolloutInputRefused>()("RolloutInputRefused", {
@@ -17,3 +18,8 @@ export class RolloutConflict extends Schema.TaggedError<RolloutConflict>()("Roll
 }) {}
 
 export type RolloutError = RolloutInputRefused | RolloutConflict
+
+/** The database refused a read or write of the rollout policies: a fault, answered 500 with a request id (`storeDefect`). */
+export class RolloutStoreError extends Schema.TaggedError<RolloutStoreError>()("RolloutStoreError", storeErrorFields) {}
+
+export const storeError = storeErrorMapper(RolloutStoreError)

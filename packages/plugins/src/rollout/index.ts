@@ -1,8 +1,8 @@
 /**
  * Safe rollouts: mod and game updates put on a running server with warnings,
  * a lock, kicks, a health check after the restart and a rollback when the
- * new version fails (`Rollouts`). Fills the runtime's `ScheduledUpdates`
- * slot, so the scheduler's "apply pending updates" jobs roll out only when
+ * new version fails (`Rollouts`). Provides the scheduler's
+ * `ScheduledUpdates` extension point, so the scheduler's "apply pending updates" jobs roll out only when
  * something is due. See README.md.
  */
 import * as Effect from "effect/Effect"
@@ -11,13 +11,16 @@ import { RolloutApi } from "./contract/Api.js"
 import { migrations } from "./migrations.js"
 import { RolloutRoutes } from "./routes.js"
 import { Rollouts, RolloutsLive } from "./Rollouts.js"
+import { ScheduledUpdates } from "../scheduler/index.js"
 
 export const RolloutPlugin = Plugin.make({
   id: "rollout",
   // Records audit rows through the audit trail it reads when built: the audit plugin is built first.
   requires: [AuditTrail],
+  // The scheduler's "apply pending updates" jobs roll out through it.
+  provides: [ScheduledUpdates],
   description: "Safe rollouts of mod and game updates: warnings, lock, kick, health check, rollback",
-  dependsOn: ["servers", "platform", "mods", "updates"],
+  dependsOn: ["servers", "platform", "mods", "updates", "scheduler"],
   migrations,
   layer: RolloutsLive,
   http: Plugin.http(RolloutApi, RolloutRoutes),
@@ -40,5 +43,5 @@ export { RolloutCompleted, RolloutFailed, RolloutRolledBack } from "./events.js"
 export { checkHealth, parseReportedMods } from "./internal/health.js"
 export { Rollouts, RolloutsLive } from "./Rollouts.js"
 export type { RolloutsShape } from "./Rollouts.js"
-export { RolloutConflict, RolloutInputRefused } from "./errors.js"
+export { RolloutConflict, RolloutInputRefused, RolloutStoreError } from "./errors.js"
 export type { RolloutError } from "./errors.js"

@@ -1,20 +1,22 @@
 /**
- * The slot the scheduler's "apply pending updates" jobs go through: checks
- * a server's mods for due updates and rolls them out when there are any.
- * The rollout plugin fills it; without that plugin such a job fails with
- * `unsupported`, saying what to load. A slot rather than a dependency, so
- * the scheduler stays below the mod and update plugins.
+ * An extension point the scheduler owns (Backstage-style): what its "apply
+ * pending updates" jobs call to check a server's mods for due updates and
+ * roll them out. The rollout plugin provides it (`provides:
+ * [ScheduledUpdates]`); without that plugin such a job fails with
+ * `unsupported`, saying what to load. The scheduler declares the point and
+ * the plugin that can fill it depends on the scheduler, so the scheduler
+ * stays below the mod and update plugins.
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import { ActorError } from "./ActorError.js"
+import { ActorError } from "@garrison/runtime"
 
 export interface ScheduledUpdatesShape {
   /** `started` when a rollout began, `nothing-due` when no update was due; refusals (busy, ...) fail. */
   readonly applyPending: (serverId: string, by: string) => Effect.Effect<"started" | "nothing-due", ActorError>
 }
 
-export class ScheduledUpdates extends Context.Reference<ScheduledUpdates>()("@garrison/runtime/ScheduledUpdates", {
+export class ScheduledUpdates extends Context.Reference<ScheduledUpdates>()("@garrison/plugins/scheduler/ScheduledUpdates", {
   defaultValue: (): ScheduledUpdatesShape => ({
     applyPending: (serverId) =>
       Effect.fail(new ActorError({ serverId, reason: "unsupported", message: "applying pending updates needs the rollout plugin (PLUGINS)" }))

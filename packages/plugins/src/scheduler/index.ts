@@ -1,7 +1,9 @@
 /**
  * Scheduler: cron jobs per server (restart and stop with warnings, message,
  * lock, unlock, kick-all, raw RCON), behind `/api/servers/:id/scheduler`.
- * Reaches servers through the servers plugin's `Servers`. A deleted server's jobs are deleted (`ServerDeleted`).
+ * Reaches servers through the servers plugin's `Servers`. Owns the
+ * `ScheduledUpdates` extension point its "apply-updates" jobs call (the
+ * rollout plugin provides it). A deleted server's jobs are deleted (`ServerDeleted`).
  * See README.md for the rules on missed runs.
  */
 import { on, Plugin, ServerDeleted } from "@garrison/runtime"
@@ -51,4 +53,6 @@ export { ScheduledJobRan } from "./events.js"
 export { defaultRunnerOptions as defaultSchedulerRunnerOptions, runScheduler } from "./runner.js"
 export type { RunnerOptions as SchedulerRunnerOptions } from "./runner.js"
 export { Scheduler } from "./Scheduler.js"
+export { ScheduledUpdates } from "./ScheduledUpdates.js"
+export type { ScheduledUpdatesShape } from "./ScheduledUpdates.js"
 export type { SchedulerShape } from "./Scheduler.js"

@@ -104,7 +104,7 @@ export const oneEntryPerInstall = (entries: ReadonlyArray<ServerEntry>): Readonl
 ]
 
 export class ServerEntries extends Context.Tag("@garrison/plugins/ServerEntries")<ServerEntries, ServerEntriesShape>() {
-  static readonly layer: Layer.Layer<ServerEntries, StartupError | ConfigError.ConfigError, SqlClient.SqlClient | SealedSecrets | GarrisonConfig> = Layer.effect(
+  static readonly layer: Layer.Layer<ServerEntries, StartupError | ConfigError.ConfigError | ServerStoreError, SqlClient.SqlClient | SealedSecrets | GarrisonConfig> = Layer.effect(
     ServerEntries,
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
@@ -112,7 +112,7 @@ export class ServerEntries extends Context.Tag("@garrison/plugins/ServerEntries"
       const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms).toISOString())
       // Before the port opens: a missing key while sealed passwords are stored stops the start (one line).
       const [sealedRows] = yield* sql<{ readonly n: number }>`SELECT COUNT(*) AS n FROM servers
-        WHERE entry LIKE ${`%${SEALED_PREFIX}%`}`.pipe(Effect.orDie)
+        WHERE entry LIKE ${`%${SEALED_PREFIX}%`}`.pipe(Effect.mapError(storeError("count the sealed entries")))
       const box = yield* (yield* SealedSecrets).box(SERVERS_KEY, {
         sealedValuesExist: Number(sealedRows?.n ?? 0) > 0,
         sealedWhat: "RCON passwords and agent keys"
@@ -222,7 +222,7 @@ export class ServerEntries extends Context.Tag("@garrison/plugins/ServerEntries"
       const cache = new Map<string, ServerEntry>()
       const unreadable = new Map<string, UnreadableEntry>()
       let unreadableSnapshot: ReadonlyArray<UnreadableEntry> | undefined
-      const rows = yield* sql<Row>`SELECT id, name, entry FROM servers ORDER BY created_at, id`.pipe(Effect.orDie)
+      const rows = yield* sql<Row>`SELECT id, name, entry FROM servers ORDER BY created_at, id`.pipe(Effect.mapError(storeError("read the server entries")))
       for (const row of rows) {
         const decoded = yield* Effect.either(decodeRow(row))
         if (decoded._tag === "Right") cache.set(row.id, decoded.right)

@@ -13,14 +13,25 @@
  * actor takes it for the next start, and `update` leaves an audit row
  * `server.update` naming the fields that changed (never their values).
  * Plugins never reach `ServerEntries` or the `Supervisor` themselves.
+ *
+ * The busy rule for a server's files is the runtime's (`filesBusy`):
+ * `busy(id)` says why they may not change now, for a message before any
+ * work begins; `whileIdle(id, what, work)` runs the work under a files hold
+ * the actor grants only while the server is stopped and free, and during
+ * which it refuses to start. Long work that the actor runs as an operation
+ * (an update, a restore, a wipe) gets the same rule from the actor.
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Stream from "effect/Stream"
+import type * as Scope from "effect/Scope"
 import {
+  type ActorError,
   AuditTrail,
+  filesBusy,
+  type OperationKind,
   RconGameControl,
   recordForRequest,
   type ServerActor,
@@ -86,6 +97,21 @@ export interface ServersShape {
   readonly entries: Effect.Effect<ReadonlyArray<ServerEntry>>
   /** One entry per install folder (the first made): for files that entries on one folder share. */
   readonly installs: Effect.Effect<ReadonlyArray<ServerEntry>>
+  /** Why the server's files may not change now ("it is running", "its restore is under way"), or undefined when they may. */
+  readonly busy: (serverId: string) => Effect.Effect<string | undefined, ServerLookupError>
+  /**
+   * Runs `work` while the server's files are held for `what` ("mod
+   * install"): refused with the actor's `busy`/`already-running` error
+   * (its message says why) while the server runs or other work holds it;
+   * meanwhile starts and operations are refused. `within`: the caller is
+   * that operation's own work (a rollout installing its mods).
+   */
+  readonly whileIdle: <A, E, R>(
+    serverId: string,
+    what: string,
+    work: (handle: ServerHandle) => Effect.Effect<A, E, R>,
+    options?: { readonly within?: OperationKind }
+  ) => Effect.Effect<A, E | ActorError | ServerLookupError, Exclude<R, Scope.Scope>>
   /** Stores a new entry and makes its actor; with `freeGamePort`, a taken game port moves up to a free slot. */
   readonly create: (entry: ServerEntry, options?: { readonly freeGamePort?: boolean }) => Effect.Effect<ServerEntry, EntryConflict>
   /**
@@ -190,7 +216,31 @@ export class Servers extends Context.Tag("@garrison/plugins/Servers")<Servers, S
         return next
       })
 
-    return Servers.of({ get, entry, running, supervised, entries, installs: Effect.map(entries, oneEntryPerInstall), create, update })
+    const busy: ServersShape["busy"] = (serverId) =>
+      Effect.gen(function* () {
+        const existing = yield* supervisor.find(serverId)
+        // A server without an actor has no process and no work on it: only its existence is checked.
+        if (Option.isNone(existing)) return yield* Effect.as(entry(serverId), undefined)
+        return filesBusy(yield* existing.value.state)
+      })
+
+    const whileIdle: ServersShape["whileIdle"] = (serverId, what, work, options) =>
+      Effect.flatMap(get(serverId), (handle) =>
+        Effect.scoped(Effect.zipRight(handle.actor.holdFiles(what, options?.within), work(handle)))
+      )
+
+    return Servers.of({
+      get,
+      entry,
+      running,
+      supervised,
+      entries,
+      installs: Effect.map(entries, oneEntryPerInstall),
+      busy,
+      whileIdle,
+      create,
+      update
+    })
   })
 
   /** Needs the servers plugin's `ServerEntries` and the `Supervisor`; provides the `ControlProviders` registry with it. */

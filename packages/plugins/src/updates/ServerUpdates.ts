@@ -25,7 +25,6 @@ import {
   BeforeServerUpdate,
   type ConfinedFileError,
   EventBus,
-  filesBusy,
   giveTreeToItsOwner,
   Hooks,
   hostFolders,
@@ -40,7 +39,7 @@ import {
   SteamCmd,
   type SteamCmdError
 } from "@garrison/runtime"
-import { PlatformSettings } from "../platform/index.js"
+import { PlatformSettings, type PlatformStoreError } from "../platform/index.js"
 import { readBattlEyeRcon, Servers } from "../servers/index.js"
 import { DeployFolderRefused, UpdateConflict, type UpdatesError, UpdatesUnavailable } from "./errors.js"
 import { type Branch, type DeployInput, DeployStarted, type UpdateKind, UpdateStatus } from "./contract/Api.js"
@@ -52,11 +51,12 @@ type Lookup = ServerNotFound | ServerUnreadable
 
 export interface ServerUpdatesShape {
   readonly status: (serverId: string) => Effect.Effect<UpdateStatus, Lookup>
-  readonly start: (serverId: string, kind: "update" | "rebuild", by: string) => Effect.Effect<UpdateStatus, Lookup | UpdateConflict | UpdatesUnavailable>
+  /** `PlatformStoreError`: the Steam account's first proven login could not be recorded (nothing ran). */
+  readonly start: (serverId: string, kind: "update" | "rebuild", by: string) => Effect.Effect<UpdateStatus, Lookup | UpdateConflict | UpdatesUnavailable | PlatformStoreError>
   readonly cancel: (serverId: string, by: string) => Effect.Effect<UpdateStatus, Lookup | UpdateConflict>
-  readonly deploy: (input: DeployInput, by: string) => Effect.Effect<DeployStarted, UpdatesError>
-  /** The status now, then every change, until the operation has ended. */
-  readonly follow: (serverId: string) => Stream.Stream<UpdateStatus, Lookup>
+  readonly deploy: (input: DeployInput, by: string) => Effect.Effect<DeployStarted, UpdatesError | PlatformStoreError>
+  /** The server looked up now (a missing one fails here, before any answer); then its status and every change, until the operation has ended. */
+  readonly follow: (serverId: string) => Effect.Effect<Stream.Stream<UpdateStatus>, Lookup>
   /**
    * The server's files updated by SteamCMD inside an operation the caller
    * already runs (a rollout): the server must be stopped. Answers the
@@ -66,9 +66,9 @@ export interface ServerUpdatesShape {
     serverId: string,
     by: string,
     progress: (progress: number | undefined, message: string) => Effect.Effect<void>
-  ) => Effect.Effect<string | undefined, Lookup>
-  /** The status once no operation of this kind runs (at once when none does). */
-  readonly awaitEnd: (serverId: string) => Effect.Effect<UpdateStatus>
+  ) => Effect.Effect<string | undefined, Lookup | PlatformStoreError>
+  /** The status once no operation of this kind runs (at once when none does; then the server is looked up for it). */
+  readonly awaitEnd: (serverId: string) => Effect.Effect<UpdateStatus, Lookup>
 }
 
 const idle = (serverId: string, installDir: string): UpdateStatus => {
@@ -138,7 +138,7 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
         const account = settings.account.value
         if (account.validatedAt !== null) return
         yield* platform.checkLogin(account.username, Redacted.value(account.password)).pipe(Effect.mapError(steamRefusal))
-        yield* platform.saveCredentials(account.username, Redacted.value(account.password), yield* iso).pipe(Effect.orDie)
+        yield* platform.saveCredentials(account.username, Redacted.value(account.password), yield* iso)
       })
 
       /**
@@ -236,12 +236,10 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
 
       const start: ServerUpdatesShape["start"] = (serverId, kind, by) =>
         Effect.gen(function* () {
-          const handle = yield* servers.get(serverId)
-          const state = yield* handle.state
-          const busy = filesBusy(state)
+          const busy = yield* servers.busy(serverId)
           if (busy !== undefined) return yield* new UpdateConflict({ message: `server ${serverId} is busy (${busy}): stop it first` })
           yield* provenAccount
-          const entry = yield* handle.entry
+          const entry = yield* servers.entry(serverId)
           return yield* run(serverId, kind, installedApp(entry.installDir)?.appId ?? SteamCmd.DAYZ_SERVER_APP, by)
         })
 
@@ -308,7 +306,7 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
           return new DeployStarted({ serverId: stored.id, name: stored.name, installDir: stored.installDir, gamePort: stored.gamePort, update })
         })
 
-      const awaitEnd = (serverId: string) => Effect.flatMap(board.awaitEnd(serverId), (status) => (status !== undefined ? Effect.succeed(status) : Effect.orDie(statusOf(serverId))))
+      const awaitEnd = (serverId: string) => Effect.flatMap(board.awaitEnd(serverId), (status) => (status !== undefined ? Effect.succeed(status) : statusOf(serverId)))
 
       return ServerUpdates.of({
         status: statusOf,
@@ -327,13 +325,14 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
             yield* audit.record({ actor: by, ip: null, action: "servers.update-cancel", target: serverId, result: "success" })
             return yield* awaitEnd(serverId)
           }),
-        follow: (serverId) => Stream.unwrap(Effect.map(statusOf(serverId), (now) => board.follow(serverId, now))),
+        follow: (serverId) => Effect.map(statusOf(serverId), (now) => board.follow(serverId, now)),
         awaitEnd,
         appUpdateWithin: (serverId, by, progress) =>
           Effect.gen(function* () {
             const entry = yield* servers.entry(serverId)
+            // A refusal (no account, Steam Guard) is the answer; the platform's store failing is not, and fails.
             const account = yield* Effect.either(provenAccount)
-            if (account._tag === "Left") return account.left.message
+            if (account._tag === "Left") return account.left._tag === "PlatformStoreError" ? yield* account.left : account.left.message
             return yield* appUpdate(serverId, entry, "update", installedApp(entry.installDir)?.appId ?? SteamCmd.DAYZ_SERVER_APP, by, progress)
           })
       })

@@ -2,14 +2,14 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import * as Stream from "effect/Stream"
-import { BadRequest, Conflict, CurrentPrincipal, serverSentEvents, Unavailable } from "@garrison/runtime"
+import { BadRequest, Conflict, CurrentPrincipal, serverSentEvents, storeDefect, Unavailable } from "@garrison/runtime"
 import { UpdatesApi, UpdateStatus } from "./contract/Api.js"
+import type { PlatformStoreError } from "../platform/index.js"
 import type { UpdatesError } from "./errors.js"
 import { ServerUpdates } from "./ServerUpdates.js"
 
-/** The plugin's errors as the API answers them: the one place their statuses are chosen. */
-const updatesHttpError = (error: UpdatesError): Effect.Effect<never, BadRequest | Conflict | Unavailable> => {
+/** The plugin's errors as the API answers them: the one place their statuses are chosen (the platform's store failing is a fault: 500 with a request id). */
+const updatesHttpError = (error: UpdatesError | PlatformStoreError): Effect.Effect<never, BadRequest | Conflict | Unavailable> => {
   switch (error._tag) {
     case "UpdateConflict":
       return Effect.fail(new Conflict({ message: error.message }))
@@ -17,9 +17,12 @@ const updatesHttpError = (error: UpdatesError): Effect.Effect<never, BadRequest 
       return Effect.fail(new Unavailable({ message: error.message }))
     case "DeployFolderRefused":
       return Effect.fail(new BadRequest({ message: error.message, details: [{ path: error.field, message: error.message }] }))
+    case "PlatformStoreError":
+      return storeDefect(error)
   }
 }
-
+/** What an update or a rebuild can meet (a deploy, also a refused folder). */
+const startAnswered = { UpdateConflict: updatesHttpError, UpdatesUnavailable: updatesHttpError, PlatformStoreError: updatesHttpError }
 
 const encodeStatus = Schema.encodeSync(UpdateStatus)
 
@@ -28,16 +31,16 @@ export const UpdatesRoutes = HttpApiBuilder.group(UpdatesApi, "serverUpdates", (
     const updates = yield* ServerUpdates
     const caller = Effect.map(CurrentPrincipal, (p) => p.name)
     return handlers
-      .handle("update", ({ path }) => Effect.flatMap(caller, (by) => updates.start(path.id, "update", by)).pipe(Effect.catchTags({ UpdateConflict: updatesHttpError, UpdatesUnavailable: updatesHttpError })))
-      .handle("rebuild", ({ path }) => Effect.flatMap(caller, (by) => updates.start(path.id, "rebuild", by)).pipe(Effect.catchTags({ UpdateConflict: updatesHttpError, UpdatesUnavailable: updatesHttpError })))
+      .handle("update", ({ path }) => Effect.flatMap(caller, (by) => updates.start(path.id, "update", by)).pipe(Effect.catchTags(startAnswered)))
+      .handle("rebuild", ({ path }) => Effect.flatMap(caller, (by) => updates.start(path.id, "rebuild", by)).pipe(Effect.catchTags(startAnswered)))
       .handle("status", ({ path }) => updates.status(path.id))
       .handle("cancel", ({ path }) => Effect.flatMap(caller, (by) => updates.cancel(path.id, by)).pipe(Effect.catchTag("UpdateConflict", updatesHttpError)))
       .handle("deploy", ({ payload }) => Effect.flatMap(caller, (by) => updates.deploy(payload, by)).pipe(
-          Effect.catchTags({ UpdateConflict: updatesHttpError, UpdatesUnavailable: updatesHttpError, DeployFolderRefused: updatesHttpError })
+          Effect.catchTags({ ...startAnswered, DeployFolderRefused: updatesHttpError })
         ))
       .handle("events", ({ path }) =>
         // The server is looked up first, so an unknown one is a 404, not an empty stream.
-        Effect.map(updates.status(path.id), () => serverSentEvents(Stream.orDie(updates.follow(path.id)), "status", encodeStatus))
+        Effect.map(updates.follow(path.id), (statuses) => serverSentEvents(statuses, "status", encodeStatus))
       )
   })
 )

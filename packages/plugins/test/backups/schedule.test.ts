@@ -8,7 +8,7 @@
  * the hook before an update makes a pre-update backup.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { callWithText as call, eventually, fakeFleet, fakeInstall, requestBytes, tempDir, testController, unzipEntries } from "@garrison/testkit"
+import { callWithText as call, eventually, fakeFleet, fakeInstall, requestBytes, sleepsOnTestClock, tempDir, testController, unzipEntries } from "@garrison/testkit"
 import { Clock, Duration, Effect, LogLevel, TestClock } from "effect"
 import * as Fs from "node:fs"
 import { createRequire } from "node:module"
@@ -50,6 +50,17 @@ const listed = (id: string) =>
     (r.body as { items: ReadonlyArray<{ type: string; createdAt: string }> }).items.map((b) => ({ type: b.type, createdAt: new Date(b.createdAt).getTime() }))
   )
 
+/**
+ * The marker that the schedule has looked at the clock as it is now: its
+ * job (every minute, spaced) ran for this moment and sleeps until its next
+ * look, within a minute (nothing else in this controller sleeps there). A backup it was going to make would be on disk by then (the job
+ * makes it before it sleeps again).
+ */
+const scheduleLooked = Effect.gen(function* () {
+  const now = yield* Clock.currentTimeMillis
+  yield* eventually(sleepsOnTestClock, (sleeps) => sleeps.some((at) => at > now && at <= now + 60_000), 10_000)
+})
+
 const scheduled = (backupDir: string, id: string) => () => (Fs.existsSync(NodePath.join(backupDir, id)) ? Fs.readdirSync(NodePath.join(backupDir, id)).filter((n) => n.startsWith("scheduled-")) : [])
 
 describe("backups: schedule and running servers", () => {
@@ -71,7 +82,7 @@ describe("backups: schedule and running servers", () => {
         // Half an interval later: still one.
         const now = yield* Clock.currentTimeMillis
         yield* TestClock.adjust(Duration.millis(Math.max(0, first.createdAt + 30 * 60_000 - now)))
-        yield* Effect.promise(() => new Promise((r) => setTimeout(r, 200)))
+        yield* scheduleLooked
         expect(list()).toHaveLength(1)
         yield* tick(2)
         const second = (yield* listed(id)).filter((b) => b.type === "scheduled")[0]!
@@ -80,7 +91,7 @@ describe("backups: schedule and running servers", () => {
         // Off again: no more.
         expect((yield* call("PUT", `/api/servers/${id}/backup-config`, { as: ADMIN, json: { intervalMinutes: 0 } })).status).toBe(200)
         yield* TestClock.adjust(Duration.hours(3))
-        yield* Effect.promise(() => new Promise((r) => setTimeout(r, 200)))
+        yield* scheduleLooked
         expect(list()).toHaveLength(2)
       }).pipe(Effect.provide(layer))
     }))

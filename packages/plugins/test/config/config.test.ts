@@ -5,8 +5,9 @@
  * stale read (412), ranges and types refused naming the key, a file DayZ
  * would refuse left alone, and templates of the whole file, sealed at rest.
  */
+import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { callWithText as call, fakeFleet, fakeInstall, tempDir, testController } from "@garrison/testkit"
+import { callWithText as call, fakeFleet, fakeInstall, type LogLine, request, tempDir, testController } from "@garrison/testkit"
 import { Effect, LogLevel } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
@@ -43,11 +44,11 @@ interface Config {
   readonly restartNeeded: boolean
 }
 
-const setup = (dataDir?: string) => {
+const setup = (dataDir?: string, logs?: Array<LogLine>) => {
   const fleet = fakeFleet()
   const layer = testController([fleet.plugin, ConfigPlugin], {
     dataPrefix: "garrison-config-",
-    logLevel: LogLevel.Error,
+    ...(logs === undefined ? { logLevel: LogLevel.Error } : { logs, logLevel: LogLevel.Error }),
     ...(dataDir === undefined ? {} : { settings: { dataDir } })
   })
   return { fleet, layer }
@@ -190,5 +191,23 @@ describe("server configuration", () => {
       const stored = db.map((f) => Fs.readFileSync(f).toString("latin1")).join("")
       expect(stored).not.toContain("admin-secret")
       expect(stored).toContain("sealed:v1:")
+    }))
+
+  it.scoped("a store failure is 500 internal quoting the request id; the database's words reach the log only", () =>
+    Effect.gen(function* () {
+      const logs: Array<LogLine> = []
+      const { layer } = setup(undefined, logs)
+      yield* Effect.gen(function* () {
+        const { id } = yield* server
+        const sql = yield* SqlClient.SqlClient
+        yield* Effect.orDie(sql`CREATE TRIGGER refuse_templates BEFORE INSERT ON config_templates BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`)
+        const reply = yield* request("POST", `/api/servers/${id}/config/templates`, { as: EDITOR, json: { name: "vanilla" } })
+        expect(reply.status).toBe(500)
+        const requestId = reply.headers["x-request-id"]
+        expect(requestId).toMatch(/\S/)
+        expect(JSON.parse(reply.text)).toEqual({ error: "internal", message: `internal error; quote request id ${requestId}` })
+        expect(reply.text).not.toContain("disk on fire")
+        expect(logs.some((line) => line.message.includes("save a template") && line.message.includes("disk on fire"))).toBe(true)
+      }).pipe(Effect.provide(layer))
     }))
 })

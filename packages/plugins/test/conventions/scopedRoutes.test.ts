@@ -24,6 +24,7 @@ import { Notifications, NotificationsPlugin } from "../../src/notifications/inde
 import { PlatformPlugin } from "../../src/platform/index.js"
 import { PlayersPlugin } from "../../src/players/index.js"
 import { RolloutPlugin } from "../../src/rollout/index.js"
+import { SchedulerPlugin } from "../../src/scheduler/index.js"
 import { UpdatesPlugin } from "../../src/updates/index.js"
 
 const ADMIN = "root:admin"
@@ -42,6 +43,7 @@ const setup = () =>
       ModsPlugin,
       UpdatesPlugin,
       RolloutPlugin,
+      SchedulerPlugin,
       ConfigPlugin,
       FilesPlugin,
       BackupsPlugin,

@@ -91,6 +91,16 @@ describe("scheduler runner", () => {
       expect(after).toMatchObject({ lastRunAt: "2025-01-06T04:00:00.000Z", lastResult: "skipped: server not running" })
     }))
 
+  it.scoped("without the rollout plugin, which provides ScheduledUpdates, an apply-updates run fails saying what to load", () =>
+    Effect.gen(function* () {
+      const { fleet, scheduler } = yield* setUp({ beta: "stopped" }, "2025-01-06T03:00:00.000Z")
+      const job = yield* scheduler.create("beta", new ScheduledJobInput({ kind: "apply-updates", cron: "0 4 * * *", timeZone: "UTC" }))
+      expect(yield* advanceTo(fleet, "2025-01-06T04:00:00.000Z")).toEqual([])
+      expect(yield* Queue.take(fleet.ran)).toMatchObject({ jobId: job.id, ok: false })
+      const [after] = yield* scheduler.list("beta")
+      expect(after?.lastResult).toContain("applying pending updates needs the rollout plugin (PLUGINS)")
+    }))
+
   it.scoped("disabled jobs do not fire; toggling enables and disables", () =>
     Effect.gen(function* () {
       const { fleet, scheduler } = yield* setUp({ alpha: "running" }, "2025-01-06T03:00:00.000Z")

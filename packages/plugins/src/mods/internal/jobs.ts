@@ -17,6 +17,7 @@ import * as Stream from "effect/Stream"
 import * as SubscriptionRef from "effect/SubscriptionRef"
 import { randomUUID } from "node:crypto"
 import { type Mod, ModJob } from "../contract/Api.js"
+import { type ModStoreError, storeError } from "../errors.js"
 
 /** How long an ended job stays listed. */
 export const ENDED_JOB_TTL = Duration.hours(1)
@@ -26,10 +27,11 @@ type Fields = Partial<Pick<ModJob, "state" | "percent" | "bytes" | "totalBytes" 
 export interface JobHandle {
   readonly id: string
   readonly progress: (fields: Fields) => Effect.Effect<void>
-  readonly done: (mod: Mod, message: string) => Effect.Effect<void>
-  readonly failed: (error: string) => Effect.Effect<void>
+  /** The end, shown and awaited at once; `ModStoreError` when its row could not be written (a restart would not find it ended). */
+  readonly done: (mod: Mod, message: string) => Effect.Effect<void, ModStoreError>
+  readonly failed: (error: string) => Effect.Effect<void, ModStoreError>
   /** The controller is stopping under it (a restart finds the jobs a crash cut off the same way). */
-  readonly interrupted: Effect.Effect<void>
+  readonly interrupted: Effect.Effect<void, ModStoreError>
 }
 
 const JobJson = Schema.parseJson(ModJob)
@@ -58,7 +60,7 @@ const recoverJobs = (sql: SqlClient.SqlClient, now: number) =>
       recovered.set(job.id, job)
     }
     return recovered
-  }).pipe(Effect.orDie)
+  }).pipe(Effect.mapError(storeError("recover the mod jobs")))
 
 export const makeJobs = (sql: SqlClient.SqlClient) => Effect.gen(function* () {
   const recovered = yield* recoverJobs(sql, yield* Clock.currentTimeMillis)
@@ -68,7 +70,7 @@ export const makeJobs = (sql: SqlClient.SqlClient) => Effect.gen(function* () {
   /** A job's row: written when it begins and when it ends (progress stays in memory). */
   const store = (job: ModJob) =>
     sql`INSERT INTO mod_jobs (id, job, ended_at) VALUES (${job.id}, ${encodeJob(job)}, ${job.endedAt})
-      ON CONFLICT (id) DO UPDATE SET job = excluded.job, ended_at = excluded.ended_at`.pipe(Effect.asVoid, Effect.orDie)
+      ON CONFLICT (id) DO UPDATE SET job = excluded.job, ended_at = excluded.ended_at`.pipe(Effect.asVoid, Effect.mapError(storeError("record a mod job")))
 
   const set = (id: string, f: (job: ModJob) => ModJob) =>
     SubscriptionRef.update(jobs, (all) => {
@@ -84,10 +86,11 @@ export const makeJobs = (sql: SqlClient.SqlClient) => Effect.gen(function* () {
       const endedAt = yield* iso
       yield* set(id, (job) => new ModJob({ ...job, ...fields, endedAt }))
       const job = (yield* SubscriptionRef.get(jobs)).get(id)
-      if (job !== undefined) yield* store(job)
       const ending = endings.get(id)
       endings.delete(id)
-      if (job !== undefined && ending !== undefined) yield* Deferred.succeed(ending, job)
+      if (job === undefined) return
+      // Whoever awaits the job hears of its end even when its row cannot be written.
+      yield* store(job).pipe(Effect.ensuring(ending === undefined ? Effect.void : Deferred.succeed(ending, job)))
     })
 
   return {
@@ -109,8 +112,8 @@ export const makeJobs = (sql: SqlClient.SqlClient) => Effect.gen(function* () {
           endedAt: null,
           mod: null
         })
-        endings.set(id, yield* Deferred.make<ModJob>())
         yield* store(job)
+        endings.set(id, yield* Deferred.make<ModJob>())
         yield* SubscriptionRef.update(jobs, (all) => new Map(all).set(id, job))
         const handle: JobHandle = {
           id,

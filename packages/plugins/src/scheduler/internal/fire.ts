@@ -7,10 +7,11 @@
  * commands go through the server's `GameControl`; restart and stop through
  * its actor.
  */
-import { type ActorError, ScheduledUpdates } from "@garrison/runtime"
+import type { ActorError } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
 import { kickEveryone, type ServerHandle } from "../../servers/index.js"
 import type { JobKind } from "../contract/Api.js"
+import { ScheduledUpdates } from "../ScheduledUpdates.js"
 import type { StoredJob } from "./rows.js"
 
 export const DEFAULT_WARNING: Readonly<Record<string, string>> = {
@@ -55,7 +56,7 @@ const act = (kind: JobKind, job: StoredJob, server: ServerHandle): Effect.Effect
   }
 }
 
-/** Rolls out due updates (through the rollout plugin's slot); a stopped server is updated and stays stopped. */
+/** Rolls out due updates (through the `ScheduledUpdates` extension point, which the rollout plugin provides); a stopped server is updated and stays stopped. */
 const applyUpdates = (server: ServerHandle): Effect.Effect<RunOutcome, ActorError> =>
   Effect.flatMap(ScheduledUpdates, (updates) => updates.applyPending(server.id, "scheduler")).pipe(
     Effect.map((result) => (result === "started" ? done : skipped("no update due")))
