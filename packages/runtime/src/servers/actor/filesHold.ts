@@ -64,3 +64,6 @@ export const makeFilesHolds = (deps: FilesHoldsDeps) => {
       })
   }
 }
+
+/** A server's files holds: see `makeFilesHolds`. */
+export type FilesHolds = ReturnType<typeof makeFilesHolds>

@@ -108,3 +108,6 @@ export const makeOperationSlot = (deps: OperationSlotDeps) => {
     running: (): OperationKind | undefined => current?.kind
   }
 }
+
+/** The one operation an actor may run at a time: see `makeOperationSlot`. */
+export type OperationSlot = ReturnType<typeof makeOperationSlot>
