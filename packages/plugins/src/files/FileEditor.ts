@@ -13,14 +13,9 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as NodePath from "node:path"
 import {
-  BadRequest,
-  Conflict,
   type ConfinedFileError,
-  confinedFileHttpError,
-  type ConfinedFileHttpError,
   etagMatches,
   etagOf,
-  Forbidden,
   maskSecrets,
   PreconditionFailed,
   relativeSegments,
@@ -33,24 +28,30 @@ import {
 } from "@garrison/runtime"
 import { Servers } from "../servers/index.js"
 import { FileContent, FileEntry, FileList, FileWritten, MAX_EDIT_BYTES, type WriteInput } from "./contract/Api.js"
+import { FileInputRefused, FileNeverWritten, FileNotText } from "./errors.js"
 
 type Lookup = ServerNotFound | ServerUnreadable
-type Refused = ConfinedFileHttpError | BadRequest | Conflict | Forbidden
 
+/**
+ * `ConfinedFileError`: the install folder refused the path or the file
+ * operation (the routes answer it with the runtime's `confinedFileHttpError`).
+ */
 export interface FileEditorShape {
-  readonly list: (serverId: string, path: string) => Effect.Effect<FileList, Lookup | Refused>
-  readonly read: (serverId: string, path: string) => Effect.Effect<FileContent, Lookup | Refused>
-  readonly write: (serverId: string, input: WriteInput, ifMatch: string | undefined) => Effect.Effect<FileWritten, Lookup | Refused | PreconditionFailed>
+  readonly list: (serverId: string, path: string) => Effect.Effect<FileList, Lookup | FileInputRefused | ConfinedFileError>
+  readonly read: (serverId: string, path: string) => Effect.Effect<FileContent, Lookup | FileInputRefused | FileNotText | ConfinedFileError>
+  readonly write: (
+    serverId: string,
+    input: WriteInput,
+    ifMatch: string | undefined
+  ) => Effect.Effect<FileWritten, Lookup | FileInputRefused | FileNeverWritten | ConfinedFileError | PreconditionFailed>
 }
 
 /** The path as the editor names it: `a/b/c.txt` (`""` for the install folder), or why it is refused. */
 const normalized = (path: string, allowRoot: boolean) =>
   Either.match(relativeSegments(path, { allowRoot }), {
-    onLeft: (reason) => Effect.fail(new BadRequest({ message: `path: ${JSON.stringify(path.slice(0, 200))} ${reason}`, details: [{ path: "path", message: reason }] })),
+    onLeft: (reason) => Effect.fail(new FileInputRefused({ field: "path", message: `path: ${JSON.stringify(path.slice(0, 200))} ${reason}`, reason })),
     onRight: (segments) => Effect.succeed(segments.join("/"))
   })
-
-const fileError = (error: ConfinedFileError) => confinedFileHttpError(error)
 
 /** The version of a text as the editor shows it (secrets masked), so a version says nothing about them. */
 const shownEtag = (text: string) => etagOf(new TextEncoder().encode(maskSecrets(text).text))
@@ -95,7 +96,7 @@ export class FileEditor extends Context.Tag("@garrison/plugins/FileEditor")<File
         Effect.gen(function* () {
           const folder = yield* normalized(path, true)
           const handle = yield* servers.get(serverId)
-          const entries = yield* handle.files.list(folder).pipe(Effect.catchAll(fileError))
+          const entries = yield* handle.files.list(folder)
           const items = entries
             .map(
               (e) =>
@@ -115,11 +116,11 @@ export class FileEditor extends Context.Tag("@garrison/plugins/FileEditor")<File
         Effect.gen(function* () {
           const file = yield* normalized(path, false)
           const handle = yield* servers.get(serverId)
-          const info = yield* handle.files.stat(file).pipe(Effect.catchAll(fileError))
-          const bytes = yield* handle.files.read(file, { maxBytes: MAX_EDIT_BYTES }).pipe(Effect.catchAll(fileError))
+          const info = yield* handle.files.stat(file)
+          const bytes = yield* handle.files.read(file, { maxBytes: MAX_EDIT_BYTES })
           const text = textOf(bytes)
           if (text === undefined) {
-            return yield* new Conflict({ message: `path: ${JSON.stringify(file)} is a binary file: the editor reads text files only`, details: { binary: true } })
+            return yield* new FileNotText({ message: `path: ${JSON.stringify(file)} is a binary file: the editor reads text files only` })
           }
           // Secrets leave masked; the version is of what the caller sees, so it says nothing about them either.
           const shown = maskSecrets(text)
@@ -138,41 +139,44 @@ export class FileEditor extends Context.Tag("@garrison/plugins/FileEditor")<File
           Effect.gen(function* () {
             const file = yield* normalized(input.path, false)
             if (file.split("/")[0]!.toLowerCase() === ".garrison") {
-              return yield* new BadRequest({ message: "path: .garrison is Garrison's own folder (mod staging, kept versions): not written through the editor", details: [{ path: "path", message: "is Garrison's own folder" }] })
+              return yield* new FileInputRefused({
+                field: "path",
+                message: "path: .garrison is Garrison's own folder (mod staging, kept versions): not written through the editor",
+                reason: "is Garrison's own folder"
+              })
             }
             const handle = yield* servers.get(serverId)
             const entry = yield* handle.entry
             const never = neverWritten(entry, file)
-            if (never !== undefined) return yield* new Forbidden({ message: `path: ${JSON.stringify(file)} ${never}`, details: { field: "path" } })
+            if (never !== undefined) return yield* new FileNeverWritten({ field: "path", message: `path: ${JSON.stringify(file)} ${never}` })
             const existing = yield* handle.files.stat(file).pipe(
               Effect.map((info) => info as ServerFiles.FileInfo | undefined),
-              Effect.catchIf((e) => e.problem === "not-found", () => Effect.succeed(undefined)),
-              Effect.catchAll(fileError)
+              Effect.catchIf((e) => e.problem === "not-found", () => Effect.succeed(undefined))
             )
             if (existing !== undefined && (existing.mode & 0o6111) !== 0) {
-              return yield* new Forbidden({ message: `path: ${JSON.stringify(file)} is executable: the file editor never writes programs`, details: { field: "path" } })
+              return yield* new FileNeverWritten({ field: "path", message: `path: ${JSON.stringify(file)} is executable: the file editor never writes programs` })
             }
             const current = yield* handle.files.read(file, { maxBytes: MAX_EDIT_BYTES }).pipe(
               Effect.map((b) => b as Uint8Array | undefined),
-              Effect.catchIf((e) => e.problem === "not-found", () => Effect.succeed(undefined)),
-              Effect.catchAll(fileError)
+              Effect.catchIf((e) => e.problem === "not-found", () => Effect.succeed(undefined))
             )
             const currentText = current === undefined ? undefined : textOf(current)
             // A mask written back keeps the value it stands for.
             const unmasked = unmaskSecrets(input.content, currentText ?? "")
             if ("problem" in unmasked) {
               const { key, line } = unmasked.problem
-              return yield* new BadRequest({
+              return yield* new FileInputRefused({
+                field: "content",
                 message: `content: line ${line}: ${key} is the mask, but the file has no ${key} for it to keep: write the value`,
-                details: [{ path: "content", message: `${key} is the mask` }]
+                reason: `${key} is the mask`
               })
             }
             const bytes = new TextEncoder().encode(unmasked.text)
             if (bytes.byteLength > MAX_EDIT_BYTES) {
-              return yield* new BadRequest({ message: `content is ${bytes.byteLength} bytes, more than the editor's ${MAX_EDIT_BYTES}`, details: [{ path: "content", message: "too large" }] })
+              return yield* new FileInputRefused({ field: "content", message: `content is ${bytes.byteLength} bytes, more than the editor's ${MAX_EDIT_BYTES}`, reason: "too large" })
             }
             if (bytes.includes(0)) {
-              return yield* new BadRequest({ message: "content holds a NUL character: the editor writes text files only", details: [{ path: "content", message: "holds a NUL character" }] })
+              return yield* new FileInputRefused({ field: "content", message: "content holds a NUL character: the editor writes text files only", reason: "holds a NUL character" })
             }
             const expected = input.etag ?? ifMatch
             // Versions are of the masked text, as the reader saw it.
@@ -184,8 +188,8 @@ export class FileEditor extends Context.Tag("@garrison/plugins/FileEditor")<File
               })
             }
             // New files are 0644; whatever the file had, what is written is never executable.
-            yield* handle.files.write(file, bytes, { stripExecute: true }).pipe(Effect.catchAll(fileError))
-            const info = yield* handle.files.stat(file).pipe(Effect.catchAll(fileError))
+            yield* handle.files.write(file, bytes, { stripExecute: true })
+            const info = yield* handle.files.stat(file)
             return new FileWritten({
               path: file,
               size: bytes.byteLength,

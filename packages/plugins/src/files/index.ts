@@ -19,3 +19,5 @@ export const FilesPlugin = Plugin.make({
 export { FileContent, FileEntry, FileList, FILES_PERMISSION, FilesApi, FilesGroup, FileWritten, MAX_EDIT_BYTES, WriteInput as FileWriteInput } from "./contract/Api.js"
 export { FileEditor } from "./FileEditor.js"
 export type { FileEditorShape } from "./FileEditor.js"
+export { FileInputRefused, FileNeverWritten, FileNotText } from "./errors.js"
+export type { FilesError } from "./errors.js"

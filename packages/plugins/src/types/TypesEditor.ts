@@ -13,23 +13,19 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import {
-  BadRequest,
-  Conflict,
   type ConfinedFileError,
-  confinedFileHttpError,
-  type ConfinedFileHttpError,
-  cursorBadRequest,
   cursorCodec,
   decodeCursor,
   effectiveLimit,
   etagOf,
+  type InvalidCursor,
   missionOf,
-  NotFound,
   parseServerConfig,
   relativeSegments,
   type ServerFiles,
   type ServerNotFound,
-  type ServerUnreadable
+  type ServerUnreadable,
+  showPath
 } from "@garrison/runtime"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
@@ -56,9 +52,17 @@ import {
   writeItem,
   XmlProblem
 } from "./internal/typesXml.js"
+import { TypesConflict, type TypesError, TypesInputRefused, TypesItemNotFound } from "./errors.js"
 
 type Lookup = ServerNotFound | ServerUnreadable
-type Refused = ConfinedFileHttpError | BadRequest | Conflict | NotFound
+/**
+ * What a read of the mission's files can meet: no mission named, an
+ * economy file that does not parse, and `ConfinedFileError` (the server's
+ * folder refused a file; the routes answer it naming `file`).
+ */
+type ReadRefused = Lookup | TypesConflict | ConfinedFileError
+/** What a change can meet besides: a wrong file or item, an item not there (or there already). */
+type ChangeRefused = ReadRefused | TypesError
 
 /** Largest economy file read (vanilla types.xml is about 1 MB). */
 export const MAX_TYPES_BYTES = 32 * 1024 * 1024
@@ -78,17 +82,35 @@ export interface ItemFilter {
 }
 
 export interface TypesEditorShape {
-  readonly files: (serverId: string) => Effect.Effect<{ readonly mission: string; readonly files: ReadonlyArray<TypesFile> }, Lookup | Refused>
-  readonly items: (serverId: string, filter: ItemFilter) => Effect.Effect<{ readonly items: ReadonlyArray<TypeItem>; readonly nextCursor: string | null; readonly total: number }, Lookup | Refused>
-  readonly limits: (serverId: string) => Effect.Effect<ReadonlyArray<CategoryLimits>, Lookup | Refused>
-  readonly save: (serverId: string, file: string | undefined, items: ReadonlyArray<TypeItemInput>) => Effect.Effect<TypesSaved, Lookup | Refused>
-  readonly add: (serverId: string, file: string | undefined, item: TypeItemInput) => Effect.Effect<TypesSaved, Lookup | Refused>
-  readonly remove: (serverId: string, file: string | undefined, name: string) => Effect.Effect<TypesSaved, Lookup | Refused>
-  readonly names: (serverId: string) => Effect.Effect<ReadonlyArray<ItemName>, Lookup | Refused>
+  readonly files: (serverId: string) => Effect.Effect<{ readonly mission: string; readonly files: ReadonlyArray<TypesFile> }, ReadRefused>
+  /** `TypesInputRefused`: `filter.file` is not a types file; `InvalidCursor`: a cursor this list did not issue. */
+  readonly items: (
+    serverId: string,
+    filter: ItemFilter
+  ) => Effect.Effect<{ readonly items: ReadonlyArray<TypeItem>; readonly nextCursor: string | null; readonly total: number }, ReadRefused | TypesInputRefused | InvalidCursor>
+  readonly limits: (serverId: string) => Effect.Effect<ReadonlyArray<CategoryLimits>, ReadRefused>
+  readonly save: (serverId: string, file: string | undefined, items: ReadonlyArray<TypeItemInput>) => Effect.Effect<TypesSaved, ChangeRefused>
+  readonly add: (serverId: string, file: string | undefined, item: TypeItemInput) => Effect.Effect<TypesSaved, ChangeRefused>
+  readonly remove: (serverId: string, file: string | undefined, name: string) => Effect.Effect<TypesSaved, ChangeRefused>
+  readonly names: (serverId: string) => Effect.Effect<ReadonlyArray<ItemName>, ReadRefused>
 }
 
 const offsets = cursorCodec("types-items", Schema.Int.pipe(Schema.greaterThan(0)))
-const fileError = (error: ConfinedFileError) => confinedFileHttpError(error, "file")
+/** A file that is not there: an economy file not written yet (no `cfgeconomycore.xml`, a registered file missing). */
+const isMissing = (error: ConfinedFileError | TypesConflict) => error._tag === "ConfinedFileError" && error.problem === "not-found"
+
+/**
+ * Why a types file's items cannot be counted, as the file list shows it
+ * (`file: "<path>" does not exist`, or the parser's words). An I/O fault is not
+ * the file's problem: it fails the call.
+ */
+const problemOf = (error: ConfinedFileError | TypesConflict): Effect.Effect<string, ConfinedFileError> =>
+  error._tag === "TypesConflict"
+    ? Effect.succeed(error.message)
+    : error.problem === "io"
+      ? Effect.fail(error)
+      : Effect.succeed(`file: ${showPath(error.path)} ${error.message}`)
+
 const decoder = new TextDecoder()
 
 const asItem = (input: TypeItemInput) => ({ ...input, flags: { ...input.flags } })
@@ -101,7 +123,7 @@ export class TypesEditor extends Context.Tag("@garrison/plugins/TypesEditor")<Ty
       const saves = yield* Effect.makeSemaphore(1)
 
       const readText = (files: ServerFiles.ServerFiles, path: string) =>
-        Effect.map(files.read(path, { maxBytes: MAX_TYPES_BYTES }).pipe(Effect.catchAll(fileError)), (bytes) => decoder.decode(bytes))
+        Effect.map(files.read(path, { maxBytes: MAX_TYPES_BYTES }), (bytes) => decoder.decode(bytes))
 
       /** The server's files and mission folder (`mpmissions/<template>`). */
       const mission = (serverId: string) =>
@@ -110,7 +132,7 @@ export class TypesEditor extends Context.Tag("@garrison/plugins/TypesEditor")<Ty
           const entry = yield* handle.entry
           const mission = missionOf(parseServerConfig(yield* readText(handle.files, entry.configFile)))
           if (mission === undefined) {
-            return yield* new Conflict({ message: `${entry.configFile} names no mission (class Missions { class DayZ { template = "..."; }; })` })
+            return yield* new TypesConflict({ message: `${entry.configFile} names no mission (class Missions { class DayZ { template = "..."; }; })` })
           }
           return { files: handle.files, folder: mission.folder }
         })
@@ -118,8 +140,8 @@ export class TypesEditor extends Context.Tag("@garrison/plugins/TypesEditor")<Ty
       /** Every types file: the mission's db/types.xml, then the registered ones. */
       const typesPaths = (files: ServerFiles.ServerFiles, folder: string) =>
         Effect.gen(function* () {
-          const core = yield* readText(files, `${folder}/cfgeconomycore.xml`).pipe(Effect.catchTag("NotFound", () => Effect.succeed("")))
-          const registered = core === "" ? [] : yield* Effect.try({ try: () => registeredTypesFiles(core), catch: (e) => new Conflict({ message: (e as Error).message }) })
+          const core = yield* readText(files, `${folder}/cfgeconomycore.xml`).pipe(Effect.catchIf(isMissing, () => Effect.succeed("")))
+          const registered = core === "" ? [] : yield* Effect.try({ try: () => registeredTypesFiles(core), catch: (e) => new TypesConflict({ message: (e as Error).message }) })
           return [{ path: `${folder}/db/types.xml`, registered: false }, ...registered.map((p) => ({ path: `${folder}/${p}`, registered: true }))]
         })
 
@@ -132,7 +154,11 @@ export class TypesEditor extends Context.Tag("@garrison/plugins/TypesEditor")<Ty
           const segments = relativeSegments(file)
           const path = Either.isRight(segments) ? segments.right.join("/") : undefined
           if (path === undefined || !known.includes(path)) {
-            return yield* new BadRequest({ message: `file: ${JSON.stringify(file.slice(0, 200))} is not a types file of this mission (${known.join(", ")})`, details: [{ path: "file", message: "not a types file" }] })
+            return yield* new TypesInputRefused({
+              field: "file",
+              message: `file: ${JSON.stringify(file.slice(0, 200))} is not a types file of this mission (${known.join(", ")})`,
+              reason: "not a types file"
+            })
           }
           return { files, path }
         })
@@ -142,11 +168,11 @@ export class TypesEditor extends Context.Tag("@garrison/plugins/TypesEditor")<Ty
       const parsedItems = new Map<string, ReadonlyArray<TypeItem>>()
       const itemsOfFile = (files: ServerFiles.ServerFiles, path: string) =>
         Effect.gen(function* () {
-          const bytes = yield* files.read(path, { maxBytes: MAX_TYPES_BYTES }).pipe(Effect.catchAll(fileError))
+          const bytes = yield* files.read(path, { maxBytes: MAX_TYPES_BYTES })
           const key = `${files.root}\0${path}\0${etagOf(bytes)}`
           const kept = parsedItems.get(key)
           if (kept !== undefined) return kept
-          const doc = yield* Effect.try({ try: () => parseTypes(decoder.decode(bytes)), catch: (e) => new Conflict({ message: `${path} ${e instanceof XmlProblem ? e.message : String(e)}` }) })
+          const doc = yield* Effect.try({ try: () => parseTypes(decoder.decode(bytes)), catch: (e) => new TypesConflict({ message: `${path} ${e instanceof XmlProblem ? e.message : String(e)}` }) })
           const items = typeNodes(doc).map((node) => new TypeItem({ ...itemOf(node), file: path }))
           parsedItems.set(key, items)
           if (parsedItems.size > MAX_PARSED_FILES) parsedItems.delete(parsedItems.keys().next().value!)
@@ -158,34 +184,34 @@ export class TypesEditor extends Context.Tag("@garrison/plugins/TypesEditor")<Ty
           const { files, folder } = yield* mission(serverId)
           const found: Array<TypeItem> = []
           for (const { path } of yield* typesPaths(files, folder)) {
-            found.push(...(yield* itemsOfFile(files, path).pipe(Effect.catchTag("NotFound", () => Effect.succeed([])))))
+            found.push(...(yield* itemsOfFile(files, path).pipe(Effect.catchIf(isMissing, () => Effect.succeed([])))))
           }
           return found
         })
 
       /** Changes one file: `change` edits the document and says how many items it saved. */
-      const change = (serverId: string, file: string | undefined, edit: (doc: TypesDocument, path: string) => Effect.Effect<number, Refused>) =>
+      const change = (serverId: string, file: string | undefined, edit: (doc: TypesDocument, path: string) => Effect.Effect<number, TypesError>) =>
         saves.withPermits(1)(
           Effect.gen(function* () {
             const { files, path } = yield* pick(serverId, file)
-            const before = yield* files.read(path, { maxBytes: MAX_TYPES_BYTES }).pipe(Effect.catchAll(fileError))
+            const before = yield* files.read(path, { maxBytes: MAX_TYPES_BYTES })
             const doc = yield* Effect.try({
               try: () => parseTypes(decoder.decode(before)),
-              catch: (e) => new Conflict({ message: `${path} ${e instanceof XmlProblem ? e.message : String(e)}: fix it in the file editor first` })
+              catch: (e) => new TypesConflict({ message: `${path} ${e instanceof XmlProblem ? e.message : String(e)}: fix it in the file editor first` })
             })
             const saved = yield* edit(doc, path)
             const stamp = new Date(yield* Clock.currentTimeMillis).toISOString().replace(/[:.]/g, "-")
             const base = path.split("/").join("__")
             const backup = `${BACKUPS}/${stamp}-${base}`
-            yield* files.makeFolder(BACKUPS).pipe(Effect.catchAll(fileError))
-            yield* files.write(backup, before).pipe(Effect.catchAll(fileError))
+            yield* files.makeFolder(BACKUPS)
+            yield* files.write(backup, before)
             // The newest ten backups of this file are kept.
-            const old = (yield* files.list(BACKUPS).pipe(Effect.catchAll(fileError)))
+            const old = (yield* files.list(BACKUPS))
               .filter((e) => e.name.endsWith(`-${base}`))
               .sort((a, b) => b.name.localeCompare(a.name))
               .slice(KEEP_BACKUPS)
             yield* Effect.forEach(old, (e) => Effect.ignore(files.remove(`${BACKUPS}/${e.name}`)), { discard: true })
-            yield* files.write(path, printTypes(doc)).pipe(Effect.catchAll(fileError))
+            yield* files.write(path, printTypes(doc))
             return new TypesSaved({ file: path, saved, backup })
           })
         )
@@ -194,7 +220,7 @@ export class TypesEditor extends Context.Tag("@garrison/plugins/TypesEditor")<Ty
         const problem = itemProblem(asItem(input))
         return problem === undefined
           ? Effect.succeed(asItem(input))
-          : Effect.fail(new BadRequest({ message: `item ${JSON.stringify(input.name)}: ${problem}`, details: [{ path: "items", message: problem }] }))
+          : Effect.fail(new TypesInputRefused({ field: "items", message: `item ${JSON.stringify(input.name)}: ${problem}`, reason: problem }))
       }
 
       return TypesEditor.of({
@@ -204,14 +230,17 @@ export class TypesEditor extends Context.Tag("@garrison/plugins/TypesEditor")<Ty
             const result: Array<TypesFile> = []
             for (const { path, registered } of yield* typesPaths(files, folder)) {
               const info = yield* Effect.either(files.stat(path))
-              const items = yield* Effect.either(itemsOfFile(files, path))
+              const items = yield* itemsOfFile(files, path).pipe(
+                Effect.map((found) => ({ count: found.length, problem: null as string | null })),
+                Effect.catchAll((error) => Effect.map(problemOf(error), (problem) => ({ count: 0, problem })))
+              )
               result.push(
                 new TypesFile({
                   path,
                   registered,
                   size: info._tag === "Right" ? info.right.size : 0,
-                  items: items._tag === "Right" ? items.right.length : 0,
-                  problem: items._tag === "Left" ? items.left.message : null
+                  items: items.count,
+                  problem: items.problem
                 })
               )
             }
@@ -219,7 +248,7 @@ export class TypesEditor extends Context.Tag("@garrison/plugins/TypesEditor")<Ty
           }),
         items: (serverId, filter) =>
           Effect.gen(function* () {
-            const start = (yield* decodeCursor(offsets, filter.cursor).pipe(Effect.catchTag("InvalidCursor", cursorBadRequest))) ?? 0
+            const start = (yield* decodeCursor(offsets, filter.cursor)) ?? 0
             const limit = effectiveLimit(filter.limit, TYPES_PAGE)
             const path = filter.file === undefined ? undefined : (yield* pick(serverId, filter.file)).path
             const name = filter.name?.toLowerCase()
@@ -251,7 +280,7 @@ export class TypesEditor extends Context.Tag("@garrison/plugins/TypesEditor")<Ty
               for (const input of inputs) {
                 const item = yield* checked(input)
                 const node = findType(doc, item.name)
-                if (node === undefined) return yield* new NotFound({ message: `${path} has no item ${JSON.stringify(item.name)}: add it instead` })
+                if (node === undefined) return yield* new TypesItemNotFound({ message: `${path} has no item ${JSON.stringify(item.name)}: add it instead` })
                 writeItem(node, item)
               }
               return inputs.length
@@ -261,7 +290,7 @@ export class TypesEditor extends Context.Tag("@garrison/plugins/TypesEditor")<Ty
           change(serverId, file, (doc, path) =>
             Effect.gen(function* () {
               const item = yield* checked(input)
-              if (findType(doc, item.name) !== undefined) return yield* new Conflict({ message: `${path} has an item ${JSON.stringify(item.name)} already: save it instead` })
+              if (findType(doc, item.name) !== undefined) return yield* new TypesConflict({ message: `${path} has an item ${JSON.stringify(item.name)} already: save it instead` })
               doc.entries.push(newTypeNode(item))
               return 1
             })
@@ -270,7 +299,7 @@ export class TypesEditor extends Context.Tag("@garrison/plugins/TypesEditor")<Ty
           change(serverId, file, (doc, path) =>
             Effect.gen(function* () {
               const node = findType(doc, name)
-              if (node === undefined) return yield* new NotFound({ message: `${path} has no item ${JSON.stringify(name.slice(0, 128))}` })
+              if (node === undefined) return yield* new TypesItemNotFound({ message: `${path} has no item ${JSON.stringify(name.slice(0, 128))}` })
               doc.entries.splice(doc.entries.indexOf(node), 1)
               return 1
             })

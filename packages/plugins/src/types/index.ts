@@ -20,3 +20,5 @@ export { CategoryLimits as TypesCategoryLimits, ItemName as ServerItemName, Type
 export { FLAGS as TYPE_FLAGS, itemProblem as typeItemProblem, parseTypes, printTypes, registeredTypesFiles } from "./internal/typesXml.js"
 export { MAX_TYPES_BYTES, TypesEditor } from "./TypesEditor.js"
 export type { TypesEditorShape } from "./TypesEditor.js"
+export { TypesConflict, TypesInputRefused, TypesItemNotFound } from "./errors.js"
+export type { TypesError } from "./errors.js"

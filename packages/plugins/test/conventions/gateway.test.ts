@@ -33,6 +33,27 @@ const findings = (pattern: RegExp, except: (file: string) => boolean = () => fal
         .flatMap((line, i) => (pattern.test(line) && !/^\s*(\*|\/\/)/.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : []))
     )
 
+/**
+ * Route files, where a plugin's errors become HTTP errors: a `routes.ts`, a
+ * `routes/` folder, a plugin's `http/` folder (request and response helpers
+ * of its routes).
+ */
+const isRouteFile = (file: string) => {
+  const parts = file.split(NodePath.sep)
+  return parts.at(-1) === "routes.ts" || parts.slice(1, -1).some((folder) => folder === "routes" || folder === "http")
+}
+
+/**
+ * Request-edge helpers outside a route folder, each imported by routes only,
+ * that build HTTP errors on purpose (named, so a new one is a choice, not a
+ * habit).
+ */
+const REQUEST_EDGE: Readonly<Record<string, string>> = {
+  [NodePath.join("servers", "internal", "httpErrors.ts")]: "the servers routes' mapper: InstallDirInUse, InstallDirReserved and PortsInUse as the errors the routes fail with",
+  [NodePath.join("servers", "internal", "entryInput.ts")]: "a create or update body as an entry; `invalidToBadRequest` is the routes' 400 for InvalidServerEntry",
+  [NodePath.join("servers", "internal", "hostFields.ts")]: "the request's check that only admin sets host-level fields (403 naming them), run by the routes before the service"
+}
+
 describe("the servers gateway", () => {
   it("no plugin but servers uses ServerEntries or the Supervisor", () => {
     expect(findings(/\b(ServerEntries|Supervisor|SupervisorShape|ServerEntriesShape)\b/, (file) => file.startsWith(`servers${NodePath.sep}`))).toEqual([])
@@ -44,6 +65,16 @@ describe("the servers gateway", () => {
 
   it("domain services fail with tagged domain errors, never the runtime's HTTP refusals (routes map them once)", () => {
     expect(findings(/\b(Refusal\.of\(|new Refusal\(|\bRefusal\b)/)).toEqual([])
+  })
+
+  it("only routes build the runtime's HTTP errors or answer a ConfinedFileError (services fail with their plugin's errors and ConfinedFileError as it is)", () => {
+    expect(Object.keys(REQUEST_EDGE).filter((file) => !Fs.existsSync(NodePath.join(SRC, file)))).toEqual([])
+    expect(
+      findings(
+        /\bnew (Conflict|NotFound|BadRequest|Forbidden|Unavailable|Unauthorized)\(|\bconfinedFileHttpError\(/,
+        (file) => isRouteFile(file) || file in REQUEST_EDGE
+      )
+    ).toEqual([])
   })
 
   it("a plugin that imports another lists it in dependsOn (so it is loaded and built first)", () => {
