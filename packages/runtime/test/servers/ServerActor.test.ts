@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
+import { eventually } from "@garrison/testkit/core"
 import { Effect, Fiber, Logger, LogLevel, TestClock } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
@@ -237,7 +238,8 @@ describe("ServerActor: who the players are", () => {
       ]
       const { actor } = yield* setup({ installDir, rcon: rconSettings }, { connectRcon: fakeRcon(() => playersReply(rows)) })
       yield* actor.start
-      yield* settle
+      // The session refreshes the players when it opens: wait for that, not for a fixed while (a busy machine is slow).
+      yield* eventually(actor.state, (s) => s.players.length === 2, 10_000, "the players once the RCON session opened")
       const players = yield* actor.players
       expect(players.map((p) => [p.slot, p.name, p.steam64, p.dayzId])).toEqual([
         [0, "Bravo17", BRAVO, "yZH5x_N7Etez3t3rYHqzOK-I9MvSUxccAszjtPnnRlc="],
@@ -254,8 +256,8 @@ describe("ServerActor: who the players are", () => {
       rows = [...rows, [2, toBattlEyeGuid(CHARLIE), "Charlie"]]
       expect((yield* actor.players).find((p) => p.slot === 2)?.steam64).toBe(CHARLIE)
       yield* TestClock.adjust("10 seconds")
-      yield* settle
-      expect((yield* actor.state).players.map((p) => p.steam64)).toEqual([BRAVO, null, CHARLIE])
+      const polled = yield* eventually(actor.state, (s) => s.players.length === 3, 10_000, "the status poller's next players")
+      expect(polled.players.map((p) => p.steam64)).toEqual([BRAVO, null, CHARLIE])
     })
   )
 
@@ -288,8 +290,7 @@ describe("ServerActor: rconStatus", () => {
       const rconStatus = Effect.map(actor.state, (s) => s.rcon?.status)
       expect(yield* rconStatus).toBeUndefined()
       yield* actor.start
-      yield* settle
-      expect(yield* rconStatus).toBe("connected")
+      yield* eventually(rconStatus, (status) => status === "connected", 10_000, "the RCON session")
       // #shutdown is answered but the fake process ignores it: SIGTERM after the entry's wait.
       const stopping = yield* Effect.fork(actor.stop)
       yield* settle
@@ -299,12 +300,10 @@ describe("ServerActor: rconStatus", () => {
       expect(yield* rconStatus).toBe("closed")
 
       yield* actor.start
-      yield* settle
-      expect(yield* rconStatus).toBe("connected")
+      yield* eventually(rconStatus, (status) => status === "connected", 10_000, "the RCON session")
       yield* launcher.crash(1)
-      yield* settle
-      expect((yield* actor.state).status).toBe("crashed")
-      expect(yield* rconStatus).toBe("closed")
+      const crashed = yield* eventually(actor.state, (s) => s.status === "crashed", 10_000, "the crash")
+      expect(crashed.rcon?.status).toBe("closed")
     })
   )
 
@@ -313,14 +312,14 @@ describe("ServerActor: rconStatus", () => {
       const withRcon = yield* setup({ rcon: rconSettings })
       yield* withRcon.actor.start
       yield* withRcon.launcher.crash(1)
-      yield* settle
-      expect((yield* withRcon.actor.state).rcon?.status).toBe("closed")
+      const crashed = yield* eventually(withRcon.actor.state, (s) => s.status === "crashed", 10_000, "the crash")
+      expect(crashed.rcon?.status).toBe("closed")
 
       const without = yield* setup()
       yield* without.actor.start
       yield* without.launcher.crash(1)
-      yield* settle
-      expect((yield* without.actor.state).rcon).toBeUndefined()
+      const alsoCrashed = yield* eventually(without.actor.state, (s) => s.status === "crashed", 10_000, "the crash")
+      expect(alsoCrashed.rcon).toBeUndefined()
     })
   )
 })
