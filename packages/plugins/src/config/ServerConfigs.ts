@@ -25,7 +25,7 @@ import {
   etagOf,
   findSetting,
   parseServerConfig,
-  PreconditionFailed,
+  VersionMismatch,
   processUp,
   SEALED_PREFIX,
   SealedSecrets,
@@ -57,7 +57,7 @@ export const MAX_CONFIG_BYTES = 1024 * 1024
 
 export interface ServerConfigsShape {
   readonly read: (serverId: string) => Effect.Effect<ServerConfig, Lookup | ConfigError>
-  readonly update: (serverId: string, patch: ConfigPatch, ifMatch: string | undefined) => Effect.Effect<ServerConfig, Lookup | ConfigError | PreconditionFailed>
+  readonly update: (serverId: string, patch: ConfigPatch, ifMatch: string | undefined) => Effect.Effect<ServerConfig, Lookup | ConfigError | VersionMismatch>
   readonly templates: (serverId: string) => Effect.Effect<ReadonlyArray<ConfigTemplate>, Lookup | ConfigStoreError>
   readonly saveTemplate: (serverId: string, name: string, by: string) => Effect.Effect<ConfigTemplate, Lookup | ConfigError | ConfigStoreError>
   readonly restoreTemplate: (
@@ -222,9 +222,9 @@ export class ServerConfigs extends Context.Tag("@garrison/plugins/ServerConfigs"
           write(serverId, (current) =>
             Effect.gen(function* () {
               if (ifMatch !== undefined && !etagMatches(ifMatch, current.etag)) {
-                return yield* new PreconditionFailed({
+                return yield* new VersionMismatch({
                   message: "the configuration changed since you read it: read it again (its ETag is in the answer) and redo the change",
-                  details: { etag: current.etag }
+                  current: current.etag
                 })
               }
               const parsed = parseServerConfig(current.text)

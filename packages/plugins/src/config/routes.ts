@@ -1,7 +1,7 @@
 /** The handlers behind `ConfigApi`; the host has already checked `server.config` on the server. */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
-import { Conflict, CurrentPrincipal, ifMatchHeader, NotFound, storeDefect } from "@garrison/runtime"
+import { Conflict, CurrentPrincipal, ifMatchHeader, NotFound, storeDefect, versionMismatchHttp } from "@garrison/runtime"
 import { ConfigApi, ConfigTemplates, TemplateRestored } from "./contract/Api.js"
 import type { ConfigError, ConfigStoreError } from "./errors.js"
 import { ServerConfigs } from "./ServerConfigs.js"
@@ -24,7 +24,7 @@ export const ConfigRoutes = HttpApiBuilder.group(ConfigApi, "config", (handlers)
     return handlers
       .handle("read", ({ path }) => configs.read(path.id).pipe(Effect.catchTags(answered)))
       .handle("update", ({ path, payload }) =>
-        Effect.flatMap(ifMatchHeader, (tag) => configs.update(path.id, payload, tag)).pipe(Effect.catchTags(answered))
+        Effect.flatMap(ifMatchHeader, (tag) => configs.update(path.id, payload, tag)).pipe(Effect.catchTags({ ...answered, VersionMismatch: versionMismatchHttp }))
       )
       .handle("templates", ({ path }) =>
         Effect.map(configs.templates(path.id), (items) => new ConfigTemplates({ items, nextCursor: null })).pipe(Effect.catchTags({ ConfigStoreError: configHttpError }))

@@ -17,7 +17,7 @@ import {
   etagMatches,
   etagOf,
   maskSecrets,
-  PreconditionFailed,
+  VersionMismatch,
   relativeSegments,
   type ServerEntry,
   type ServerFiles,
@@ -43,7 +43,7 @@ export interface FileEditorShape {
     serverId: string,
     input: WriteInput,
     ifMatch: string | undefined
-  ) => Effect.Effect<FileWritten, Lookup | FileInputRefused | FileNeverWritten | ConfinedFileError | PreconditionFailed>
+  ) => Effect.Effect<FileWritten, Lookup | FileInputRefused | FileNeverWritten | ConfinedFileError | VersionMismatch>
 }
 
 /** The path as the editor names it: `a/b/c.txt` (`""` for the install folder), or why it is refused. */
@@ -182,9 +182,9 @@ export class FileEditor extends Context.Tag("@garrison/plugins/FileEditor")<File
             // Versions are of the masked text, as the reader saw it.
             const currentEtag = current === undefined ? undefined : shownEtag(currentText ?? "")
             if (expected !== undefined && (currentEtag === undefined || !etagMatches(expected, currentEtag))) {
-              return yield* new PreconditionFailed({
+              return yield* new VersionMismatch({
                 message: current === undefined ? `path: ${JSON.stringify(file)} no longer exists` : `path: ${JSON.stringify(file)} changed since you read it: read it again and redo the change`,
-                details: { etag: currentEtag ?? null }
+                current: currentEtag ?? null
               })
             }
             // New files are 0644; whatever the file had, what is written is never executable.

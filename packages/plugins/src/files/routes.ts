@@ -8,7 +8,8 @@ import {
   confinedFileHttpError,
   type ConfinedFileHttpError,
   Forbidden,
-  ifMatchHeader
+  ifMatchHeader,
+  versionMismatchHttp
 } from "@garrison/runtime"
 import { FilesApi } from "./contract/Api.js"
 import type { FilesError } from "./errors.js"
@@ -42,7 +43,7 @@ export const FilesRoutes = HttpApiBuilder.group(FilesApi, "files", (handlers) =>
       .handle("list", ({ path, urlParams }) => editor.list(path.id, urlParams.path).pipe(Effect.catchTags(answered)))
       .handle("read", ({ path, urlParams }) => editor.read(path.id, urlParams.path).pipe(Effect.catchTags({ ...answered, FileNotText: filesHttpError })))
       .handle("write", ({ path, payload }) =>
-        Effect.flatMap(ifMatchHeader, (tag) => editor.write(path.id, payload, tag)).pipe(Effect.catchTags({ ...answered, FileNeverWritten: filesHttpError }))
+        Effect.flatMap(ifMatchHeader, (tag) => editor.write(path.id, payload, tag)).pipe(Effect.catchTags({ ...answered, FileNeverWritten: filesHttpError, VersionMismatch: versionMismatchHttp }))
       )
   })
 )

@@ -71,7 +71,7 @@ describe("the servers gateway", () => {
     expect(Object.keys(REQUEST_EDGE).filter((file) => !Fs.existsSync(NodePath.join(SRC, file)))).toEqual([])
     expect(
       findings(
-        /\bnew (Conflict|NotFound|BadRequest|Forbidden|Unavailable|Unauthorized)\(|\bconfinedFileHttpError\(/,
+        /\bnew (Conflict|NotFound|BadRequest|Forbidden|Unavailable|Unauthorized|PreconditionFailed|PaymentRequired|BadGateway|GatewayTimeout)\(|\bconfinedFileHttpError\(/,
         (file) => isRouteFile(file) || file in REQUEST_EDGE
       )
     ).toEqual([])
