@@ -48,6 +48,7 @@ import {
 } from "../contract/Errors.js"
 import { invalidInputFromParseError } from "../contract/Issues.js"
 import { AgentHealth } from "../contract/Protocol.js"
+import { errorText } from "../errorText.js"
 
 export interface AgentClientOptions {
   /** The agent's base URL, e.g. `http://10.0.0.5:9100`. */
@@ -114,15 +115,6 @@ const isAgentError = (error: unknown): error is AgentError =>
   error instanceof AgentUnreachable ||
   error instanceof AgentBadResponse
 
-const describe = (error: unknown): string => {
-  if (typeof error === "object" && error !== null) {
-    const cause = "cause" in error ? error.cause : undefined
-    const own = "message" in error && typeof error.message === "string" && error.message !== "" ? error.message : String(error)
-    if (cause instanceof Error && cause.message !== "" && !own.includes(cause.message)) return `${own}: ${cause.message}`
-    return own
-  }
-  return String(error)
-}
 
 /** Any failure of a call as one of the `AgentError` classes. */
 const normalize =
@@ -130,7 +122,7 @@ const normalize =
   (error: unknown): AgentError => {
     if (isAgentError(error)) return error
     if (typeof error === "object" && error !== null && "_tag" in error) {
-      if (error._tag === "RequestError") return new AgentUnreachable({ error: `cannot reach the agent at ${url}: ${describe(error)}`, url })
+      if (error._tag === "RequestError") return new AgentUnreachable({ error: `cannot reach the agent at ${url}: ${errorText(error)}`, url })
       if (error._tag === "TimeoutException") return new AgentUnreachable({ error: `the agent at ${url} did not answer in time`, url })
       if (error._tag === "ResponseError") {
         const status = "response" in error && typeof error.response === "object" && error.response !== null && "status" in error.response ? Number(error.response.status) : 0
@@ -138,7 +130,7 @@ const normalize =
       }
     }
     if (ParseResult.isParseError(error)) return invalidInputFromParseError(error, whole)
-    return new AgentBadResponse({ error: `unexpected failure calling the agent at ${url}: ${describe(error)}`, status: 0 })
+    return new AgentBadResponse({ error: `unexpected failure calling the agent at ${url}: ${errorText(error)}`, status: 0 })
   }
 
 /** Wraps every method of the platform's client so it fails with `AgentError` only and times out. */

@@ -27,6 +27,7 @@ import * as FsP from "node:fs/promises"
 import * as NodePath from "node:path"
 import { AgentModError, AgentTimedOut, AgentUnavailable, timedOutMessage } from "../contract/Errors.js"
 import type { ModLiveness } from "../contract/Protocol.js"
+import { errorText } from "../errorText.js"
 
 export interface ChannelOptions {
   /** `<profiles>/<modDir>`. */
@@ -79,8 +80,6 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 
 const errorCode = (error: unknown): string | undefined =>
   typeof error === "object" && error !== null && "code" in error && typeof error.code === "string" ? error.code : undefined
-
-const describe = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 export const make = (options: ChannelOptions) =>
   Effect.gen(function* () {
@@ -174,7 +173,7 @@ export const make = (options: ChannelOptions) =>
         const code = errorCode(error)
         const link = code === "ELOOP" ? await FsP.lstat(path).catch(() => undefined) : undefined
         if (link !== undefined) return drop(name, link.ino, "a symbolic link")
-        if (code !== "ENOENT") log("Warning", `cannot read response file ${name}: ${describe(error)}`)
+        if (code !== "ENOENT") log("Warning", `cannot read response file ${name}: ${errorText(error)}`)
         return
       }
       if ("strange" in read) return drop(name, read.ino, read.strange)
@@ -200,7 +199,7 @@ export const make = (options: ChannelOptions) =>
         // Gone already (ENOENT) is fine: the answer was read. Otherwise it stays; it is not read again.
         if (errorCode(error) !== "ENOENT") {
           stuck.add(name)
-          log("Warning", `cannot remove response file ${name}: ${describe(error)}`)
+          log("Warning", `cannot remove response file ${name}: ${errorText(error)}`)
         }
       }
       settle(id, name, parsed)
@@ -265,7 +264,7 @@ export const make = (options: ChannelOptions) =>
         watcher = made
         watchedIno = ino
       } catch (error) {
-        log("Warning", `cannot watch ${responses}: ${describe(error)}; polling every ${options.pollIntervalMs} ms`)
+        log("Warning", `cannot watch ${responses}: ${errorText(error)}; polling every ${options.pollIntervalMs} ms`)
         return
       }
       // Anything that landed before the watcher saw it.
@@ -301,7 +300,7 @@ export const make = (options: ChannelOptions) =>
       try {
         ensureFolders()
       } catch (error) {
-        return { error: describe(error), commands: 0, responses: 0 }
+        return { error: errorText(error), commands: 0, responses: 0 }
       }
       const clear = (dir: string, match: (name: string) => boolean) => {
         let count = 0
@@ -401,8 +400,8 @@ export const make = (options: ChannelOptions) =>
           written = writeCommand(id, action, params)
           written.catch((error: unknown) => {
             if (!waiting.delete(id)) return
-            log("Error", `cannot write command ${id} (${action}) into ${commands}: ${describe(error)}`)
-            resume(Effect.fail(new AgentUnavailable({ error: `Cannot queue the command: ${describe(error)}` })))
+            log("Error", `cannot write command ${id} (${action}) into ${commands}: ${errorText(error)}`)
+            resume(Effect.fail(new AgentUnavailable({ error: `Cannot queue the command: ${errorText(error)}` })))
           })
           // Interrupted (the time-out, or the caller went away): stop waiting.
           return Effect.sync(() => {

@@ -29,6 +29,7 @@ import { type Issue, invalidInputFromIssues } from "../contract/Issues.js"
 import { makeKeyCheck } from "./Auth.js"
 import * as Channel from "./CommandChannel.js"
 import { type AgentSettings, modRoot, StartupError } from "./Settings.js"
+import { errorText } from "../errorText.js"
 
 /** Largest request body; the Agent API's bodies are small. */
 export const MAX_BODY_BYTES = 64 * 1024
@@ -188,7 +189,7 @@ const describeListenError = (cause: unknown) => {
   if (code === "EADDRINUSE") return "the port is already in use (set AGENT_PORT to a free one)"
   if (code === "EACCES") return "permission denied for this port"
   if (code === "EADDRNOTAVAIL") return "the address is not available on this machine (check AGENT_HOST)"
-  return cause instanceof Error ? cause.message : String(cause)
+  return errorText(cause)
 }
 
 /** Listens with the key check in front of the app; the port opens only once everything is built. */
