@@ -85,16 +85,10 @@ export interface ActorKit {
   readonly step: <A, E>(effect: Effect.Effect<A, E>) => Effect.Effect<A, E>
 }
 
-export const makeActorKit = (input: {
-  readonly serverId: string
-  readonly cell: ActorCell
-  readonly env: ActorEnvironment
-  readonly options: ActorOptions
-  readonly scope: Scope.Scope
-  readonly state: SubscriptionRef.SubscriptionRef<ServerState>
-  readonly rconClient: Ref.Ref<Option.Option<RconClient>>
-  readonly lock: Effect.Semaphore
-}): ActorKit => {
+/** The kit from what `make` holds: the shared parts as they are, the helpers made over them and the lifecycle `lock`. */
+export const makeActorKit = (
+  input: Pick<ActorKit, "serverId" | "cell" | "env" | "options" | "scope" | "state" | "rconClient"> & { readonly lock: Effect.Semaphore }
+): ActorKit => {
   const { lock, ...shared } = input
   const { cell, env, serverId, state } = shared
   const fail = (reason: ActorError["reason"], message: string) => new ActorError({ serverId, reason, message })
