@@ -118,6 +118,33 @@ describe("the Servers gateway", () => {
       expect((yield* servers.installs).map((entry) => entry.id)).toEqual([id])
     }).pipe(Effect.provide(controller()))
   )
+
+  it.scopedLive("whileIdle: the work holds a stopped server's files; a start through the API meanwhile is 409 naming it; busy() says why", () =>
+    Effect.gen(function* () {
+      const created = yield* call("POST", "/api/servers", { as: ADMIN, json: { name: "Held", installDir: fakeInstall() } })
+      const id = String((created.body as { id: string }).id)
+      const servers = yield* Servers
+      expect(yield* servers.busy(id)).toBeUndefined()
+      const during = yield* servers.whileIdle(id, "mod change", (handle) =>
+        Effect.gen(function* () {
+          const start = yield* call("POST", `/api/servers/${id}/start`, { as: ADMIN })
+          return { start, busy: yield* servers.busy(id), status: (yield* handle.state).status }
+        })
+      )
+      expect(during.start.status).toBe(409)
+      expect(during.start.body).toMatchObject({ error: "conflict", message: "Held is busy: its mod change is under way; wait for it to end" })
+      expect(during.busy).toBe("its mod change is under way")
+      expect(during.status).toBe("stopped")
+      // The hold ended with the work: the server starts, and then no work may hold it.
+      expect(yield* servers.busy(id)).toBeUndefined()
+      expect((yield* call("POST", `/api/servers/${id}/start`, { as: ADMIN })).status).toBe(200)
+      expect(yield* servers.busy(id)).toBe("it is running")
+      const refused = yield* Effect.flip(servers.whileIdle(id, "mod change", () => Effect.void))
+      expect(refused).toMatchObject({ _tag: "ActorError", reason: "already-running", message: "Held is running: stop it before its mod change" })
+      yield* call("POST", `/api/servers/${id}/stop`, { as: ADMIN })
+      expect(yield* servers.busy(GHOST).pipe(Effect.flip)).toEqual(ServerNotFound.of(GHOST))
+    }).pipe(Effect.provide(controller()))
+  )
 })
 
 describe("GameControl over RCON", () => {
