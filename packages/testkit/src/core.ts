@@ -21,6 +21,8 @@
  *   `fakeActor`, `fakeInstall`, `playersReply`, `identifiedPlayers`.
  * - Database files read directly: `integrityCheck`, `withDatabaseCopy`,
  *   `withReadOnlyDatabase`; one raw HTTP request: `rawRequest`.
+ * - What a request costs the database: `countingStatements` (statements
+ *   and commits, counted at the driver).
  */
 export { auditRecorder, withAuditTrail } from "./AuditRecorder.js"
 export { eventually, realSleep } from "./Eventually.js"
@@ -32,6 +34,7 @@ export { captureLogs, type LogLine, messageText } from "./Logs.js"
 export { type RawRequest, rawRequest, type RawResponse } from "./RawHttp.js"
 export type { SettingsOptions } from "./Settings.js"
 export { integrityCheck, type RawDatabase, type RawStatement, withDatabaseCopy, withReadOnlyDatabase } from "./SqliteFile.js"
+export { countingStatements, type StatementTally } from "./StatementCount.js"
 export { removeTempDirs, scopedTempDir, tempDir } from "./TempDir.js"
 export { caller, parseTestToken, TestAuthPlugin, testAuthorization, testToken } from "./TestAuthPlugin.js"
 export { sleepingUntil, sleepsOnTestClock } from "./TestClockSleeps.js"
