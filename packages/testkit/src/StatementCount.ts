@@ -18,7 +18,10 @@ import { createRequire } from "node:module"
 export interface StatementTally {
   /** Every statement, transaction control included. */
   readonly statements: number
-  /** `COMMIT`s (and `RELEASE`s that end the outermost savepoint: none in Garrison), each one fsync. */
+  /**
+   * Commits, each one fsync: a `COMMIT`, and a write run outside a
+   * transaction (SQLite commits it by itself).
+   */
   readonly commits: number
   /** The SQL of each, in order (whitespace folded), to say what to cut. */
   readonly sql: ReadonlyArray<string>
@@ -32,10 +35,11 @@ interface Open {
 
 const open = new Set<Open>()
 
-const seen = (source: string) => {
+/** After a statement ran: `wrote` unless it only read; `inTransaction` as the connection stands after it. */
+const seen = (source: string, wrote: boolean, inTransaction: boolean) => {
   if (open.size === 0) return
   const folded = source.replace(/\s+/g, " ").trim()
-  const commit = /^(COMMIT|END)\b/i.test(folded)
+  const commit = wrote && !inTransaction && !/^(ROLLBACK|BEGIN)\b/i.test(folded)
   for (const tally of open) {
     tally.statements++
     if (commit) tally.commits++
@@ -50,6 +54,8 @@ const require = createRequire(new URL("../../runtime/package.json", import.meta.
 
 interface DriverStatement {
   readonly source: string
+  readonly reader: boolean
+  readonly database: { readonly inTransaction: boolean }
 }
 
 const wrapDriver = () => {
@@ -57,7 +63,7 @@ const wrapDriver = () => {
   wrapped = true
   const Sqlite = require("better-sqlite3") as {
     new (file: string): { prepare(sql: string): object; close(): void }
-    prototype: { exec(sql: string): unknown }
+    prototype: { exec(this: { readonly inTransaction: boolean }, sql: string): unknown }
   }
   const probe = new Sqlite(":memory:")
   const statementPrototype = Object.getPrototypeOf(probe.prepare("SELECT 1")) as Record<string, (...args: Array<unknown>) => unknown>
@@ -65,14 +71,17 @@ const wrapDriver = () => {
   for (const method of ["run", "all", "get", "iterate"] as const) {
     const original = statementPrototype[method]!
     statementPrototype[method] = function (this: DriverStatement, ...args: Array<unknown>) {
-      seen(this.source)
-      return original.apply(this, args)
+      const result = original.apply(this, args)
+      // A write with RETURNING is a reader too: what it wrote is told by the statement's text.
+      seen(this.source, !this.reader || /^\s*(INSERT|UPDATE|DELETE|REPLACE)\b/i.test(this.source), this.database.inTransaction)
+      return result
     }
   }
   const exec = Sqlite.prototype.exec
-  Sqlite.prototype.exec = function (this: unknown, sql: string) {
-    seen(sql)
-    return exec.call(this, sql)
+  Sqlite.prototype.exec = function (this: { readonly inTransaction: boolean }, sql: string) {
+    const result = exec.call(this, sql)
+    seen(sql, true, this.inTransaction)
+    return result
   }
 }
 

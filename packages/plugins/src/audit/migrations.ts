@@ -1,13 +1,15 @@
 /**
  * The audit tables. `audit_log.seq` is the chain position, assigned by the
  * plugin (not by the database) so the SQL stays portable; `audit_head` is
- * one row holding the last position and hash: appending claims it first
- * (a row lock on PostgreSQL, the write lock on SQLite), and verify compares
- * against it, so deleting the newest rows is noticed too.
+ * one row holding the last position and hash, moved by a trigger on every
+ * insert (version 2; before it, appending updated it itself), and verify
+ * compares against it, so deleting the newest rows is noticed too.
  * Never edit a released migration: add the next number instead. The text
  * inside each statement is byte for byte as released, indentation included
  * (a database's schema keeps it), hence lines deeper than the call.
  */
+import * as SqlClient from "@effect/sql/SqlClient"
+import * as Effect from "effect/Effect"
 import { type Migration, migration } from "@garrison/runtime"
 import { GENESIS_HASH } from "./internal/chain.js"
 
@@ -35,5 +37,28 @@ export const migrations: ReadonlyArray<Migration> = [
           hash TEXT NOT NULL
         )`,
     sql`INSERT INTO audit_head (id, seq, hash) VALUES (1, 0, ${GENESIS_HASH})`
-  ])
+  ]),
+  // The head follows every insert in the same statement, so an append is one statement (see internal/append.ts).
+  migration(
+    2,
+    "audit_head follows each appended row",
+    Effect.flatMap(SqlClient.SqlClient, (sql) =>
+      sql.onDialectOrElse({
+        pg: () =>
+          Effect.all([
+            sql`CREATE FUNCTION audit_log_head() RETURNS trigger AS $$
+          BEGIN
+            UPDATE audit_head SET seq = NEW.seq, hash = NEW.hash WHERE id = 1;
+            RETURN NEW;
+          END $$ LANGUAGE plpgsql`,
+            sql`CREATE TRIGGER audit_log_head AFTER INSERT ON audit_log FOR EACH ROW EXECUTE FUNCTION audit_log_head()`
+          ], { discard: true }),
+        orElse: () =>
+          Effect.asVoid(sql`CREATE TRIGGER audit_log_head AFTER INSERT ON audit_log
+          BEGIN
+            UPDATE audit_head SET seq = NEW.seq, hash = NEW.hash WHERE id = 1;
+          END`)
+      })
+    )
+  )
 ]

@@ -160,6 +160,42 @@ describe("recording", () => {
       expect(page.items.map((row) => row.id)).toEqual(Array.from({ length: 200 }, (_, i) => String(200 - i)))
     }).pipe(Effect.provide(auditController())))
 
+  it.scopedLive("a row a caller's transaction rolls back leaves no gap: the next append finds the head where the database has it", () =>
+    Effect.gen(function* () {
+      const trail = yield* AuditTrail
+      const sql = yield* SqlClient.SqlClient
+      yield* Effect.all(
+        [
+          Effect.forEach(Array.from({ length: 60 }, (_, i) => i), (n) => trail.record(entry(n)), { concurrency: "unbounded", discard: true }),
+          // Each records, then fails: its row goes with its transaction.
+          Effect.forEach(Array.from({ length: 15 }, (_, i) => i), (n) =>
+            sql.withTransaction(trail.record(entry(500 + n)).pipe(Effect.zipRight(Effect.sleep("2 millis")), Effect.zipRight(Effect.fail("rolled back")))).pipe(Effect.ignore),
+            { concurrency: "unbounded", discard: true })
+        ],
+        { concurrency: "unbounded" }
+      ).pipe(Effect.disconnect, Effect.timeoutFail({ duration: "20 seconds", onTimeout: () => "recording deadlocked" }))
+      yield* trail.record(entry(999))
+      expect(yield* verify).toEqual({ ok: true, checked: 61 })
+      const actors = (yield* Effect.orDie(sql<{ readonly actor: string }>`SELECT actor FROM audit_log`)).map((row) => row.actor)
+      expect(actors.filter((actor) => Number(actor.slice(4)) >= 500 && actor !== "user999")).toEqual([])
+    }).pipe(Effect.provide(auditController())))
+
+  it.scoped("rows another writer appended meanwhile are chained after, not forked", () =>
+    Effect.gen(function* () {
+      const log = yield* AuditLog
+      const sql = yield* SqlClient.SqlClient
+      const first = yield* log.append(entry(1))
+      // Another controller on the same database appends row 2 (the head follows it).
+      const at = new Date().toISOString()
+      const hash = auditRowHash({ prevHash: first.hash, at, actor: "other", ip: null, action: "test.chain", target: null, result: "success", details: null })
+      yield* Effect.orDie(sql`INSERT INTO audit_log (seq, at, actor, ip, action, target, result, details, prev_hash, hash)
+        VALUES (2, ${at}, ${"other"}, NULL, ${"test.chain"}, NULL, ${"success"}, NULL, ${first.hash}, ${hash})`)
+      const third = yield* log.append(entry(3))
+      expect(third.id).toBe("3")
+      expect(third.prevHash).toBe(hash)
+      expect(yield* verify).toEqual({ ok: true, checked: 3 })
+    }).pipe(Effect.provide(auditController())))
+
   it.scoped("a broken store never fails the caller: the request is served and the loss is logged", () =>
     Effect.gen(function* () {
       const trail = yield* AuditTrail
