@@ -25,6 +25,7 @@ import {
   currentPrincipalRef,
   currentRequestRef,
   missingPermissions,
+  requestAuditsRef,
   needsCaller,
   type Principal,
   type RouteEntry,
@@ -294,11 +295,14 @@ const permitted = (
 
 /**
  * Every mutating request leaves an audit row (never its body: it may hold
- * secrets). A client that hangs up while its handler runs still gets one:
- * the handler may have committed before it was interrupted, so the row
- * stays, marked `aborted` with status 499 and result `failure` (the client
- * saw no success). A client that hangs up while its body is still being
- * read never reaches this point: nothing ran, so there is no row.
+ * secrets): the handler's own (`bans.add`, in its write's transaction), or,
+ * when the handler recorded none, this one after it, naming the route and
+ * the status. So one write is one row and one commit, not two. A client
+ * that hangs up while its handler runs still gets one: the handler may have
+ * committed before it was interrupted, so the row stays, marked `aborted`
+ * with status 499 and result `failure` (the client saw no success). A
+ * client that hangs up while its body is still being read never reaches
+ * this point: nothing ran, so there is no row.
  */
 const audited = (
   app: App,
@@ -309,16 +313,19 @@ const audited = (
 ): App =>
 {
   if (!BODY_METHODS.has(request.method)) return app
+  const handlerRows = { count: 0 }
   const record = (status: number, aborted = false) =>
-    audit.record({
-      actor,
-      ip: verdict.ip,
-      action: `http.${request.method} ${verdict.route.path}`,
-      target: verdict.path,
-      result: status < 400 ? "success" : "failure",
-      details: aborted ? { status, aborted: true, requestId: verdict.requestId } : { status, requestId: verdict.requestId }
-    })
-  return app.pipe(
+    handlerRows.count > 0
+      ? Effect.void
+      : audit.record({
+          actor,
+          ip: verdict.ip,
+          action: `http.${request.method} ${verdict.route.path}`,
+          target: verdict.path,
+          result: status < 400 ? "success" : "failure",
+          details: aborted ? { status, aborted: true, requestId: verdict.requestId } : { status, requestId: verdict.requestId }
+        })
+  return Effect.locally(app, requestAuditsRef, Option.some(handlerRows)).pipe(
     Effect.tap((response) => record(response.status)),
     // A handler fault becomes a 500 further out; it is still a request that happened.
     Effect.tapErrorCause((cause) => (isClientAbort(cause) ? record(clientGone.status, true) : record(500)))

@@ -131,7 +131,7 @@ export type { RateLimitDeclaration, RateLimitRule } from "./http/RateLimits.js"
 export { BodyExample, undocumentedEndpoints } from "./http/EndpointDocs.js"
 export { describeQueryInteger, QueryInteger } from "./http/QueryInteger.js"
 export type { QueryIntegerOptions } from "./http/QueryInteger.js"
-export { AuditTrail, recordForRequest } from "./access/AuditTrail.js"
+export { AuditTrail, countedRecord, recordForRequest, requestAuditsRef } from "./access/AuditTrail.js"
 export type { AuditEntry, AuditTrailShape } from "./access/AuditTrail.js"
 
 export * from "./rcon/index.js"

@@ -3,7 +3,7 @@
  * fills the runtime's audit slot with them: for tests that assert what was
  * audited without the audit plugin's database.
  */
-import { type AnyPlugin, type AuditEntry, AuditTrail, Plugin } from "@garrison/runtime"
+import { type AnyPlugin, type AuditEntry, AuditTrail, countedRecord, Plugin } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 
@@ -12,7 +12,7 @@ export const auditRecorder = () => {
   const plugin = Plugin.make({
     id: "test-audit",
     provides: [AuditTrail],
-    layer: Layer.succeed(AuditTrail, { record: (entry) => Effect.sync(() => void rows.push(entry)) })
+    layer: Layer.succeed(AuditTrail, { record: countedRecord((entry) => Effect.sync(() => void rows.push(entry))) })
   })
   return { rows, plugin }
 }

@@ -10,7 +10,7 @@ import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { AuditTrail, type AuditEntry, type InvalidCursor, type JsonRow, type PageOf } from "@garrison/runtime"
+import { AuditTrail, type AuditEntry, countedRecord, type InvalidCursor, type JsonRow, type PageOf } from "@garrison/runtime"
 import type { AuditPage, AuditRow, VerifyReport } from "./contract/Api.js"
 import type { AuditStoreError } from "./errors.js"
 import { makeAppend } from "./internal/append.js"
@@ -58,8 +58,7 @@ export const AuditTrailLive: Layer.Layer<AuditTrail, never, AuditLog> = Layer.ef
   AuditTrail,
   Effect.map(AuditLog, (log) => ({
     record: (entry: AuditEntry) =>
-      log.append(entry).pipe(
-        Effect.asVoid,
+      countedRecord(log.append)(entry).pipe(
         Effect.catchAllCause((cause) =>
           Effect.logError(
             `audit row not stored: ${entry.action} ${entry.result}`,

@@ -85,6 +85,18 @@ describe("audit rows from the host", () => {
       expect((yield* call("GET", "/api/audit/verify", { as: ADMIN })).body).toEqual({ ok: true, checked: 3 })
     }).pipe(Effect.provide(auditController())))
 
+  it.scoped("a handler that records its own row is the request's one row: the host adds none after it", () =>
+    Effect.gen(function* () {
+      expect((yield* call("POST", "/api/probe/audited", { as: "alice:probe.use", ip: "10.1.1.1" })).status).toBe(200)
+      expect((yield* call("POST", "/api/probe/plain", { as: "alice:probe.use", ip: "10.1.1.1" })).status).toBe(200)
+      const page = yield* audit()
+      expect(page.items.map((row) => [row.action, row.target])).toEqual([
+        ["http.POST /api/probe/:id", "/api/probe/plain"],
+        ["probe.poke", "audited"]
+      ])
+      expect(page.items[1]).toMatchObject({ ip: "10.1.1.1", result: "success" })
+    }).pipe(Effect.provide(auditController())))
+
   it.scoped("only admin may read or verify the trail; a refusal is itself recorded", () =>
     Effect.gen(function* () {
       for (const path of ["/api/audit", "/api/audit/verify"]) {

@@ -4,7 +4,7 @@
  * routes, proxies trusted (one hop).
  */
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Access, Conflict, Plugin } from "@garrison/runtime"
+import { Access, AuditTrail, Conflict, Plugin, recordForRequest } from "@garrison/runtime"
 import { Effect, Schema } from "effect"
 import { type AuditLog, AuditPlugin } from "../../src/audit/index.js"
 import { MAX_FIELD_LENGTH } from "../../src/audit/internal/canonical.js"
@@ -25,15 +25,22 @@ const ProbeApi = HttpApi.make("probe").add(
     )
 )
 
-/** `POST /api/probe/:id` answers 200, or 409 when the id is `busy`. */
+/** `POST /api/probe/:id` answers 200, or 409 when the id is `busy`; the id `audited` records a row of its own (`probe.poke`). */
 const ProbePlugin = Plugin.make({
   id: "probe",
+  requires: [AuditTrail],
   permissions: [{ name: "probe.use", description: "Poke the probe" }],
   http: Plugin.http(
     ProbeApi,
     HttpApiBuilder.group(ProbeApi, "probe", (h) =>
-      h.handle("poke", ({ path }) =>
-        path.id === "busy" ? Effect.fail(new Conflict({ message: "busy" })) : Effect.succeed({ poked: path.id })
+      Effect.map(AuditTrail, (audit) =>
+        h.handle("poke", ({ path }) =>
+          path.id === "busy"
+            ? Effect.fail(new Conflict({ message: "busy" }))
+            : path.id === "audited"
+              ? Effect.as(recordForRequest(audit, { actor: "probe", action: "probe.poke", target: path.id, result: "success" }), { poked: path.id })
+              : Effect.succeed({ poked: path.id })
+        )
       )
     )
   )

@@ -6,6 +6,9 @@
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
+import { globalValue } from "effect/GlobalValue"
+import * as Option from "effect/Option"
 import { CurrentRequest } from "../http/RequestContext.js"
 
 export interface AuditEntry {
@@ -25,10 +28,37 @@ export interface AuditTrailShape {
   readonly record: (entry: AuditEntry) => Effect.Effect<void>
 }
 
+/**
+ * How many audit rows the request being served has recorded (none outside
+ * a request). The front door writes its own row for a mutating request
+ * only when the handler recorded none: one row per acknowledged write, in
+ * the handler's transaction, not a second one after it. One per process,
+ * however many copies of this module are loaded.
+ */
+export const requestAuditsRef: FiberRef.FiberRef<Option.Option<{ count: number }>> = globalValue(
+  Symbol.for("@garrison/runtime/requestAuditsRef"),
+  () => FiberRef.unsafeMake(Option.none<{ count: number }>())
+)
+
+const countForRequest = Effect.flatMap(FiberRef.get(requestAuditsRef), (counter) =>
+  Option.isSome(counter) ? Effect.sync(() => void counter.value.count++) : Effect.void
+)
+
+/**
+ * `store`, then the row counted for the request it was recorded in (see
+ * `requestAuditsRef`); a row the store failed to keep does not count, so the
+ * front door still writes its own. Every provider of `AuditTrail` records
+ * through it (and turns a failure into a log line: `record` never fails); a
+ * provider made otherwise still works, and the front door then adds its row
+ * to each mutating request.
+ */
+export const countedRecord =
+  <E>(store: (entry: AuditEntry) => Effect.Effect<unknown, E>) =>
+  (entry: AuditEntry): Effect.Effect<void, E> =>
+    Effect.zipRight(store(entry), countForRequest)
+
 export class AuditTrail extends Context.Reference<AuditTrail>()("@garrison/runtime/AuditTrail", {
-  defaultValue: (): AuditTrailShape => ({
-    record: (entry) => Effect.logDebug(`audit ${entry.action} ${entry.result}`, entry)
-  })
+  defaultValue: (): AuditTrailShape => ({ record: countedRecord((entry) => Effect.logDebug(`audit ${entry.action} ${entry.result}`, entry)) })
 }) {}
 
 /** Records `entry` with the client address of the request being served (null outside a request: a schedule, a hook). */
