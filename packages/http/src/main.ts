@@ -16,6 +16,7 @@ import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
+import { withBatchedOutput } from "./BatchedOutput.js"
 import * as Controller from "./Controller.js"
 import { loadPlugins } from "./PluginLoader.js"
 
@@ -41,6 +42,8 @@ const program = Effect.gen(function* () {
   return yield* Layer.launch(Controller.layer([...defaultPlugins, ...extra]))
 }).pipe(
   Effect.provide(GarrisonConfig.layer),
+  // No trace exporter is configured: spans (each SQL statement makes one) would be pure cost.
+  Effect.withTracerEnabled(false),
   Effect.catchAllCause((cause) => {
     const failure = Cause.failureOption(cause)
     if (Option.isSome(failure) && failure.value instanceof StartupError) {
@@ -62,5 +65,7 @@ Effect.flatMap(logLevel, (level) => program.pipe(Logger.withMinimumLogLevel(leve
       Option.match({ onNone: () => Effect.void, onSome: (e) => Effect.logError(`cannot start: bad configuration: ${String(e)}`) })
     )
   ),
+  // Log lines as before, written once per 25 ms (BatchedOutput.ts); what is pending is written on the way out.
+  (main) => Effect.scoped(Effect.zipRight(withBatchedOutput(25), main)),
   NodeRuntime.runMain({ disableErrorReporting: true })
 )
