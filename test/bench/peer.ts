@@ -30,9 +30,10 @@
  * BENCH_ROUNDS (2), BENCH_PEER_BANS (1000), BENCH_CLIENT_ADDRESSES (4096).
  * Run alone: `node test/dist/bench/peer.js`; with the rest: `npm run bench`.
  */
+import { existsSync, readFileSync, rmSync } from "node:fs"
 import { availableParallelism } from "node:os"
 import * as NodePath from "node:path"
-import { fileURLToPath } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import {
   type ChildHandle,
   delay,
@@ -53,6 +54,7 @@ import { cpuSeconds, rssMiB } from "./internal/procfs.js"
 const fixtures = NodePath.join(NodePath.dirname(fileURLToPath(import.meta.url)), "fixtures")
 const peerScript = NodePath.join(fixtures, "peer-panel.js")
 const probeScript = NodePath.join(fixtures, "ping-probe.js")
+const countScript = NodePath.join(fixtures, "count-statements.js")
 const ADMIN = { username: "benchadmin", password: "bench-Password-2026!x" }
 const PAGE = 50
 
@@ -279,6 +281,109 @@ const best = (runs: ReadonlyArray<Run>): Run => runs.reduce((a, b) => (b.request
 
 const microsPerRow = (run: Run, rowsPerAnswer: number): number => (rowsPerAnswer > 0 && run.total > 0 ? (run.cpuSeconds * 1e6) / (run.total * rowsPerAnswer) : Number.NaN)
 
+// ---- statements per request: a counting pass ------------------------------------------------------------------------
+
+/** Requests per scenario in the counting pass, one at a time. */
+const COUNTED_REQUESTS = 20
+
+interface Counts {
+  readonly statements: number
+  readonly commits: number
+}
+
+/** The counts so far of a process started with the counting wrapper (it writes them on SIGUSR2). */
+const readCounts = async (child: ChildHandle, file: string): Promise<Counts> => {
+  rmSync(file, { force: true })
+  child.child.kill("SIGUSR2")
+  const deadline = performance.now() + 5_000
+  while (performance.now() < deadline) {
+    if (existsSync(file)) {
+      try {
+        return JSON.parse(readFileSync(file, "utf8")) as Counts
+      } catch {
+        // Caught half-written: read again.
+      }
+    }
+    await delay(5)
+  }
+  throw new Error(`no statement counts from pid ${child.child.pid}; output:\n${child.output()}`)
+}
+
+/** One request as the load sends it, with the side's credentials. */
+const sendOnce = async (side: Side, request: LoadRequest): Promise<number> => {
+  const sent = request.setupRequest === undefined ? request : request.setupRequest(request)
+  const answer = await fetch(`${side.baseUrl}${sent.path}`, {
+    method: sent.method ?? "GET",
+    headers: sent.headers ?? {},
+    ...(sent.body === undefined ? {} : { body: sent.body }),
+    signal: AbortSignal.timeout(30_000)
+  })
+  await answer.arrayBuffer()
+  return answer.status
+}
+
+/**
+ * Statements and commits per request of each scenario, on each side,
+ * counted at the driver in instances of their own started with the
+ * counting wrapper (never the timed ones: the wrapper costs a little).
+ */
+const countStatements = async (s: Settings): Promise<Map<string, Record<Side["label"], Counts>>> => {
+  const dir = makeTempDir("garrison-bench-count-")
+  const counting = (label: string) => ({
+    NODE_OPTIONS: `${process.env["NODE_OPTIONS"] ?? ""} --import=${pathToFileURL(countScript).href}`.trim(),
+    STATEMENT_COUNT_FILE: NodePath.join(dir, `${label}.json`)
+  })
+  const sides: Array<Side> = []
+  try {
+    const g = await spawnController({
+      dataDir: NodePath.join(dir, "garrison"),
+      logLevel: "Warn",
+      env: { TRUST_PROXY: "1", ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, ...counting("garrison") }
+    })
+    sides.push({ label: "garrison", child: g, baseUrl: g.baseUrl, auth: {} })
+    const port = await freePort()
+    const p = spawnNode({
+      args: [peerScript],
+      env: { PORT: String(port), HOST, DB_PATH: NodePath.join(dir, "peer.db"), ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, SEED_BANS: String(s.bans), ...counting("peer") }
+    })
+    sides.push({ label: "peer", child: p, baseUrl: `http://${HOST}:${port}`, auth: {} })
+    const ready: Array<Side> = []
+    for (const side of sides) {
+      await firstPing(side.child, side.baseUrl, performance.now())
+      ready.push({ ...side, auth: await signIn(side.label, side.baseUrl) })
+    }
+    await seedGarrison(ready[0]!, s.bans)
+    const table = new Map<string, Record<Side["label"], Counts>>()
+    for (const scenario of scenarios) {
+      const row: Partial<Record<Side["label"], Counts>> = {}
+      for (const side of ready) {
+        const requests = scenario.request(side, s)
+        // One request first: what the first of a kind costs (a prepared statement, a cache) is not what each costs.
+        await sendOnce(side, requests[0]!)
+        const file = counting(side.label).STATEMENT_COUNT_FILE
+        const before = await readCounts(side.child, file)
+        for (let i = 0; i < COUNTED_REQUESTS; i++) {
+          const status = await sendOnce(side, requests[(i + 1) % requests.length]!)
+          if (status >= 400) throw new Error(`${side.label}: ${scenario.name} answered ${status} in the counting pass`)
+        }
+        const after = await readCounts(side.child, file)
+        row[side.label] = {
+          statements: (after.statements - before.statements) / COUNTED_REQUESTS,
+          commits: (after.commits - before.commits) / COUNTED_REQUESTS
+        }
+      }
+      table.set(scenario.name, row as Record<Side["label"], Counts>)
+    }
+    return table
+  } finally {
+    await Promise.all(sides.map((side) => stopProcess(side.child, 5_000)))
+    removeDir(dir)
+  }
+}
+
+const shownCounts = (counts: Counts | undefined) =>
+  counts === undefined ? "" : `   ${counts.statements.toFixed(1)} statements, ${counts.commits.toFixed(1)} commits per request`
+
 // ---- the benchmark ---------------------------------------------------------------------------------------------------
 
 const run = async (): Promise<BenchmarkReport> => {
@@ -293,6 +398,8 @@ const run = async (): Promise<BenchmarkReport> => {
     `  start-up to first ping: garrison ${startups.garrison.ms.toFixed(0)} ms (RSS ${startups.garrison.rssMiB.toFixed(0)} MiB), ` +
       `peer ${startups.peer.ms.toFixed(0)} ms (RSS ${startups.peer.rssMiB.toFixed(0)} MiB); ratio ${startupRatio.toFixed(2)}`
   )
+
+  const counted = await countStatements(s)
 
   const dataDirs = [makeTempDir("garrison-bench-peer-"), makeTempDir("garrison-bench-peer-")]
   const sides: Array<Side> = []
@@ -317,12 +424,14 @@ const run = async (): Promise<BenchmarkReport> => {
       const pair = { garrison: best(runs.garrison), peer: best(runs.peer) }
       results.set(scenario.name, pair)
       console.log(`  ${scenario.name} (${scenario.path})`)
-      for (const m of [pair.garrison, pair.peer]) {
+      for (const [label, m] of [["garrison", pair.garrison], ["peer", pair.peer]] as const) {
         const rows = scenario.rowsPerAnswer === -1 ? s.bans : scenario.rowsPerAnswer
         const perRow = microsPerRow(m, rows)
         console.log(
           measuredRow(m, 9, 7) +
-            (Number.isNaN(perRow) ? "" : `   CPU ${perRow.toFixed(1)} us/row`) +
+            `   CPU ${m.total > 0 ? ((m.cpuSeconds * 1e6) / m.total).toFixed(0) : "?"} us/request` +
+            (Number.isNaN(perRow) ? "" : ` (${perRow.toFixed(1)} us/row)`) +
+            shownCounts(counted.get(scenario.name)?.[label]) +
             (m.pingP99 === undefined ? "" : `   ping p99 beside it ${m.pingP99.toFixed(1)} ms`)
         )
       }
