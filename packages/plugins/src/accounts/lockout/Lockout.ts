@@ -1,8 +1,10 @@
 /**
  * Login lockout per (IP, username), and a budget of failed sign-ins per IP
- * (`schedule.ts`), both persisted so a restart does not reset them. Each attempt is a row with its time, counted before the password is
- * checked: the lock test and the count are one transaction, so parallel
- * requests cannot all slip past a pair that has one attempt left. A row is
+ * (`schedule.ts`), both persisted so a restart does not reset them. Each
+ * attempt is a row with its time, counted before the password is checked:
+ * the lock test and the count are one statement, so parallel requests
+ * cannot all slip past a pair that has one attempt left, and a controller
+ * that dies while a password is checked has counted the attempt. A row is
  * pending while its check runs, then kept as a failure or removed. A lock is
  * one row per pair with its count and end. Every lock is an audit row.
  */
@@ -71,6 +73,17 @@ interface Reservation {
   readonly key: LockoutKey
   readonly pair: { readonly ip: string; readonly key: string }
   readonly id: string
+  /** The pair had a lock row (a lock now ended, remembered for the next one's length) when the attempt was counted. */
+  readonly hadLock: boolean
+}
+
+/** What counting an attempt reads, in one statement: the pair's lock, the address's failures, the pair's attempts. */
+interface AttemptState {
+  readonly lock_count: number | null
+  readonly locked_until: number | null
+  readonly address_n: number
+  readonly address_oldest: number | null
+  readonly pair_n: number
 }
 
 interface NewLock {
@@ -95,41 +108,81 @@ export class Lockout extends Context.Tag("@garrison/plugins/accounts/Lockout")<L
         onSome: (r) => Number(r.lock_count)
       })
 
-    /** Counts an attempt, or says why it may not run. One transaction, so attempts queue here one by one. */
+    /** Why the pair may not have another attempt now, if it may not; `lock` is its lock row. */
+    const refusal = (state: AttemptState | undefined, now: number): LockedOut | undefined => {
+      const lock: Option.Option<LockRow> =
+        state === undefined || state.locked_until === null || state.lock_count === null
+          ? Option.none()
+          : Option.some({ lock_count: Number(state.lock_count), locked_until: Number(state.locked_until) })
+      if (Option.isSome(lock) && Number(lock.value.locked_until) > now) {
+        return new LockedOut({ reason: "locked", retryAfterSeconds: secondsUntil(Number(lock.value.locked_until), now) })
+      }
+      if (Number(state?.address_n ?? 0) >= MAX_ADDRESS_FAILURES) {
+        const oldest = Number(state?.address_oldest ?? now)
+        return new LockedOut({ reason: "address-at-limit", retryAfterSeconds: secondsUntil(oldest + ADDRESS_WINDOW_MS, now) })
+      }
+      if (Number(state?.pair_n ?? 0) >= MAX_FAILURES) {
+        // The attempts under way will most likely lock the pair: wait as long as that lock would last.
+        const wait = lockDurationMs(rememberedLocks(lock, now) + 1)
+        return new LockedOut({ reason: "attempts-at-limit", retryAfterSeconds: secondsUntil(now + wait, now) })
+      }
+      return undefined
+    }
+
+    /** The pair's lock, the address's failures and the pair's attempts, in one statement. */
+    const attemptState = (pair: Reservation["pair"], now: number) =>
+      Effect.map(
+        sql<AttemptState>`SELECT
+          (SELECT lock_count FROM accounts_lockouts WHERE ip = ${pair.ip} AND username_key = ${pair.key}) AS lock_count,
+          (SELECT locked_until FROM accounts_lockouts WHERE ip = ${pair.ip} AND username_key = ${pair.key}) AS locked_until,
+          (SELECT COUNT(*) FROM accounts_login_failures WHERE ip = ${pair.ip} AND at > ${now - ADDRESS_WINDOW_MS}) AS address_n,
+          (SELECT MIN(at) FROM accounts_login_failures WHERE ip = ${pair.ip} AND at > ${now - ADDRESS_WINDOW_MS}) AS address_oldest,
+          (SELECT COUNT(*) FROM accounts_login_failures
+            WHERE ip = ${pair.ip} AND username_key = ${pair.key} AND at > ${now - FAILURE_WINDOW_MS}) AS pair_n`,
+        (rows) => rows[0]
+      )
+
+    /**
+     * Counts the attempt in one statement: its row is inserted only where
+     * the pair is not locked and neither the address nor the pair is at its
+     * limit (the test and the count are one statement, so parallel requests
+     * cannot all slip past a pair that has one place left). Answers whether
+     * the pair has a lock row (an ended lock, remembered for the next
+     * one's length), or nothing when the row was refused.
+     */
+    const countAttempt = (pair: Reservation["pair"], id: string, now: number) =>
+      Effect.map(
+        sql<{ readonly locks: number }>`INSERT INTO accounts_login_failures (ip, username_key, at, attempt, pending)
+          SELECT ${pair.ip}, ${pair.key}, ${now}, ${id}, 1
+          WHERE NOT EXISTS (SELECT 1 FROM accounts_lockouts WHERE ip = ${pair.ip} AND username_key = ${pair.key} AND locked_until > ${now})
+            AND (SELECT COUNT(*) FROM accounts_login_failures WHERE ip = ${pair.ip} AND at > ${now - ADDRESS_WINDOW_MS}) < ${MAX_ADDRESS_FAILURES}
+            AND (SELECT COUNT(*) FROM accounts_login_failures
+              WHERE ip = ${pair.ip} AND username_key = ${pair.key} AND at > ${now - FAILURE_WINDOW_MS}) < ${MAX_FAILURES}
+          RETURNING (SELECT COUNT(*) FROM accounts_lockouts WHERE ip = ${pair.ip} AND username_key = ${pair.key}) AS locks`,
+        (rows) => (rows[0] === undefined ? Option.none<boolean>() : Option.some(Number(rows[0].locks) > 0))
+      )
+
+    /**
+     * Counts an attempt, or says why it may not run. The common case is one
+     * statement (`countAttempt`); a refusal reads the state to say why. If
+     * the state changed in between (a lock just ended) and no reason is
+     * left, the attempt is counted again. Failures older than the windows
+     * are not counted, and the `forget-login-failures` job removes them.
+     */
     const reserve = (key: LockoutKey): Effect.Effect<Reservation, LockedOut | AccountStoreError> =>
       Effect.gen(function* () {
-        const now = yield* Clock.currentTimeMillis
         const pair = { ip: key.ip, key: usernameKey(key.username) }
-        return yield* Effect.gen(function* () {
-          // A write first, so the transaction holds the write lock before it reads.
-          yield* sql`DELETE FROM accounts_login_failures
-            WHERE ip = ${pair.ip} AND at <= ${now - FAILURE_MEMORY_MS}`
-          const lock = yield* lockRow(pair.ip, pair.key)
-          if (Option.isSome(lock) && Number(lock.value.locked_until) > now) {
-            return yield* new LockedOut({ reason: "locked", retryAfterSeconds: secondsUntil(Number(lock.value.locked_until), now) })
-          }
-          const [fromAddress] = yield* sql<{ readonly n: number; readonly oldest: number | null }>`SELECT COUNT(*) AS n, MIN(at) AS oldest
-            FROM accounts_login_failures WHERE ip = ${pair.ip} AND at > ${now - ADDRESS_WINDOW_MS}`
-          if (Number(fromAddress?.n ?? 0) >= MAX_ADDRESS_FAILURES) {
-            const oldest = Number(fromAddress?.oldest ?? now)
-            return yield* new LockedOut({ reason: "address-at-limit", retryAfterSeconds: secondsUntil(oldest + ADDRESS_WINDOW_MS, now) })
-          }
-          const [counted] = yield* sql<{ readonly n: number }>`SELECT COUNT(*) AS n FROM accounts_login_failures
-            WHERE ip = ${pair.ip} AND username_key = ${pair.key} AND at > ${now - FAILURE_WINDOW_MS}`
-          if (Number(counted?.n ?? 0) >= MAX_FAILURES) {
-            // The attempts under way will most likely lock the pair: wait as long as that lock would last.
-            const wait = lockDurationMs(rememberedLocks(lock, now) + 1)
-            return yield* new LockedOut({ reason: "attempts-at-limit", retryAfterSeconds: secondsUntil(now + wait, now) })
-          }
-          const id = randomUUID()
-          yield* sql`INSERT INTO accounts_login_failures (ip, username_key, at, attempt, pending)
-            VALUES (${pair.ip}, ${pair.key}, ${now}, ${id}, 1)`
-          return { key, pair, id } satisfies Reservation
-        }).pipe(
-          sql.withTransaction,
-          Effect.catchTag("SqlError", (e) => Effect.fail(storeError("count a sign-in attempt")(e)))
-        )
-      })
+        const id = randomUUID()
+        for (let tries = 0; ; tries++) {
+          const now = yield* Clock.currentTimeMillis
+          const counted = yield* countAttempt(pair, id, now)
+          if (Option.isSome(counted)) return { key, pair, id, hadLock: counted.value } satisfies Reservation
+          const why = refusal(yield* attemptState(pair, now), now)
+          if (why !== undefined) return yield* why
+          // Refused a moment ago, free now: count it again (twice at most; then the state keeps moving, so wait).
+          if (tries >= 2) return yield* new LockedOut({ reason: "attempts-at-limit", retryAfterSeconds: 1 })
+        }
+      }).pipe(Effect.catchTag("SqlError", (e) => Effect.fail(storeError("count a sign-in attempt")(e))))
 
     /** The attempt failed: it stays counted; the failure that makes `MAX_FAILURES` locks the pair. */
     const failed = ({ key, pair, id }: Reservation): Effect.Effect<Option.Option<NewLock>, AccountStoreError> =>
@@ -171,15 +224,24 @@ export class Lockout extends Context.Tag("@garrison/plugins/accounts/Lockout")<L
         return lock
       })
 
-    /** A sign-in: the pair's attempts (other running ones too) and locks are cleared. */
-    const succeeded = ({ pair }: Reservation) =>
-      Effect.all(
-        [
-          sql`DELETE FROM accounts_login_failures WHERE ip = ${pair.ip} AND username_key = ${pair.key}`,
-          sql`DELETE FROM accounts_lockouts WHERE ip = ${pair.ip} AND username_key = ${pair.key}`
-        ],
-        { discard: true }
-      ).pipe(sql.withTransaction, Effect.mapError(storeError("clear the sign-in failures of a pair")))
+    /**
+     * A sign-in: the pair's attempts (other running ones too) and locks are
+     * cleared. A pair without a lock row when this attempt was counted has
+     * none now either: while this attempt's row is pending it holds one of
+     * the `MAX_FAILURES` places, so the others cannot fail often enough to
+     * lock the pair. Then one statement clears it. (Unless another sign-in
+     * cleared the pair, this row with it, meanwhile: a lock that failures
+     * after that sign-in earn then stays, as it should.)
+     */
+    const succeeded = ({ pair, hadLock }: Reservation) => {
+      const failures = sql`DELETE FROM accounts_login_failures WHERE ip = ${pair.ip} AND username_key = ${pair.key}`
+      const cleared = hadLock
+        ? Effect.all([failures, sql`DELETE FROM accounts_lockouts WHERE ip = ${pair.ip} AND username_key = ${pair.key}`], { discard: true }).pipe(
+            sql.withTransaction
+          )
+        : Effect.asVoid(failures)
+      return cleared.pipe(Effect.mapError(storeError("clear the sign-in failures of a pair")))
+    }
 
     const release = ({ pair, id }: Reservation) =>
       sql`DELETE FROM accounts_login_failures WHERE ip = ${pair.ip} AND username_key = ${pair.key} AND attempt = ${id}`.pipe(
