@@ -45,7 +45,7 @@ export default defineConfig({
             { find: /^@garrison\/agent$/, replacement: at("packages/agent/src/index.ts") },
             { find: /^@garrison\/agent\/(contract|client)$/, replacement: at("packages/agent/src/$1/index.ts") },
             { find: /^@garrison\/testkit$/, replacement: at("packages/testkit/src/index.ts") },
-            { find: /^@garrison\/testkit\/(core|TestAuthPlugin|globalSetup|fileSetup)$/, replacement: at("packages/testkit/src/$1.ts") },
+            { find: /^@garrison\/testkit\/(core|TestAuthPlugin|DriverStatements|globalSetup|fileSetup)$/, replacement: at("packages/testkit/src/$1.ts") },
             // The examples, by their package names (what tests import), from source too.
             { find: /^@garrison\/example-(sim-server|sim-steamcmd|community-plugin)$/, replacement: at("examples/$1/src/index.ts") }
           ]
