@@ -22,6 +22,7 @@ import {
   type InvalidCursor,
   type JsonChunks,
   keysetChunks,
+  GroupCommit,
   makeWriteCount,
   type PageOf,
   parsePlatformId
@@ -90,6 +91,8 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`)
 export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>() {
   static readonly make = Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
+    // Adds and deletes share their commit with those written at the same moment (one fsync for many under load).
+    const group = yield* GroupCommit
     const bus = yield* EventBus
     const database = yield* Database
     const changes = yield* Queue.sliding<void>(1)
@@ -210,7 +213,7 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
           }
           yield* sql`INSERT INTO bans ${sql.insert({ ...toRecord(ban) })}`.pipe(Effect.mapError(storeError("add a ban")))
           yield* audit("bans.add", bannedBy, ban.platformId, { banId: ban.id, reason: ban.reason, expiresAt: ban.expiresAt })
-        }).pipe(sql.withTransaction, writes.counted, Effect.catchTag("SqlError", (e) => Effect.fail(storeError("add a ban")(e))))
+        }).pipe(group.transaction, writes.counted, Effect.catchTag("SqlError", (e) => Effect.fail(storeError("add a ban")(e))))
         yield* notify
         yield* bus.publish(new BanAdded({ ...ban }))
         return ban
@@ -223,7 +226,7 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
         yield* Effect.zipRight(
           sql`DELETE FROM bans WHERE id = ${id}`,
           audit("bans.remove", removedBy, ban.platformId, { banId: id })
-        ).pipe(sql.withTransaction, writes.counted, Effect.mapError(storeError("delete a ban")))
+        ).pipe(group.transaction, writes.counted, Effect.mapError(storeError("delete a ban")))
         yield* notify
         yield* bus.publish(new BanRemoved({ id, platformId: ban.platformId, removedBy }))
         return ban

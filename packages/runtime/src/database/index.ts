@@ -18,3 +18,4 @@ export {
 } from "./Migrations.js"
 export { storeDefect, storeErrorFields, storeErrorMapper, storeFailureMessage, type StoreFailure } from "./StoreError.js"
 export { makeWriteCount, type WriteCount } from "./WriteCount.js"
+export { GroupCommit, type GroupCommitShape } from "./GroupCommit.js"

@@ -28,6 +28,7 @@ import { Announcements } from "./Announcements.js"
 import { Hooks } from "./Hooks.js"
 import type { AnyPlugin, Job, Plugin } from "./Plugin.js"
 import { type HostRoute, planPlugins } from "./PluginPlan.js"
+import { GroupCommit } from "../database/GroupCommit.js"
 import { PluginRegistry } from "./PluginRegistry.js"
 import { StartupError } from "./StartupError.js"
 
@@ -39,6 +40,7 @@ export type KernelServices =
   | SealedSecrets
   | Database
   | SqlClient.SqlClient
+  | GroupCommit
   | EventBus
   | AtomicFiles
   | Hooks
@@ -109,6 +111,7 @@ export const layer = <const Plugins extends ReadonlyArray<AnyPlugin>>(
         Announcements.layer,
         SealedSecrets.layer.pipe(Layer.provideMerge(Secrets.layer)),
         PermissionCatalog.layer(plan.permissions),
+        GroupCommit.layer,
         Layer.succeed(PluginRegistry, { plan, startedAt, version: config.version })
       ).pipe(Layer.provideMerge(storage))
 
