@@ -18,6 +18,7 @@ import { ActionsPlugin } from "../../src/actions/index.js"
 import { BackupsPlugin } from "../../src/backups/index.js"
 import { BansPlugin } from "../../src/bans/index.js"
 import { ConfigPlugin } from "../../src/config/index.js"
+import { DangerzonePlugin } from "../../src/dangerzone/index.js"
 import { FilesPlugin } from "../../src/files/index.js"
 import { ModsPlugin } from "../../src/mods/index.js"
 import { Notifications, NotificationsPlugin } from "../../src/notifications/index.js"
@@ -25,6 +26,7 @@ import { PlatformPlugin } from "../../src/platform/index.js"
 import { PlayersPlugin } from "../../src/players/index.js"
 import { RolloutPlugin } from "../../src/rollout/index.js"
 import { SchedulerPlugin } from "../../src/scheduler/index.js"
+import { TypesPlugin } from "../../src/types/index.js"
 import { UpdatesPlugin } from "../../src/updates/index.js"
 
 const ADMIN = "root:admin"
@@ -47,7 +49,9 @@ const setup = () =>
       ConfigPlugin,
       FilesPlugin,
       BackupsPlugin,
-      ActionsPlugin
+      ActionsPlugin,
+      TypesPlugin,
+      DangerzonePlugin
     ],
     {
       dataPrefix: "garrison-scoped-",
@@ -217,5 +221,63 @@ describe("routes changed by issues 27 and 28, as a moderator scoped to server A"
         expect(reply.status, `${path}: ${reply.text}`).toBe(200)
         holdsNothingOf(reply.text, b)
       }
+    }).pipe(Effect.provide(setup())))
+
+  it.scopedLive("routes changed later (mods, types, dangerzone, scheduler, bans, conditional writes): nothing of B, nothing beyond A", () =>
+    Effect.gen(function* () {
+      const { a, b, moderator } = yield* twoServers
+      const refused = (method: string, path: string, json?: unknown) =>
+        Effect.gen(function* () {
+          const reply = yield* call(method as "GET", path, { as: moderator, ...(json === undefined ? {} : { json }) })
+          expect(reply.status, `${method} ${path}: ${reply.text}`).toBe(403)
+          holdsNothingOf(reply.text, b)
+        })
+      // About B: the mods' file work, the types editor, the dangerzone, the scheduler.
+      for (const [method, path, json] of [
+        ["GET", `/api/servers/${b.id}/mods`],
+        ["POST", `/api/servers/${b.id}/mods/install`, { workshopId: "1559212036" }],
+        ["DELETE", `/api/servers/${b.id}/mods/uninstall/1559212036`],
+        ["PATCH", `/api/servers/${b.id}/mods/1559212036`, { enabled: false }],
+        ["POST", `/api/servers/${b.id}/mods/update-all`],
+        ["GET", `/api/servers/${b.id}/types/files`],
+        ["GET", `/api/servers/${b.id}/types/items?file=db/types.xml`],
+        ["GET", `/api/servers/${b.id}/dangerzone/wipe-presets`],
+        ["GET", `/api/servers/${b.id}/dangerzone/logs-scan`],
+        ["POST", `/api/servers/${b.id}/dangerzone/wipe`, { preset: "full", confirmName: "B" }],
+        ["GET", `/api/servers/${b.id}/scheduler`],
+        ["POST", `/api/servers/${b.id}/scheduler`, { kind: "apply-updates", cron: "0 4 * * *" }]
+      ] as ReadonlyArray<readonly [string, string, unknown?]>) {
+        yield* refused(method, path, json)
+      }
+      // The dangerzone is an admin's, on A too (and a replicate from B into A most of all); so are the global bans.
+      yield* refused("GET", `/api/servers/${a.id}/dangerzone/wipe-presets`)
+      yield* refused("POST", `/api/servers/${a.id}/dangerzone/replicate-preview`, { sourceServerId: b.id, components: ["config"] })
+      yield* refused("POST", "/api/bans", { platformId: "76561198012345678", playerName: "P", reason: "r" })
+      yield* refused("GET", "/api/bans/export")
+      // On A: a stale version is 412 with A's own version, nothing of B and no secret.
+      const stale = { "if-match": 'W/"stale"' }
+      const config = yield* call("PATCH", `/api/servers/${a.id}/config`, { as: moderator, json: { hostname: "A2" }, headers: stale })
+      expect(config.status, config.text).toBe(412)
+      expect((config.body as { details: { etag: string } }).details.etag).toMatch(/^W\//)
+      expect(config.text).not.toContain("a-secret")
+      holdsNothingOf(config.text, b)
+      const write = yield* call("PUT", `/api/servers/${a.id}/files/write`, { as: moderator, json: { path: "serverDZ.cfg", content: "x", etag: 'W/"stale"' } })
+      expect(write.status, write.text).toBe(412)
+      expect(write.text).not.toContain("a-secret")
+      holdsNothingOf(write.text, b)
+      expect(Fs.readFileSync(NodePath.join(a.dir, "serverDZ.cfg"), "utf8")).toContain('hostname = "A"')
+      // The types editor reads A's mission only (A's config names none: a 409 that names A's file, nothing of B).
+      const types = yield* call("GET", `/api/servers/${a.id}/types/files`, { as: moderator })
+      expect([200, 409], types.text).toContain(types.status)
+      holdsNothingOf(types.text, b)
+      // A scheduled "apply updates" on A is A's job; the list shows A's jobs only.
+      expect((yield* call("POST", `/api/servers/${a.id}/scheduler`, { as: moderator, json: { kind: "apply-updates", cron: "0 4 * * *" } })).status).toBe(201)
+      const jobs = yield* call("GET", `/api/servers/${a.id}/scheduler`, { as: moderator })
+      expect(jobs.status).toBe(200)
+      holdsNothingOf(jobs.text, b)
+      // Mods of A: listed, nothing of B.
+      const mods = yield* call("GET", `/api/servers/${a.id}/mods`, { as: moderator })
+      expect(mods.status).toBe(200)
+      holdsNothingOf(mods.text, b)
     }).pipe(Effect.provide(setup())))
 })
