@@ -95,20 +95,21 @@ const requestsFor = (side: Side, s: Settings, base: LoadRequest): ReadonlyArray<
 
 // ---- starting both ----------------------------------------------------------------------------------------------
 
-const startPeer = async (dataDir: string, seed: number): Promise<{ child: ChildHandle; baseUrl: string }> => {
+/** `extra`: more environment (the counting pass's wrapper). */
+const startPeer = async (dataDir: string, seed: number, extra: Readonly<Record<string, string>> = {}): Promise<{ child: ChildHandle; baseUrl: string }> => {
   const port = await freePort()
   const child = spawnNode({
     args: [peerScript],
-    env: { PORT: String(port), HOST, DB_PATH: NodePath.join(dataDir, "peer.db"), ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, SEED_BANS: String(seed) }
+    env: { PORT: String(port), HOST, DB_PATH: NodePath.join(dataDir, "peer.db"), ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, SEED_BANS: String(seed), ...extra }
   })
   return { child, baseUrl: `http://${HOST}:${port}` }
 }
 
-const startGarrison = async (dataDir: string): Promise<{ child: ChildHandle; baseUrl: string }> => {
+const startGarrison = async (dataDir: string, extra: Readonly<Record<string, string>> = {}): Promise<{ child: ChildHandle; baseUrl: string }> => {
   const controller = await spawnController({
     dataDir,
     logLevel: "Warn",
-    env: { TRUST_PROXY: "1", ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password }
+    env: { TRUST_PROXY: "1", ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, ...extra }
   })
   return { child: controller, baseUrl: controller.baseUrl }
 }
@@ -335,18 +336,8 @@ const countStatements = async (s: Settings): Promise<Map<string, Record<Side["la
   })
   const sides: Array<Side> = []
   try {
-    const g = await spawnController({
-      dataDir: NodePath.join(dir, "garrison"),
-      logLevel: "Warn",
-      env: { TRUST_PROXY: "1", ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, ...counting("garrison") }
-    })
-    sides.push({ label: "garrison", child: g, baseUrl: g.baseUrl, auth: {} })
-    const port = await freePort()
-    const p = spawnNode({
-      args: [peerScript],
-      env: { PORT: String(port), HOST, DB_PATH: NodePath.join(dir, "peer.db"), ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, SEED_BANS: String(s.bans), ...counting("peer") }
-    })
-    sides.push({ label: "peer", child: p, baseUrl: `http://${HOST}:${port}`, auth: {} })
+    sides.push({ label: "garrison", ...(await startGarrison(NodePath.join(dir, "garrison"), counting("garrison"))), auth: {} })
+    sides.push({ label: "peer", ...(await startPeer(dir, s.bans, counting("peer"))), auth: {} })
     const ready: Array<Side> = []
     for (const side of sides) {
       await firstPing(side.child, side.baseUrl, performance.now())

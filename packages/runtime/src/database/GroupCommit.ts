@@ -89,24 +89,17 @@ export class GroupCommit extends Context.Tag("@garrison/runtime/GroupCommit")<Gr
           })
         )
       )
-      if (Exit.isFailure(outcome) && Option.getOrUndefined(Cause.failureOption(outcome.cause)) instanceof FirstWriteFailed) {
-        // Rolled back with nothing else in it; its write has its answer already. The queue is the next batch's.
-        leading = false
-        if (queue.length > 0) yield* startLeader
-        return
-      }
-      // A batch that could not begin or commit fails every write in it, and those queued behind it (they would fail alike).
-      if (Exit.isFailure(outcome)) {
-        // Not the first write's failure (handled above): the database's, for every write in the batch.
+      if (Exit.isSuccess(outcome)) {
+        for (const member of batch) yield* Deferred.succeed(member.committed, undefined)
+        yield* Effect.logDebug(`group commit: ${batch.length} write(s) in one commit`)
+      } else if (!(Option.getOrUndefined(Cause.failureOption(outcome.cause)) instanceof FirstWriteFailed)) {
+        // The database refused the batch (its BEGIN or COMMIT): every write in it fails, and those queued behind it
+        // (they would fail alike). A failed first write was rolled back with nothing else in it and has its answer.
         const cause = outcome.cause as Cause.Cause<SqlError>
-        for (const member of queue.splice(0)) batch.push(member)
-        for (const member of batch) {
+        for (const member of [...batch, ...queue.splice(0)]) {
           yield* Deferred.failCause(member.turn, cause)
           yield* Deferred.failCause(member.committed, cause)
         }
-      } else {
-        for (const member of batch) yield* Deferred.succeed(member.committed, undefined)
-        yield* Effect.logDebug(`group commit: ${batch.length} write(s) in one commit`)
       }
       leading = false
       if (queue.length > 0) yield* startLeader

@@ -108,7 +108,7 @@ export class Lockout extends Context.Tag("@garrison/plugins/accounts/Lockout")<L
         onSome: (r) => Number(r.lock_count)
       })
 
-    /** Why the pair may not have another attempt now, if it may not; `lock` is its lock row. */
+    /** Why the pair may not have another attempt now (from `attemptState`), or undefined when it may. */
     const refusal = (state: AttemptState | undefined, now: number): LockedOut | undefined => {
       const lock: Option.Option<LockRow> =
         state === undefined || state.locked_until === null || state.lock_count === null

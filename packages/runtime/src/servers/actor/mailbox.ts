@@ -57,23 +57,24 @@ export const makeMailboxHandler = (kit: ActorKit, deps: MailboxDeps) => {
   const filesHeld = (what: string) =>
     Effect.fail(fail("busy", `${cell.entry.name} is busy: its ${what} is under way; wait for it to end`))
 
+  /** The process is up: file work (`what`) waits until it is stopped. */
+  const stopFirst = (run: NonNullable<typeof cell.run>, what: string) =>
+    Effect.fail(fail("already-running", `${cell.entry.name} is ${run.stopping ? "stopping" : "running"}: stop it before its ${what}`))
+
   /** Why an operation of this kind may not begin now, if it may not: another operation, a hold, or a running process for one that writes files. */
   const refuseOperation = (kind: OperationKind): Effect.Effect<never, ActorError> | undefined => {
     if (operations.running() !== undefined) return busy()
     const held = holds.heldFor()
     if (held !== undefined) return filesHeld(held)
     const run = cell.run
-    if (run !== undefined && FILE_OPERATIONS.has(kind)) {
-      return Effect.fail(fail("already-running", `${cell.entry.name} is ${run.stopping ? "stopping" : "running"}: stop it before its ${kind}`))
-    }
-    return undefined
+    return run !== undefined && FILE_OPERATIONS.has(kind) ? stopFirst(run, kind) : undefined
   }
 
   // ---- files holds (filesHold.ts) ------------------------------------------
 
   const takeHold = (token: number, what: string, within: OperationKind | undefined): Effect.Effect<void, ActorError> => {
     const run = cell.run
-    if (run !== undefined) return Effect.fail(fail("already-running", `${cell.entry.name} is ${run.stopping ? "stopping" : "running"}: stop it before its ${what}`))
+    if (run !== undefined) return stopFirst(run, what)
     const operation = operations.running()
     if (operation !== undefined && operation !== within) return busy()
     const held = holds.heldFor()
