@@ -11,14 +11,21 @@
  * module (see src/start.ts).
  *
  * Native addons stay external: they load their `.node` binaries at run time.
+ * Packages no request needs at start-up (zip, XML, TOTP, process metrics,
+ * WebSocket, MIME types) stay out too and load on first use
+ * (`lazyModules.mjs`).
  * The source map is written next to the bundle; run with
  * `node --enable-source-maps` to get TypeScript positions in stack traces.
  */
 import { build } from "esbuild"
+import { lazyModules } from "./lazyModules.mjs"
 import * as NodePath from "node:path"
 import { fileURLToPath } from "node:url"
 
 const dist = NodePath.join(NodePath.dirname(fileURLToPath(import.meta.url)), "..", "dist")
+
+/** Loaded on first use, not at start-up (see lazyModules.mjs); each is a dependency of a workspace package. */
+const LAZY_MODULES = ["yazl", "yauzl", "fast-xml-parser", "otpauth", "pidusage", "ws", "mime"]
 
 const result = await build({
   entryPoints: [NodePath.join(dist, "main.js")],
@@ -28,6 +35,7 @@ const result = await build({
   format: "esm",
   target: "node20",
   external: ["better-sqlite3", "@node-rs/argon2"],
+  plugins: [lazyModules(LAZY_MODULES)],
   // CommonJS dependencies (pidusage, rcon-client, ...) call `require` for Node built-ins.
   banner: { js: 'import { createRequire as __garrisonCreateRequire } from "node:module"; const require = __garrisonCreateRequire(import.meta.url);' },
   sourcemap: "linked",
@@ -40,5 +48,13 @@ const result = await build({
 const testOnly = Object.keys(result.metafile.inputs).filter((input) => /(^|\/)packages\/testkit\/|(^|\/)test\/dist\//.test(input))
 if (testOnly.length > 0) {
   console.error(`bundle: test code reached the controller: ${testOnly.join(", ")}`)
+  process.exit(1)
+}
+// A lazy package's code in the bundle would be evaluated at start-up after all (imported some other way).
+const lazyInside = Object.keys(result.metafile.inputs).filter((input) =>
+  LAZY_MODULES.some((name) => input.includes(`node_modules/${name}/`))
+)
+if (lazyInside.length > 0) {
+  console.error(`bundle: packages meant to load on first use were bundled: ${lazyInside.slice(0, 5).join(", ")}`)
   process.exit(1)
 }

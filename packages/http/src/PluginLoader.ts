@@ -4,6 +4,7 @@
  * `plugin`/`plugins` export, is a plugin or a list of them.
  */
 import { type AnyPlugin, errorMessage, StartupError } from "@garrison/runtime"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import { createRequire } from "node:module"
 import * as NodePath from "node:path"
@@ -32,7 +33,10 @@ export const loadPlugins = (specifiers: ReadonlyArray<string>, cwd = process.cwd
           message: `cannot load plugin module "${specifier}": ${errorMessage(cause)}`
         })
     }).pipe(
-      Effect.flatMap((module) => {
+      // Its import cost at start-up (the built-in plugins are evaluated with the bundle, as one).
+      Effect.timed,
+      Effect.tap(([took]) => Effect.logDebug(`plugin module "${specifier}" imported in ${Math.round(Duration.toMillis(took))} ms`)),
+      Effect.flatMap(([, module]) => {
         const exported = module.default ?? module.plugin ?? module.plugins
         const list = Array.isArray(exported) ? exported : [exported]
         return list.length > 0 && list.every(isPlugin)

@@ -32,8 +32,9 @@ const OPTIONS = {
 /** A node of the order-preserving tree: `{tag: children, ":@": attributes}`, `{"#text": ...}` or `{"#comment": [...]}`. */
 export type XmlNode = Record<string, unknown>
 
-const parser = new XMLParser(OPTIONS)
-const builder = new XMLBuilder(OPTIONS)
+// Made on first use: the bundle loads the XML library only then (packages/http/scripts/lazyModules.mjs).
+let made: { readonly parser: XMLParser; readonly builder: XMLBuilder } | undefined
+const xml = () => (made ??= { parser: new XMLParser(OPTIONS), builder: new XMLBuilder(OPTIONS) })
 
 export const FLAGS = ["count_in_cargo", "count_in_hoarder", "count_in_map", "count_in_player", "crafted", "deloot"] as const
 
@@ -73,7 +74,7 @@ export class XmlProblem extends Error {}
 export const parseTypes = (text: string): TypesDocument => {
   let tree: Array<XmlNode>
   try {
-    tree = parser.parse(text, true) as Array<XmlNode>
+    tree = xml().parser.parse(text, true) as Array<XmlNode>
   } catch (error) {
     throw new XmlProblem(`not well-formed XML: ${errorMessage(error)}`)
   }
@@ -83,7 +84,7 @@ export const parseTypes = (text: string): TypesDocument => {
 }
 
 export const printTypes = (doc: TypesDocument): string => {
-  const text = builder.build(doc.tree) as string
+  const text = xml().builder.build(doc.tree) as string
   return text.endsWith("\n") ? text : `${text}\n`
 }
 
@@ -184,7 +185,7 @@ export const itemProblem = (item: TypeItem): string | undefined => {
 export const registeredTypesFiles = (economyCore: string): ReadonlyArray<string> => {
   let tree: Array<XmlNode>
   try {
-    tree = parser.parse(economyCore, true) as Array<XmlNode>
+    tree = xml().parser.parse(economyCore, true) as Array<XmlNode>
   } catch (error) {
     throw new XmlProblem(`cfgeconomycore.xml is not well-formed XML: ${errorMessage(error)}`)
   }
