@@ -277,6 +277,18 @@ describe.sequential("the dashboard over a real controller and a simulated server
     })
   }
 
+  it("names who acted in the audit trail, the user id under the name", async () => {
+    await admin.page.goto(`${baseUrl}/audit`)
+    await heading(admin, "Audit trail")
+    // The admin's changes above (the server added, the ban): only an actor cell holds a name over an id.
+    const table = admin.page.getByRole("table", { name: "Audit rows, newest first" })
+    const actor = table.getByRole("cell").filter({ has: admin.page.locator(".muted.mono") }).filter({ hasText: ADMIN.username }).first()
+    await actor.waitFor({ timeout: 15_000 })
+    const id = (await actor.locator(".muted.mono").textContent()) ?? ""
+    expect(id).not.toBe("")
+    expect(await actor.textContent()).toBe(`${ADMIN.username}${id}`)
+  })
+
   it("has a dark theme: the toggle switches it, the system's preference picks it, and it passes axe", async () => {
     const id = serverId.get()
     await admin.page.goto(`${baseUrl}/servers/${id}/players`)

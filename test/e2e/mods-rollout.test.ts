@@ -196,6 +196,16 @@ describe.sequential("mods, SteamCMD and rollouts with the stand-ins", () => {
     // The backups plugin's hook made a pre-update backup before the new version went on.
     const backups = await fleet.api("GET", `/api/servers/${id}/backups?type=pre-update`)
     expect((backups.body as { total: number }).total).toBe(1)
+    // The rows written on the server actor's operation, after the request, name who started the rollout by id and
+    // name (the fleet's caller "e2e", whose id is its name): the rollout's, the pre-update backup's, the mod's.
+    type Row = { readonly actor: string | null; readonly actorName: string | null; readonly details: Record<string, unknown> | null }
+    const rows = async (action: string) => ((await fleet.api("GET", `/api/audit?action=${action}`)).body as { items: ReadonlyArray<Row> }).items
+    const done = await until(() => rows("rollout.done"), (found) => found.length === 1, 10_000, "the rollout's audit row")
+    expect(done[0]).toMatchObject({ actor: "e2e", actorName: "e2e" })
+    const preUpdate = (await rows("backup.created")).filter((row) => row.details?.["type"] === "pre-update")
+    expect(preUpdate.map((row) => [row.actor, row.actorName])).toEqual([["e2e", "e2e"]])
+    const modUpdates = (await rows("mods.update")).filter((row) => row.details?.["rollout"] === true)
+    expect(modUpdates.map((row) => [row.actor, row.actorName])).toEqual([["e2e", "e2e"]])
   })
 
   it("rolls a broken version back: the server crashes on it, gets the previous version and runs again", { timeout: 120_000 }, async () => {

@@ -203,7 +203,7 @@ const authorize = (
   options: FrontDoorOptions,
   app: App
 ): App => {
-  if (!needsCaller(route.access)) return audited(app, request, verdict, null, options.audit)
+  if (!needsCaller(route.access)) return audited(app, request, verdict, null, null, options.audit)
   const accepted = route.schemes.flatMap((scheme) => {
     const authenticator = options.authenticators.get(scheme)
     return authenticator === undefined ? [] : [authenticator]
@@ -264,6 +264,7 @@ const permitted = (
     Effect.as(
       options.audit.record({
         actor: principal.id,
+        actorName: principal.name,
         ip: verdict.ip,
         action: "access.denied",
         target: `${request.method} ${verdict.path}`,
@@ -290,7 +291,7 @@ const permitted = (
       ...(serverId === undefined ? {} : { serverId })
     })
   }
-  return audited(Effect.locally(app, currentPrincipalRef, Option.some(principal)), request, verdict, principal.id, options.audit)
+  return audited(Effect.locally(app, currentPrincipalRef, Option.some(principal)), request, verdict, principal.id, principal.name, options.audit)
 }
 
 /**
@@ -309,6 +310,7 @@ const audited = (
   request: HttpServerRequest.HttpServerRequest,
   verdict: GateVerdict,
   actor: string | null,
+  actorName: string | null,
   audit: AuditTrailShape
 ): App =>
 {
@@ -319,6 +321,7 @@ const audited = (
       ? Effect.void
       : audit.record({
           actor,
+          actorName,
           ip: verdict.ip,
           action: `http.${request.method} ${verdict.route.path}`,
           target: verdict.path,

@@ -148,6 +148,7 @@ describe("a client that aborts mid-request", () => {
       expect(audit.rows).toEqual([
         {
           actor: "alice",
+          actorName: "alice",
           ip: "127.0.0.1",
           action: "http.POST /api/echo/hang",
           target: "/api/echo/hang",

@@ -133,6 +133,8 @@ export { describeQueryInteger, QueryInteger } from "./http/QueryInteger.js"
 export type { QueryIntegerOptions } from "./http/QueryInteger.js"
 export { AuditTrail, countedRecord, recordForRequest, requestAuditsRef } from "./access/AuditTrail.js"
 export type { AuditEntry, AuditTrailShape } from "./access/AuditTrail.js"
+export { actedByName, auditActorFields, auditActorOf, SCHEDULER_ACTOR } from "./access/AuditActor.js"
+export type { ActedBy, AuditActor } from "./access/AuditActor.js"
 
 export * from "./rcon/index.js"
 export * from "./game/index.js"

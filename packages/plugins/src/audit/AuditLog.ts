@@ -9,8 +9,17 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
-import { AuditTrail, type AuditEntry, countedRecord, type InvalidCursor, type JsonRow, type PageOf } from "@garrison/runtime"
+import {
+  AuditTrail,
+  type AuditEntry,
+  countedRecord,
+  currentPrincipalRef,
+  type InvalidCursor,
+  type JsonRow,
+  type PageOf
+} from "@garrison/runtime"
 import type { AuditPage, AuditRow, VerifyReport } from "./contract/Api.js"
 import type { AuditStoreError } from "./errors.js"
 import { makeAppend } from "./internal/append.js"
@@ -20,7 +29,7 @@ import { makeVerify } from "./internal/verify.js"
 export type { AuditFilter } from "./internal/query.js"
 
 export interface AuditLogShape {
-  /** Appends one entry, committed before it returns; fails when the store does. */
+  /** Appends one entry, committed before it returns; fails when the store does. An `actorName` left out is stored null. */
   readonly append: (entry: AuditEntry) => Effect.Effect<AuditRow, AuditStoreError>
   /** One page, newest first. */
   readonly query: (filter: AuditFilter) => Effect.Effect<AuditPage, AuditStoreError | InvalidCursor>
@@ -50,23 +59,41 @@ export class AuditLog extends Context.Tag("@garrison/plugins/AuditLog")<AuditLog
 }
 
 /**
- * Fills the runtime's `AuditTrail` slot with `AuditLog.append`. The write is
- * uninterruptible (a client hanging up mid-request still leaves its row),
- * and a store failure is logged, never passed to the caller.
+ * `entry` with its `actorName`: as given, else the caller's name when the
+ * actor is the caller of the request being served (by id: fibers forked
+ * from the request, background work it started, still see the caller),
+ * else null.
+ */
+const named = (entry: AuditEntry): Effect.Effect<AuditEntry> =>
+  entry.actorName !== undefined
+    ? Effect.succeed(entry)
+    : Effect.map(FiberRef.get(currentPrincipalRef), (principal) => ({
+        ...entry,
+        actorName: principal._tag === "Some" && principal.value.id === entry.actor ? principal.value.name : null
+      }))
+
+/**
+ * Fills the runtime's `AuditTrail` slot with `AuditLog.append`, the actor
+ * named (see `named`). The write is uninterruptible (a client hanging up
+ * mid-request still leaves its row), and a store failure is logged, never
+ * passed to the caller.
  */
 export const AuditTrailLive: Layer.Layer<AuditTrail, never, AuditLog> = Layer.effect(
   AuditTrail,
-  Effect.map(AuditLog, (log) => ({
-    record: (entry: AuditEntry) =>
-      countedRecord(log.append)(entry).pipe(
-        Effect.catchAllCause((cause) =>
-          Effect.logError(
-            `audit row not stored: ${entry.action} ${entry.result}`,
-            { actor: entry.actor, ip: entry.ip, target: entry.target },
-            Cause.pretty(cause)
-          )
-        ),
-        Effect.uninterruptible
-      )
-  }))
+  Effect.map(AuditLog, (log) => {
+    const store = countedRecord((entry: AuditEntry) => Effect.flatMap(named(entry), log.append))
+    return {
+      record: (entry: AuditEntry) =>
+        store(entry).pipe(
+          Effect.catchAllCause((cause) =>
+            Effect.logError(
+              `audit row not stored: ${entry.action} ${entry.result}`,
+              { actor: entry.actor, ip: entry.ip, target: entry.target },
+              Cause.pretty(cause)
+            )
+          ),
+          Effect.uninterruptible
+        )
+    }
+  })
 )

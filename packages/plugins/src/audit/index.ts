@@ -33,4 +33,9 @@ export {
   VerifyReport as AuditVerifyReport
 } from "./contract/Api.js"
 export { AuditStoreError } from "./errors.js"
-export { GENESIS_HASH as AUDIT_GENESIS_HASH, rowHash as auditRowHash } from "./internal/chain.js"
+export {
+  type ChainedFields as AuditChainedFields,
+  GENESIS_HASH as AUDIT_GENESIS_HASH,
+  HASH_VERSION as AUDIT_HASH_VERSION,
+  rowHash as auditRowHash
+} from "./internal/chain.js"

@@ -3,7 +3,8 @@
  * plugin (not by the database) so the SQL stays portable; `audit_head` is
  * one row holding the last position and hash, moved by a trigger on every
  * insert (version 2; before it, appending updated it itself), and verify
- * compares against it, so deleting the newest rows is noticed too.
+ * compares against it, so deleting the newest rows is noticed too. Since
+ * version 3 each row also holds its actor's name and its hash version.
  * Never edit a released migration: add the next number instead. The text
  * inside each statement is byte for byte as released, indentation included
  * (a database's schema keeps it), hence lines deeper than the call.
@@ -60,5 +61,12 @@ export const migrations: ReadonlyArray<Migration> = [
           END`)
       })
     )
-  )
+  ),
+  // Rows name their actor besides its id and say how they were hashed (internal/chain.ts); rows already there are version 1.
+  migration(3, "audit rows name their actor", (sql) => [
+    sql`ALTER TABLE audit_log ADD COLUMN actor_name TEXT`,
+    sql`ALTER TABLE audit_log ADD COLUMN hash_version INTEGER NOT NULL DEFAULT 1`,
+    // The actor filter matches the name too.
+    sql`CREATE INDEX audit_log_actor_name ON audit_log (actor_name, seq)`
+  ])
 ]

@@ -18,7 +18,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Stream from "effect/Stream"
-import { AuditTrail, EventBus, hostFolders, type ServerNotFound, type ServerUnreadable } from "@garrison/runtime"
+import { type ActedBy, type AuditActor, AuditTrail, EventBus, hostFolders, type ServerNotFound, type ServerUnreadable } from "@garrison/runtime"
 import { Servers } from "../servers/index.js"
 import { type BackupConfigsStore, makeBackupConfigs } from "./BackupConfigs.js"
 import type { BackupConfigInput, BackupConfigView, BackupContents, BackupPage, BackupRemoved, BackupStatus } from "./contract/Api.js"
@@ -48,31 +48,32 @@ export interface BackupMade {
 export interface ServerBackupsShape {
   readonly list: (serverId: string, options: { readonly type?: BackupType; readonly limit: number; readonly cursor?: string }) => Effect.Effect<BackupPage, Lookup | BackupsError | BackupStoreError>
   /** A manual backup, begun in the background: answers once it began. */
-  readonly create: (serverId: string, by: string) => Effect.Effect<BackupStatus, Lookup | BackupsError | BackupStoreError>
+  readonly create: (serverId: string, by: AuditActor) => Effect.Effect<BackupStatus, Lookup | BackupsError | BackupStoreError>
   /**
    * A backup of `type` made now and waited for (another plugin's wipe or
    * update, inside its own operation): the configured paths plus `extra`.
-   * Waits for a backup or restore of the server that runs.
+   * Waits for a backup or restore of the server that runs. `by`: who started
+   * that work (its rows name them), or the scheduler.
    */
-  readonly backupNow: (serverId: string, type: BackupType, by: string, extra?: ReadonlyArray<WantedPath>) => Effect.Effect<BackupMade, Lookup | BackupsError | BackupStoreError>
+  readonly backupNow: (serverId: string, type: BackupType, by: ActedBy, extra?: ReadonlyArray<WantedPath>) => Effect.Effect<BackupMade, Lookup | BackupsError | BackupStoreError>
   readonly status: (serverId: string) => Effect.Effect<BackupStatus, Lookup>
   /** The server looked up now (a missing one fails here, before any answer); then its status and every change, until the work has ended. */
   readonly follow: (serverId: string) => Effect.Effect<Stream.Stream<BackupStatus>, Lookup>
-  readonly remove: (serverId: string, filename: string, type: BackupType | undefined, by: string) => Effect.Effect<BackupRemoved, Lookup | BackupsError>
+  readonly remove: (serverId: string, filename: string, type: BackupType | undefined, by: AuditActor) => Effect.Effect<BackupRemoved, Lookup | BackupsError>
   /** The zip opened for reading (the file may be pruned meanwhile: the open file stays readable). */
   /** The zip as kept, secrets and all (an admin's `?secrets=include`); audited as `backup.downloaded` by `by`. */
   readonly download: (
     serverId: string,
     filename: string,
     type: BackupType | undefined,
-    by: string
+    by: AuditActor
   ) => Effect.Effect<{ readonly bytes: Stream.Stream<Uint8Array, Error>; readonly size: number; readonly filename: string }, Lookup | BackupsError>
   /** A copy of the zip with the game's secrets masked, made as it streams (`maskedZip`). */
   readonly downloadMasked: (serverId: string, filename: string, type: BackupType | undefined) => Effect.Effect<Stream.Stream<Uint8Array, ZipRefused>, Lookup | BackupsError>
   readonly contents: (serverId: string, filename: string, type: BackupType | undefined, page: { readonly limit: number; readonly cursor?: string }) => Effect.Effect<BackupContents, Lookup | BackupsError>
-  readonly restore: (serverId: string, filename: string, type: BackupType | undefined, by: string) => Effect.Effect<BackupStatus, Lookup | BackupsError>
+  readonly restore: (serverId: string, filename: string, type: BackupType | undefined, by: AuditActor) => Effect.Effect<BackupStatus, Lookup | BackupsError>
   readonly config: (serverId: string) => Effect.Effect<BackupConfigView, Lookup | BackupStoreError>
-  readonly setConfig: (serverId: string, input: typeof BackupConfigInput.Type, by: string) => Effect.Effect<BackupConfigView, Lookup | BackupsError | BackupStoreError>
+  readonly setConfig: (serverId: string, input: typeof BackupConfigInput.Type, by: AuditActor) => Effect.Effect<BackupConfigView, Lookup | BackupsError | BackupStoreError>
   /** Forgets a deleted server's config (its backups stay on disk). */
   readonly forgetServer: (serverId: string) => Effect.Effect<void, BackupStoreError>
   /** One pass of the schedule: every due scheduled backup, one after another (a backup that fails is logged; the schedule itself unread fails the pass). */

@@ -3,7 +3,7 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { ADMIN, BadRequest, Conflict, CurrentPrincipal, effectiveLimit, Forbidden, grants, NotFound, serverSentEvents, storeDefect } from "@garrison/runtime"
+import { ADMIN, auditActorOf, BadRequest, Conflict, CurrentPrincipal, effectiveLimit, Forbidden, grants, NotFound, serverSentEvents, storeDefect } from "@garrison/runtime"
 import { BACKUPS_PAGE, BackupsApi, BackupStatus, CONTENTS_PAGE } from "./contract/Api.js"
 import type { BackupsError, BackupStoreError } from "./errors.js"
 import { ServerBackups } from "./ServerBackups.js"
@@ -30,7 +30,7 @@ const encodeStatus = Schema.encodeSync(BackupStatus)
 export const BackupsRoutes = HttpApiBuilder.group(BackupsApi, "backups", (handlers) =>
   Effect.gen(function* () {
     const backups = yield* ServerBackups
-    const caller = Effect.map(CurrentPrincipal, (p) => p.name)
+    const caller = Effect.map(CurrentPrincipal, auditActorOf)
     return handlers
       .handle("list", ({ path, urlParams }) =>
         backups
@@ -54,7 +54,7 @@ export const BackupsRoutes = HttpApiBuilder.group(BackupsApi, "backups", (handle
           if (!grants(by.permissions, ADMIN)) {
             return yield* new Forbidden({ message: "secrets: only an admin may download a backup with its secrets (without ?secrets=include, they are masked)", details: { field: "secrets" } })
           }
-          const { bytes, size } = yield* backups.download(path.id, path.filename, urlParams.type, by.name)
+          const { bytes, size } = yield* backups.download(path.id, path.filename, urlParams.type, auditActorOf(by))
           return HttpServerResponse.stream(bytes, { contentType: "application/zip", contentLength: size, headers })
         }).pipe(Effect.catchTags(answered))
       )

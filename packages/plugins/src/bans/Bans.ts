@@ -14,6 +14,8 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import {
+  type AuditActor,
+  auditActorFields,
   AuditTrail,
   BULK_WRITE_BACKUP_ROWS,
   Database,
@@ -49,8 +51,9 @@ export interface NewBan {
 export interface BansShape {
   readonly list: (params: BanListParams) => Effect.Effect<BanPage, InvalidBan | InvalidCursor | BanStoreError>
   readonly get: (id: string) => Effect.Effect<Ban, BanNotFound | BanStoreError>
-  readonly add: (input: NewBan, bannedBy: string) => Effect.Effect<Ban, InvalidBan | BanExists | BanStoreError>
-  readonly remove: (id: string, removedBy: string) => Effect.Effect<Ban, BanNotFound | BanStoreError>
+  /** `by`: who bans; the ban keeps their name as `bannedBy`, the audit row their id and name. */
+  readonly add: (input: NewBan, by: AuditActor) => Effect.Effect<Ban, InvalidBan | BanExists | BanStoreError>
+  readonly remove: (id: string, by: AuditActor) => Effect.Effect<Ban, BanNotFound | BanStoreError>
   /**
    * `list` as the route answers it: each ban's JSON written by the database
    * (rows are trusted on the way out; see the runtime's `JsonRows`).
@@ -62,7 +65,7 @@ export interface BansShape {
   readonly exportJson: JsonChunks<BanStoreError, never>
   /** How many writes the table has had: equal counts, equal contents (an export kept in memory goes by it). */
   readonly writeCount: () => number
-  readonly importMany: (entries: ReadonlyArray<unknown>, importedBy: string) => Effect.Effect<ImportResult, BanStoreError>
+  readonly importMany: (entries: ReadonlyArray<unknown>, by: AuditActor) => Effect.Effect<ImportResult, BanStoreError>
   /** The ban in force for a player, if any. */
   readonly activeFor: (platformId: string) => Effect.Effect<Option.Option<Ban>, BanStoreError>
 
@@ -109,8 +112,9 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
       return `INSERT INTO bans (${IMPORT_COLUMNS.join(", ")}) VALUES ${values.join(", ")}`
     }
     const fullChunk = insertRows(INSERT_CHUNK)
-    const audit = (action: string, actor: string, target: string | null, details: Record<string, unknown>) =>
-      Effect.flatMap(AuditTrail, (trail) => trail.record({ actor, ip: null, action, target, result: "success", details }))
+    // Named here, not from the request: a grouped write may run in another request's fiber (the batch's leader).
+    const audit = (action: string, by: AuditActor, target: string | null, details: Record<string, unknown>) =>
+      Effect.flatMap(AuditTrail, (trail) => trail.record({ ...auditActorFields(by), ip: null, action, target, result: "success", details }))
 
     const columns = sql.literal(SELECT_COLUMNS)
     const read = (statement: Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError>) =>
@@ -184,7 +188,7 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
         )
     })
 
-    const add: BansShape["add"] = (input, bannedBy) =>
+    const add: BansShape["add"] = (input, by) =>
       Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
         let expiresAt: string | null = null
@@ -199,7 +203,7 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
           platformId: input.platformId,
           playerName: input.playerName.trim(),
           reason: input.reason.trim(),
-          bannedBy,
+          bannedBy: by.name,
           bannedAt: iso(now),
           expiresAt,
           source: input.source ?? "manual"
@@ -212,27 +216,27 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
             return yield* new BanExists({ platformId: ban.platformId, existingId: existing.value.id })
           }
           yield* sql`INSERT INTO bans ${sql.insert({ ...toRecord(ban) })}`.pipe(Effect.mapError(storeError("add a ban")))
-          yield* audit("bans.add", bannedBy, ban.platformId, { banId: ban.id, reason: ban.reason, expiresAt: ban.expiresAt })
+          yield* audit("bans.add", by, ban.platformId, { banId: ban.id, reason: ban.reason, expiresAt: ban.expiresAt })
         }).pipe(group.transaction, writes.counted, Effect.catchTag("SqlError", (e) => Effect.fail(storeError("add a ban")(e))))
         yield* notify
         yield* bus.publish(new BanAdded({ ...ban }))
         return ban
       })
 
-    const remove: BansShape["remove"] = (id, removedBy) =>
+    const remove: BansShape["remove"] = (id, by) =>
       Effect.gen(function* () {
         const ban = yield* get(id)
         // The audit row commits with the delete.
         yield* Effect.zipRight(
           sql`DELETE FROM bans WHERE id = ${id}`,
-          audit("bans.remove", removedBy, ban.platformId, { banId: id })
+          audit("bans.remove", by, ban.platformId, { banId: id })
         ).pipe(group.transaction, writes.counted, Effect.mapError(storeError("delete a ban")))
         yield* notify
-        yield* bus.publish(new BanRemoved({ id, platformId: ban.platformId, removedBy }))
+        yield* bus.publish(new BanRemoved({ id, platformId: ban.platformId, removedBy: by.name }))
         return ban
       })
 
-    const importMany: BansShape["importMany"] = (entries, importedBy) =>
+    const importMany: BansShape["importMany"] = (entries, by) =>
       Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
         const result = yield* Effect.gen(function* () {
@@ -260,8 +264,8 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
           { added: result.added, skipped: result.skipped, errors: result.errors, total: entries.length },
           { disableValidation: true }
         )
-        yield* bus.publish(new BansImported({ added: reply.added, skipped: reply.skipped, failed: reply.errors.length, importedBy }))
-        yield* audit("bans.import", importedBy, null, { added: reply.added, skipped: reply.skipped, failed: reply.errors.length })
+        yield* bus.publish(new BansImported({ added: reply.added, skipped: reply.skipped, failed: reply.errors.length, importedBy: by.name }))
+        yield* audit("bans.import", by, null, { added: reply.added, skipped: reply.skipped, failed: reply.errors.length })
         return reply
       })
 

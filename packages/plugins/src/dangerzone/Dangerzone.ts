@@ -9,6 +9,8 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import {
+  type AuditActor,
+  auditActorFields,
   AuditTrail,
   type ConfinedFileError,
   inLogFolder,
@@ -49,12 +51,12 @@ type Lookup = ServerNotFound | ServerUnreadable
 
 export interface DangerzoneShape {
   /** `BackupStoreError`: the pre-wipe backup could not read the backup settings (nothing was wiped). */
-  readonly wipe: (serverId: string, input: WipeInput, by: string) => Effect.Effect<WipeResult, Lookup | ConfinedFileError | DangerzoneError | BackupStoreError>
-  readonly replicatePreview: (serverId: string, input: ReplicatePreviewInput, by: string) => Effect.Effect<ReplicatePreview, Lookup | ConfinedFileError | DangerzoneError>
-  readonly replicate: (serverId: string, input: ReplicateInput, by: string) => Effect.Effect<ReplicateResult, Lookup | ConfinedFileError | DangerzoneError | BackupStoreError>
-  readonly wipePresets: (serverId: string, by: string) => Effect.Effect<WipePresets, Lookup | ConfinedFileError | DangerzoneConflict>
-  readonly logsScan: (serverId: string, by: string) => Effect.Effect<LogsScan, Lookup | ConfinedFileError>
-  readonly clearLogs: (serverId: string, categories: ReadonlyArray<LogCategoryId>, by: string) => Effect.Effect<LogsCleared, Lookup | ConfinedFileError>
+  readonly wipe: (serverId: string, input: WipeInput, by: AuditActor) => Effect.Effect<WipeResult, Lookup | ConfinedFileError | DangerzoneError | BackupStoreError>
+  readonly replicatePreview: (serverId: string, input: ReplicatePreviewInput, by: AuditActor) => Effect.Effect<ReplicatePreview, Lookup | ConfinedFileError | DangerzoneError>
+  readonly replicate: (serverId: string, input: ReplicateInput, by: AuditActor) => Effect.Effect<ReplicateResult, Lookup | ConfinedFileError | DangerzoneError | BackupStoreError>
+  readonly wipePresets: (serverId: string, by: AuditActor) => Effect.Effect<WipePresets, Lookup | ConfinedFileError | DangerzoneConflict>
+  readonly logsScan: (serverId: string, by: AuditActor) => Effect.Effect<LogsScan, Lookup | ConfinedFileError>
+  readonly clearLogs: (serverId: string, categories: ReadonlyArray<LogCategoryId>, by: AuditActor) => Effect.Effect<LogsCleared, Lookup | ConfinedFileError>
 }
 
 /** A file written this close before the process started may still be its own (coarse clocks). */
@@ -78,8 +80,9 @@ export class Dangerzone extends Context.Tag("@garrison/plugins/Dangerzone")<Dang
       const servers = yield* Servers
       const audit = yield* AuditTrail
       const backups = yield* ServerBackups
-      const record = (by: string, action: string, serverId: string, details: Record<string, unknown>, result: "success" | "failure" = "success") =>
-        recordForRequest(audit, { actor: by, action, target: serverId, result, details })
+      // `by` is the caller's id and name, handed on into the server actor's operation too (the backup first, the entry's change).
+      const record = (by: AuditActor, action: string, serverId: string, details: Record<string, unknown>, result: "success" | "failure" = "success") =>
+        recordForRequest(audit, { ...auditActorFields(by), action, target: serverId, result, details })
 
       /** Every log file of the server, with its category. */
       const scan = (serverId: string) =>
@@ -123,7 +126,7 @@ export class Dangerzone extends Context.Tag("@garrison/plugins/Dangerzone")<Dang
         })
 
       const replicateDeps = { servers, backups }
-      const audited = <A, E, R>(by: string, action: string, serverId: string, details: Record<string, unknown>, effect: Effect.Effect<A, E, R>, summary: (a: A) => Record<string, unknown>) =>
+      const audited = <A, E, R>(by: AuditActor, action: string, serverId: string, details: Record<string, unknown>, effect: Effect.Effect<A, E, R>, summary: (a: A) => Record<string, unknown>) =>
         effect.pipe(
           Effect.tap((a) => record(by, action, serverId, { ...details, ...summary(a) })),
           Effect.tapError((error) =>

@@ -16,6 +16,7 @@
  */
 import * as Effect from "effect/Effect"
 import {
+  type AuditActor,
   editServerConfig,
   findSetting,
   missionOf,
@@ -189,7 +190,7 @@ const copiedConfig = (source: Side, target: Side) =>
     ])
   })
 
-export const replicate = (deps: ReplicateDeps, targetId: string, input: ReplicateInput, by: string) =>
+export const replicate = (deps: ReplicateDeps, targetId: string, input: ReplicateInput, by: AuditActor) =>
   Effect.gen(function* () {
     const { handle } = yield* checkTarget(deps.servers, targetId, input.confirmName, "replicating into it")
     const { preview, planned, source, target } = yield* plan(deps, targetId, input)

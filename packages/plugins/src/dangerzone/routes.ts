@@ -6,6 +6,7 @@ import {
   type ConfinedFileError,
   type ConfinedFileHttpError,
   confinedFileHttpError,
+  auditActorOf,
   Conflict,
   CurrentPrincipal,
   storeDefect
@@ -44,7 +45,7 @@ const answeredWithBackup = { ...answered, BackupStoreError: dangerzoneHttpError 
 export const DangerzoneRoutes = HttpApiBuilder.group(DangerzoneApi, "dangerzone", (handlers) =>
   Effect.gen(function* () {
     const dangerzone = yield* Dangerzone
-    const caller = Effect.map(CurrentPrincipal, (p) => p.id)
+    const caller = Effect.map(CurrentPrincipal, auditActorOf)
     return handlers
       .handle("wipePresets", ({ path }) =>
         Effect.flatMap(caller, (by) => dangerzone.wipePresets(path.id, by)).pipe(Effect.catchTags({ ...answeredFiles, DangerzoneConflict: dangerzoneHttpError }))

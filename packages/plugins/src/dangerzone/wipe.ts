@@ -7,6 +7,7 @@
  */
 import * as Effect from "effect/Effect"
 import {
+  type AuditActor,
   type ConfinedFileError,
   runOperationFor,
   type ServerFiles,
@@ -47,7 +48,7 @@ export const wipe = (
   deps: WipeDeps,
   serverId: string,
   input: WipeInput,
-  by: string
+  by: AuditActor
 ): Effect.Effect<WipeResult, ServerNotFound | ServerUnreadable | ConfinedFileError | DangerzoneError | DangerzoneError | BackupStoreError> =>
   Effect.gen(function* () {
     const { handle } = yield* checkTarget(deps.servers, serverId, input.confirmName, "wiping it")

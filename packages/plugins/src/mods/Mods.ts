@@ -22,7 +22,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import type * as Stream from "effect/Stream"
-import { AuditTrail, EventBus, type ServerNotFound, type ServerUnreadable } from "@garrison/runtime"
+import { type ActedBy, type AuditActor, AuditTrail, EventBus, type ServerNotFound, type ServerUnreadable } from "@garrison/runtime"
 import { PlatformSettings, Workshop, type WorkshopUnavailable } from "../platform/index.js"
 import { Servers } from "../servers/index.js"
 import type { InstallInput, Mod, ModList, ModPatch, ModType, UpdateCheck, ModJob } from "./contract/Api.js"
@@ -44,16 +44,16 @@ type Lookup = ServerNotFound | ServerUnreadable
 export interface ModsShape {
   readonly list: (serverId: string) => Effect.Effect<ModList, Lookup | ModStoreError>
   /** Starts an install job; refused before it starts when the server runs or has the mod. */
-  readonly install: (serverId: string, input: InstallInput, by: string) => Effect.Effect<ModJob, Lookup | ModStoreError | ModConflict | InvalidModRequest>
-  readonly uninstall: (serverId: string, workshopId: string, by: string) => Effect.Effect<Mod, Lookup | ModStoreError | ModConflict | ModNotFound>
+  readonly install: (serverId: string, input: InstallInput, by: AuditActor) => Effect.Effect<ModJob, Lookup | ModStoreError | ModConflict | InvalidModRequest>
+  readonly uninstall: (serverId: string, workshopId: string, by: AuditActor) => Effect.Effect<Mod, Lookup | ModStoreError | ModConflict | ModNotFound>
   readonly patch: (serverId: string, workshopId: string, patch: ModPatch) => Effect.Effect<Mod, Lookup | ModStoreError | ModNotFound>
   /** `mod` is the folder (`@CF`, any case) or the workshop id. */
   readonly setType: (serverId: string, mod: string, type: ModType) => Effect.Effect<Mod, Lookup | ModStoreError | ModNotFound>
   readonly reorder: (serverId: string, order: ReadonlyArray<string>) => Effect.Effect<ModList, Lookup | ModStoreError | InvalidModRequest>
   readonly checkUpdates: (serverId: string) => Effect.Effect<UpdateCheck, Lookup | ModStoreError | WorkshopUnavailable>
-  readonly update: (serverId: string, workshopId: string, by: string) => Effect.Effect<ModJob, Lookup | ModStoreError | ModConflict | ModNotFound>
+  readonly update: (serverId: string, workshopId: string, by: AuditActor) => Effect.Effect<ModJob, Lookup | ModStoreError | ModConflict | ModNotFound>
   /** One job per mod with a pending update that is not pinned. */
-  readonly updateAll: (serverId: string, by: string) => Effect.Effect<ReadonlyArray<ModJob>, Lookup | ModStoreError | ModConflict>
+  readonly updateAll: (serverId: string, by: AuditActor) => Effect.Effect<ReadonlyArray<ModJob>, Lookup | ModStoreError | ModConflict>
   readonly clearPending: (serverId: string, workshopId: string) => Effect.Effect<void, Lookup | ModStoreError | ModNotFound>
   readonly jobs: Effect.Effect<ReadonlyArray<ModJob>>
   /** The jobs now, then at every change until none runs. */
@@ -71,7 +71,7 @@ export interface ModsShape {
     progress: (message: string) => Effect.Effect<void>
   ) => Effect.Effect<ReadonlyArray<StagedMod>, Lookup | ModStoreError | ModNotFound | ModConflict>
   /** Copies staged versions onto the server (the caller has stopped it), keeping each version replaced for `revert`. */
-  readonly apply: (serverId: string, staged: ReadonlyArray<StagedMod>, by: string) => Effect.Effect<ReadonlyArray<AppliedMod>, Lookup | ModStoreError | ModNotFound | ModConflict>
+  readonly apply: (serverId: string, staged: ReadonlyArray<StagedMod>, by: ActedBy) => Effect.Effect<ReadonlyArray<AppliedMod>, Lookup | ModStoreError | ModNotFound | ModConflict>
   /** Checks and downloads mods a rollout installs (409 installed already, 400 unknown to the workshop). */
   readonly stageInstalls: (
     serverId: string,
@@ -79,7 +79,7 @@ export interface ModsShape {
     progress: (message: string) => Effect.Effect<void>
   ) => Effect.Effect<ReadonlyArray<StagedInstall>, Lookup | ModStoreError | ModConflict | InvalidModRequest>
   /** Puts a staged install on the (stopped) server. */
-  readonly applyInstall: (serverId: string, staged: StagedInstall, by: string) => Effect.Effect<AppliedMod, Lookup | ModStoreError | ModConflict>
+  readonly applyInstall: (serverId: string, staged: StagedInstall, by: ActedBy) => Effect.Effect<AppliedMod, Lookup | ModStoreError | ModConflict>
   /** Puts the replaced versions back and takes installed mods off again (a rollback); holds the versions rolled back. */
   readonly revert: (serverId: string, applied: ReadonlyArray<AppliedMod>) => Effect.Effect<void, ModStoreError | ModConflict>
   /** Forgets a deleted server's mods (its files went with it, or stay for its owner). */

@@ -3,6 +3,7 @@ import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import {
+  auditActorOf,
   type BadRequest,
   type Conflict,
   conflictWith,
@@ -55,7 +56,7 @@ const visibleJobs = (caller: Principal) => {
 export const ModsRoutes = HttpApiBuilder.group(ModsApi, "mods", (handlers) =>
   Effect.gen(function* () {
     const mods = yield* Mods
-    const caller = Effect.map(CurrentPrincipal, (p) => p.name)
+    const caller = Effect.map(CurrentPrincipal, auditActorOf)
     return handlers
       .handle("list", ({ path }) => mods.list(path.id).pipe(Effect.catchTag("ModStoreError", storeDefect)))
       .handle("install", ({ path, payload }) =>

@@ -37,6 +37,7 @@ export const PriorityPlugin = Plugin.make({
           result.removed > 0
             ? Effect.flatMap(AuditTrail, (audit) =>
                 audit.record({
+                  // The controller's own job: no principal behind it, no actor.
                   actor: null,
                   ip: null,
                   action: "priority.cleanup",

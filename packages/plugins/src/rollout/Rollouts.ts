@@ -26,7 +26,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import { ActorError, AuditTrail, BeforeServerUpdate, errorMessage, EventBus, Hooks, makeProgressBoard, type ServerNotFound, type ServerUnreadable, type StartedBody, startOperation, storeDefect } from "@garrison/runtime"
+import { actedByName, type ActedBy, ActorError, type AuditActor, auditActorFields, AuditTrail, BeforeServerUpdate, errorMessage, EventBus, Hooks, makeProgressBoard, type ServerNotFound, type ServerUnreadable, type StartedBody, startOperation, storeDefect } from "@garrison/runtime"
 import { type AppliedMod, isDue, type ModStoreError, Mods } from "../mods/index.js"
 import { kickEveryone, Servers } from "../servers/index.js"
 import { type PlatformStoreError, Workshop } from "../platform/index.js"
@@ -45,9 +45,9 @@ export interface RolloutsShape {
   readonly policy: (serverId: string) => Effect.Effect<RolloutPolicy, Lookup | RolloutStoreError>
   readonly setPolicy: (serverId: string, policy: RolloutPolicy) => Effect.Effect<RolloutPolicy, Lookup | RolloutStoreError>
   readonly status: (serverId: string) => Effect.Effect<RolloutStatus, Lookup>
-  readonly start: (serverId: string, input: RolloutInput, by: string) => Effect.Effect<RolloutStatus, Lookup | RolloutError | StoreFailure>
+  readonly start: (serverId: string, input: RolloutInput, by: AuditActor) => Effect.Effect<RolloutStatus, Lookup | RolloutError | StoreFailure>
   /** The scheduler's "apply pending updates": checks the workshop, and rolls out only when something is due. */
-  readonly applyPending: (serverId: string, by: string) => Effect.Effect<"started" | "nothing-due", Lookup | RolloutError | StoreFailure>
+  readonly applyPending: (serverId: string, by: ActedBy) => Effect.Effect<"started" | "nothing-due", Lookup | RolloutError | StoreFailure>
   /** The server looked up now (a missing one fails here, before any answer); then its status and every change, until the rollout has ended. */
   readonly follow: (serverId: string) => Effect.Effect<Stream.Stream<RolloutStatus>, Lookup>
   /** The status once the rollout running now has ended (at once when none runs). */
@@ -112,7 +112,12 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
           set(serverId, (s) => ({ phase, message, log: [...s.log, `${iso(ms).slice(11, 19)} ${message}`].slice(-50) }))
         )
 
-      const run = (serverId: string, input: RolloutInput, by: string) =>
+      /**
+       * `by`: who started the rollout, by id and name (its rows are written
+       * on the actor's operation, long after the request), or the scheduler
+       * (its rows keep the marker "scheduler", unnamed).
+       */
+      const run = (serverId: string, input: RolloutInput, by: ActedBy) =>
         Effect.gen(function* () {
           const handle = yield* servers.get(serverId)
           const entry = yield* handle.entry
@@ -168,7 +173,7 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
               if (staged._tag === "Left") {
                 const error = `download failed, the server was not touched: ${staged.left.message}`
                 yield* finish("failed", error, error)
-                return yield* bus.publish(new RolloutFailed({ serverId, name: entry.name, error, by }))
+                return yield* bus.publish(new RolloutFailed({ serverId, name: entry.name, error, by: actedByName(by) }))
               }
 
               const wasRunning = yield* context.steps.running
@@ -249,11 +254,11 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
                 yield* mods.revert(serverId, applied).pipe(Effect.catchAll((e) => say("rolling-back", `could not put every previous version back: ${e.message}`)))
                 if (wasRunning) yield* context.steps.start.pipe(Effect.catchAll((e) => say("starting", `start after the failure: ${errorMessage(e)}`)))
                 yield* finish("failed", failure, failure)
-                return yield* bus.publish(new RolloutFailed({ serverId, name: entry.name, error: failure, by }))
+                return yield* bus.publish(new RolloutFailed({ serverId, name: entry.name, error: failure, by: actedByName(by) }))
               }
               if (!wasRunning) {
                 yield* finish("done", "updates put on; the server was stopped and stays stopped")
-                return yield* bus.publish(new RolloutCompleted({ serverId, name: entry.name, mods: plan.map(({ workshopId, name }) => ({ workshopId, name })), server: input.server, by }))
+                return yield* bus.publish(new RolloutCompleted({ serverId, name: entry.name, mods: plan.map(({ workshopId, name }) => ({ workshopId, name })), server: input.server, by: actedByName(by) }))
               }
 
               // 5. Start and watch it.
@@ -270,8 +275,8 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
               const unhealthy = yield* startAndCheck("started")
               if (unhealthy === undefined) {
                 yield* finish("done", "the server runs the new versions and answers")
-                yield* audit.record({ actor: by, ip: null, action: "rollout.done", target: serverId, result: "success", details: { mods: wanted, server: input.server } })
-                return yield* bus.publish(new RolloutCompleted({ serverId, name: entry.name, mods: plan.map(({ workshopId, name }) => ({ workshopId, name })), server: input.server, by }))
+                yield* audit.record({ ...auditActorFields(by), ip: null, action: "rollout.done", target: serverId, result: "success", details: { mods: wanted, server: input.server } })
+                return yield* bus.publish(new RolloutCompleted({ serverId, name: entry.name, mods: plan.map(({ workshopId, name }) => ({ workshopId, name })), server: input.server, by: actedByName(by) }))
               }
 
               // 6. Roll back.
@@ -285,9 +290,9 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
                 again === undefined ? "rolled back: the server runs the previous versions again" : `rolled back, but the server is still not healthy: ${again}`,
                 reason
               )
-              yield* audit.record({ actor: by, ip: null, action: "rollout.rolled-back", target: serverId, result: "failure", details: { mods: wanted, reason } })
+              yield* audit.record({ ...auditActorFields(by), ip: null, action: "rollout.rolled-back", target: serverId, result: "failure", details: { mods: wanted, reason } })
               yield* bus.publish(
-                new RolloutRolledBack({ serverId, name: entry.name, mods: plan.map(({ workshopId, name }) => ({ workshopId, name })), reason, recovered: again === undefined, by })
+                new RolloutRolledBack({ serverId, name: entry.name, mods: plan.map(({ workshopId, name }) => ({ workshopId, name })), reason, recovered: again === undefined, by: actedByName(by) })
               )
             }).pipe(
               Effect.onInterrupt(() =>
@@ -335,7 +340,7 @@ export class Rollouts extends Context.Tag("@garrison/plugins/Rollouts")<Rollouts
 export const RolloutsLive = Layer.effect(
   ScheduledUpdates,
   Effect.map(Rollouts, (rollouts) => ({
-    applyPending: (serverId: string, by: string) =>
+    applyPending: (serverId: string, by: ActedBy) =>
       rollouts.applyPending(serverId, by).pipe(
         // A store failure is a fault, not a refusal: it dies, and the scheduler logs it whole.
         Effect.catchTags({ RolloutStoreError: storeDefect, ModStoreError: storeDefect }),

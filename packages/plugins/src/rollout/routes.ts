@@ -2,7 +2,7 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { BadRequest, Conflict, CurrentPrincipal, serverSentEvents, storeDefect } from "@garrison/runtime"
+import { auditActorOf, BadRequest, Conflict, CurrentPrincipal, serverSentEvents, storeDefect } from "@garrison/runtime"
 import { RolloutApi, RolloutStatus } from "./contract/Api.js"
 import type { ModStoreError } from "../mods/index.js"
 import type { RolloutError, RolloutStoreError } from "./errors.js"
@@ -26,7 +26,7 @@ const encodeStatus = Schema.encodeSync(RolloutStatus)
 export const RolloutRoutes = HttpApiBuilder.group(RolloutApi, "rollout", (handlers) =>
   Effect.gen(function* () {
     const rollouts = yield* Rollouts
-    const caller = Effect.map(CurrentPrincipal, (p) => p.name)
+    const caller = Effect.map(CurrentPrincipal, auditActorOf)
     return handlers
       .handle("policy", ({ path }) => rollouts.policy(path.id).pipe(Effect.catchTags({ RolloutStoreError: rolloutHttpError })))
       .handle("setPolicy", ({ path, payload }) => rollouts.setPolicy(path.id, payload).pipe(Effect.catchTags({ RolloutStoreError: rolloutHttpError })))

@@ -9,11 +9,15 @@
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import { ActorError } from "@garrison/runtime"
+import { type ActedBy, ActorError } from "@garrison/runtime"
 
 export interface ScheduledUpdatesShape {
-  /** `started` when a rollout began, `nothing-due` when no update was due; refusals (busy, ...) fail. */
-  readonly applyPending: (serverId: string, by: string) => Effect.Effect<"started" | "nothing-due", ActorError>
+  /**
+   * `started` when a rollout began, `nothing-due` when no update was due;
+   * refusals (busy, ...) fail. `by`: the scheduler's jobs pass
+   * `SCHEDULER_ACTOR` (no principal: the rollout's rows keep the marker).
+   */
+  readonly applyPending: (serverId: string, by: ActedBy) => Effect.Effect<"started" | "nothing-due", ActorError>
 }
 
 export class ScheduledUpdates extends Context.Reference<ScheduledUpdates>()("@garrison/plugins/scheduler/ScheduledUpdates", {

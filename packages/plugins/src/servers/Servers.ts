@@ -29,6 +29,8 @@ import type * as Stream from "effect/Stream"
 import type * as Scope from "effect/Scope"
 import {
   type ActorError,
+  type AuditActor,
+  auditActorFields,
   AuditTrail,
   filesBusy,
   type OperationKind,
@@ -77,9 +79,14 @@ export type ServerLookupError = ServerNotFound | ServerUnreadable
 /** Why an entry change was refused: another entry's folder or ports, or a folder Garrison or the host keeps. */
 export type EntryConflict = InstallDirInUse | InstallDirReserved | PortsInUse
 
-/** Who changes an entry, for its audit row: a principal's id, or null for the controller itself (a deploy finishing). */
+/**
+ * Who changes an entry, for its audit row: a principal (its id and name:
+ * the row's `actor` and `actorName`), or null for the controller itself (a
+ * deploy finishing, the launch lists following the mods), whose rows have
+ * no actor.
+ */
 export interface EntryChangeBy {
-  readonly actor: string | null
+  readonly actor: AuditActor | null
   /** Why, when it is not a request to change the entry itself (`"mods"`: the installed mods changed). */
   readonly reason?: string
 }
@@ -206,7 +213,7 @@ export class Servers extends Context.Tag("@garrison/plugins/Servers")<Servers, S
         if (next === undefined) return current
         yield* store.update(next).pipe(Effect.catchTag("ServerStoreError", storeDefect))
         yield* recordForRequest(audit, {
-          actor: by.actor,
+          ...auditActorFields(by.actor),
           action: "server.update",
           target: next.id,
           result: "success",

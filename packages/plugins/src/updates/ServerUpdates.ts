@@ -21,6 +21,10 @@ import { randomUUID } from "node:crypto"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import {
+  actedByName,
+  type ActedBy,
+  type AuditActor,
+  auditActorFields,
   AuditTrail,
   BeforeServerUpdate,
   type ConfinedFileError,
@@ -52,19 +56,20 @@ type Lookup = ServerNotFound | ServerUnreadable
 export interface ServerUpdatesShape {
   readonly status: (serverId: string) => Effect.Effect<UpdateStatus, Lookup>
   /** `PlatformStoreError`: the Steam account's first proven login could not be recorded (nothing ran). */
-  readonly start: (serverId: string, kind: "update" | "rebuild", by: string) => Effect.Effect<UpdateStatus, Lookup | UpdateConflict | UpdatesUnavailable | PlatformStoreError>
-  readonly cancel: (serverId: string, by: string) => Effect.Effect<UpdateStatus, Lookup | UpdateConflict>
-  readonly deploy: (input: DeployInput, by: string) => Effect.Effect<DeployStarted, UpdatesError | PlatformStoreError>
+  readonly start: (serverId: string, kind: "update" | "rebuild", by: AuditActor) => Effect.Effect<UpdateStatus, Lookup | UpdateConflict | UpdatesUnavailable | PlatformStoreError>
+  readonly cancel: (serverId: string, by: AuditActor) => Effect.Effect<UpdateStatus, Lookup | UpdateConflict>
+  readonly deploy: (input: DeployInput, by: AuditActor) => Effect.Effect<DeployStarted, UpdatesError | PlatformStoreError>
   /** The server looked up now (a missing one fails here, before any answer); then its status and every change, until the operation has ended. */
   readonly follow: (serverId: string) => Effect.Effect<Stream.Stream<UpdateStatus>, Lookup>
   /**
    * The server's files updated by SteamCMD inside an operation the caller
    * already runs (a rollout): the server must be stopped. Answers the
    * failure's message, or undefined when it worked; the status shows it.
+   * `by`: who started the rollout (its rows name them), or the scheduler.
    */
   readonly appUpdateWithin: (
     serverId: string,
-    by: string,
+    by: ActedBy,
     progress: (progress: number | undefined, message: string) => Effect.Effect<void>
   ) => Effect.Effect<string | undefined, Lookup | PlatformStoreError>
   /** The status once no operation of this kind runs (at once when none does; then the server is looked up for it). */
@@ -152,7 +157,8 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
         entry: ServerEntry,
         kind: UpdateKind,
         appId: string,
-        by: string,
+        /** Who asked, by id and name: the rows are written on the actor's operation, after the request. */
+        by: ActedBy,
         progress: (progress: number | undefined, message: string) => Effect.Effect<void>,
         /** Runs once the status says `running`. */
         begun: Effect.Effect<unknown> = Effect.void
@@ -201,8 +207,8 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
           const app = installedApp(entry.installDir)
           if (outcome?.ok === true) {
             yield* set(serverId, () => ({ state: "done", phase: "done", percent: 100, endedAt, appId: app?.appId ?? appId, buildId: app?.buildId ?? null }))
-            yield* audit.record({ actor: by, ip: null, action: `servers.${kind}`, target: serverId, result: "success", details: { appId, buildId: app?.buildId ?? null } })
-            yield* bus.publish(new ServerUpdated({ serverId, name: entry.name, kind, appId, buildId: app?.buildId ?? null, by }))
+            yield* audit.record({ ...auditActorFields(by), ip: null, action: `servers.${kind}`, target: serverId, result: "success", details: { appId, buildId: app?.buildId ?? null } })
+            yield* bus.publish(new ServerUpdated({ serverId, name: entry.name, kind, appId, buildId: app?.buildId ?? null, by: actedByName(by) }))
             return undefined
           }
           const error =
@@ -214,7 +220,7 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
                   ? "the Steam account does not own DayZ (no subscription to the server app)"
                   : `SteamCMD could not ${kind} the server: ${outcome?.failure?.reason ?? report.right.lastLine}`
           yield* set(serverId, () => ({ state: "failed", error, endedAt }))
-          yield* audit.record({ actor: by, ip: null, action: `servers.${kind}`, target: serverId, result: "failure", details: { appId, error } })
+          yield* audit.record({ ...auditActorFields(by), ip: null, action: `servers.${kind}`, target: serverId, result: "failure", details: { appId, error } })
           yield* bus.publish(new ServerUpdateFailed({ serverId, name: entry.name, kind, error }))
           return error
         }).pipe(
@@ -224,7 +230,7 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
         )
 
       /** Runs the update as the actor's operation; answers once it has begun (or was refused). */
-      const run = (serverId: string, kind: UpdateKind, appId: string, by: string) =>
+      const run = (serverId: string, kind: UpdateKind, appId: string, by: AuditActor) =>
         Effect.gen(function* () {
           const handle = yield* servers.get(serverId)
           const entry = yield* handle.entry
@@ -298,6 +304,7 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
                   if (found?.port === undefined || found.password === undefined) return Effect.succeed(undefined)
                   return Effect.succeed(new ServerEntry({ ...current, rcon: { protocol: "battleye", host: found.host, port: found.port, password: found.password } }))
                 },
+                // The controller's own follow-up of the deploy (whose rows name who asked): no actor.
                 { actor: null, reason: "deploy" }
               )
             }).pipe(Effect.catchAllCause((cause) => Effect.logWarning("deploy: could not read the new server's RCON settings", cause))),
@@ -322,7 +329,7 @@ export class ServerUpdates extends Context.Tag("@garrison/plugins/ServerUpdates"
             }
             // A stop cancels the running operation and leaves the server stopped.
             yield* handle.actor.stop.pipe(Effect.ignore)
-            yield* audit.record({ actor: by, ip: null, action: "servers.update-cancel", target: serverId, result: "success" })
+            yield* audit.record({ ...auditActorFields(by), ip: null, action: "servers.update-cancel", target: serverId, result: "success" })
             return yield* awaitEnd(serverId)
           }),
         follow: (serverId) => Effect.map(statusOf(serverId), (now) => board.follow(serverId, now)),

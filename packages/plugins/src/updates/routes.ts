@@ -2,7 +2,7 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { BadRequest, Conflict, CurrentPrincipal, serverSentEvents, storeDefect, Unavailable } from "@garrison/runtime"
+import { auditActorOf, BadRequest, Conflict, CurrentPrincipal, serverSentEvents, storeDefect, Unavailable } from "@garrison/runtime"
 import { UpdatesApi, UpdateStatus } from "./contract/Api.js"
 import type { PlatformStoreError } from "../platform/index.js"
 import type { UpdatesError } from "./errors.js"
@@ -29,7 +29,7 @@ const encodeStatus = Schema.encodeSync(UpdateStatus)
 export const UpdatesRoutes = HttpApiBuilder.group(UpdatesApi, "serverUpdates", (handlers) =>
   Effect.gen(function* () {
     const updates = yield* ServerUpdates
-    const caller = Effect.map(CurrentPrincipal, (p) => p.name)
+    const caller = Effect.map(CurrentPrincipal, auditActorOf)
     return handlers
       .handle("update", ({ path }) => Effect.flatMap(caller, (by) => updates.start(path.id, "update", by)).pipe(Effect.catchTags(startAnswered)))
       .handle("rebuild", ({ path }) => Effect.flatMap(caller, (by) => updates.start(path.id, "rebuild", by)).pipe(Effect.catchTags(startAnswered)))

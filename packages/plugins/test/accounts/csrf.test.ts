@@ -44,7 +44,7 @@ describe("CSRF", () => {
 
       const rows = audit.rows.filter((r) => r.action === "auth.csrf-mismatch")
       expect(rows).toHaveLength(5)
-      expect(rows[0]).toMatchObject({ actor: admin.userId, ip: admin.ip, result: "denied", target: "POST /api/roles" })
+      expect(rows[0]).toMatchObject({ actor: admin.userId, actorName: "root", ip: admin.ip, result: "denied", target: "POST /api/roles" })
       expect(JSON.stringify(rows)).not.toContain(admin.csrf)
     }).pipe(Effect.provide(accountsController({ audit })))
   })

@@ -78,6 +78,13 @@ describe("login", () => {
         ["nobody", "failure"],
         ["dora", "failure"]
       ])
+      // A known account is named by id and username (no one is signed in yet to name the row after); an unknown one is no one.
+      expect(logins.map((r) => [r.actor, r.actorName])).toEqual([
+        [admin.userId, ADMIN.username],
+        [admin.userId, ADMIN.username],
+        [null, null],
+        [id, "dora"]
+      ])
       expect(JSON.stringify(audit.rows)).not.toContain("wrong-password")
       expect(JSON.stringify(audit.rows)).not.toContain("dora-password")
     }).pipe(Effect.provide(accountsController({ audit })))

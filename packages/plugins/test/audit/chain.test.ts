@@ -63,7 +63,7 @@ describe("GET /api/audit/verify", () => {
         Effect.gen(function* () {
           const [row] = yield* sql<{ at: string; ip: string; action: string; target: string; result: string; details: string; prev_hash: string }>`
             SELECT at, ip, action, target, result, details, prev_hash FROM audit_log WHERE seq = 3`
-          const hash = auditRowHash({ ...row!, actor: "mallory", prevHash: row!.prev_hash })
+          const hash = auditRowHash({ ...row!, version: 2, actor: "mallory", actorName: null, prevHash: row!.prev_hash })
           yield* sql`UPDATE audit_log SET actor = 'mallory', hash = ${hash} WHERE seq = 3`
         })
       )
@@ -185,9 +185,20 @@ describe("recording", () => {
       const log = yield* AuditLog
       const sql = yield* SqlClient.SqlClient
       const first = yield* log.append(entry(1))
-      // Another controller on the same database appends row 2 (the head follows it).
+      // Another controller on the same database appends row 2 (the head follows it): one from before names, a version 1 row.
       const at = new Date().toISOString()
-      const hash = auditRowHash({ prevHash: first.hash, at, actor: "other", ip: null, action: "test.chain", target: null, result: "success", details: null })
+      const hash = auditRowHash({
+        version: 1,
+        prevHash: first.hash,
+        at,
+        actor: "other",
+        actorName: null,
+        ip: null,
+        action: "test.chain",
+        target: null,
+        result: "success",
+        details: null
+      })
       yield* Effect.orDie(sql`INSERT INTO audit_log (seq, at, actor, ip, action, target, result, details, prev_hash, hash)
         VALUES (2, ${at}, ${"other"}, NULL, ${"test.chain"}, NULL, ${"success"}, NULL, ${first.hash}, ${hash})`)
       const third = yield* log.append(entry(3))
@@ -214,11 +225,12 @@ describe("recording", () => {
   it.scoped("AuditLog.append returns the stored row; its hash is SHA-256 over the documented encoding", () =>
     Effect.gen(function* () {
       const log = yield* AuditLog
-      const row = yield* log.append({ ...entry(7), details: { z: 1, a: { y: [1, 2], b: "x" }, password: "hunter2" } })
+      const row = yield* log.append({ ...entry(7), actorName: "User Seven", details: { z: 1, a: { y: [1, 2], b: "x" }, password: "hunter2" } })
       expect(row.details).toEqual({ a: { b: "x", y: [1, 2] }, password: "[redacted]", z: 1 })
+      expect(row).toMatchObject({ actorName: "User Seven", hashVersion: 2 })
       const details = '{"a":{"b":"x","y":[1,2]},"password":"[redacted]","z":1}'
       const expected = createHash("sha256")
-        .update(JSON.stringify([row.prevHash, row.at, "user7", "10.0.0.1", "test.chain", "thing/7", "success", details]))
+        .update(JSON.stringify([2, row.prevHash, row.at, "user7", "User Seven", "10.0.0.1", "test.chain", "thing/7", "success", details]))
         .digest("hex")
       expect(row.hash).toBe(expected)
       const page = yield* log.query({ actor: "user7" })

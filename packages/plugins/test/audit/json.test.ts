@@ -46,6 +46,8 @@ const DETAILS: ReadonlyArray<Record<string, unknown> | undefined> = [
 ]
 
 const ACTORS: ReadonlyArray<string | null> = ["alice", 'q"\\uote', null, "bob 🎯", "alice"]
+/** Names beside them (undefined: left out, stored null), a hostile one and one that is another row's actor among them. */
+const NAMES: ReadonlyArray<string | null | undefined> = ["Alice A.", undefined, null, "bob 🎯", "alice", 'n"\\ame', "\ud800x"]
 const ACTIONS = ["auth.login", "auth.logout", "auth.mfa.enable", "bans.add", "authz.check", "ab%.x"]
 const RESULTS = ["success", "failure", "denied"] as const
 
@@ -56,8 +58,10 @@ const seed = (count: number) =>
     for (let i = 0; i < count; i++) {
       yield* TestClock.setTime(T0 + i * HOUR)
       const details = DETAILS[i % DETAILS.length]
+      const actorName = NAMES[i % NAMES.length]
       yield* log.append({
         actor: ACTORS[i % ACTORS.length]!,
+        ...(actorName === undefined ? {} : { actorName }),
         ip: i % 3 === 0 ? null : `10.0.0.${i}`,
         action: ACTIONS[i % ACTIONS.length]!,
         target: i % 4 === 0 ? null : i % 4 === 1 ? `thing/${i}` : HOSTILE[i % HOSTILE.length]!,
@@ -126,6 +130,10 @@ describe("audit JSON from the database", () => {
         [{ actor: "alice" }, { actor: "alice" }],
         [{ actor: 'q"\\uote' }, { actor: 'q"\\uote' }],
         [{ actor: "carol" }, { actor: "carol" }],
+        // Names: one no actor has, one some actors have too.
+        [{ actor: "Alice A." }, { actor: "Alice A." }],
+        [{ actor: 'n"\\ame' }, { actor: 'n"\\ame' }],
+        [{ actor: "bob 🎯" }, { actor: "bob 🎯" }],
         [{ action: "auth.login" }, { action: "auth.login" }],
         [{ action: "auth." }, { action: "auth." }],
         [{ action: "auth.*" }, { action: "auth.*" }],
@@ -178,8 +186,11 @@ describe("audit JSON from the database", () => {
       const { backslash, both, quote } = DETAILS[0]!
       expect(reply.text).toContain(`"details":${JSON.stringify({ backslash, both, quote })}`)
       expect(reply.text).toContain(
-        '{"id":"10","at":"2025-03-01T09:00:00.000Z","actor":"alice","ip":null,"action":"bans.add","target":"thing/9","result":"success","details":null,'
+        '{"id":"10","at":"2025-03-01T09:00:00.000Z","actor":"alice","actorName":null,"ip":null,"action":"bans.add","target":"thing/9",' +
+          '"result":"success","details":null,"hashVersion":2,"prevHash":'
       )
+      expect(byId(4)).toMatchObject({ actor: "bob 🎯", actorName: "bob 🎯", hashVersion: 2 })
+      expect(byId(7)).toMatchObject({ actorName: "\ufffdx" })
       expect(reply.text).toMatch(/^\{"items":\[\{"id":"14",/)
       expect(reply.text).toMatch(/\],"nextCursor":null\}$/)
     }).pipe(Effect.provide(auditController())))
@@ -210,6 +221,11 @@ describe("audit JSON from the database", () => {
       yield* sql`UPDATE audit_log SET details = X'7B7D' WHERE seq = ${n + 1}`
       yield* sql`UPDATE audit_log SET actor = CAST(X'EDA08078' AS TEXT), details = CAST(X'7B2261223A22EDA08078227D' AS TEXT) WHERE seq = ${n + 2}`
       yield* sql`UPDATE audit_log SET actor = 'a' || char(0) || 'b', action = 123, details = CAST(X'EDA080' AS TEXT) WHERE seq = ${n + 3}`
+      // The version edited into what is not one (text, a fraction, beyond a double, a blob), the name into WTF-8 and NUL.
+      const VERSIONS = ["'two'", "2.5", "9007199254740993", "-1", "X'02'"]
+      for (const [i, version] of VERSIONS.entries()) yield* sql`UPDATE audit_log SET hash_version = ${sql.literal(version)} WHERE seq = ${i + 1}`
+      yield* sql`UPDATE audit_log SET actor_name = CAST(X'EDA08078' AS TEXT) WHERE seq = ${n + 2}`
+      yield* sql`UPDATE audit_log SET actor_name = 'a' || char(0) || 'b' WHERE seq = ${n + 3}`
 
       const all = yield* walk({}, {}, 5)
       expect(all.ids).toEqual(range(n + 3, 1))
@@ -229,7 +245,9 @@ describe("audit JSON from the database", () => {
       expect(details(`{"d":${deep(1100)}}`)).toEqual(JSON.parse(`{"d":${deep(1100)}}`))
       expect(details("")).toEqual({ unreadable: "" })
       expect(items.find((row) => row.id === String(n + 2))).toMatchObject({ actor: "\ufffd\ufffd\ufffdx", details: { a: "\ufffd\ufffd\ufffdx" } })
-      expect(items.find((row) => row.id === String(n + 3))).toMatchObject({ actor: "a\u0000b", action: "123" })
+      expect(items.find((row) => row.id === String(n + 3))).toMatchObject({ actor: "a\u0000b", actorName: "a\u0000b", action: "123" })
+      expect(items.find((row) => row.id === String(n + 2))).toMatchObject({ actorName: "\ufffd\ufffd\ufffdx" })
+      expect(["1", "2", "4", "5"].map((id) => items.find((row) => row.id === id)!.hashVersion)).toEqual([0, 2.5, -1, 0])
     }).pipe(Effect.provide(auditController())))
 
   it.scoped("an empty list, a foreign cursor and from after to", () =>

@@ -75,6 +75,7 @@ describe("hostile text in every field", () => {
       for (const text of HOSTILE) {
         const entry: AuditEntry = {
           actor: text,
+          actorName: text,
           ip: text,
           action: text,
           target: text,
@@ -92,8 +93,8 @@ describe("hostile text in every field", () => {
       const byId = new Map(stored.items.map((row) => [row.id, row]))
       for (const row of appended) {
         expect(byId.get(row.id)).toEqual(row)
-        for (const field of [row.actor, row.ip, row.action, row.target, row.result]) expect(isWellFormed(field ?? "")).toBe(true)
-        expect(auditRowHash({ ...row, details: canonicalDetails(row.details ?? undefined) })).toBe(row.hash)
+        for (const field of [row.actor, row.actorName, row.ip, row.action, row.target, row.result]) expect(isWellFormed(field ?? "")).toBe(true)
+        expect(auditRowHash({ ...row, version: row.hashVersion, details: canonicalDetails(row.details ?? undefined) })).toBe(row.hash)
       }
       const nul = appended[HOSTILE.indexOf("a\u0000b")]!
       expect(nul.actor).toBe("a\u0000b")
@@ -116,9 +117,11 @@ describe("hostile text in every field", () => {
         Effect.gen(function* () {
           const [head] = yield* sql<{ readonly seq: number; readonly hash: string }>`SELECT seq, hash FROM audit_head WHERE id = 1`
           const row = {
+            version: 1,
             seq: head!.seq + 1,
             at: "2025-01-01T00:00:00.000Z",
             actor: "\ud800x",
+            actorName: null,
             ip: "10.0.0.1",
             action: "auth.login",
             target: "y\udc00\ud800",

@@ -184,6 +184,10 @@ describe("backups", () => {
 
         const actions = audit.rows.map((r) => r.action)
         expect(actions).toEqual(expect.arrayContaining(["backup.created", "backup.restored", "backup.deleted"]))
+        // Every row names the caller by id and name (a test caller's id is its name), those written after the
+        // request too: the backup beside it, the pre-restore backup and the restore on the server actor's operation.
+        const backupRows = audit.rows.filter((r) => r.action.startsWith("backup."))
+        for (const row of backupRows) expect(row, row.action).toMatchObject({ actor: "root", actorName: "root" })
       }).pipe(Effect.provide(layer))
     }))
 

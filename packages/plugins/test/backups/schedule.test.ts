@@ -5,10 +5,12 @@
  * copy opens as a database, its journal is left out) while the rest of the
  * storage folder is copied as it stands (a game writing every millisecond
  * makes the online backup give way to `VACUUM INTO`: the backup ends); and
- * the hook before an update makes a pre-update backup.
+ * the hook before an update makes a pre-update backup. The schedule's rows
+ * keep the marker "scheduler" as actor, unnamed; the hook's name who
+ * started the update, by id and name.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { callWithText as call, eventually, fakeFleet, fakeInstall, requestBytes, sleepsOnTestClock, tempDir, testController, unzipEntries } from "@garrison/testkit"
+import { auditRecorder, callWithText as call, eventually, fakeFleet, fakeInstall, requestBytes, sleepsOnTestClock, tempDir, testController, unzipEntries } from "@garrison/testkit"
 import { Clock, Duration, Effect, LogLevel, TestClock } from "effect"
 import * as Fs from "node:fs"
 import { createRequire } from "node:module"
@@ -29,9 +31,11 @@ const Sqlite = require("better-sqlite3") as new (file: string, options?: { reado
 
 const setup = () => {
   const backupDir = tempDir("garrison-backups-store-")
+  const audit = auditRecorder()
   return {
+    audit,
     backupDir,
-    layer: testController([fakeFleet().plugin, BackupsPlugin], { dataPrefix: "garrison-backups-", logLevel: LogLevel.Error, config: { BACKUP_DIR: backupDir, RATE_LIMIT_API: "off" } })
+    layer: testController([audit.plugin, fakeFleet().plugin, BackupsPlugin], { dataPrefix: "garrison-backups-", logLevel: LogLevel.Error, config: { BACKUP_DIR: backupDir, RATE_LIMIT_API: "off" } })
   }
 }
 
@@ -66,7 +70,7 @@ const scheduled = (backupDir: string, id: string) => () => (Fs.existsSync(NodePa
 describe("backups: schedule and running servers", () => {
   it.scoped("scheduled backups follow the interval on the clock", () =>
     Effect.gen(function* () {
-      const { backupDir, layer } = setup()
+      const { audit, backupDir, layer } = setup()
       yield* Effect.gen(function* () {
         const { id } = yield* server
         const list = scheduled(backupDir, id)
@@ -88,6 +92,13 @@ describe("backups: schedule and running servers", () => {
         const second = (yield* listed(id)).filter((b) => b.type === "scheduled")[0]!
         expect(second.createdAt - first.createdAt).toBeGreaterThanOrEqual(59 * 60_000)
         expect(list()).toHaveLength(2)
+        // No principal behind the schedule: its rows keep the marker, with no name.
+        // (The row follows the zip on disk: waited for.)
+        const made = yield* eventually(Effect.sync(() => audit.rows.filter((row) => row.action === "backup.created")), (rows) => rows.length >= 2)
+        expect(made.map((row) => [row.actor, row.actorName, (row.details as { type: string }).type])).toEqual([
+          ["scheduler", null, "scheduled"],
+          ["scheduler", null, "scheduled"]
+        ])
         // Off again: no more.
         expect((yield* call("PUT", `/api/servers/${id}/backup-config`, { as: ADMIN, json: { intervalMinutes: 0 } })).status).toBe(200)
         yield* TestClock.adjust(Duration.hours(3))
@@ -145,15 +156,19 @@ describe("backups: schedule and running servers", () => {
 })
 
 describe("backups: before an update", () => {
-  it.scopedLive("the BeforeServerUpdate hook makes a pre-update backup", () =>
+  it.scopedLive("the BeforeServerUpdate hook makes a pre-update backup, named after who started the update by id and name", () =>
     Effect.gen(function* () {
-      const { backupDir, layer } = setup()
+      const { audit, backupDir, layer } = setup()
       yield* Effect.gen(function* () {
         const { id, dir } = yield* server
         const hooks = yield* Hooks
-        yield* hooks.run(BeforeServerUpdate, { serverId: id, name: "Main", installDir: dir, by: "someone", reason: "mod-rollout" as const })
+        // Outside any request (as on a rollout's operation): the row is named from `by` alone.
+        yield* hooks.run(BeforeServerUpdate, { serverId: id, name: "Main", installDir: dir, by: { id: "u-7", name: "someone" }, reason: "mod-rollout" as const })
         const names = Fs.readdirSync(NodePath.join(backupDir, id))
         expect(names.filter((n) => n.startsWith("pre-update-"))).toHaveLength(1)
+        expect(audit.rows.filter((row) => row.action === "backup.created")).toEqual([
+          expect.objectContaining({ actor: "u-7", actorName: "someone", ip: null, target: id, details: expect.objectContaining({ type: "pre-update" }) })
+        ])
       }).pipe(Effect.provide(layer))
     }))
 })

@@ -76,7 +76,7 @@ describe("backup downloads", () => {
       expect(asked.status).toBe(403)
       const whole = yield* requestBytes("GET", `/api/servers/${id}/backups/${filename}/download?secrets=include`, { as: ADMIN })
       expect(Buffer.from(whole.bytes).equals(Fs.readFileSync(NodePath.join(backupDir, id, filename)))).toBe(true)
-      expect(audit.rows.find((row) => row.action === "backup.downloaded")).toMatchObject({ actor: "root", target: id, details: { filename, secrets: "included" } })
+      expect(audit.rows.find((row) => row.action === "backup.downloaded")).toMatchObject({ actor: "root", actorName: "root", target: id, details: { filename, secrets: "included" } })
 
       // A masked copy, put in the server's backup folder by hand and restored: the server keeps its current values.
       Fs.writeFileSync(NodePath.join(dir, "serverDZ.cfg"), CONFIG.replace("join-secret", "changed-since").replace("instanceId = 1", "instanceId = 2"))

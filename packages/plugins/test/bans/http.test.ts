@@ -1,11 +1,13 @@
 /**
  * The `/api/bans` routes in-process over fake servers: each route's success
  * and error cases, platform id normalisation, import de-duplication and
- * partial errors, and ban.txt following every change.
+ * partial errors, ban.txt following every change, and the audit rows
+ * naming who acted by id and name.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { auditRecorder } from "@garrison/testkit"
 import { Effect } from "effect"
-import { BAN_BLOCK_BEGIN, BAN_BLOCK_END } from "../../src/bans/index.js"
+import { BAN_BLOCK_BEGIN, BAN_BLOCK_END, Bans } from "../../src/bans/index.js"
 import { banFileWhen, bansController, call, makeFleet, server } from "./support.js"
 
 const MOD = "mod:bans.manage"
@@ -215,5 +217,38 @@ describe("bans routes", () => {
         expect(rejected.body).toMatchObject({ error: "invalid-request", message: expect.stringContaining("JSON array") })
       }
     }).pipe(Effect.provide(bansController(fleet)))
+  })
+
+  it.scopedLive("audit rows name who acted by id (actor) and name (actorName); the ban keeps the name", () => {
+    const fleet = makeFleet({ alpha: "stopped" })
+    const audit = auditRecorder()
+    return Effect.gen(function* () {
+      // Over HTTP: the test caller "mod" (a test caller's id is its name).
+      const added = yield* call("POST", "/api/bans", { as: MOD, json: { platformId: STEAM64, playerName: "Bravo", reason: "r" } })
+      expect(added.status).toBe(201)
+      expect((yield* call("DELETE", `/api/bans/${String(added.body.id)}`, { as: MOD })).status).toBeLessThan(300)
+      const imported = yield* call("POST", "/api/bans/import", {
+        as: MOD,
+        json: [{ platformId: "76561198000000001", playerName: "P", reason: "r", bannedBy: "other community", bannedAt: "2024-05-01T10:00:00Z" }]
+      })
+      expect(imported.status).toBe(200)
+      const rows = (action: string) => audit.rows.filter((row) => row.action === action).map((row) => [row.actor, row.actorName])
+      expect(rows("bans.add")).toEqual([["mod", "mod"]])
+      expect(rows("bans.remove")).toEqual([["mod", "mod"]])
+      expect(rows("bans.import")).toEqual([["mod", "mod"]])
+
+      // Through the service (another plugin, a chat bot), outside any request: an actor whose id is not its name.
+      const bans = yield* Bans
+      const alice = { id: "u-1", name: "Alice Smith" }
+      const ban = yield* bans.add({ platformId: "76561198000000002", playerName: "Charlie", reason: "r" }, alice)
+      expect(ban.bannedBy).toBe("Alice Smith")
+      yield* bans.remove(ban.id, alice)
+      yield* bans.importMany([], alice)
+      expect(audit.rows.slice(-3).map((row) => [row.action, row.actor, row.actorName])).toEqual([
+        ["bans.add", "u-1", "Alice Smith"],
+        ["bans.remove", "u-1", "Alice Smith"],
+        ["bans.import", "u-1", "Alice Smith"]
+      ])
+    }).pipe(Effect.provide(bansController(fleet, [audit.plugin])))
   })
 })

@@ -5,7 +5,7 @@
  * controller or bare kernel around them with the bans plugin.
  */
 import type { HttpMethod } from "@effect/platform/HttpMethod"
-import type { ServerStatus } from "@garrison/runtime"
+import type { AnyPlugin, ServerStatus } from "@garrison/runtime"
 import { type CallOptions, jsonBody, realSleep, request, startKernel, StubFleet, type StubServer, tempDir, testController } from "@garrison/testkit"
 import { Duration, Effect, LogLevel } from "effect"
 import * as Fs from "node:fs"
@@ -21,10 +21,10 @@ export type FakeServer = StubServer
 /** Stub servers with these ids and statuses. */
 export const makeFleet = (statuses: Readonly<Record<string, ServerStatus>>): Fleet => StubFleet.of(statuses)
 
-/** The controller over the fleet with the bans plugin (no sync debounce). */
-export const bansController = (fleet: Fleet) =>
+/** The controller over the fleet with the bans plugin (no sync debounce), and `extra` plugins (an audit recorder). */
+export const bansController = (fleet: Fleet, extra: ReadonlyArray<AnyPlugin> = []) =>
   // The layer also provides the bans plugin's `Bans` service, for tests that compare the routes with it.
-  testController<Bans>([fleet.plugin(), PlayersPlugin, makeBansPlugin({ debounce: Duration.zero })], {
+  testController<Bans>([...extra, fleet.plugin(), PlayersPlugin, makeBansPlugin({ debounce: Duration.zero })], {
     dataPrefix: "garrison-bans-data-",
     settings: { trustProxyHops: 1 },
     logLevel: LogLevel.Error

@@ -13,6 +13,8 @@ import { banFileWhen, type Fleet, makeFleet, readBanFile, server, sleepingUntil,
 
 const STEAM64 = "76561198012345678"
 const OTHER = "76561198000000001"
+/** Who bans: an operator (its id and name, as the routes pass the caller). */
+const OP = { id: "op", name: "op" }
 
 const setUp = (fleet: Fleet, dataDir?: string) =>
   Effect.gen(function* () {
@@ -37,8 +39,8 @@ describe("ban.txt sync", () => {
         yield* TestClock.setTime(noon)
         const seeding = yield* startRuntime(fleet, dataDir)
         const bans = yield* Effect.provide(Bans, seeding.context)
-        yield* bans.add({ platformId: STEAM64, playerName: "A", reason: "r", expiresAt: "2025-03-01T13:00:00Z" }, "op")
-        yield* bans.add({ platformId: OTHER, playerName: "B", reason: "r" }, "op")
+        yield* bans.add({ platformId: STEAM64, playerName: "A", reason: "r", expiresAt: "2025-03-01T13:00:00Z" }, OP)
+        yield* bans.add({ platformId: OTHER, playerName: "B", reason: "r" }, OP)
         yield* seeding.stop
       }).pipe(Effect.provide(TestClock.live(TestClock.makeData(noon, Chunk.empty()))))
 
@@ -65,7 +67,7 @@ describe("ban.txt sync", () => {
       const expired = yield* bans.list({ status: "expired" })
       expect(expired.items.map((b) => b.platformId)).toEqual([STEAM64])
       // And a new ban for that player is allowed again.
-      yield* bans.add({ platformId: STEAM64, playerName: "A", reason: "again" }, "op")
+      yield* bans.add({ platformId: STEAM64, playerName: "A", reason: "again" }, OP)
     })
   )
 
@@ -74,7 +76,7 @@ describe("ban.txt sync", () => {
       const fleet = makeFleet({ alpha: "stopped" })
       const alpha = server(fleet, "alpha")
       const { bans, hooks } = yield* setUp(fleet)
-      yield* bans.add({ platformId: STEAM64, playerName: "A", reason: "r" }, "op")
+      yield* bans.add({ platformId: STEAM64, playerName: "A", reason: "r" }, OP)
       // Someone (the owner) rewrites the file by hand while the controller runs.
       const owner = "// my own bans\r\n76561197960265739 \t\r\n\xe9 latin1 comment\r\n"
       const trailer = "// after the block\r\n76561197960265740"
@@ -96,7 +98,7 @@ describe("ban.txt sync", () => {
       const fleet = makeFleet({ alpha: "stopped" })
       const { bans, sync } = yield* setUp(fleet)
       expect(sync.idForm).toBe("dayz")
-      yield* bans.add({ platformId: STEAM64, playerName: "A", reason: "r" }, "op")
+      yield* bans.add({ platformId: STEAM64, playerName: "A", reason: "r" }, OP)
       const dayz = PlayerIds.toDayzId(STEAM64 as PlayerIds.Steam64)
       expect(dayz).toBe("yZH5x_N7Etez3t3rYHqzOK-I9MvSUxccAszjtPnnRlc=")
       const text = yield* banFileWhen(server(fleet, "alpha"), (t) => t.includes(dayz))

@@ -53,7 +53,11 @@ const released: Record<string, readonly [ReadonlyArray<Migration>, ReadonlyArray
     [4, "create recovery codes", "13e0d7fbc1f6a797"],
     [5, "count login attempts before they are checked", "766de2ffc3eff6d5"]
   ]],
-  audit: [audit, [[1, "create audit_log and audit_head", "baddf2734fb14af5"], [2, "audit_head follows each appended row", "e07169aa318cf897"]]],
+  audit: [audit, [
+    [1, "create audit_log and audit_head", "baddf2734fb14af5"],
+    [2, "audit_head follows each appended row", "e07169aa318cf897"],
+    [3, "audit rows name their actor", "25d46510cca58d7e"]
+  ]],
   bans: [bans, [[1, "create bans", "2899b8c8d391e062"]]],
   config: [config, [[1, "create config_templates", "efddc49246b069c3"]]],
   logs: [logs, [[1, "create server_metrics", "429ede243be65b41"]]],

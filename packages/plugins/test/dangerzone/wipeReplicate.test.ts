@@ -95,6 +95,10 @@ describe("dangerzone: wipe", () => {
 
         const wipes = audit.rows.filter((r) => r.action === "dangerzone.wipe")
         expect(wipes.map((r) => r.result)).toEqual(["failure", "failure", "success", "success"])
+        // By id and name (a test caller's id is its name), the pre-wipe backups made on the server actor's operation too.
+        const preWipe = audit.rows.filter((r) => r.action === "backup.created" && r.details?.["type"] === "pre-wipe")
+        expect(preWipe).toHaveLength(2)
+        for (const row of [...wipes, ...preWipe]) expect(row).toMatchObject({ actor: "root", actorName: "root" })
       }).pipe(Effect.provide(layer))
     }))
 })
@@ -181,6 +185,9 @@ describe("dangerzone: replicate", () => {
           "dangerzone.replicate-preview:success",
           "dangerzone.replicate:failure"
         ])
+        // The target's entry changed on the server actor's operation: named by `by`, id and name.
+        const entryRows = audit.rows.filter((r) => r.action === "server.update" && r.details?.["reason"] === "replicate")
+        expect(entryRows.map((r) => [r.actor, r.actorName])).toEqual([["root", "root"]])
       }).pipe(Effect.provide(layer))
     }))
 })

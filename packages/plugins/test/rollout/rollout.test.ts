@@ -3,10 +3,12 @@
  * plugin (a small steamcmd.sh, the stand-in's Web API) and the TestClock
  * for the warnings and the check window: downloads come first, warnings
  * follow the policy, the server is stopped, updated and started, and a
- * version that crashes in the check window is rolled back and held.
+ * version that crashes in the check window is rolled back and held. The
+ * rows written on the rollout's operation, long after the request, name who
+ * started it by id and name (a scheduled one: the marker "scheduler").
  */
 import { describe, expect, it } from "@effect/vitest"
-import { eventually, fakeFleet, fakeInstall, realSleep, testController } from "@garrison/testkit"
+import { auditRecorder, eventually, fakeFleet, fakeInstall, realSleep, testController } from "@garrison/testkit"
 import { Effect, LogLevel, TestClock } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
@@ -33,14 +35,21 @@ interface Status {
 
 const controller = (steam: FakeSteam, apiUrl: string) => {
   const fleet = fakeFleet()
-  const layer = testController([fleet.plugin, PlatformPlugin, ModsPlugin, UpdatesPlugin, RolloutPlugin, SchedulerPlugin], {
+  const audit = auditRecorder()
+  const layer = testController([audit.plugin, fleet.plugin, PlatformPlugin, ModsPlugin, UpdatesPlugin, RolloutPlugin, SchedulerPlugin], {
     dataPrefix: "garrison-rollout-",
     logLevel: LogLevel.Error,
     // The test polls the status in real time while the TestClock stands still: no rate limit.
     config: { STEAMCMD_PATH: steam.path, STEAM_WEB_API_URL: apiUrl, RATE_LIMIT_API: "off" }
   })
-  return { fleet, layer }
+  return { audit, fleet, layer }
 }
+
+/** `[actor, actorName]` of each audit row of `action` (and, given, whose details match). */
+const actorsOf = (audit: ReturnType<typeof auditRecorder>, action: string, details: Record<string, unknown> = {}) =>
+  audit.rows
+    .filter((row) => row.action === action && Object.entries(details).every(([key, value]) => row.details?.[key] === value))
+    .map((row) => [row.actor, row.actorName])
 
 const status = (id: string) => Effect.map(call("GET", `/api/servers/${id}/rollout/status`, { as: OPERATOR }), (r) => r.body as Status)
 const until = (id: string, check: (s: Status) => boolean) => eventually(status(id), check, 10_000)
@@ -81,7 +90,7 @@ describe("rollouts", () => {
     Effect.gen(function* () {
       const steam = fakeSteam()
       const api = yield* webApi
-      const { layer, fleet } = controller(steam, api.url)
+      const { audit, layer, fleet } = controller(steam, api.url)
       yield* Effect.gen(function* () {
         const { id, dir } = yield* serverWithDueUpdate(steam, api.dir)
         expect((yield* call("POST", `/api/servers/${id}/start`, { as: OPERATOR })).status).toBe(200)
@@ -115,6 +124,12 @@ describe("rollouts", () => {
         expect(yield* serverState(id)).toBe("running")
         const mods = (yield* call("GET", `/api/servers/${id}/mods`, { as: OPERATOR })).body as { items: ReadonlyArray<{ workshopId: string; pendingUpdate: unknown }> }
         expect(mods.items.every((m) => m.pendingUpdate === null)).toBe(true)
+        // The rows name who asked by id and name (a test caller's id is its name): the install jobs' (done beside
+        // their requests), and the rollout's, written on the server actor's operation where no caller can be read.
+        expect(actorsOf(audit, "mods.install")).toEqual([["max", "max"], ["max", "max"]])
+        expect(actorsOf(audit, "mods.update", { rollout: true })).toEqual([["ops", "ops"]])
+        // (The status says done just before that row is written: waited for.)
+        expect(yield* eventually(Effect.sync(() => actorsOf(audit, "rollout.done")), (rows) => rows.length > 0)).toEqual([["ops", "ops"]])
         // Nothing is due any more.
         expect((yield* call("POST", `/api/servers/${id}/rollout`, { as: OPERATOR, json: {} })).status).toBe(409)
       }).pipe(Effect.provide(layer))
@@ -124,7 +139,7 @@ describe("rollouts", () => {
     Effect.gen(function* () {
       const steam = fakeSteam()
       const api = yield* webApi
-      const { layer, fleet } = controller(steam, api.url)
+      const { audit, layer, fleet } = controller(steam, api.url)
       yield* Effect.gen(function* () {
         const { id, dir } = yield* serverWithDueUpdate(steam, api.dir)
         expect((yield* call("POST", `/api/servers/${id}/start`, { as: OPERATOR })).status).toBe(200)
@@ -141,6 +156,7 @@ describe("rollouts", () => {
         expect(ended.error).toContain("crashed within the check window")
         expect(ended.log.at(-1)).toContain("runs the previous versions again")
         expect(yield* serverState(id)).toBe("running")
+        expect(yield* eventually(Effect.sync(() => actorsOf(audit, "rollout.rolled-back")), (rows) => rows.length > 0)).toEqual([["ops", "ops"]])
 
         const mods = (yield* call("GET", `/api/servers/${id}/mods`, { as: OPERATOR })).body as {
           items: ReadonlyArray<{ workshopId: string; heldUpdate: string | null; pendingUpdate: unknown }>
@@ -201,7 +217,7 @@ describe("rollouts", () => {
     Effect.gen(function* () {
       const steam = fakeSteam()
       const api = yield* webApi
-      const { layer } = controller(steam, api.url)
+      const { audit, layer } = controller(steam, api.url)
       yield* Effect.gen(function* () {
         const { id, dir } = yield* serverWithDueUpdate(steam, api.dir)
         // The check in the job finds it again: the pending record is not what makes it run.
@@ -211,6 +227,8 @@ describe("rollouts", () => {
         yield* TestClock.adjust("4 hours")
         expect(yield* until(id, (s) => s.state === "done")).toMatchObject({ mods: [{ workshopId: CF }] })
         expect(pbo(dir, "@cf")).toBe(`item ${CF} version 2`)
+        // No principal behind the scheduler's rollout: its rows keep the marker, with no name.
+        expect(actorsOf(audit, "mods.update", { rollout: true })).toEqual([["scheduler", null]])
         // A day later nothing is due: the job runs and skips.
         yield* TestClock.adjust("24 hours")
         const jobs = yield* eventually(

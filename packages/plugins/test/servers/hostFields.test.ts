@@ -83,7 +83,7 @@ describe("host-level fields of an entry", () => {
       const rows = audit.rows.filter((row) => row.action === "server.update")
       expect(rows.filter((row) => row.result === "denied").length).toBeGreaterThanOrEqual(14)
       const changed = rows.find((row) => row.result === "success")!
-      expect(changed).toMatchObject({ actor: "mod", target: a })
+      expect(changed).toMatchObject({ actor: "mod", actorName: "mod", target: a })
       expect(changed.details?.["fields"]).toEqual([
         "name",
         "configFile",

@@ -6,7 +6,7 @@
  * 30 s of progress, `disk-full`). The full stand-in needs a build: the
  * end-to-end tests use it.
  */
-import { callWithText, eventually, fakeFleet, tempDir, testController } from "@garrison/testkit"
+import { auditRecorder, callWithText, eventually, fakeFleet, tempDir, testController } from "@garrison/testkit"
 import { Effect, LogLevel } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
@@ -83,10 +83,12 @@ echo "Success! App '$app' fully installed."
 export const updatesController = (steam: FakeSteam) => {
   const fleet = fakeFleet()
   const deployDir = tempDir("garrison-updates-deploy-")
+  const audit = auditRecorder()
   return {
+    audit,
     fleet,
     deployDir,
-    layer: testController([fleet.plugin, PlatformPlugin, UpdatesPlugin], {
+    layer: testController([audit.plugin, fleet.plugin, PlatformPlugin, UpdatesPlugin], {
       dataPrefix: "garrison-updates-",
       logLevel: LogLevel.Error,
       config: { STEAMCMD_PATH: steam.path, STEAM_WEB_API_URL: "http://127.0.0.1:9", DEPLOY_DIR: deployDir }

@@ -4,7 +4,8 @@
  * progress comes from SteamCMD's lines (status and Server-Sent Events), a
  * cancel ends SteamCMD and leaves the server stopped, and what cannot work
  * (a running server, no account, a Steam Guard code needed, a folder with
- * files) is refused before anything runs.
+ * files) is refused before anything runs. The audit rows name who asked by
+ * id and name, the one written when the update ends too.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { eventually, fakeInstall, request, tempDir } from "@garrison/testkit"
@@ -32,7 +33,7 @@ describe("server updates", () => {
   it.scopedLive("an update runs as the server's operation, shows SteamCMD's progress and ends with the installed build", () =>
     Effect.gen(function* () {
       const steam = fakeSteam()
-      const { layer } = updatesController(steam)
+      const { audit, layer } = updatesController(steam)
       yield* Effect.gen(function* () {
         yield* account()
         const dir = fakeInstall()
@@ -64,6 +65,16 @@ describe("server updates", () => {
         expect((yield* call("POST", `/api/servers/${id}/update`, { as: DEPLOYER })).status).toBe(202)
         expect(yield* ended(id)).toMatchObject({ state: "done", percent: 100, appId: "223350", buildId: "1234", error: null })
         expect((yield* serverStatus(id)).status).toBe("stopped")
+        // By id and name (a test caller's id is its name), the update's row too, written on the server actor's
+        // operation after the request (the status says done just before it: waited for).
+        const rows = yield* eventually(
+          Effect.sync(() => audit.rows.filter((row) => row.action.startsWith("servers.")).map((row) => [row.action, row.result, row.actor, row.actorName])),
+          (found) => found.length === 2
+        )
+        expect(rows).toEqual([
+          ["servers.update-cancel", "success", "dep", "dep"],
+          ["servers.update", "success", "dep", "dep"]
+        ])
       }).pipe(Effect.provide(layer))
     }))
 

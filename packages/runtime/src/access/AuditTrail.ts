@@ -12,8 +12,19 @@ import * as Option from "effect/Option"
 import { CurrentRequest } from "../http/RequestContext.js"
 
 export interface AuditEntry {
-  /** Who acted: a user id or name, `bot:<id>`, or null for anonymous callers. */
+  /**
+   * Who acted: the principal's id (a user id, `bot:<id>`), never its name
+   * (that is `actorName`); a system marker (`"scheduler"`); or null for
+   * anonymous callers and the controller itself. Work that records later
+   * carries both (`AuditActor`, `auditActorFields`).
+   */
   readonly actor: string | null
+  /**
+   * The actor's name when the row was written: a username, a bot's name.
+   * Omitted: filled by the store from the request's caller when `actor` is
+   * that caller's id, else null.
+   */
+  readonly actorName?: string | null
   readonly ip: string | null
   /** Dotted action name, e.g. `auth.login`, or `http.POST /api/servers/:id/start` for requests. */
   readonly action: string

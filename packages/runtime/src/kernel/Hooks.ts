@@ -8,6 +8,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
+import type { ActedBy } from "../access/AuditActor.js"
 
 export interface HookPoint<Input> {
   readonly name: string
@@ -86,7 +87,8 @@ export const BeforeServerStart = hookPoint<ServerHookInput>("beforeServerStart")
 
 /** Input of `BeforeServerUpdate`: the server, who asked, and what is about to change its files. */
 export interface ServerUpdateHookInput extends ServerHookInput {
-  readonly by: string
+  /** Who started the update: a principal (id and name, for the audit rows of what the hook does), or the scheduler. */
+  readonly by: ActedBy
   readonly reason: "game-update" | "mod-rollout"
 }
 

@@ -117,7 +117,9 @@ export const makeSessionAuthenticator = Effect.gen(function* () {
         if (via === "cookie" && MUTATING.has(method) && !csrfExempt && !sessions.csrfValid(jti, csrfHeaderOf(request), csrfCookieOf(request))) {
           return Effect.zipRight(
             audit.record({
+              // Named here: the caller is refused before the request has one to name the row after.
               actor: user.id,
+              actorName: user.username,
               ip: clientIp,
               action: "auth.csrf-mismatch",
               target: `${method} ${path}`,

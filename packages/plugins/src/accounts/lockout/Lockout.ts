@@ -213,6 +213,7 @@ export class Lockout extends Context.Tag("@garrison/plugins/accounts/Lockout")<L
         if (Option.isSome(lock)) {
           const audit = yield* AuditTrail
           yield* audit.record({
+            // Whoever tried is unknown (the username tried is the target): no actor.
             actor: null,
             ip: key.ip,
             action: "auth.lockout",

@@ -46,9 +46,15 @@ export class Login extends Context.Tag("@garrison/plugins/accounts/Login")<Login
     const lockout = yield* Lockout
     const mfa = yield* Mfa
 
-    const audit = (input: LoginInput, actor: string | null, result: "success" | "failure" | "denied", details: Record<string, unknown>) =>
+    // Named here: no caller is signed in yet for the store to name the row after.
+    const audit = (
+      input: LoginInput,
+      user: { readonly id: string; readonly username: string } | null,
+      result: "success" | "failure" | "denied",
+      details: Record<string, unknown>
+    ) =>
       Effect.flatMap(AuditTrail, (trail) =>
-        trail.record({ actor, ip: input.ip, action: "auth.login", target: input.username, result, details })
+        trail.record({ actor: user?.id ?? null, actorName: user?.username ?? null, ip: input.ip, action: "auth.login", target: input.username, result, details })
       )
 
     /** The password, then the MFA code, then a session; the lockout has already counted this attempt. */
@@ -59,8 +65,7 @@ export class Login extends Context.Tag("@garrison/plugins/accounts/Login")<Login
           ? yield* passwords.verify(found.value.passwordHash, input.password)
           : yield* passwords.verifyNobody(input.password)
         if (Option.isNone(found) || !passwordOk || found.value.user.disabled) {
-          const actor = Option.isSome(found) ? found.value.user.id : null
-          yield* audit(input, actor, "failure", { reason: "invalid-credentials" })
+          yield* audit(input, Option.isSome(found) ? found.value.user : null, "failure", { reason: "invalid-credentials" })
           return yield* new InvalidCredentials()
         }
         const { user, passwordHash } = found.value
@@ -70,20 +75,20 @@ export class Login extends Context.Tag("@garrison/plugins/accounts/Login")<Login
           if (input.code === undefined || input.code.trim().length === 0) return yield* new MfaRequired()
           const accepted = yield* mfa.acceptLoginCode(user.id, input.code)
           if (Option.isNone(accepted)) {
-            yield* audit(input, user.id, "failure", { reason: "invalid-mfa-code" })
+            yield* audit(input, user, "failure", { reason: "invalid-mfa-code" })
             return yield* new InvalidMfaCode()
           }
           method = `password+${accepted.value}`
           if (accepted.value === "recovery") {
             yield* Effect.flatMap(AuditTrail, (trail) =>
-              trail.record({ actor: user.id, ip: input.ip, action: "auth.mfa.recovery-code", target: user.username, result: "success" })
+              trail.record({ actor: user.id, actorName: user.username, ip: input.ip, action: "auth.mfa.recovery-code", target: user.username, result: "success" })
             )
           }
         }
 
         if (passwords.needsRehash(passwordHash)) yield* users.rehash(user.id, input.password)
         const session = yield* sessions.issue(user.id)
-        yield* audit(input, user.id, "success", { method, session: session.jti })
+        yield* audit(input, user, "success", { method, session: session.jti })
         return { session, user }
       })
 

@@ -66,6 +66,7 @@ export const resetAdminPassword = (username: string | undefined, options: ResetO
     yield* Effect.flatMap(Lockout, (lockout) => lockout.releaseUser(admin.username))
     yield* Effect.flatMap(AuditTrail, (audit) =>
       audit.record({
+        // The reset-admin command, run on the host: no principal behind it, no actor.
         actor: null,
         ip: null,
         action: "auth.password-reset",

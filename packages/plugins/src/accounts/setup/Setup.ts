@@ -42,7 +42,8 @@ export class Setup extends Context.Tag("@garrison/plugins/accounts/Setup")<Setup
     const createFirstAdmin: SetupShape["createFirstAdmin"] = (input, ip) =>
       Effect.tap(users.createFirstAdmin({ ...input, mustChangePassword: false }), (admin) =>
         Effect.flatMap(AuditTrail, (audit) =>
-          audit.record({ actor: admin.id, ip, action: "setup.admin", target: admin.username, result: "success" })
+          // Named here: the first admin is made before anyone can sign in.
+          audit.record({ actor: admin.id, actorName: admin.username, ip, action: "setup.admin", target: admin.username, result: "success" })
         )
       )
 

@@ -20,13 +20,18 @@ export class AuditRow extends Schema.Class<AuditRow>("AuditRow")({
   id: Schema.String,
   /** ISO-8601, UTC, from the controller's clock. */
   at: Schema.String,
+  /** Principal id (a user id, `bot:<id>`), or null for anonymous callers. */
   actor: Schema.NullOr(Schema.String),
+  /** The actor's name when the row was written (a username, a bot's name); null when unknown, and on rows from before names. */
+  actorName: Schema.NullOr(Schema.String),
   ip: Schema.NullOr(Schema.String),
   action: Schema.String,
   target: Schema.NullOr(Schema.String),
   /** `success`, `failure` or `denied`; a plain string so a row edited in the database still lists. */
   result: Schema.String,
   details: Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.Unknown })),
+  /** How `hash` was computed: 1 for rows from before `actorName` (which it does not cover), 2 since; see the README. */
+  hashVersion: Schema.Number,
   /** Hash of the row before (64 zeros for the first row). */
   prevHash: Schema.String,
   /** SHA-256 (hex) over the row and `prevHash`; see the README for the encoding. */
@@ -51,6 +56,7 @@ export class VerifyReport extends Schema.Class<VerifyReport>("AuditVerifyReport"
 }) {}
 
 export const AuditListParams = Schema.Struct({
+  /** Exact actor id or actor name: `alice` finds the rows of the user named alice as well as those of the id `alice`. */
   actor: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2048))),
   /** Exact action, or a prefix when it ends with `.` or `*` (`auth.` and `auth.*` match `auth.login`). */
   action: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(2048))),
@@ -71,7 +77,7 @@ export class AuditGroup extends HttpApiGroup.make("audit")
       .annotate(OpenApi.Summary, "List the audit trail")
       .annotate(
         OpenApi.Description,
-        "Newest first, filtered by actor, action (a prefix when it ends with `.` or `*`), time and result; pass " +
+        "Newest first, filtered by actor (id or name), action (a prefix when it ends with `.` or `*`), time and result; pass " +
           "`nextCursor` back as `cursor` for older rows."
       )
   )

@@ -14,7 +14,8 @@
  * of order), the INSERT changes nothing or meets the primary key, and the
  * append reads the head again and retries: the chain never forks, however
  * the rows fare. Every text is put in its stored form (canonical.ts) before
- * it is hashed, so the row read back is the row that was hashed.
+ * it is hashed, so the row read back is the row that was hashed. New rows
+ * are hashed with the current `HASH_VERSION` (chain.ts), which they store.
  */
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
@@ -24,8 +25,8 @@ import type { AuditEntry } from "@garrison/runtime"
 import type { AuditRow } from "../contract/Api.js"
 import { AuditStoreError, storeError } from "../errors.js"
 import { canonicalDetails, clampField } from "./canonical.js"
-import { rowHash } from "./chain.js"
-import { toAuditRow } from "./rows.js"
+import { HASH_VERSION, rowHash } from "./chain.js"
+import { chainedFields, toAuditRow } from "./rows.js"
 
 interface Head {
   readonly seq: number
@@ -63,14 +64,16 @@ export const makeAppend = (sql: SqlClient.SqlClient, lock: Effect.Semaphore) => 
           seq: head.seq + 1,
           at: new Date(yield* Clock.currentTimeMillis).toISOString(),
           actor: clampField(entry.actor),
+          actor_name: clampField(entry.actorName ?? null),
           ip: clampField(entry.ip),
           action: clampField(entry.action) ?? "",
           target: clampField(entry.target),
           result: clampField(entry.result) ?? "",
           details,
+          hash_version: HASH_VERSION,
           prev_hash: head.hash
         }
-        const hash = rowHash({ ...row, prevHash: row.prev_hash })
+        const hash = rowHash(chainedFields(row))
         expected = { seq: row.seq, hash }
         return { row, hash, after: head }
       })
@@ -78,9 +81,10 @@ export const makeAppend = (sql: SqlClient.SqlClient, lock: Effect.Semaphore) => 
 
   /** Inserts the row where the head is still `after`; answers whether it did. */
   const insert = (row: Claimed) =>
-    sql<{ readonly seq: number | string }>`INSERT INTO audit_log (seq, at, actor, ip, action, target, result, details, prev_hash, hash)
-      SELECT ${row.row.seq}, ${row.row.at}, ${row.row.actor}, ${row.row.ip}, ${row.row.action}, ${row.row.target}, ${row.row.result},
-        ${row.row.details}, ${row.row.prev_hash}, ${row.hash}
+    sql<{ readonly seq: number | string }>`INSERT INTO audit_log
+        (seq, at, actor, actor_name, ip, action, target, result, details, hash_version, prev_hash, hash)
+      SELECT ${row.row.seq}, ${row.row.at}, ${row.row.actor}, ${row.row.actor_name}, ${row.row.ip}, ${row.row.action}, ${row.row.target},
+        ${row.row.result}, ${row.row.details}, ${row.row.hash_version}, ${row.row.prev_hash}, ${row.hash}
       WHERE EXISTS (SELECT 1 FROM audit_head WHERE id = 1 AND seq = ${row.after.seq} AND hash = ${row.after.hash})
       RETURNING seq`.pipe(
       Effect.map((rows) => rows.length === 1),

@@ -10,6 +10,7 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type { ChainedFields } from "./chain.js"
+import { versionOf } from "./rows.js"
 
 /** UTF-8 bytes that may also encode lone surrogates (`ED A0..BF 80..BF`), as a JavaScript string. */
 export const decodeWtf8 = (bytes: Uint8Array): string => {
@@ -31,8 +32,10 @@ export const decodeWtf8 = (bytes: Uint8Array): string => {
 type Bytes = Uint8Array | null
 
 interface RawRow {
+  readonly hash_version: number | string
   readonly at: Bytes
   readonly actor: Bytes
+  readonly actor_name: Bytes
   readonly ip: Bytes
   readonly action: Bytes
   readonly target: Bytes
@@ -46,17 +49,22 @@ const text = (bytes: Bytes): string | null => (bytes === null ? null : decodeWtf
 /**
  * The chained fields of row `seq` read as WTF-8; none when the row is gone
  * or the database cannot read text as bytes (only SQLite ever stored such rows).
+ * Such rows are all version 1, but the version is read like the rest, so
+ * the row is hashed as it says.
  */
 export const wtf8Fields = (sql: SqlClient.SqlClient, seq: number): Effect.Effect<Option.Option<ChainedFields>> =>
-  sql<RawRow>`SELECT CAST(at AS BLOB) AS at, CAST(actor AS BLOB) AS actor, CAST(ip AS BLOB) AS ip,
+  sql<RawRow>`SELECT hash_version, CAST(at AS BLOB) AS at, CAST(actor AS BLOB) AS actor,
+      CAST(actor_name AS BLOB) AS actor_name, CAST(ip AS BLOB) AS ip,
       CAST(action AS BLOB) AS action, CAST(target AS BLOB) AS target, CAST(result AS BLOB) AS result,
       CAST(details AS BLOB) AS details, CAST(prev_hash AS BLOB) AS prev_hash
     FROM audit_log WHERE seq = ${seq}`.pipe(
     Effect.map((rows) =>
-      Option.map(Option.fromNullable(rows[0]), (row) => ({
+      Option.map(Option.fromNullable(rows[0]), (row): ChainedFields => ({
+        version: versionOf(row.hash_version),
         prevHash: text(row.prev_hash) ?? "",
         at: text(row.at) ?? "",
         actor: text(row.actor),
+        actorName: text(row.actor_name),
         ip: text(row.ip),
         action: text(row.action) ?? "",
         target: text(row.target),

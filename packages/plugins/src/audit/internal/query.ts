@@ -10,6 +10,7 @@ import { wellFormed } from "./text.js"
 import { type AuditJsonRow, COLUMNS, decodedJson, JSON_COLUMNS, type StoredRow, toAuditRow } from "./rows.js"
 
 export interface AuditFilter {
+  /** Exact actor id or actor name. */
   readonly actor?: string | undefined
   /** Exact action, or a prefix when it ends with `.` or `*`. */
   readonly action?: string | undefined
@@ -32,6 +33,19 @@ const actionCondition = (sql: SqlClient.SqlClient, action: string): Statement.Fr
   return sql`substr(action, 1, ${[...prefix].length}) = ${prefix}`
 }
 
+/**
+ * Rows whose actor id or name is `actor`, under `conditions`: the newest
+ * `count` by id and the newest `count` by name, each read down its own
+ * index, hold the newest `count` by either. (`actor = ? OR actor_name = ?`
+ * reads and sorts every row of the actor for each page.)
+ */
+const byActor = (sql: SqlClient.SqlClient, actor: string, conditions: ReadonlyArray<Statement.Fragment>, count: number) => {
+  const newest = (column: "actor" | "actor_name") =>
+    sql`SELECT seq FROM audit_log WHERE ${sql.and([sql`${sql.literal(column)} = ${actor}`, ...conditions])}
+      ORDER BY ${sql.literal(auditPaging.orderBy)} LIMIT ${count}`
+  return sql`seq IN (SELECT seq FROM (${newest("actor")}) AS by_id UNION SELECT seq FROM (${newest("actor_name")}) AS by_name)`
+}
+
 /** One page of `columns` under the filter, its cursor and its limit: what `query` and `queryJson` share. */
 const readPage = <Row extends { readonly seq: number | string }>(sql: SqlClient.SqlClient, columns: string, filter: AuditFilter) =>
   Effect.gen(function* () {
@@ -40,7 +54,6 @@ const readPage = <Row extends { readonly seq: number | string }>(sql: SqlClient.
     const after = yield* auditPaging.decode(filter.cursor)
     if (after !== undefined) conditions.push(auditPaging.after(sql, after))
     // Filters take the stored form too, so a value with a lone surrogate finds its rows.
-    if (filter.actor !== undefined) conditions.push(sql`actor = ${wellFormed(filter.actor)}`)
     if (filter.action !== undefined) {
       const condition = actionCondition(sql, wellFormed(filter.action))
       if (condition !== undefined) conditions.push(condition)
@@ -49,9 +62,10 @@ const readPage = <Row extends { readonly seq: number | string }>(sql: SqlClient.
     if (filter.to !== undefined) conditions.push(sql`at < ${filter.to.toISOString()}`)
     if (filter.result !== undefined) conditions.push(sql`result = ${filter.result}`)
 
+    const matching = filter.actor === undefined ? sql.and(conditions) : byActor(sql, wellFormed(filter.actor), conditions, limit + 1)
     // One row more than asked says whether another page exists.
     const rows = yield* sql<Row>`SELECT ${sql.literal(columns)} FROM audit_log
-      WHERE ${sql.and(conditions)} ORDER BY ${sql.literal(auditPaging.orderBy)} LIMIT ${limit + 1}`.pipe(
+      WHERE ${matching} ORDER BY ${sql.literal(auditPaging.orderBy)} LIMIT ${limit + 1}`.pipe(
       Effect.mapError(storeError("cannot read the audit log"))
     )
     return auditPaging.page(rows, limit)

@@ -9,21 +9,36 @@ export interface StoredRow {
   readonly seq: number | string
   readonly at: string
   readonly actor: string | null
+  readonly actor_name: string | null
   readonly ip: string | null
   readonly action: string
   readonly target: string | null
   readonly result: string
   readonly details: string | null
+  readonly hash_version: number | string
   readonly prev_hash: string
   readonly hash: string
 }
 
-export const COLUMNS = "seq, at, actor, ip, action, target, result, details, prev_hash, hash"
+export const COLUMNS = "seq, at, actor, actor_name, ip, action, target, result, details, hash_version, prev_hash, hash"
 
-export const chainedFields = (row: StoredRow): ChainedFields => ({
+/**
+ * `hash_version` as a number: an integer (PostgreSQL may give it as digits),
+ * or 0, no version at all, for one edited into something else.
+ */
+export const versionOf = (stored: unknown): number =>
+  typeof stored === "number"
+    ? (Number.isFinite(stored) ? stored : 0)
+    : typeof stored === "string" && /^[0-9]{1,15}$/.test(stored)
+      ? Number(stored)
+      : 0
+
+export const chainedFields = (row: Omit<StoredRow, "hash">): ChainedFields => ({
+  version: versionOf(row.hash_version),
   prevHash: row.prev_hash,
   at: row.at,
   actor: row.actor,
+  actorName: row.actor_name,
   ip: row.ip,
   action: row.action,
   target: row.target,
@@ -41,6 +56,7 @@ export const toAuditRow = (row: StoredRow): AuditRow =>
     id: String(row.seq),
     at: row.at,
     actor: row.actor,
+    actorName: row.actor_name,
     ip: row.ip,
     action: row.action,
     target: row.target,
@@ -48,6 +64,7 @@ export const toAuditRow = (row: StoredRow): AuditRow =>
     details: row.details === null
       ? null
       : Option.getOrElse(decodeDetails(row.details), () => ({ unreadable: row.details })),
+    hashVersion: versionOf(row.hash_version),
     prevHash: row.prev_hash,
     hash: row.hash
   })
@@ -58,11 +75,13 @@ const rowJson = (details: string) =>
     id: "CAST(seq AS TEXT)",
     at: "at",
     actor: "actor",
+    actorName: "actor_name",
     ip: "ip",
     action: "action",
     target: "target",
     result: "result",
     details,
+    hashVersion: "hash_version",
     prevHash: "prev_hash",
     hash: "hash"
   })
@@ -93,11 +112,14 @@ const INTEGER_NEGATIVE_ZERO = `(instr(details, '-0') > 0 AND (${[`','`, `'}'`, `
  *   reals within 1e-300 of zero and anything from 1e308 on (margins, as the
  *   two parsers may round apart at a double's ends); an integer `-0` reads
  *   as 0 there, so the text shows it.
+ * - A `hash_version` edited into anything but an integer a double holds
+ *   exactly (`toAuditRow` reads text as 0).
  *
  * What `append` writes is odd only at those margins (or with a `__proto__`
  * key); everything else odd was edited in the database.
  */
 export const JSON_COLUMNS = `CASE
+    WHEN typeof(hash_version) <> 'integer' OR hash_version NOT BETWEEN 0 AND 9007199254740991 THEN NULL
     WHEN details IS NULL THEN ${rowJson("NULL")}
     WHEN typeof(details) <> 'text' THEN NULL
     WHEN instr(details, char(0)) > 0 THEN ${UNREADABLE}

@@ -1,9 +1,9 @@
 /**
  * Walking the chain from the first row: positions must run 1, 2, 3, ...
  * without gaps, each row must name the previous row's hash, each hash must
- * match its row (read as text, or as WTF-8 bytes for rows written before
- * text was made well-formed: see legacy.ts), and the last row must agree
- * with `audit_head`. Reads in
+ * match its row as its `hash_version` lays it out (chain.ts; read as text,
+ * or as WTF-8 bytes for rows written before text was made well-formed: see
+ * legacy.ts), and the last row must agree with `audit_head`. Reads in
  * batches, up to the head as it was when the walk began, so rows appended
  * meanwhile neither slow it down nor confuse it.
  */
@@ -12,7 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { type VerifyFailure, VerifyReport } from "../contract/Api.js"
 import { type AuditStoreError, storeError } from "../errors.js"
-import { GENESIS_HASH, rowHash } from "./chain.js"
+import { GENESIS_HASH, hashMatches, isHashVersion } from "./chain.js"
 import { wtf8Fields } from "./legacy.js"
 import { chainedFields, COLUMNS, type StoredRow } from "./rows.js"
 
@@ -27,7 +27,7 @@ export const makeVerify = (sql: SqlClient.SqlClient): Effect.Effect<VerifyReport
 
   /** A row written before text was made well-formed: intact if its bytes, read as WTF-8, match its hash. */
   const intactAsWtf8 = (seq: number, hash: string) =>
-    Effect.map(wtf8Fields(sql, seq), Option.exists((fields) => rowHash(fields) === hash))
+    Effect.map(wtf8Fields(sql, seq), Option.exists((fields) => hashMatches(fields, hash)))
 
   const walk = Effect.gen(function* () {
     const [head] = yield* readHead
@@ -57,8 +57,16 @@ export const makeVerify = (sql: SqlClient.SqlClient): Effect.Effect<VerifyReport
         if (row.prev_hash !== prev) {
           return broken(checked, seq, "broken-link", `row ${seq} does not name the hash of row ${seq - 1} as its predecessor`)
         }
-        if (rowHash(chainedFields(row)) !== row.hash && !(yield* intactAsWtf8(seq, row.hash))) {
-          return broken(checked, seq, "altered-row", `row ${seq} does not match its own hash: it was changed after it was written`)
+        const fields = chainedFields(row)
+        if (!hashMatches(fields, row.hash) && !(yield* intactAsWtf8(seq, row.hash))) {
+          return broken(
+            checked,
+            seq,
+            "altered-row",
+            isHashVersion(fields.version)
+              ? `row ${seq} does not match its own hash: it was changed after it was written`
+              : `row ${seq} has a hash version this controller does not know (${String(row.hash_version)}): it was changed after it was written, or written by a newer controller`
+          )
         }
         prev = row.hash
         expected++

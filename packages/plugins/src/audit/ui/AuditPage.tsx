@@ -24,6 +24,17 @@ const paramsOf = (f: Filters) => ({
   ...(f.to === "" ? {} : { to: new Date(`${f.to}T00:00:00Z`) })
 })
 
+/** The actor's name with its id under it, as the row was written; the id alone on rows without a name. */
+const Actor = ({ row }: { readonly row: AuditRow }) =>
+  row.actorName === null ? (
+    <span className="mono">{row.actor ?? "—"}</span>
+  ) : (
+    <>
+      {row.actorName}
+      {row.actor !== null && row.actor !== row.actorName && <div className="muted mono">{row.actor}</div>}
+    </>
+  )
+
 const AuditPage = () => {
   const [draft, setDraft] = useState<Filters>(EMPTY)
   const [filters, setFilters] = useState<Filters>(EMPTY)
@@ -61,7 +72,7 @@ const AuditPage = () => {
         aria-label="Filter the audit trail"
       >
         <label>
-          Actor (user id)
+          Actor (name or id)
           <input value={draft.actor} onChange={(e) => setDraft({ ...draft, actor: e.target.value })} />
         </label>
         <label>
@@ -132,7 +143,9 @@ const AuditPage = () => {
                         <td>
                           <span className={`badge ${row.result === "success" ? "status-running" : "status-crashed"}`}>{row.result}</span>
                         </td>
-                        <td className="hide-narrow mono">{row.actor ?? "—"}</td>
+                        <td className="hide-narrow">
+                          <Actor row={row} />
+                        </td>
                         <td className="hide-narrow">{row.target ?? "—"}</td>
                         <td className="hide-narrow">{row.ip ?? "—"}</td>
                       </tr>

@@ -10,7 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import { randomUUID } from "node:crypto"
-import { errorMessage, type EventBus, forkUntilBegan, processUp } from "@garrison/runtime"
+import { actedByName, type ActedBy, type AuditActor, errorMessage, type EventBus, forkUntilBegan, processUp } from "@garrison/runtime"
 import type { ServersShape } from "../../servers/index.js"
 import type { BackupConfigsStore } from "../BackupConfigs.js"
 import type { BackupConfig } from "../contract/Api.js"
@@ -52,7 +52,7 @@ export const makeBackupRuns = ({ servers, configs, archive, bus, record, scope, 
     })
 
   /** Makes one backup; the caller holds the server's lock and has put a running status. */
-  const backupLocked = (serverId: string, type: BackupType, by: string, filename: string, extra: ReadonlyArray<WantedPath>) =>
+  const backupLocked = (serverId: string, type: BackupType, by: ActedBy, filename: string, extra: ReadonlyArray<WantedPath>) =>
     Effect.gen(function* () {
       const handle = yield* servers.get(serverId)
       const entry = yield* handle.entry
@@ -76,7 +76,7 @@ export const makeBackupRuns = ({ servers, configs, archive, bus, record, scope, 
       }).pipe(
         Effect.tapError((error) =>
           Effect.zipRight(
-            bus.publish(new BackupFailed({ serverId, name: entry.name, type, error: errorMessage(error), by })),
+            bus.publish(new BackupFailed({ serverId, name: entry.name, type, error: errorMessage(error), by: actedByName(by) })),
             record(by, "backup.failed", serverId, { type, filename, error: errorMessage(error) }, "failure")
           )
         ),
@@ -85,7 +85,7 @@ export const makeBackupRuns = ({ servers, configs, archive, bus, record, scope, 
       yield* set(serverId, () => ({ phase: "pruning" }))
       const pruned = yield* prune(serverId, config)
       const sizeBytes = (yield* archive.find(serverId, filename))?.sizeBytes ?? 0
-      yield* bus.publish(new BackupCreated({ serverId, name: entry.name, filename, type, sizeBytes, files: made.files, pruned, by }))
+      yield* bus.publish(new BackupCreated({ serverId, name: entry.name, filename, type, sizeBytes, files: made.files, pruned, by: actedByName(by) }))
       yield* record(by, "backup.created", serverId, { type, filename, sizeBytes, files: made.files, pruned, warnings: made.warnings.length })
       return { filename, sizeBytes, pruned } satisfies BackupMade
     })
@@ -94,7 +94,7 @@ export const makeBackupRuns = ({ servers, configs, archive, bus, record, scope, 
    * A backup of `type` under the server's lock; `wait`: queue behind one
    * that runs, else refuse. `onBegan` runs once its status is on the board.
    */
-  const runBackup = (serverId: string, type: BackupType, by: string, extra: ReadonlyArray<WantedPath>, wait: boolean, onBegan: Effect.Effect<void> = Effect.void) =>
+  const runBackup = (serverId: string, type: BackupType, by: ActedBy, extra: ReadonlyArray<WantedPath>, wait: boolean, onBegan: Effect.Effect<void> = Effect.void) =>
     Effect.gen(function* () {
       const body = Effect.gen(function* () {
         const filename = yield* Effect.flatMap(Clock.currentTimeMillis, (ms) => archive.newName(serverId, type, ms))
@@ -107,7 +107,7 @@ export const makeBackupRuns = ({ servers, configs, archive, bus, record, scope, 
       return Option.isSome(ran) ? ran.value : yield* Effect.fail(busy(serverId))
     })
 
-  const create = (serverId: string, by: string) =>
+  const create = (serverId: string, by: AuditActor) =>
     Effect.gen(function* () {
       yield* servers.entry(serverId)
       // The backup runs beside the request, which answers once it began (or was refused: one runs already).
@@ -115,7 +115,7 @@ export const makeBackupRuns = ({ servers, configs, archive, bus, record, scope, 
       return (yield* board.get(serverId)) ?? idle(serverId)
     })
 
-  const backupNow = (serverId: string, type: BackupType, by: string, extra: ReadonlyArray<WantedPath> = []) => runBackup(serverId, type, by, extra, true)
+  const backupNow = (serverId: string, type: BackupType, by: ActedBy, extra: ReadonlyArray<WantedPath> = []) => runBackup(serverId, type, by, extra, true)
 
   return { backupLocked, runBackup, create, backupNow }
 }

@@ -5,6 +5,7 @@
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import type { AuditActor } from "@garrison/runtime"
 import type { ServersShape } from "../../servers/index.js"
 import { type BackupConfigsStore, merged } from "../BackupConfigs.js"
 import { type BackupConfigInput, BackupConfigView } from "../contract/Api.js"
@@ -37,7 +38,7 @@ export const makeConfigView = ({ servers, configs, archive, record }: ConfigView
       })
     })
 
-  const setConfig = (serverId: string, input: typeof BackupConfigInput.Type, by: string) =>
+  const setConfig = (serverId: string, input: typeof BackupConfigInput.Type, by: AuditActor) =>
     Effect.gen(function* () {
       yield* servers.entry(serverId)
       const next = merged(yield* configs.get(serverId), {

@@ -7,6 +7,7 @@
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import * as Fs from "node:fs"
+import type { AuditActor } from "@garrison/runtime"
 import type { ServersShape } from "../../servers/index.js"
 import type { BackupConfigsStore } from "../BackupConfigs.js"
 import { BackupContents, BackupPage, BackupRemoved, BackupView } from "../contract/Api.js"
@@ -63,7 +64,7 @@ export const makeListing = ({ servers, configs, archive, record, work }: Listing
       return new BackupPage({ items: items.map((b) => view(b, tiers.get(b.filename))), nextCursor: more ? items[items.length - 1]!.filename : null, total: chosen.length })
     })
 
-  const remove = (serverId: string, filename: string, type: BackupType | undefined, by: string) =>
+  const remove = (serverId: string, filename: string, type: BackupType | undefined, by: AuditActor) =>
     Effect.gen(function* () {
       const { backup } = yield* lookupBackup(serverId, filename, type)
       if (inUse.has(`${serverId}/${filename}`)) return yield* Effect.fail(new BackupConflict({ message: `backup "${filename}" is being restored: delete it when the restore has ended` }))
@@ -72,7 +73,7 @@ export const makeListing = ({ servers, configs, archive, record, work }: Listing
       return new BackupRemoved({ filename, type: backup.type })
     })
 
-  const download = (serverId: string, filename: string, type: BackupType | undefined, by: string) =>
+  const download = (serverId: string, filename: string, type: BackupType | undefined, by: AuditActor) =>
     Effect.gen(function* () {
       const { path, backup } = yield* lookupBackup(serverId, filename, type)
       const stats = yield* Effect.tryPromise({ try: () => Fs.promises.stat(path), catch: () => new BackupNotFound({ message: `server ${serverId} has no backup "${filename}"` }) })

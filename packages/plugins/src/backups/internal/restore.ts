@@ -9,7 +9,7 @@ import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import { randomUUID } from "node:crypto"
-import { errorMessage, type EventBus, profilesPath, startOperation } from "@garrison/runtime"
+import { type AuditActor, errorMessage, type EventBus, profilesPath, startOperation } from "@garrison/runtime"
 import type { ServersShape } from "../../servers/index.js"
 import { BackupConflict } from "../errors.js"
 import { BackupRestored } from "../events.js"
@@ -46,7 +46,7 @@ export const makeRestore = ({ servers, archive, bus, record, scope, work, lookup
       return { zip, manifest }
     })
 
-  const restoreBody = (serverId: string, filename: string, path: string, by: string) =>
+  const restoreBody = (serverId: string, filename: string, path: string, by: AuditActor) =>
     Effect.scoped(
       Effect.gen(function* () {
         const handle = yield* servers.get(serverId)
@@ -66,12 +66,12 @@ export const makeRestore = ({ servers, archive, bus, record, scope, work, lookup
           token: randomUUID(),
           onBytes: (bytes) => Effect.sync(() => progress("unpacking", bytes, manifest.totalBytes))
         })
-        yield* bus.publish(new BackupRestored({ serverId, name: entry.name, filename, preRestore: pre.filename, files: outcome.restoredFiles, by }))
+        yield* bus.publish(new BackupRestored({ serverId, name: entry.name, filename, preRestore: pre.filename, files: outcome.restoredFiles, by: by.name }))
         yield* record(by, "backup.restored", serverId, { filename, preRestore: pre.filename, files: outcome.restoredFiles, removed: outcome.removedFiles })
       })
     )
 
-  const restore = (serverId: string, filename: string, type: BackupType | undefined, by: string) =>
+  const restore = (serverId: string, filename: string, type: BackupType | undefined, by: AuditActor) =>
     Effect.gen(function* () {
       const { path, backup } = yield* lookupBackup(serverId, filename, type)
       const handle = yield* servers.get(serverId)

@@ -6,7 +6,7 @@
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import { errorMessage } from "@garrison/runtime"
+import { errorMessage, SCHEDULER_ACTOR } from "@garrison/runtime"
 import type { ServersShape } from "../../servers/index.js"
 import type { BackupConfigsStore } from "../BackupConfigs.js"
 import type { ArchiveFolder } from "./archiveFolder.js"
@@ -31,7 +31,8 @@ export const makeScheduleDue = ({ servers, configs, archive, runBackup }: Schedu
       const newest = (yield* archive.list(serverId)).find((b) => b.type === "scheduled")
       const due = newest === undefined ? true : newest.createdAt + config.intervalMinutes * 60_000 <= now + 1_000
       if (!due) continue
-      yield* runBackup(serverId, "scheduled", "scheduler", [], false).pipe(
+      // No principal behind the schedule: its rows keep the marker "scheduler" as actor, with no name.
+      yield* runBackup(serverId, "scheduled", SCHEDULER_ACTOR, [], false).pipe(
         Effect.catchAll((error) => Effect.logWarning(`scheduled backup of ${serverId} did not run: ${errorMessage(error)}`))
       )
     }

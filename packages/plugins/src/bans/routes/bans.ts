@@ -2,7 +2,7 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import { BadRequest, CurrentPrincipal, cursorBadRequest, fieldBadRequest, jsonPageResponse, makeJsonArrayCache, storeDefect } from "@garrison/runtime"
+import { auditActorOf, BadRequest, CurrentPrincipal, cursorBadRequest, fieldBadRequest, jsonPageResponse, makeJsonArrayCache, storeDefect } from "@garrison/runtime"
 import { BansApi } from "../contract/Api.js"
 import { Bans } from "../Bans.js"
 import { exists, notFound } from "./httpErrors.js"
@@ -29,7 +29,7 @@ export const BansRoutes = HttpApiBuilder.group(BansApi, "bans", (handlers) =>
     const bans = yield* Bans
     // Partners and bots poll the export: between ban changes every answer is the same bytes.
     const exportCache = makeJsonArrayCache({ maxChars: KEPT_EXPORT_MAX_CHARS })
-    const caller = Effect.map(CurrentPrincipal, (p) => p.name)
+    const caller = Effect.map(CurrentPrincipal, auditActorOf)
     // A store failure is a real fault: it becomes a 500 with a request id.
     return handlers
       // Lists and the export answer the database's own JSON (rows are trusted on the way out: see JsonRows).
@@ -40,13 +40,13 @@ export const BansRoutes = HttpApiBuilder.group(BansApi, "bans", (handlers) =>
         )
       )
       .handle("add", ({ payload }) =>
-        Effect.flatMap(caller, (name) => bans.add(payload, name)).pipe(
+        Effect.flatMap(caller, (by) => bans.add(payload, by)).pipe(
           Effect.catchTags({ InvalidBan: fieldBadRequest, BanExists: exists, BanStoreError: storeDefect })
         )
       )
       .handle("get", ({ path }) => bans.get(path.id).pipe(Effect.catchTags({ BanNotFound: notFound, BanStoreError: storeDefect })))
       .handle("remove", ({ path }) =>
-        Effect.flatMap(caller, (name) => bans.remove(path.id, name)).pipe(
+        Effect.flatMap(caller, (by) => bans.remove(path.id, by)).pipe(
           Effect.asVoid,
           Effect.catchTags({ BanNotFound: notFound, BanStoreError: storeDefect })
         )
@@ -59,7 +59,7 @@ export const BansRoutes = HttpApiBuilder.group(BansApi, "bans", (handlers) =>
       )
       .handle("import", ({ payload }) =>
         isArray(payload)
-          ? Effect.flatMap(caller, (name) => bans.importMany(payload, name)).pipe(Effect.catchTag("BanStoreError", storeDefect))
+          ? Effect.flatMap(caller, (by) => bans.importMany(payload, by)).pipe(Effect.catchTag("BanStoreError", storeDefect))
           : Effect.fail(notAnArray())
       )
   })

@@ -15,7 +15,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import { actorErrorToHttp, canSeeServer, CurrentPrincipal, fieldBadRequest, NotFound, parsePlatformId, PlayerIds, storeDefect } from "@garrison/runtime"
+import { actorErrorToHttp, auditActorOf, canSeeServer, CurrentPrincipal, fieldBadRequest, NotFound, parsePlatformId, PlayerIds, storeDefect } from "@garrison/runtime"
 import { findPlayer } from "../../players/index.js"
 import { playerView, Servers } from "../../servers/index.js"
 import { BansApi, KickedOn, type PlayerBanBody, PlayerBanReply } from "../contract/Api.js"
@@ -78,7 +78,7 @@ export const PlayerBanRoutes = HttpApiBuilder.group(BansApi, "playerBan", (handl
         const caller = yield* CurrentPrincipal
         const ban = yield* bans.add(
           { platformId: who.steam64, playerName: who.name, reason: payload.reason, expiresAt, source: "manual" },
-          caller.name
+          auditActorOf(caller)
         )
         // The ban is global (every server's ban.txt); the kick now reaches only the servers the caller may see.
         const kicked = yield* withServers(kickEverywhere(who.steam64, ban.reason, (id) => canSeeServer(caller, id)))

@@ -9,7 +9,7 @@ import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
-import { errorMessage, type EventBus } from "@garrison/runtime"
+import { type AuditActor, errorMessage, type EventBus } from "@garrison/runtime"
 import type { WorkshopItem } from "../../platform/index.js"
 import type { InstallInput, Mod } from "../contract/Api.js"
 import { InvalidModRequest, ModConflict } from "../errors.js"
@@ -68,7 +68,7 @@ export const makeInstallJobs = ({ store, jobs, bus, scope, downloads, serverMods
       )
     })
 
-  const install = (serverId: string, input: InstallInput, by: string) =>
+  const install = (serverId: string, input: InstallInput, by: AuditActor) =>
     Effect.gen(function* () {
       yield* refuseWhileBusy(serverId, "install mods (or install them with a rollout: POST .../rollout with install)")
       const details = yield* checkInstallable(serverId, input.workshopId)
@@ -82,7 +82,7 @@ export const makeInstallJobs = ({ store, jobs, bus, scope, downloads, serverMods
       return job
     })
 
-  const update = (serverId: string, workshopId: string, by: string) =>
+  const update = (serverId: string, workshopId: string, by: AuditActor) =>
     Effect.gen(function* () {
       const mod = yield* find(serverId, workshopId)
       if (mod.pinned) return yield* new ModConflict({ message: `mod ${mod.name} is pinned to its installed version: unpin it first` })
@@ -99,7 +99,7 @@ export const makeInstallJobs = ({ store, jobs, bus, scope, downloads, serverMods
       return job
     })
 
-  const updateAll = (serverId: string, by: string) =>
+  const updateAll = (serverId: string, by: AuditActor) =>
     Effect.gen(function* () {
       yield* refuseWhileBusy(serverId, "update mods")
       const due = (yield* modsOf(serverId)).filter(isDue)

@@ -3,13 +3,15 @@
  * (`folders.ts`) while the server's files are held, the row, the launch
  * lists, the audit row and the event. Separate from the jobs and rollouts
  * that call it: they decide when; this is what a change to the files is.
+ * `by` is who asked (id and name: a job records after its request), or the
+ * scheduler for a scheduled rollout's installs.
  */
 import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
-import type { AuditTrailShape, EventBus } from "@garrison/runtime"
+import { actedByName, type ActedBy, type AuditActor, auditActorFields, type AuditTrailShape, type EventBus } from "@garrison/runtime"
 import type { WorkshopItem } from "../../platform/index.js"
 import type { Mod, ModType } from "../contract/Api.js"
 import { ModConflict } from "../errors.js"
@@ -41,7 +43,7 @@ export const makePlacement = ({ store, audit, bus, serialized, iso, serverMods }
     input: { readonly workshopId: string; readonly name?: string | undefined; readonly type: ModType },
     downloaded: { readonly folder: string; readonly downloadedAt: string },
     details: Option.Option<WorkshopItem>,
-    by: string,
+    by: ActedBy,
     within?: "mod-rollout"
   ) =>
     Effect.gen(function* () {
@@ -74,8 +76,8 @@ export const makePlacement = ({ store, audit, bus, serialized, iso, serverMods }
           })
           yield* syncLaunch(serverId)
           const mod = (yield* store.list(serverId)).find((m) => m.workshopId === input.workshopId)!
-          yield* audit.record({ actor: by, ip: null, action: "mods.install", target: serverId, result: "success", details: { workshopId: mod.workshopId, name: mod.name } })
-          yield* bus.publish(new ModInstalled({ serverId, workshopId: mod.workshopId, name: mod.name, title: mod.title, by }))
+          yield* audit.record({ ...auditActorFields(by), ip: null, action: "mods.install", target: serverId, result: "success", details: { workshopId: mod.workshopId, name: mod.name } })
+          yield* bus.publish(new ModInstalled({ serverId, workshopId: mod.workshopId, name: mod.name, title: mod.title, by: actedByName(by) }))
           return mod
         })
       )
@@ -87,7 +89,7 @@ export const makePlacement = ({ store, audit, bus, serialized, iso, serverMods }
     mod: Mod,
     downloaded: { readonly folder: string; readonly downloadedAt: string },
     details: Option.Option<WorkshopItem>,
-    by: string
+    by: AuditActor
   ) =>
     serialized(
       withIdleFiles(serverId, "update mods", (handleNow) => Effect.gen(function* () {
@@ -106,13 +108,13 @@ export const makePlacement = ({ store, audit, bus, serialized, iso, serverMods }
           workshopUpdatedAt
         })
         const after = yield* find(serverId, mod.workshopId)
-        yield* audit.record({ actor: by, ip: null, action: "mods.update", target: serverId, result: "success", details: { workshopId: after.workshopId, name: after.name } })
-        yield* bus.publish(new ModUpdated({ serverId, workshopId: after.workshopId, name: after.name, workshopUpdatedAt, by }))
+        yield* audit.record({ ...auditActorFields(by), ip: null, action: "mods.update", target: serverId, result: "success", details: { workshopId: after.workshopId, name: after.name } })
+        yield* bus.publish(new ModUpdated({ serverId, workshopId: after.workshopId, name: after.name, workshopUpdatedAt, by: by.name }))
         return after
       }))
     )
 
-  const uninstall = (serverId: string, workshopId: string, by: string) =>
+  const uninstall = (serverId: string, workshopId: string, by: AuditActor) =>
     serialized(
       Effect.gen(function* () {
         const mod = yield* find(serverId, workshopId)
@@ -123,8 +125,8 @@ export const makePlacement = ({ store, audit, bus, serialized, iso, serverMods }
           )
           yield* store.remove(serverId, mod.workshopId)
           yield* syncLaunch(serverId, [mod.name])
-          yield* audit.record({ actor: by, ip: null, action: "mods.uninstall", target: serverId, result: "success", details: { workshopId: mod.workshopId, name: mod.name } })
-          yield* bus.publish(new ModRemoved({ serverId, workshopId: mod.workshopId, name: mod.name, by }))
+          yield* audit.record({ ...auditActorFields(by), ip: null, action: "mods.uninstall", target: serverId, result: "success", details: { workshopId: mod.workshopId, name: mod.name } })
+          yield* bus.publish(new ModRemoved({ serverId, workshopId: mod.workshopId, name: mod.name, by: by.name }))
           return mod
         }))
       })

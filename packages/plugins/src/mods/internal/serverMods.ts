@@ -32,6 +32,7 @@ export const makeServerMods = ({ servers, store }: ServerModsDeps) => {
     Effect.gen(function* () {
       const installed = yield* store.list(serverId)
       // The launch lists name folders inside the install: no folder or port moves, so no conflict can arise.
+      // The controller's own follow-up (the mod change's row names who asked): the entry's row has no actor.
       yield* servers.update(serverId, (current) => Effect.succeed(withLaunch(current, installed, gone)), { actor: null, reason: "mods" }).pipe(
         Effect.catchTags({
           InstallDirInUse: Effect.die,

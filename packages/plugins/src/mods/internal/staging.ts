@@ -7,7 +7,7 @@
 import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { type AuditTrailShape, type EventBus, ServerFiles, type ServerNotFound, type ServerUnreadable } from "@garrison/runtime"
+import { actedByName, type ActedBy, auditActorFields, type AuditTrailShape, type EventBus, ServerFiles, type ServerNotFound, type ServerUnreadable } from "@garrison/runtime"
 import type { ServersShape } from "../../servers/index.js"
 import type { WorkshopItem } from "../../platform/index.js"
 import type { ModType } from "../contract/Api.js"
@@ -59,7 +59,7 @@ export const makeStaging = ({ servers, store, audit, bus, serialized, downloads,
       })
     )
 
-  const apply = (serverId: string, staged: ReadonlyArray<StagedMod>, by: string) =>
+  const apply = (serverId: string, staged: ReadonlyArray<StagedMod>, by: ActedBy) =>
     serialized(
       Effect.gen(function* () {
         const handle = yield* servers.get(serverId)
@@ -73,8 +73,8 @@ export const makeStaging = ({ servers, store, audit, bus, serialized, downloads,
           yield* Effect.forEach(before.keys.filter((k) => !placed.keys.includes(k) && !others.includes(k)), (key) => Effect.ignore(handle.files.remove(`keys/${key}`)), { discard: true })
           yield* store.replaced(serverId, before.workshopId, { sizeBytes: placed.sizeBytes, keys: placed.keys, title: item.title, downloadedAt: item.downloadedAt, workshopUpdatedAt: item.workshopUpdatedAt })
           applied.push({ _tag: "Updated", staged: item, before, keys: placed.keys })
-          yield* audit.record({ actor: by, ip: null, action: "mods.update", target: serverId, result: "success", details: { workshopId: before.workshopId, name: before.name, rollout: true } })
-          yield* bus.publish(new ModUpdated({ serverId, workshopId: before.workshopId, name: before.name, workshopUpdatedAt: item.workshopUpdatedAt, by }))
+          yield* audit.record({ ...auditActorFields(by), ip: null, action: "mods.update", target: serverId, result: "success", details: { workshopId: before.workshopId, name: before.name, rollout: true } })
+          yield* bus.publish(new ModUpdated({ serverId, workshopId: before.workshopId, name: before.name, workshopUpdatedAt: item.workshopUpdatedAt, by: actedByName(by) }))
         }
         return applied
       })
@@ -94,7 +94,7 @@ export const makeStaging = ({ servers, store, audit, bus, serialized, downloads,
       })
     )
 
-  const applyInstall = (serverId: string, staged: StagedInstall, by: string) =>
+  const applyInstall = (serverId: string, staged: StagedInstall, by: ActedBy) =>
     // Called by a rollout, inside its own operation on the server.
     placeNew(serverId, staged.input, staged.downloaded, staged.details, by, "mod-rollout").pipe(
       Effect.map((mod): AppliedMod => ({ _tag: "Installed", mod })),

@@ -7,7 +7,7 @@
  * commands go through the server's `GameControl`; restart and stop through
  * its actor.
  */
-import type { ActorError } from "@garrison/runtime"
+import { type ActorError, SCHEDULER_ACTOR } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
 import { kickEveryone, type ServerHandle } from "../../servers/index.js"
 import type { JobKind } from "../contract/Api.js"
@@ -58,7 +58,8 @@ const act = (kind: JobKind, job: StoredJob, server: ServerHandle): Effect.Effect
 
 /** Rolls out due updates (through the `ScheduledUpdates` extension point, which the rollout plugin provides); a stopped server is updated and stays stopped. */
 const applyUpdates = (server: ServerHandle): Effect.Effect<RunOutcome, ActorError> =>
-  Effect.flatMap(ScheduledUpdates, (updates) => updates.applyPending(server.id, "scheduler")).pipe(
+  // No principal behind a scheduled job's run: its rows keep the marker "scheduler" as actor, with no name.
+  Effect.flatMap(ScheduledUpdates, (updates) => updates.applyPending(server.id, SCHEDULER_ACTOR)).pipe(
     Effect.map((result) => (result === "started" ? done : skipped("no update due")))
   )
 

@@ -7,6 +7,7 @@ import * as Option from "effect/Option"
 import {
   type ActorError,
   actorErrorToHttp,
+  auditActorOf,
   AuditTrail,
   CurrentPrincipal,
   EventBus,
@@ -165,7 +166,7 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
                   admit(existing, launchFieldsOfUpdate(existing, payload), payload, { action: "server.update", target: existing.id, name: existing.name }),
                   entryFromUpdate(existing, payload).pipe(Effect.mapError(invalidToBadRequest))
                 ),
-              { actor: caller.id }
+              { actor: auditActorOf(caller) }
             )
             .pipe(
               Effect.catchTags({
