@@ -23,6 +23,9 @@
  *   `withReadOnlyDatabase`; one raw HTTP request: `rawRequest`.
  * - What a request costs the database: `countingStatements` (statements
  *   and commits, counted at the driver).
+ * - A real PostgreSQL 15: `startPostgres` (a server of the test's own);
+ *   `testDatabaseEngine` (`GARRISON_TEST_DATABASE`), `postgresDatabase` and
+ *   `scopedPostgresDatabase` (a fresh database on the run's server).
  */
 export { auditRecorder, withAuditTrail } from "./AuditRecorder.js"
 export { eventually, realSleep } from "./Eventually.js"
@@ -33,9 +36,28 @@ export { identifiedPlayers, NO_PLAYERS, playersReply } from "./fleet/Players.js"
 export { captureLogs, type LogLine, messageText } from "./Logs.js"
 export { type RawRequest, rawRequest, type RawResponse } from "./RawHttp.js"
 export type { SettingsOptions } from "./Settings.js"
+export {
+  createPostgresDatabase,
+  databaseUrl,
+  dropPostgresDatabase,
+  findPostgres,
+  POSTGRES_INSTALL_COMMAND,
+  POSTGRES_SUPERUSER,
+  type PostgresInstallation,
+  type PostgresOptions,
+  postgresQuery,
+  type PostgresServer,
+  startPostgres,
+  TEST_DATABASE_VARIABLE,
+  TEST_POSTGRES_URL_VARIABLE,
+  type TestDatabaseEngine,
+  testDatabaseEngine,
+  uniqueDatabaseName
+} from "./Postgres.js"
 export { integrityCheck, type RawDatabase, type RawStatement, withDatabaseCopy, withReadOnlyDatabase } from "./SqliteFile.js"
 export { countingStatements, type StatementTally } from "./StatementCount.js"
 export { removeTempDirs, scopedTempDir, tempDir } from "./TempDir.js"
 export { caller, parseTestToken, TestAuthPlugin, testAuthorization, testToken } from "./TestAuthPlugin.js"
 export { sleepingUntil, sleepsOnTestClock } from "./TestClockSleeps.js"
+export { postgresDatabase, scopedPostgresDatabase, testPostgresUrl } from "./TestDatabase.js"
 export { type RunningKernel, startKernel, testKernel, type TestKernelOptions } from "./TestKernel.js"

@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
 import * as NodePath from "node:path"
 
 export interface GarrisonSettings {
@@ -32,6 +33,13 @@ export interface GarrisonSettings {
    * http package.
    */
   readonly dashboardDir: string | undefined
+  /**
+   * `DATABASE_URL`: a `postgres://` (or `postgresql://`) URL switches the
+   * store to that PostgreSQL database; `undefined` (unset or empty): SQLite
+   * in the data directory. Redacted: it may hold a password, and nothing
+   * prints it (see `describeDatabaseUrl`).
+   */
+  readonly databaseUrl: Redacted.Redacted<string> | undefined
   readonly version: string
 }
 
@@ -44,9 +52,36 @@ const trustProxy = Config.string("TRUST_PROXY").pipe(
     const hops = Number(value)
     return Number.isInteger(hops) && hops > 0 && hops < 16
       ? Either.right(hops)
-      : Either.left(ConfigError.InvalidData([], `expected true, false or a number of proxy hops, got "${raw}"`))
+      : Either.left(ConfigError.InvalidData(["TRUST_PROXY"], `expected true, false or a number of proxy hops, got "${raw}"`))
   })
 )
+
+/** Why `url` is no PostgreSQL URL (never quoting it: it may hold a password), or undefined. */
+const databaseUrlProblem = (url: string): string | undefined => {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return "expected a URL such as postgres://user:password@host:5432/garrison"
+  }
+  if (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:") {
+    return `expected a postgres:// or postgresql:// URL, got a ${parsed.protocol.replace(/:$/, "")}:// one (unset it for SQLite in the data directory)`
+  }
+  if (parsed.hostname === "" && !parsed.searchParams.has("host")) return "the URL names no host"
+  if (parsed.pathname.replace(/^\//, "") === "") return "the URL names no database (postgres://host:5432/<database>)"
+  return undefined
+}
+
+/** A PostgreSQL URL as it may be printed: user, host, port and database, never the password or the options. */
+export const describeDatabaseUrl = (url: Redacted.Redacted<string>): string => {
+  try {
+    const parsed = new URL(Redacted.value(url))
+    const user = parsed.username === "" ? "" : `${decodeURIComponent(parsed.username)}@`
+    return `postgres://${user}${parsed.host}${parsed.pathname}`
+  } catch {
+    return "postgres://(unreadable URL)"
+  }
+}
 
 export const settingsConfig: Config.Config<GarrisonSettings> = Config.all({
   port: Config.port("PORT").pipe(Config.withDefault(8080)),
@@ -70,6 +105,16 @@ export const settingsConfig: Config.Config<GarrisonSettings> = Config.all({
   dashboardDir: Config.string("DASHBOARD_DIR").pipe(
     Config.option,
     Config.map((dir) => (Option.isSome(dir) && dir.value.trim() !== "" ? NodePath.resolve(dir.value) : undefined))
+  ),
+  databaseUrl: Config.redacted("DATABASE_URL").pipe(
+    Config.option,
+    Config.mapOrFail((url) => {
+      if (Option.isNone(url) || Redacted.value(url.value).trim() === "") return Either.right(undefined)
+      const problem = databaseUrlProblem(Redacted.value(url.value).trim())
+      return problem === undefined
+        ? Either.right(Redacted.make(Redacted.value(url.value).trim()))
+        : Either.left(ConfigError.InvalidData(["DATABASE_URL"], problem))
+    })
   ),
   version: Config.string("GARRISON_VERSION").pipe(Config.withDefault("0.1.0"))
 })

@@ -36,6 +36,10 @@ const firstDelay = (backupsDir: string, interval: Duration.Duration): Effect.Eff
 export const scheduledBackups: Effect.Effect<never, never, Database | GarrisonConfig> = Effect.gen(function*() {
   const database = yield* Database
   const config = yield* GarrisonConfig
+  if (database.backups === "server") {
+    // PostgreSQL without pg_dump: the store said so at start-up; nothing to schedule.
+    return yield* Effect.never
+  }
   if (Duration.lessThanOrEqualTo(config.backupInterval, Duration.zero)) {
     // A zero interval would back up in a tight loop; treat it as "off".
     yield* Effect.logWarning("Database backup interval is not positive; scheduled backups are disabled")
@@ -84,6 +88,7 @@ export const shutdownBackup = (
 ): Effect.Effect<void, never, Database> =>
   Effect.gen(function*() {
     const database = yield* Database
+    if (database.backups === "server") return
     const outcome = yield* database.backupNow("shutdown").pipe(
       // Finalizers run uninterruptibly; without this the time limit could not stop the copy.
       Effect.interruptible,

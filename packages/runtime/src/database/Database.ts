@@ -1,47 +1,44 @@
 /**
- * The controller's one SQLite database (`<dataDir>/garrison.db`) and its
- * backups (`<dataDir>/backups/`). The layer checks and, if needed, recovers
- * the file before the Effect client opens it, then provides the client as
- * both `SqlClient` (what plugins use, portable to PostgreSQL later) and
- * `SqliteClient` (for SQLite-only needs such as online backups).
+ * The controller's one database, on one of two engines: SQLite in
+ * `<dataDir>/garrison.db` (the embedded default), or the PostgreSQL
+ * database `DATABASE_URL` names. Plugins see only the portable
+ * `SqlClient` (see docs/database.md for the rules that keep their SQL
+ * working on both) and this service: backups, what start-up found.
  */
 import * as Reactivity from "@effect/experimental/Reactivity"
 import * as SqlClient from "@effect/sql/SqlClient"
-import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import * as Context from "effect/Context"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { GarrisonConfig } from "../config/GarrisonConfig.js"
-import { StartupError } from "../kernel/StartupError.js"
-import { DatabaseError } from "./DatabaseError.js"
-import { pruneBackups, removePartials, takeBackup } from "./internal/backups.js"
-import { createPrivateFile, makePrivateDir, PRIVATE_FILE_MODE, tightenMode } from "../files/PrivateModes.js"
-import {
-  attempt,
-  databasePaths,
-  type DatabasePaths,
-  describeCause,
-  listBackups,
-  SIDECARS
-} from "./internal/files.js"
-import { recover, type StartupRecovery } from "./internal/recovery.js"
-import { makeBackupRequests } from "./internal/requests.js"
-import { DAILY_BACKUP_DAYS } from "./internal/retention.js"
+import type { StartupError } from "../kernel/StartupError.js"
+import type { DatabaseError } from "./DatabaseError.js"
+import type { StartupRecovery } from "./internal/recovery.js"
+import { makeSqliteStore } from "./internal/sqliteStore.js"
 
 export { DatabaseError } from "./DatabaseError.js"
 export type { StartupRecovery } from "./internal/recovery.js"
 
 export interface DatabaseShape {
-  /** Absolute path of `garrison.db`. */
+  /** Which engine holds the data: SQLite in the data directory, or the PostgreSQL server `DATABASE_URL` names. */
+  readonly engine: "sqlite" | "postgres"
+  /** SQLite: absolute path of `garrison.db`. PostgreSQL: the URL without its password. */
   readonly file: string
   /** Absolute path of the backups folder. */
   readonly backupsDir: string
+  /**
+   * Who keeps the backups: `files`, this layer (`backupNow` writes them);
+   * `server`, the PostgreSQL server's own backups, as no pg_dump is
+   * installed (`backupNow` fails saying so; scheduled and pre-migration
+   * backups are skipped).
+   */
+  readonly backups: "files" | "server"
   /** What the start-up check found and did. */
   readonly startup: StartupRecovery
   /**
-   * Online backup to `backups/garrison-<YYYYMMDDTHHMMSSmmm>-<label>.db`,
-   * verified with `quick_check` before it gets that name; returns its path.
+   * Online backup to `backups/garrison-<YYYYMMDDTHHMMSSmmm>-<label>.db`
+   * (PostgreSQL: `.pgdump`, pg_dump's custom format), verified before it
+   * gets that name (`quick_check`; `pg_restore --list`); returns its path.
    */
   readonly backupNow: (label: string) => Effect.Effect<string, DatabaseError>
   /**
@@ -58,7 +55,7 @@ export interface DatabaseShape {
    * removed; never fails (problems are logged).
    */
   readonly pruneBackups: Effect.Effect<number>
-  /** `PRAGMA quick_check` on the open database. */
+  /** `PRAGMA quick_check` on the open database (PostgreSQL: it answers). */
   readonly quickCheck: Effect.Effect<boolean, DatabaseError>
 }
 
@@ -72,107 +69,20 @@ export interface DatabaseShape {
  */
 export const BULK_WRITE_BACKUP_ROWS = 100
 
-/** The database, its -wal/-shm and every backup (with theirs), tightened to 0600 where looser. */
-const tightenPrivateFiles = (paths: DatabasePaths): Effect.Effect<void, unknown> =>
-  Effect.gen(function*() {
-    const backups = yield* listBackups(paths.backupsDir)
-    for (const file of [paths.file, ...backups]) {
-      for (const suffix of ["", ...SIDECARS]) yield* tightenMode(file + suffix, PRIVATE_FILE_MODE)
-    }
-  })
-
-const databaseError = (message: string) => new StartupError({ reason: "database", message })
-
-/** Pragmas every connection needs; WAL is the client's default and is verified, not assumed. */
-const configure = (client: SqliteClient.SqliteClient, file: string): Effect.Effect<void, StartupError> =>
-  Effect.gen(function*() {
-    const [mode] = yield* client.unsafe<{ readonly journal_mode: string }>("PRAGMA journal_mode")
-    if (mode?.journal_mode.toLowerCase() !== "wal") {
-      return yield* databaseError(
-        `${file} did not switch to WAL journal mode (got "${mode?.journal_mode}"); is the data directory on a network filesystem?`
-      )
-    }
-    // FULL: a commit the API acknowledged survives a power cut, not only a crash.
-    yield* client.unsafe("PRAGMA synchronous = FULL")
-    yield* client.unsafe("PRAGMA foreign_keys = ON")
-    yield* client.unsafe("PRAGMA busy_timeout = 5000")
-  }).pipe(
-    Effect.catchTag("SqlError", (error) =>
-      Effect.fail(databaseError(`Cannot configure ${file}: ${error.message} ${describeCause(error.cause)}`)))
-  )
-
-const make = Effect.gen(function*() {
-  const config = yield* GarrisonConfig
-  const paths = databasePaths(config.dataDir)
-  yield* makePrivateDir(paths.backupsDir).pipe(
-    Effect.mapError((cause) =>
-      new StartupError({ reason: "data-dir", message: `Cannot create ${paths.backupsDir}: ${describeCause(cause)}` })
-    )
-  )
-  // Owner read/write only, whatever the umask: looser existing files are tightened before anything opens them
-  // (SQLite gives a new -wal/-shm the database file's mode), and a new file is created 0600 before SQLite opens it.
-  yield* tightenPrivateFiles(paths).pipe(
-    Effect.mapError((cause) => databaseError(`Cannot make ${paths.file} private: ${describeCause(cause)}`))
-  )
-  const startup = yield* recover(paths)
-  yield* removePartials(paths.backupsDir)
-  yield* attempt(() => createPrivateFile(paths.file)).pipe(
-    Effect.mapError((cause) => databaseError(`Cannot create ${paths.file}: ${describeCause(cause)}`))
-  )
-
-  // The client constructor throws (a defect) on e.g. permission errors; turn that into a start-up failure.
-  const client = yield* SqliteClient.make({ filename: paths.file }).pipe(
-    Effect.catchAllDefect((defect) => Effect.fail(databaseError(`Cannot open ${paths.file}: ${describeCause(defect)}`)))
-  )
-  yield* configure(client, paths.file)
-  // The -wal/-shm exist now (WAL mode): checked once more, as SQLite may have met them from an older run.
-  yield* Effect.forEach(SIDECARS, (suffix) => tightenMode(paths.file + suffix, PRIVATE_FILE_MODE)).pipe(
-    Effect.mapError((cause) => databaseError(`Cannot make ${paths.file}'s -wal/-shm private: ${describeCause(cause)}`))
-  )
-  // One backup at a time: concurrent ones (scheduled + pre-migration) could pick the same file name.
-  const backupLock = yield* Effect.makeSemaphore(1)
-  const backupNow = (label: string) => backupLock.withPermits(1)(takeBackup(client, paths.backupsDir, label))
-  const prune = pruneBackups(paths.backupsDir, {
-    keep: config.backupKeep,
-    intervalMs: Duration.toMillis(config.backupInterval),
-    days: DAILY_BACKUP_DAYS
-  })
-  // Requested backups are served for as long as the database is open (before it closes,
-  // this fiber is interrupted; an unfinished copy is removed, never renamed).
-  const requests = yield* makeBackupRequests()
-  yield* Effect.forkScoped(requests.serve((label) =>
-    backupNow(label).pipe(
-      Effect.zipRight(prune),
-      Effect.asVoid,
-      Effect.catchAllCause((cause) => Effect.logError(`Requested database backup (${label}) failed`, cause))
-    )
-  ))
-
-  const database: DatabaseShape = {
-    file: paths.file,
-    backupsDir: paths.backupsDir,
-    startup,
-    backupNow,
-    requestBackup: requests.request,
-    pruneBackups: prune,
-    quickCheck: client.unsafe<{ readonly quick_check: string }>("PRAGMA quick_check").pipe(
-      Effect.map((rows) => rows.length === 1 && rows[0]?.quick_check === "ok"),
-      Effect.mapError((error) =>
-        new DatabaseError({ operation: "quick-check", message: `${error.message} ${describeCause(error.cause)}` })
-      )
-    )
-  }
-  return Context.make(Database, database).pipe(
-    Context.add(SqlClient.SqlClient, client),
-    Context.add(SqliteClient.SqliteClient, client)
-  )
-})
-
 export class Database extends Context.Tag("@garrison/runtime/Database")<Database, DatabaseShape>() {
-  /** Checks/recovers, opens and configures `<dataDir>/garrison.db`; closed when the layer's scope closes. */
-  static readonly layer: Layer.Layer<
-    Database | SqlClient.SqlClient | SqliteClient.SqliteClient,
-    StartupError,
-    GarrisonConfig
-  > = Layer.scopedContext(make).pipe(Layer.provide(Reactivity.layer))
+  /**
+   * The store the configuration names (`DATABASE_URL`, else SQLite in the
+   * data directory), checked and opened; closed when the layer's scope closes.
+   */
+  static readonly layer: Layer.Layer<Database | SqlClient.SqlClient, StartupError, GarrisonConfig> = Layer.scopedContext(
+    Effect.gen(function*() {
+      const config = yield* GarrisonConfig
+      const url = config.databaseUrl
+      // Loaded only for PostgreSQL: the driver is not evaluated at start-up on the embedded default.
+      const { client, database } = url === undefined
+        ? yield* makeSqliteStore
+        : yield* Effect.flatMap(Effect.promise(() => import("./internal/postgresStore.js")), (store) => store.makePostgresStore(url))
+      return Context.make(Database, database).pipe(Context.add(SqlClient.SqlClient, client))
+    })
+  ).pipe(Layer.provide(Reactivity.layer))
 }

@@ -193,9 +193,13 @@ export const runMigrations = (
     let backup: string | undefined
     if (rows.length > 0) {
       const database = yield* Database
-      backup = yield* database.backupNow("pre-migration").pipe(
-        Effect.mapError((error) => failure(`Not migrating: the pre-migration backup failed: ${error.message}`))
-      )
+      if (database.backups === "server") {
+        yield* Effect.logWarning("Migrating without a pre-migration backup: no pg_dump here, so the PostgreSQL server's own backups apply")
+      } else {
+        backup = yield* database.backupNow("pre-migration").pipe(
+          Effect.mapError((error) => failure(`Not migrating: the pre-migration backup failed: ${error.message}`))
+        )
+      }
     }
 
     const applied: Array<AppliedMigration> = []

@@ -56,8 +56,10 @@ const run = <A>(
 /** A database whose backups the test scripts, for the time limit and failure paths. */
 const fakeDatabase = (backupsDir: string, backupNow: DatabaseShape["backupNow"]) =>
   Context.make(Database, {
+    engine: "sqlite",
     file: NodePath.join(backupsDir, "..", "garrison.db"),
     backupsDir,
+    backups: "files",
     startup: { outcome: "opened" },
     backupNow,
     requestBackup: () => Effect.void,

@@ -19,7 +19,7 @@ export const databaseLayer = (dataDir: string, overrides: Partial<GarrisonSettin
 /** Opens the database for the duration of `effect`, then closes it (like one controller run). Migrations may seal values, so `SealedSecrets` is there too. */
 export const withDatabase = <A, E>(
   dataDir: string,
-  effect: Effect.Effect<A, E, Database | SqlClient.SqlClient | SqliteClient.SqliteClient | GarrisonConfig | SealedSecrets>,
+  effect: Effect.Effect<A, E, Database | SqlClient.SqlClient | GarrisonConfig | SealedSecrets>,
   overrides: Partial<GarrisonSettings> = {}
 ) =>
   Effect.provide(

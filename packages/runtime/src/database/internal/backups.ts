@@ -5,8 +5,10 @@
  */
 import type { SqliteClient } from "@effect/sql-sqlite-node/SqliteClient"
 import * as Clock from "effect/Clock"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
+import type * as Scope from "effect/Scope"
 import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
 import { createPrivateFile, makePrivateDir } from "../../files/PrivateModes.js"
@@ -24,7 +26,8 @@ import {
   syncDir
 } from "./files.js"
 import { checkFileOffThread } from "./rawSqlite.js"
-import { backupsToKeep, type RetentionPolicy } from "./retention.js"
+import { makeBackupRequests } from "./requests.js"
+import { backupsToKeep, DAILY_BACKUP_DAYS, type RetentionPolicy } from "./retention.js"
 
 const backupError = (message: string) => new DatabaseError({ operation: "backup", message })
 
@@ -120,3 +123,31 @@ export const pruneBackups = (backupsDir: string, policy: RetentionPolicy): Effec
       Effect.as(Effect.logWarning(`Cannot list backups in ${backupsDir}: ${describeCause(cause)}`), 0)
     )
   )
+
+/**
+ * What both stores do around their own `backupNow`: prune by the
+ * configured retention, and serve `requestBackup` with a worker of the
+ * calling scope for as long as the database is open (before it closes, the
+ * worker is interrupted; an unfinished copy is removed, never renamed).
+ */
+export const backupHousekeeping = (
+  backupsDir: string,
+  settings: { readonly backupKeep: number; readonly backupInterval: Duration.Duration },
+  backupNow: (label: string) => Effect.Effect<string, DatabaseError>
+): Effect.Effect<{ readonly prune: Effect.Effect<number>; readonly requestBackup: (reason: string) => Effect.Effect<void> }, never, Scope.Scope> =>
+  Effect.gen(function*() {
+    const prune = pruneBackups(backupsDir, {
+      keep: settings.backupKeep,
+      intervalMs: Duration.toMillis(settings.backupInterval),
+      days: DAILY_BACKUP_DAYS
+    })
+    const requests = yield* makeBackupRequests()
+    yield* Effect.forkScoped(requests.serve((label) =>
+      backupNow(label).pipe(
+        Effect.zipRight(prune),
+        Effect.asVoid,
+        Effect.catchAllCause((cause) => Effect.logError(`Requested database backup (${label}) failed`, cause))
+      )
+    ))
+    return { prune, requestBackup: requests.request }
+  })

@@ -37,10 +37,11 @@ export const sanitiseLabel = (label: string): string => {
   return clean.length > 0 ? clean.slice(0, 40) : "backup"
 }
 
-const BACKUP_NAME = /^garrison-(\d{8}T\d{9})-[a-z0-9-]+\.db$/
+/** SQLite backups end `.db`, PostgreSQL dumps `.pgdump` (see pgDump.ts); both kinds are listed and pruned alike. */
+const BACKUP_NAME = /^garrison-(\d{8}T\d{9})-[a-z0-9-]+\.(?:db|pgdump)$/
 
-export const backupFileName = (millis: number, label: string, attempt: number): string =>
-  `garrison-${timestamp(millis)}-${sanitiseLabel(label)}${attempt === 0 ? "" : `-${attempt + 1}`}.db`
+export const backupFileName = (millis: number, label: string, attempt: number, extension = "db"): string =>
+  `garrison-${timestamp(millis)}-${sanitiseLabel(label)}${attempt === 0 ? "" : `-${attempt + 1}`}.${extension}`
 
 /** A fs call that may throw, as an Effect failing with the thrown value. */
 export const attempt = <A>(f: () => A): Effect.Effect<A, unknown> => Effect.try({ try: f, catch: (cause) => cause })
