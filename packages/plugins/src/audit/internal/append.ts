@@ -13,7 +13,10 @@
  * rolled back a row, another controller appended, the statements ran out
  * of order), the INSERT changes nothing or meets the primary key, and the
  * append reads the head again and retries: the chain never forks, however
- * the rows fare. Every text is put in its stored form (canonical.ts) before
+ * the rows fare. On PostgreSQL, where transactions run side by side and a
+ * failed statement aborts the caller's transaction, each append first takes
+ * an advisory lock held to the end of the caller's transaction (see
+ * `pgAppend`). Every text is put in its stored form (canonical.ts) before
  * it is hashed, so the row read back is the row that was hashed. New rows
  * are hashed with the current `HASH_VERSION` (chain.ts), which they store.
  */
@@ -92,21 +95,42 @@ export const makeAppend = (sql: SqlClient.SqlClient, lock: Effect.Semaphore) => 
       Effect.catchIf(isPositionTaken, () => Effect.succeed(false))
     )
 
+  /** Claims and inserts until the head is where the claim expected it; `fresh`: read the head before the first claim too. */
+  const appendClaimed = (entry: AuditEntry, details: string | null, fresh: boolean) =>
+    Effect.gen(function* () {
+      for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+        const claimed = yield* claim(entry, details, fresh || attempt > 0)
+        // Not inserted: the head is not where this process expected it; the next attempt reads it again.
+        if (yield* insert(claimed)) return toAuditRow({ ...claimed.row, hash: claimed.hash })
+      }
+      yield* lock.withPermits(1)(Effect.sync(() => void (expected = undefined)))
+      return yield* new AuditStoreError({ message: `the audit chain kept moving under ${ATTEMPTS} attempts to append; GET /api/audit/verify for details` })
+    })
+
+  /**
+   * PostgreSQL runs transactions side by side on a pool of connections (and
+   * several controllers may share the database), and a statement that fails
+   * there aborts the caller's whole transaction: two appends must never race
+   * to the same position. So each takes the chain's advisory lock first, held
+   * until the caller's transaction ends (its own, when there is none), reads
+   * the head under it and inserts after it. In a savepoint, so a failure
+   * still leaves the caller's transaction usable.
+   */
+  const pgAppend = (entry: AuditEntry, details: string | null) =>
+    sql.withTransaction(Effect.zipRight(sql`SELECT pg_advisory_xact_lock(${AUDIT_CHAIN_LOCK}::bigint)`, appendClaimed(entry, details, true)))
+
   return (entry: AuditEntry): Effect.Effect<AuditRow, AuditStoreError> =>
     Effect.gen(function* () {
       const details = yield* Effect.try({
         try: () => canonicalDetails(entry.details),
         catch: (cause) => new AuditStoreError({ message: `details cannot be encoded: ${String(cause)}` })
       })
-      for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-        const claimed = yield* claim(entry, details, attempt > 0)
-        // Not inserted: the head is not where this process expected it; the next attempt reads it again.
-        if (yield* insert(claimed)) return toAuditRow({ ...claimed.row, hash: claimed.hash })
-      }
-      yield* lock.withPermits(1)(Effect.sync(() => void (expected = undefined)))
-      return yield* new AuditStoreError({ message: `the audit chain kept moving under ${ATTEMPTS} attempts to append; GET /api/audit/verify for details` })
+      return yield* sql.onDialectOrElse({ pg: () => pgAppend(entry, details), orElse: () => appendClaimed(entry, details, false) })
     }).pipe(Effect.catchTag("SqlError", (error) => Effect.fail(storeError("cannot append an audit row")(error))))
 }
+
+/** The advisory lock key every controller's audit appends share on PostgreSQL: "garrison" as 8 bytes. */
+export const AUDIT_CHAIN_LOCK = "7449361094368522094"
 
 /** A primary-key clash on `audit_log.seq`: SQLite's `SQLITE_CONSTRAINT_PRIMARYKEY`, PostgreSQL's unique violation. */
 const isPositionTaken = (error: SqlError): boolean => {
