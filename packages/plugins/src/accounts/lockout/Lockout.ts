@@ -30,6 +30,9 @@ import {
   secondsUntil
 } from "./schedule.js"
 
+/** The first key of the sign-in advisory locks on PostgreSQL (the second is the address's hash): "lock" as 4 bytes, apart from other locks. */
+const LOCKOUT_LOCK_SPACE = 0x6c6f636b
+
 export interface LockoutKey {
   readonly ip: string
   /** The username as typed (for the audit row); the pair is keyed by `usernameKey`. */
@@ -150,7 +153,25 @@ export class Lockout extends Context.Tag("@garrison/plugins/accounts/Lockout")<L
      * the pair has a lock row (an ended lock, remembered for the next
      * one's length), or nothing when the row was refused.
      */
+    /**
+     * On PostgreSQL, where sign-ins run side by side in transactions of their
+     * own, an address's attempts take turns (an advisory lock until the
+     * transaction ends): the counts below are then exact, as on SQLite, whose
+     * writes are one at a time anyway. Nothing on SQLite.
+     */
+    const oneAttemptPerAddress = (ip: string) =>
+      sql.onDialectOrElse({
+        pg: () => Effect.asVoid(sql`SELECT pg_advisory_xact_lock(${LOCKOUT_LOCK_SPACE}, hashtext(${ip}))`),
+        orElse: () => Effect.void
+      })
+
     const countAttempt = (pair: Reservation["pair"], id: string, now: number) =>
+      sql.onDialectOrElse({
+        pg: () => sql.withTransaction(Effect.zipRight(oneAttemptPerAddress(pair.ip), countStatement(pair, id, now))),
+        orElse: () => countStatement(pair, id, now)
+      })
+
+    const countStatement = (pair: Reservation["pair"], id: string, now: number) =>
       Effect.map(
         sql<{ readonly locks: number }>`INSERT INTO accounts_login_failures (ip, username_key, at, attempt, pending)
           SELECT ${pair.ip}, ${pair.key}, ${now}, ${id}, 1
@@ -188,6 +209,7 @@ export class Lockout extends Context.Tag("@garrison/plugins/accounts/Lockout")<L
     const failed = ({ key, pair, id }: Reservation): Effect.Effect<Option.Option<NewLock>, AccountStoreError> =>
       Effect.gen(function* () {
         const lock = yield* Effect.gen(function* () {
+          yield* oneAttemptPerAddress(pair.ip)
           const now = yield* Clock.currentTimeMillis
           const marked = yield* sql`UPDATE accounts_login_failures SET pending = 0
             WHERE ip = ${pair.ip} AND username_key = ${pair.key} AND attempt = ${id} RETURNING attempt`
