@@ -6,6 +6,7 @@
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { SealedSecrets } from "@garrison/runtime"
 import { type PostgresServer, startPostgres } from "@garrison/testkit/core"
 import { Effect, Exit, Layer, Redacted } from "effect"
 import { Lockout } from "../../src/accounts/lockout/Lockout.js"
@@ -24,7 +25,12 @@ afterAll(async () => {
 const lockoutOnFreshDatabase = Effect.gen(function* () {
   const url = yield* Effect.promise(() => server.createDatabase())
   const client = PgClient.layer({ url: Redacted.make(url), maxConnections: 10 })
-  yield* Effect.forEach(migrations, (migration) => migration.up, { discard: true }).pipe(Effect.provide(client), Effect.orDie)
+  yield* Effect.forEach(migrations, (migration) => migration.up, { discard: true }).pipe(
+    // An empty database: no migration here opens a sealed box.
+    Effect.provideService(SealedSecrets, SealedSecrets.of({} as never)),
+    Effect.provide(client),
+    Effect.orDie
+  )
   return Layer.effect(Lockout, Lockout.make).pipe(Layer.provide(client))
 })
 

@@ -8,7 +8,7 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as PgClient from "@effect/sql-pg/PgClient"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import type { AuditEntry } from "@garrison/runtime"
+import { type AuditEntry, SealedSecrets } from "@garrison/runtime"
 import { type PostgresServer, startPostgres } from "@garrison/testkit/core"
 import { Effect, Layer, Redacted } from "effect"
 import { AuditLog } from "../../src/audit/index.js"
@@ -43,7 +43,12 @@ const freshDatabase = Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     for (const migration of migrations) yield* migration.up
     yield* sql`CREATE TABLE things (id TEXT PRIMARY KEY)`
-  }).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(url) })), Effect.orDie)
+  }).pipe(
+    // An empty database: no migration here opens a sealed box.
+    Effect.provideService(SealedSecrets, SealedSecrets.of({} as never)),
+    Effect.provide(PgClient.layer({ url: Redacted.make(url) })),
+    Effect.orDie
+  )
   return url
 })
 
