@@ -90,11 +90,16 @@ export {
   type JsonArrayCache,
   jsonArrayResponse,
   type JsonChunks,
+  type JsonDialect,
   jsonObjectSql,
   type JsonRow,
   jsonPageResponse,
+  type JsonSql,
+  jsonSql,
+  type JsonSqlValue,
   keysetChunks,
-  makeJsonArrayCache
+  makeJsonArrayCache,
+  perDialect
 } from "./http/JsonRows.js"
 export {
   cursorCodec,

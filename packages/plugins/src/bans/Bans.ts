@@ -35,7 +35,7 @@ import { BanExists, BanNotFound, type BanStoreError, InvalidBan, storeError } fr
 import { BanAdded, BanRemoved, BansImported } from "./events.js"
 import { banPaging, exportOrder, jsonPaging } from "./internal/cursor.js"
 import { IMPORT_COLUMNS, IMPORT_WIDTH, planImport } from "./internal/importer.js"
-import { type BanJsonRow, decodeBans, JSON_COLUMNS, SELECT_COLUMNS } from "./internal/rows.js"
+import { type BanJsonRow, decodeBans, jsonColumns as jsonColumnsOf, SELECT_COLUMNS } from "./internal/rows.js"
 import { iso, parseIso, readExpiry } from "./internal/time.js"
 
 /** What a new ban needs; `platformId` is already Steam64. */
@@ -119,7 +119,7 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
     const columns = sql.literal(SELECT_COLUMNS)
     const read = (statement: Effect.Effect<ReadonlyArray<unknown>, SqlError.SqlError>) =>
       statement.pipe(Effect.flatMap(decodeBans), Effect.mapError(storeError("read bans")))
-    const jsonColumns = sql.literal(JSON_COLUMNS)
+    const jsonColumns = sql.literal(jsonColumnsOf(sql))
     const readJson = (statement: Effect.Effect<ReadonlyArray<BanJsonRow>, SqlError.SqlError>) =>
       Effect.mapError(statement, storeError("read bans"))
     const byId = (id: string) => read(sql`SELECT ${columns} FROM bans WHERE id = ${id}`)

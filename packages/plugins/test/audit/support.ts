@@ -4,7 +4,7 @@
  * routes, proxies trusted (one hop).
  */
 import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Access, AuditTrail, Conflict, Plugin, recordForRequest } from "@garrison/runtime"
+import { Access, AuditTrail, Conflict, type GarrisonSettings, Plugin, recordForRequest } from "@garrison/runtime"
 import { Effect, Schema } from "effect"
 import { type AuditLog, AuditPlugin } from "../../src/audit/index.js"
 import { MAX_FIELD_LENGTH } from "../../src/audit/internal/canonical.js"
@@ -46,9 +46,9 @@ const ProbePlugin = Plugin.make({
   )
 })
 
-/** A fresh controller (own data directory) with the audit plugin. */
-export const auditController = () =>
-  testController<AuditLog>([AuditPlugin, ProbePlugin], { dataPrefix: "garrison-audit-", settings: { trustProxyHops: 1 } })
+/** A fresh controller (own data directory) with the audit plugin; `settings` over the tests' (a PostgreSQL `databaseUrl`, say). */
+export const auditController = (settings: Partial<GarrisonSettings> = {}) =>
+  testController<AuditLog>([AuditPlugin, ProbePlugin], { dataPrefix: "garrison-audit-", settings: { trustProxyHops: 1, ...settings } })
 
 export const ADMIN = "root:admin"
 

@@ -5,7 +5,7 @@
  * controller or bare kernel around them with the bans plugin.
  */
 import type { HttpMethod } from "@effect/platform/HttpMethod"
-import type { AnyPlugin, ServerStatus } from "@garrison/runtime"
+import type { AnyPlugin, GarrisonSettings, ServerStatus } from "@garrison/runtime"
 import { type CallOptions, jsonBody, realSleep, request, startKernel, StubFleet, type StubServer, tempDir, testController } from "@garrison/testkit"
 import { Duration, Effect, LogLevel } from "effect"
 import * as Fs from "node:fs"
@@ -21,12 +21,15 @@ export type FakeServer = StubServer
 /** Stub servers with these ids and statuses. */
 export const makeFleet = (statuses: Readonly<Record<string, ServerStatus>>): Fleet => StubFleet.of(statuses)
 
-/** The controller over the fleet with the bans plugin (no sync debounce), and `extra` plugins (an audit recorder). */
-export const bansController = (fleet: Fleet, extra: ReadonlyArray<AnyPlugin> = []) =>
+/**
+ * The controller over the fleet with the bans plugin (no sync debounce), and `extra` plugins (an audit recorder);
+ * `settings` over the tests' (a PostgreSQL `databaseUrl`, say).
+ */
+export const bansController = (fleet: Fleet, extra: ReadonlyArray<AnyPlugin> = [], settings: Partial<GarrisonSettings> = {}) =>
   // The layer also provides the bans plugin's `Bans` service, for tests that compare the routes with it.
   testController<Bans>([...extra, fleet.plugin(), PlayersPlugin, makeBansPlugin({ debounce: Duration.zero })], {
     dataPrefix: "garrison-bans-data-",
-    settings: { trustProxyHops: 1 },
+    settings: { trustProxyHops: 1, ...settings },
     logLevel: LogLevel.Error
   })
 

@@ -4,7 +4,7 @@
  * helpers to read a server's `priority.txt`.
  */
 import type { HttpMethod } from "@effect/platform/HttpMethod"
-import { on, Plugin } from "@garrison/runtime"
+import { type GarrisonSettings, on, Plugin } from "@garrison/runtime"
 import { type CallOptions, fakeFleet, fakeInstall, jsonBody, request, testController } from "@garrison/testkit"
 import { Effect, LogLevel, Queue } from "effect"
 import * as Fs from "node:fs"
@@ -14,17 +14,22 @@ import { PriorityChanged, PriorityPlugin, type PriorityQueue } from "../../src/p
 export const MANAGER = "mia:priority.manage"
 export const DEPLOY = "dep:server.deploy,server.start,server.stop,server.restart"
 
-/** A controller whose `PriorityChanged` events land in `events`. */
-export const makeController = Effect.gen(function* () {
-  const events = yield* Queue.unbounded<PriorityChanged>()
-  const recorder = Plugin.make({ id: "priority-recorder", events: [on(PriorityChanged, (e) => Queue.offer(events, e))] })
-  // The layer also provides the plugin's `PriorityQueue`, for tests that compare the routes with it.
-  const layer = testController<PriorityQueue>([fakeFleet().plugin, PriorityPlugin, recorder], {
-    dataPrefix: "garrison-priority-",
-    logLevel: LogLevel.Error
+/** A controller whose `PriorityChanged` events land in `events`; `settings` over the defaults (a PostgreSQL `databaseUrl`, say). */
+export const makeControllerWith = (settings: Partial<GarrisonSettings>) =>
+  Effect.gen(function* () {
+    const events = yield* Queue.unbounded<PriorityChanged>()
+    const recorder = Plugin.make({ id: "priority-recorder", events: [on(PriorityChanged, (e) => Queue.offer(events, e))] })
+    // The layer also provides the plugin's `PriorityQueue`, for tests that compare the routes with it.
+    const layer = testController<PriorityQueue>([fakeFleet().plugin, PriorityPlugin, recorder], {
+      dataPrefix: "garrison-priority-",
+      logLevel: LogLevel.Error,
+      settings
+    })
+    return { layer, events }
   })
-  return { layer, events }
-})
+
+/** A controller whose `PriorityChanged` events land in `events`. */
+export const makeController = makeControllerWith({})
 
 export interface Reply {
   readonly status: number

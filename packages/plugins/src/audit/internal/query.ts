@@ -1,4 +1,4 @@
-/** Filtered, keyset-paginated reads, newest first: decoded (`query`), or as SQLite's JSON (`queryJson`). */
+/** Filtered, keyset-paginated reads, newest first: decoded (`query`), or as the database's JSON (`queryJson`). */
 import type * as SqlClient from "@effect/sql/SqlClient"
 import type * as Statement from "@effect/sql/Statement"
 import * as Effect from "effect/Effect"
@@ -7,7 +7,7 @@ import { type AuditResult, AuditPage, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from ".
 import { type AuditStoreError, storeError } from "../errors.js"
 import { auditPaging } from "./cursor.js"
 import { wellFormed } from "./text.js"
-import { type AuditJsonRow, COLUMNS, decodedJson, JSON_COLUMNS, type StoredRow, toAuditRow } from "./rows.js"
+import { type AuditJsonRow, type AuditPgJsonRow, COLUMNS, decodedJson, jsonColumns, pgRowJson, type StoredRow, toAuditRow } from "./rows.js"
 
 export interface AuditFilter {
   /** Exact actor id or actor name. */
@@ -78,23 +78,31 @@ export const makeQuery = (sql: SqlClient.SqlClient) =>
       (page) => new AuditPage({ items: page.items.map(toAuditRow), nextCursor: page.nextCursor })
     )
 
-export const makeQueryJson = (sql: SqlClient.SqlClient) =>
-  (filter: AuditFilter): Effect.Effect<PageOf<JsonRow>, AuditStoreError | InvalidCursor> =>
-    Effect.gen(function* () {
-      const page = yield* readPage<AuditJsonRow>(sql, JSON_COLUMNS, filter)
-      const odd = page.items.flatMap((row) => (row.json === null ? [Number(row.seq)] : []))
-      // No null left: every row's JSON is SQLite's.
-      if (odd.length === 0) return page as PageOf<JsonRow>
-      // Details SQLite and JavaScript may read apart (see JSON_COLUMNS; rare), read again as `query` reads them.
-      const decoded = decodedJson(
-        yield* sql<StoredRow>`SELECT ${sql.literal(COLUMNS)} FROM audit_log WHERE ${sql.in("seq", odd)}`.pipe(
-          Effect.mapError(storeError("cannot read the audit log"))
+export const makeQueryJson = (sql: SqlClient.SqlClient): (filter: AuditFilter) => Effect.Effect<PageOf<JsonRow>, AuditStoreError | InvalidCursor> =>
+  sql.onDialectOrElse({
+    // The JSON around `details` from the database, `details` written here (see jsonColumns): one statement.
+    pg: () => (filter) =>
+      Effect.map(readPage<AuditPgJsonRow>(sql, jsonColumns(sql), filter), (page) => ({
+        items: page.items.map((row) => ({ json: pgRowJson(row) })),
+        nextCursor: page.nextCursor
+      })),
+    orElse: () => (filter) =>
+      Effect.gen(function* () {
+        const page = yield* readPage<AuditJsonRow>(sql, jsonColumns(sql), filter)
+        const odd = page.items.flatMap((row) => (row.json === null ? [Number(row.seq)] : []))
+        // No null left: every row's JSON is the database's.
+        if (odd.length === 0) return page as PageOf<JsonRow>
+        // Details the database and JavaScript may read apart (see jsonColumns; rare), read again as `query` reads them.
+        const decoded = decodedJson(
+          yield* sql<StoredRow>`SELECT ${sql.literal(COLUMNS)} FROM audit_log WHERE ${sql.in("seq", odd)}`.pipe(
+            Effect.mapError(storeError("cannot read the audit log"))
+          )
         )
-      )
-      // A row deleted between the two reads is left out, as a read after the deletion would.
-      const items = page.items.flatMap((row) => {
-        const json = row.json ?? decoded.get(Number(row.seq))
-        return json === undefined ? [] : [{ json }]
+        // A row deleted between the two reads is left out, as a read after the deletion would.
+        const items = page.items.flatMap((row) => {
+          const json = row.json ?? decoded.get(Number(row.seq))
+          return json === undefined ? [] : [{ json }]
+        })
+        return { items, nextCursor: page.nextCursor }
       })
-      return { items, nextCursor: page.nextCursor }
-    })
+  })

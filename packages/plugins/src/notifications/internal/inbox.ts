@@ -12,7 +12,7 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, NotificationPage } from "../contract/
 import { type NotificationStoreError, storeError } from "../errors.js"
 import { type Viewer, visibleTo } from "./audience.js"
 import { notificationPaging } from "./cursor.js"
-import { COLUMNS, JSON_COLUMNS, type NotificationJsonRow, type StoredNotification, toNotification } from "./rows.js"
+import { COLUMNS, jsonColumns, type NotificationJsonRow, type StoredNotification, toNotification } from "./rows.js"
 
 export interface PageRequest {
   /** 1 to 200; 50 when absent. */
@@ -112,7 +112,7 @@ export const makeInbox = (sql: SqlClient.SqlClient) => {
     viewer: Viewer,
     page: PageRequest
   ): Effect.Effect<NotificationJsonPage, NotificationStoreError | InvalidCursor> =>
-    Effect.map(readPage<NotificationJsonRow>(viewer, page, JSON_COLUMNS), (result) => ({
+    Effect.map(readPage<NotificationJsonRow>(viewer, page, jsonColumns(sql)), (result) => ({
       ...result.page,
       unreadCount: result.unreadCount
     }))

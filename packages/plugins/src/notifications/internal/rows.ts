@@ -1,6 +1,6 @@
-/** Notifications as stored, and their API form (decoded, or as JSON written by SQLite). */
+/** Notifications as stored, and their API form (decoded, or as JSON written by the database). */
 import * as Schema from "effect/Schema"
-import { jsonObjectSql } from "@garrison/runtime"
+import { perDialect } from "@garrison/runtime"
 import { Notification, NotificationLevel } from "../contract/Api.js"
 import { fromColumns } from "./audience.js"
 
@@ -36,7 +36,7 @@ export const toNotification = (row: StoredNotification, read: boolean): Notifica
     read
   }, true) // validated when published; a row edited by hand should not turn a read into a defect
 
-/** A notification as the list reads it: its JSON, written by SQLite, and its position for the keyset. */
+/** A notification as the list reads it: its JSON, written by the database, and its position for the keyset. */
 export interface NotificationJsonRow {
   readonly json: string
   readonly seq: number | string
@@ -49,17 +49,22 @@ const levels = NotificationLevel.literals.map((level) => `'${level}'`).join(", "
  * the audience from its two columns, "info" for a level no publisher could
  * store, and `read` from the caller's read watermark
  * (`notification_user_state st`) or read mark (`notification_reads r`),
- * both joined by the list's query. `n.seq` again for the keyset.
+ * both joined by the list's query. `n.seq` again for the keyset. In the
+ * client's dialect (the runtime's `jsonSql`): `jsonColumns(sql)`.
  */
-export const JSON_COLUMNS = `${jsonObjectSql({
-  id: "n.id",
-  audience: `CASE n.audience_kind WHEN 'user' THEN json_object('userId', n.audience_key)
-    WHEN 'permission' THEN json_object('permission', n.audience_key) ELSE 'all' END`,
-  level: `CASE WHEN n.level IN (${levels}) THEN n.level ELSE 'info' END`,
-  title: "n.title",
-  message: "n.message",
-  link: "n.link",
-  serverId: "n.server_id",
-  createdAt: "n.created_at",
-  read: "CASE WHEN n.seq <= COALESCE(st.read_seq, 0) OR r.seq IS NOT NULL THEN json('true') ELSE json('false') END"
-})} AS json, n.seq`
+export const jsonColumns = perDialect((json) =>
+  `${
+    json.text(json.object({
+      id: "n.id",
+      audience: json.raw(`CASE n.audience_kind WHEN 'user' THEN ${json.sqlOf(json.object({ userId: "n.audience_key" }))}
+    WHEN 'permission' THEN ${json.sqlOf(json.object({ permission: "n.audience_key" }))} ELSE ${json.sqlOf(json.string("all"))} END`),
+      level: `CASE WHEN n.level IN (${levels}) THEN n.level ELSE 'info' END`,
+      title: "n.title",
+      message: "n.message",
+      link: "n.link",
+      serverId: "n.server_id",
+      createdAt: "n.created_at",
+      read: json.boolean("n.seq <= COALESCE(st.read_seq, 0) OR r.seq IS NOT NULL")
+    }))
+  } AS json, n.seq`
+)

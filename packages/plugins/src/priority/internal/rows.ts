@@ -1,6 +1,6 @@
-/** `priority_entries` rows, their API view (decoded, or as JSON written by SQLite), and the list's page cursors. */
+/** `priority_entries` rows, their API view (decoded, or as JSON written by the database), and the list's page cursors. */
 import * as Schema from "effect/Schema"
-import { cursorCodec, jsonObjectSql, Keyset } from "@garrison/runtime"
+import { cursorCodec, Keyset, perDialect } from "@garrison/runtime"
 import { PriorityEntry } from "../contract/Api.js"
 
 export const SELECT_COLUMNS = `id, seq, platform_id AS "platformId", name, role, expires_at AS "expiresAt",
@@ -23,7 +23,7 @@ export const decodeRows = Schema.decodeUnknown(Schema.Array(EntryRow))
 
 export const toView = ({ seq: _, ...row }: EntryRow): PriorityEntry => new PriorityEntry(row)
 
-/** An entry as the list and the export read it: its JSON, written by SQLite, and its sort key. */
+/** An entry as the list and the export read it: its JSON, written by the database, and its sort key. */
 export interface EntryJsonRow {
   readonly json: string
   readonly seq: number
@@ -31,17 +31,23 @@ export interface EntryJsonRow {
 
 /**
  * `toView` in SQL: the `PriorityEntry` schema's fields in its order (every
- * column as stored, `seq` left out of the JSON); `seq` again for the keyset.
+ * column as stored, text or null, `seq` left out of the JSON); `seq` again
+ * for the keyset. In the client's dialect (the runtime's `jsonSql`):
+ * `jsonColumns(sql)`.
  */
-export const JSON_COLUMNS = `${jsonObjectSql({
-  id: "id",
-  platformId: "platform_id",
-  name: "name",
-  role: "role",
-  expiresAt: "expires_at",
-  addedBy: "added_by",
-  addedAt: "added_at"
-})} AS json, seq`
+export const jsonColumns = perDialect((json) =>
+  `${
+    json.text(json.object({
+      id: "id",
+      platformId: "platform_id",
+      name: "name",
+      role: "role",
+      expiresAt: "expires_at",
+      addedBy: "added_by",
+      addedAt: "added_at"
+    }))
+  } AS json, seq`
+)
 
 /** Stored form of a time: UTC `toISOString()`, so that text order is time order. */
 export const iso = (ms: number): string => new Date(ms).toISOString()

@@ -6,7 +6,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { storeError } from "../errors.js"
-import { decodeRows, type EntryJsonRow, type EntryRow, JSON_COLUMNS, priorityPaging, SELECT_COLUMNS } from "./rows.js"
+import { decodeRows, type EntryJsonRow, type EntryRow, jsonColumns as jsonColumnsOf, priorityPaging, SELECT_COLUMNS } from "./rows.js"
 
 /** Rows per multi-row INSERT: well under every database's bound-parameter limit. */
 const INSERT_CHUNK = 500
@@ -26,7 +26,7 @@ export const makeStore = Effect.gen(function* () {
   const read = (operation: string) => <E extends { readonly message: string }, R>(query: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
     query.pipe(Effect.flatMap(decodeRows), Effect.mapError(storeError(operation)))
 
-  const jsonColumns = sql.literal(JSON_COLUMNS)
+  const jsonColumns = sql.literal(jsonColumnsOf(sql))
   // Rows read back as JSON were checked on their way in: no decoding (see the runtime's JsonRows).
   const readJson = (operation: string) => <E extends { readonly message: string }, R>(query: Effect.Effect<ReadonlyArray<EntryJsonRow>, E, R>) =>
     Effect.mapError(query, storeError(operation))
