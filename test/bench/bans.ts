@@ -25,6 +25,8 @@
  * Run alone: `node test/dist/bench/bans.js`; with the rest: `npm run bench`.
  */
 import { BanSync, makeBansPlugin, PlayersPlugin } from "@garrison/plugins"
+import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import { SealedSecrets } from "@garrison/runtime"
 import { request, StubFleet, testController } from "@garrison/testkit"
 import { Duration, Effect, LogLevel, ManagedRuntime } from "effect"
 import { randomUUID } from "node:crypto"
@@ -111,10 +113,23 @@ const plainInsert = (file: string, schema: ReadonlyArray<string>, rows: Readonly
   }
 }
 
-/** The bans table and its indexes as the plugin's migrations created them. */
-const readSchema = (dataDir: string): ReadonlyArray<string> => {
+/**
+ * The bans table and its indexes as the plugin's migrations create them on
+ * SQLite: run into a scratch file of their own, so the baseline has the same
+ * schema whichever engine the controller runs on (`npm run bench:postgres`).
+ */
+const readSchema = async (root: string): Promise<ReadonlyArray<string>> => {
+  const file = NodePath.join(root, "schema.db")
+  await Effect.runPromise(
+    Effect.forEach(makeBansPlugin().migrations, (migration) => migration.up, { discard: true }).pipe(
+      // An empty database: no migration opens a sealed box.
+      Effect.provideService(SealedSecrets, SealedSecrets.of({} as never)),
+      Effect.provide(SqliteClient.layer({ filename: file })),
+      Effect.orDie
+    )
+  )
   const Sqlite = require("better-sqlite3") as DatabaseConstructor
-  const db = new Sqlite(NodePath.join(dataDir, "garrison.db"), { readonly: true })
+  const db = new Sqlite(file, { readonly: true })
   try {
     const rows = db.prepare("SELECT sql FROM sqlite_master WHERE tbl_name = 'bans' AND sql IS NOT NULL ORDER BY type DESC").all() as ReadonlyArray<{
       sql: string
@@ -158,7 +173,7 @@ const run = async (): Promise<BenchmarkReport> => {
       const body = JSON.stringify(rows)
       console.log(`  import body: ${(body.length / 1024 / 1024).toFixed(1)} MiB, ${count} bans`)
 
-      const plainMs = plainInsert(NodePath.join(root, "plain.db"), readSchema(dataDir), rows)
+      const plainMs = plainInsert(NodePath.join(root, "plain.db"), await readSchema(root), rows)
       const apiStarted = performance.now()
       const reply = await runtime.runPromise(postImport(body))
       const apiMs = performance.now() - apiStarted

@@ -6,6 +6,11 @@
  * the compiled JS. Every child is tracked and killed when this process exits.
  * The test authenticator is `@garrison/testkit`'s; in-process tests use the
  * testkit's controller instead.
+ *
+ * On the PostgreSQL pass (`GARRISON_TEST_DATABASE=postgres`) a controller
+ * gets `DATABASE_URL`: its data directory's database on the run's server
+ * (the testkit's `acquireDataDirDatabase`), the same one when it restarts
+ * on that directory; see `spawnController`.
  */
 import { testAuthorization } from "@garrison/testkit/TestAuthPlugin"
 import { type ChildProcess, spawn } from "node:child_process"
@@ -31,6 +36,17 @@ const findRepoRoot = (): string => {
 }
 
 export const repoRoot = findRepoRoot()
+
+/**
+ * The testkit's per-data-directory databases, loaded only on the PostgreSQL pass (the variable is read as the
+ * testkit's `testDatabaseEngine` does): on SQLite, and in a benchmark, nothing more is loaded or asked of a server.
+ * At the top level, so under vitest it loads while the file is collected (its `afterAll` drops the databases the
+ * file's controllers left).
+ */
+const testDatabases = /^postgres(ql)?$/.test((process.env["GARRISON_TEST_DATABASE"] ?? "").trim().toLowerCase())
+  ? await import("@garrison/testkit/core")
+  : undefined
+
 /** What `npm start` runs: the bundled controller, or the unbundled one when PLUGINS is set (see start.ts). */
 export const controllerEntry = NodePath.join(repoRoot, "packages/http/dist/start.js")
 const compiledMain = NodePath.join(repoRoot, "packages/http/dist/main.js")
@@ -123,11 +139,17 @@ export interface SpawnOptions {
   readonly cwd?: string
 }
 
-/** Spawns `node <args>` with captured output. */
+/**
+ * Spawns `node <args>` with captured output. On the PostgreSQL pass a script given a `DATA_DIR` (and no
+ * `DATABASE_URL`) whose directory has a database already (a controller ran on it: `resetAdmin.js`) gets that one.
+ */
 export const spawnNode = (options: SpawnOptions): ChildHandle => {
+  const dataDir = options.env?.["DATA_DIR"]
+  const databaseUrl =
+    testDatabases !== undefined && dataDir !== undefined && options.env?.["DATABASE_URL"] === undefined ? testDatabases.dataDirDatabaseUrl(dataDir) : undefined
   const child = spawn(process.execPath, [...options.args], {
     cwd: options.cwd ?? repoRoot,
-    env: { ...process.env, ...options.env },
+    env: { ...process.env, ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }), ...options.env },
     stdio: ["ignore", "pipe", "pipe"]
   })
   if (child.pid === undefined) throw new Error(`cannot spawn node ${options.args.join(" ")}`)
@@ -209,24 +231,38 @@ export interface ControllerHandle extends ChildHandle {
   readonly dataDir: string
 }
 
-/** Spawns `node packages/http/dist/start.js` (what `npm start` runs) without waiting for it. */
+/**
+ * Spawns `node packages/http/dist/start.js` (what `npm start` runs) without waiting for it. On the PostgreSQL pass
+ * with `DATABASE_URL` = the data directory's database (made on its first start, kept for the next start on that
+ * directory), released when the process has exited: dropped then if the directory is gone, else after the test
+ * file (the testkit's `releaseDataDirDatabase`). A `DATABASE_URL` in `env` wins.
+ */
 export const spawnController = async (options: ControllerOptions): Promise<ControllerHandle> => {
   assertBuilt(...(options.plugins ?? []))
   const port = options.port ?? (await freePort())
-  const handle = spawnNode({
-    args: [controllerEntry],
-    env: {
-      PORT: String(port),
-      HOST,
-      DATA_DIR: options.dataDir,
-      PLUGINS: (options.plugins ?? []).join(","),
-      LOG_LEVEL: options.logLevel ?? "Info",
-      // Tests run as root and make their installs as root (under a 0700 run folder no other user can enter); the
-      // refusal of root-owned installs has tests of its own (gameServerUser.test.ts), which set this to "false".
-      ALLOW_ROOT_GAME_SERVERS: "true",
-      ...options.env
-    }
-  })
+  const databases = options.env?.["DATABASE_URL"] === undefined ? testDatabases : undefined
+  const databaseUrl = await databases?.acquireDataDirDatabase(options.dataDir)
+  const env = {
+    PORT: String(port),
+    HOST,
+    DATA_DIR: options.dataDir,
+    PLUGINS: (options.plugins ?? []).join(","),
+    LOG_LEVEL: options.logLevel ?? "Info",
+    // Tests run as root and make their installs as root (under a 0700 run folder no other user can enter); the
+    // refusal of root-owned installs has tests of its own (gameServerUser.test.ts), which set this to "false".
+    ALLOW_ROOT_GAME_SERVERS: "true",
+    ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
+    ...options.env
+  }
+  let handle: ChildHandle
+  try {
+    handle = spawnNode({ args: [controllerEntry], env })
+  } catch (error) {
+    await databases?.releaseDataDirDatabase(options.dataDir)
+    throw error
+  }
+  // Once the process (and its connections) are gone; a failed drop only leaves the database to the run's end.
+  if (databases !== undefined) void handle.exited.then(() => databases.releaseDataDirDatabase(options.dataDir)).catch(() => undefined)
   return { ...handle, port, baseUrl: `http://${HOST}:${port}`, dataDir: options.dataDir }
 }
 

@@ -49,8 +49,14 @@ describe("motd in the runtime", () => {
         dataDir,
         Effect.gen(function* () {
           const sql = yield* SqlClient.SqlClient
-          const tables = yield* sql<{ readonly name: string }>`
-            SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'motd_%' ORDER BY name`
+          // The catalog of the engine the run uses (GARRISON_TEST_DATABASE): SQLite's or PostgreSQL's.
+          const tables = yield* sql.onDialectOrElse({
+            pg: () => sql<{ readonly name: string }>`
+              SELECT table_name AS name FROM information_schema.tables
+              WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name LIKE 'motd_%' ORDER BY table_name`,
+            orElse: () => sql<{ readonly name: string }>`
+              SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'motd_%' ORDER BY name`
+          })
           const motd = yield* Motd
           yield* motd.post({ text: "kept across starts", author: "ops" })
           return { tables: tables.map((t) => t.name), rows: yield* migrationRows }

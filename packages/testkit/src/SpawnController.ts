@@ -3,7 +3,11 @@
  * (`node <@garrison/http>/dist/start.js`, what `npm start` runs), loading
  * plugins through `PLUGINS` beside the test authenticator: for tests about
  * loading a plugin module, or about what survives a restart of the process.
- * Everything else is faster in process (`testController`).
+ * Everything else is faster in process (`testController`). On the
+ * PostgreSQL pass (`GARRISON_TEST_DATABASE=postgres`) it gets `DATABASE_URL`:
+ * its data directory's database on the run's server (`testDatabaseFor`),
+ * the same one for a restart on that directory and for a kernel opened on
+ * it in process.
  */
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
@@ -18,6 +22,7 @@ import * as Fs from "node:fs"
 import { createRequire } from "node:module"
 import * as NodeNet from "node:net"
 import * as NodePath from "node:path"
+import { testDatabaseFor } from "./TestDatabase.js"
 
 export class ControllerFailed extends Schema.TaggedError<ControllerFailed>()("ControllerFailed", {
   message: Schema.String
@@ -38,7 +43,7 @@ export interface SpawnOptions {
   readonly plugins?: ReadonlyArray<string>
   /** The child's working directory: this process's by default. */
   readonly cwd?: string
-  /** More environment (`LOG_LEVEL`, a plugin's settings, ...). */
+  /** More environment (`LOG_LEVEL`, a plugin's settings, ...). A `DATABASE_URL` here wins over the PostgreSQL pass's database. */
   readonly env?: Readonly<Record<string, string>>
   /** How long it may take to answer `GET /api/health/ping`: 20 s. */
   readonly readyWithin?: number
@@ -96,7 +101,10 @@ export const clientFor = (baseUrl: string): Layer.Layer<HttpClient.HttpClient> =
 /**
  * Spawns the controller on a free loopback port and waits until it
  * answers; it is stopped (SIGTERM, then SIGKILL) when the scope closes.
- * Fails with its output when it exits or does not answer in time.
+ * Fails with its output when it exits or does not answer in time. On the
+ * PostgreSQL pass its data directory's database is released after it has
+ * stopped (kept for a restart on that directory while the directory is
+ * there, see `releaseDataDirDatabase`).
  */
 export const spawnController = (options: SpawnOptions): Effect.Effect<SpawnedController, ControllerFailed, Scope.Scope> =>
   Effect.gen(function* () {
@@ -104,6 +112,8 @@ export const spawnController = (options: SpawnOptions): Effect.Effect<SpawnedCon
     if (!Fs.existsSync(entry)) return yield* new ControllerFailed({ message: `${entry} is missing: build first (\`npx tsc -b\`)` })
     const port = yield* freePort
     const baseUrl = `http://127.0.0.1:${port}`
+    // Acquired before the process, so released after it has stopped.
+    const databaseUrl = options.env?.["DATABASE_URL"] === undefined ? yield* testDatabaseFor(options.dataDir) : undefined
     const chunks: Array<string> = []
     const child = yield* Effect.acquireRelease(
       Effect.sync(() =>
@@ -118,6 +128,7 @@ export const spawnController = (options: SpawnOptions): Effect.Effect<SpawnedCon
             // Tests run as root and make their installs as root (under a 0700 run folder no other user can enter); the
             // refusal of root-owned installs has tests of its own, which set this to "false" (test/e2e/game-server-user.test.ts).
             ALLOW_ROOT_GAME_SERVERS: "true",
+            ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
             ...options.env
           },
           stdio: ["ignore", "pipe", "pipe"]

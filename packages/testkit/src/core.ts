@@ -25,7 +25,13 @@
  *   and commits, counted at the driver).
  * - A real PostgreSQL 15: `startPostgres` (a server of the test's own);
  *   `testDatabaseEngine` (`GARRISON_TEST_DATABASE`), `postgresDatabase` and
- *   `scopedPostgresDatabase` (a fresh database on the run's server).
+ *   `scopedPostgresDatabase` (a fresh database on the run's server);
+ *   one database per data directory on the PostgreSQL pass, as the
+ *   kernel, the controller and the spawned controller take it:
+ *   `testDatabaseFor`, `testDatabaseSettings`, `testGarrisonConfig` (for a
+ *   test building `GarrisonConfig` itself), `acquireDataDirDatabase` /
+ *   `releaseDataDirDatabase` / `dataDirDatabaseUrl` /
+ *   `dropDataDirDatabases` (plain Node).
  */
 export { auditRecorder, withAuditTrail } from "./AuditRecorder.js"
 export { eventually, realSleep } from "./Eventually.js"
@@ -35,7 +41,7 @@ export { FAILING_EXECUTABLE, type FakeLauncher, fakeLauncher, type FakeLauncherO
 export { identifiedPlayers, NO_PLAYERS, playersReply } from "./fleet/Players.js"
 export { captureLogs, type LogLine, messageText } from "./Logs.js"
 export { type RawRequest, rawRequest, type RawResponse } from "./RawHttp.js"
-export type { SettingsOptions } from "./Settings.js"
+export { type SettingsOptions, testDatabaseSettings, testGarrisonConfig } from "./Settings.js"
 export {
   createPostgresDatabase,
   databaseUrl,
@@ -59,5 +65,14 @@ export { countingStatements, type StatementTally } from "./StatementCount.js"
 export { removeTempDirs, scopedTempDir, tempDir } from "./TempDir.js"
 export { caller, parseTestToken, TestAuthPlugin, testAuthorization, testToken } from "./TestAuthPlugin.js"
 export { sleepingUntil, sleepsOnTestClock } from "./TestClockSleeps.js"
-export { postgresDatabase, scopedPostgresDatabase, testPostgresUrl } from "./TestDatabase.js"
+export {
+  acquireDataDirDatabase,
+  dataDirDatabaseUrl,
+  dropDataDirDatabases,
+  postgresDatabase,
+  releaseDataDirDatabase,
+  scopedPostgresDatabase,
+  testDatabaseFor,
+  testPostgresUrl
+} from "./TestDatabase.js"
 export { type RunningKernel, startKernel, testKernel, type TestKernelOptions } from "./TestKernel.js"

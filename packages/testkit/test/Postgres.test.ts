@@ -81,21 +81,24 @@ describe("startPostgres", () => {
     SLOW
   )
 
+  // Folders of a prefix of the test's own: other files start servers (garrison-pg-*) in the same folder meanwhile.
+  const foldersOf = (prefix: string) => Fs.readdirSync(Os.tmpdir()).filter((name) => name.startsWith(prefix))
+
   it("fails naming the apt package when the binaries are missing, and makes no folder", async () => {
-    const before = Fs.readdirSync(Os.tmpdir()).filter((name) => name.startsWith("garrison-pg-"))
-    const failure = startPostgres({ bin: "/nonexistent" })
+    const prefix = `garrison-pg-missing-${process.pid}-`
+    const failure = startPostgres({ bin: "/nonexistent", prefix })
     await expect(failure).rejects.toThrow(/\/nonexistent\/postgres.*missing/)
     await expect(failure).rejects.toThrow(/apt-get install postgresql-15/)
-    expect(Fs.readdirSync(Os.tmpdir()).filter((name) => name.startsWith("garrison-pg-"))).toEqual(before)
+    expect(foldersOf(prefix)).toEqual([])
   })
 
   it(
     "fails with the tail of the server's log when the server does not start, and removes its folder",
     async () => {
-      const before = Fs.readdirSync(Os.tmpdir()).filter((name) => name.startsWith("garrison-pg-"))
-      const failure = startPostgres({ settings: { max_connections: -5 } })
+      const prefix = `garrison-pg-broken-${process.pid}-`
+      const failure = startPostgres({ settings: { max_connections: -5 }, prefix })
       await expect(failure).rejects.toThrow(/server log[\s\S]*max_connections/)
-      expect(Fs.readdirSync(Os.tmpdir()).filter((name) => name.startsWith("garrison-pg-"))).toEqual(before)
+      expect(foldersOf(prefix)).toEqual([])
     },
     SLOW
   )

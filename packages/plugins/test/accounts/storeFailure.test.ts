@@ -28,8 +28,18 @@ describe("store failures", () => {
       const sql = yield* SqlClient.SqlClient
 
       // A users route: the insert fails, the reads (and the authenticator's) still work.
-      yield* Effect.orDie(sql`CREATE TRIGGER refuse_new_users BEFORE INSERT ON accounts_users
-        BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`)
+      // A trigger that refuses, on the run's engine (GARRISON_TEST_DATABASE): PostgreSQL's calls a function.
+      yield* Effect.orDie(
+        sql.onDialectOrElse({
+          pg: () =>
+            Effect.zipRight(
+              sql`CREATE FUNCTION refuse_new_users() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk on fire'; END $$`,
+              sql`CREATE TRIGGER refuse_new_users BEFORE INSERT ON accounts_users FOR EACH ROW EXECUTE FUNCTION refuse_new_users()`
+            ),
+          orElse: () => sql`CREATE TRIGGER refuse_new_users BEFORE INSERT ON accounts_users
+        BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`
+        })
+      )
       const created = yield* call("POST", "/api/users", {
         json: { username: "nora", password: "a long password here", role: "moderator" },
         headers: admin.bearer
@@ -39,8 +49,10 @@ describe("store failures", () => {
 
       // The authenticator: reading the session fails, and it is the same 500, not a 401 or the database's words.
       yield* Effect.orDie(sql`DROP TABLE accounts_sessions`)
-      expectInternal(yield* call("GET", "/api/me", { headers: fresh.bearer }), "no such table")
-      expect(log.some((line) => line.message.includes("read a session") && line.message.includes("no such table"))).toBe(true)
+      // What the engine says of a missing table.
+      const noSuchTable = sql.onDialectOrElse({ pg: () => `relation "accounts_sessions" does not exist`, orElse: () => "no such table" })
+      expectInternal(yield* call("GET", "/api/me", { headers: fresh.bearer }), noSuchTable)
+      expect(log.some((line) => line.message.includes("read a session") && line.message.includes(noSuchTable))).toBe(true)
     }).pipe(Effect.provide(accountsController({ log })))
   })
 })

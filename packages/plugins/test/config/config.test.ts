@@ -200,7 +200,17 @@ describe("server configuration", () => {
       yield* Effect.gen(function* () {
         const { id } = yield* server
         const sql = yield* SqlClient.SqlClient
-        yield* Effect.orDie(sql`CREATE TRIGGER refuse_templates BEFORE INSERT ON config_templates BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`)
+        // A trigger that refuses, on the run's engine (GARRISON_TEST_DATABASE): PostgreSQL's calls a function.
+        yield* Effect.orDie(
+          sql.onDialectOrElse({
+            pg: () =>
+              Effect.zipRight(
+                sql`CREATE FUNCTION refuse_templates() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'disk on fire'; END $$`,
+                sql`CREATE TRIGGER refuse_templates BEFORE INSERT ON config_templates FOR EACH ROW EXECUTE FUNCTION refuse_templates()`
+              ),
+            orElse: () => sql`CREATE TRIGGER refuse_templates BEFORE INSERT ON config_templates BEGIN SELECT RAISE(ABORT, 'disk on fire'); END`
+          })
+        )
         const reply = yield* request("POST", `/api/servers/${id}/config/templates`, { as: EDITOR, json: { name: "vanilla" } })
         expect(reply.status).toBe(500)
         const requestId = reply.headers["x-request-id"]

@@ -7,13 +7,13 @@
  * without their password (logged) until it is entered again.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { GarrisonConfig, Runtime, ServerEntry, serverEntryDefaults, type StartupError } from "@garrison/runtime"
+import { Runtime, ServerEntry, serverEntryDefaults, type StartupError } from "@garrison/runtime"
 import { SqlClient } from "@effect/sql"
 import { Cause, type Context, Effect, Exit, Layer, Logger, LogLevel, Option, Scope } from "effect"
 import { randomBytes } from "node:crypto"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
-import { fakeFleet, startKernel, tempDir, withAuditTrail } from "@garrison/testkit"
+import { fakeFleet, startKernel, tempDir, testGarrisonConfig, withAuditTrail } from "@garrison/testkit"
 import { ServerEntries } from "../../src/servers/index.js"
 
 const PASSWORD = "rcon-clear-Password-7731"
@@ -43,7 +43,8 @@ const kernelWithLogs = (dataDir: string) =>
     })
     const scope = yield* Scope.make()
     const layer = Runtime.layer(withAuditTrail([fakeFleet().plugin]), { scheduledBackups: false }).pipe(
-      Layer.provide(GarrisonConfig.layerWith({ dataDir })),
+      // The data directory's store on the run's engine, as `kernel` opens it (its PostgreSQL database on that pass).
+      Layer.provide(testGarrisonConfig({ dataDir })),
       Layer.provide(Logger.replace(Logger.defaultLogger, logger))
     )
     const context = yield* Layer.buildWithScope(layer, scope)
