@@ -9,12 +9,19 @@
  * printed on every run (`durability seed: N`); `DURABILITY_SEED=N` repeats
  * them.
  *
+ * On PostgreSQL (`GARRISON_TEST_DATABASE=postgres`) the acknowledged rows
+ * are read through SQL; `garrison.db` is a file that controller never opens,
+ * so garbage written there changes nothing (the server recovers itself), and
+ * the scheduled, shutdown and import backups are `.pgdump` files that
+ * `pg_restore --list` accepts and that hold the rows.
+ *
  * Needs the build (`npx tsc -b`): the controller and the test plugins run
  * from `dist`.
  */
 import { closeSync, existsSync, fstatSync, openSync, readdirSync, statSync, writeFileSync, writeSync } from "node:fs"
 import { createServer, type Server } from "node:net"
 import * as NodePath from "node:path"
+import { dataDirDatabaseUrl, postgresDumpRows, postgresQuery, postgresRestoreText, testDatabaseEngine } from "@garrison/testkit/core"
 import { afterAll, afterEach, describe, expect, it } from "vitest"
 import {
   type ControllerHandle,
@@ -32,7 +39,11 @@ import {
   testPlugins
 } from "../support/controller.js"
 import { seededRandom, seedFrom } from "../support/seededRandom.js"
-import { durabilityRows, integrityCheck, withDatabaseCopy, withReadOnlyDatabase } from "../support/sqliteFile.js"
+import { durabilityRows, integrityCheck, withDatabaseCopy, withReadOnlyDatabase, type WriteRow } from "../support/sqliteFile.js"
+
+const POSTGRES = testDatabaseEngine() === "postgres"
+/** A backup's extension: SQLite's copies, or pg_dump's custom format. */
+const EXT = POSTGRES ? "pgdump" : "db"
 
 const SEED = seedFrom("DURABILITY_SEED")
 console.log(`durability seed: ${SEED} (set DURABILITY_SEED=${SEED} to repeat)`)
@@ -92,7 +103,7 @@ const count = async (controller: ControllerHandle) => {
 }
 
 /** Backups on disk as `{ file, takenAt }`, newest first (the time is encoded in the name). */
-const BACKUP_NAME = /^garrison-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\d{3})-[a-z0-9-]+\.db$/
+const BACKUP_NAME = new RegExp(`^garrison-(\\d{4})(\\d{2})(\\d{2})T(\\d{2})(\\d{2})(\\d{2})(\\d{3})-[a-z0-9-]+\\.${EXT}$`)
 const listBackups = (dataDir: string) =>
   readdirSync(NodePath.join(dataDir, "backups"))
     .flatMap((name) => {
@@ -153,15 +164,45 @@ const banIds = async (controller: ControllerHandle): Promise<Set<string>> => {
   return ids
 }
 
-/** Waits (up to `ms`) until a backup whose name ends with `-<label>.db` is on disk; returns the newest such. */
+/** Waits (up to `ms`) until a backup whose name ends with `-<label>.<EXT>` is on disk; returns the newest such. */
 const backupLabelled = async (controller: ControllerHandle, label: string, ms = 15_000) => {
   const deadline = Date.now() + ms
   for (;;) {
-    const found = listBackups(controller.dataDir).find((b) => b.file.endsWith(`-${label}.db`))
+    const found = listBackups(controller.dataDir).find((b) => b.file.endsWith(`-${label}.${EXT}`))
     if (found !== undefined) return found
     if (Date.now() > deadline) throw new Error(`no "${label}" backup within ${ms} ms; output:\n${controller.output()}`)
     await delay(100)
   }
+}
+
+/** The data directory's PostgreSQL database (its controller ran on it). */
+const databaseOf = (dataDir: string): string => {
+  const url = dataDirDatabaseUrl(dataDir)
+  if (url === undefined) throw new Error(`no PostgreSQL database for ${dataDir}`)
+  return url
+}
+
+/** The durability plugin's rows as PostgreSQL stores them, read through SQL. */
+const durabilityRowsIn = async (url: string): Promise<ReadonlyArray<WriteRow>> => {
+  const out = await postgresQuery(url, "SELECT seq, payload FROM durability_writes ORDER BY seq")
+  return out === "" ? [] : out.split("\n").map((line) => {
+    const [seq, payload] = line.split("|")
+    return { seq: Number(seq), payload: String(payload) }
+  })
+}
+
+/** A `.pgdump` backup `pg_restore --list` accepts (its table of contents names the table `table`). */
+const expectRestorable = async (file: string, table: string) => {
+  const list = await postgresRestoreText(file, { list: true })
+  expect(list).toMatch(new RegExp(`TABLE DATA public ${table} `))
+}
+
+/** Writes garbage (drawn from the seed) where SQLite's database would be: on PostgreSQL, a file nobody opens. */
+const garbageDatabaseFile = (dataDir: string) => {
+  const file = NodePath.join(dataDir, "garrison.db")
+  expect(existsSync(file)).toBe(false)
+  writeFileSync(file, seededRandom(SEED, "garbage file").bytes(16_384))
+  writeFileSync(`${file}-wal`, seededRandom(SEED, "garbage wal").bytes(8192))
 }
 
 afterEach(async () => {
@@ -172,7 +213,7 @@ afterEach(async () => {
 afterAll(killAllChildren)
 
 describe("durability", () => {
-  it("keeps every acknowledged write across a SIGKILL", { timeout: 90_000 }, async () => {
+  it(`keeps every acknowledged write across a SIGKILL (${POSTGRES ? "PostgreSQL: the rows read through SQL" : "SQLite: the file passes integrity_check and holds the rows"})`, { timeout: 90_000 }, async () => {
     const dataDir = tempDir()
     const first = await start(dataDir)
 
@@ -220,11 +261,13 @@ describe("durability", () => {
     expect(afterRestart.count).toBeLessThanOrEqual(acknowledged.length + 1)
     await stopCleanly(second)
 
-    const { integrity, rows } = withReadOnlyDatabase(NodePath.join(dataDir, "garrison.db"), (db) => ({
-      integrity: integrityCheck(db),
-      rows: durabilityRows(db)
-    }))
-    expect(integrity).toEqual(["ok"])
+    const rows = POSTGRES
+      ? await durabilityRowsIn(databaseOf(dataDir))
+      : withReadOnlyDatabase(NodePath.join(dataDir, "garrison.db"), (db) => {
+          expect(integrityCheck(db)).toEqual(["ok"])
+          return durabilityRows(db)
+        })
+    expect(rows.length).toBe(afterRestart.count)
     const stored = new Set(rows.map((r) => r.seq))
     const missing = acknowledged.filter((seq) => !stored.has(seq))
     expect(missing, `acknowledged but lost (of ${acknowledged.length}; DURABILITY_SEED=${SEED})`).toEqual([])
@@ -234,115 +277,219 @@ describe("durability", () => {
     expect(rows.filter((r) => r.payload !== payloadFor(r.seq))).toEqual([])
   })
 
-  it("restores a corrupt database from the newest backup on the next start", { timeout: 90_000 }, async () => {
-    const dataDir = tempDir()
-    // A short backup interval so a scheduled backup follows the writes within a second.
-    const first = await start(dataDir, { DB_BACKUP_INTERVAL: "1 second" })
-    const seqs = Array.from({ length: 60 }, (_, i) => i)
-    for (const seq of seqs) expect((await write(first, seq)).status).toBe(201)
-    const lastAck = Date.now()
+  if (POSTGRES) {
+    it(
+      "PostgreSQL: scheduled backups are .pgdump files pg_restore accepts, holding the writes; garbage in garrison.db changes nothing",
+      { timeout: 90_000 },
+      async () => {
+        const dataDir = tempDir()
+        const first = await start(dataDir, { DB_BACKUP_INTERVAL: "1 second" })
+        const seqs = Array.from({ length: 60 }, (_, i) => i)
+        for (const seq of seqs) expect((await write(first, seq)).status).toBe(201)
+        const lastAck = Date.now()
 
-    const deadline = Date.now() + 15_000
-    while (!listBackups(dataDir).some((b) => b.takenAt > lastAck)) {
-      if (Date.now() > deadline) throw new Error(`no backup after the writes; output:\n${first.output()}`)
-      await delay(100)
-    }
-    await stopCleanly(first)
+        const deadline = Date.now() + 15_000
+        while (!listBackups(dataDir).some((b) => b.takenAt > lastAck)) {
+          if (Date.now() > deadline) throw new Error(`no backup after the writes; output:\n${first.output()}`)
+          await delay(100)
+        }
+        await stopCleanly(first)
 
-    const newest = listBackups(dataDir)[0]
-    if (newest === undefined) throw new Error("no backups")
-    const backedUp = withDatabaseCopy(newest.file, durabilityRows)
-    expect(backedUp.map((r) => r.seq)).toEqual(expect.arrayContaining(seqs))
+        const newest = listBackups(dataDir)[0]
+        if (newest === undefined) throw new Error("no backups")
+        await expectRestorable(newest.file, "durability_writes")
+        const backedUp = await postgresDumpRows(newest.file, "durability_writes")
+        expect(backedUp.map((line) => Number(line.split("\t")[0]))).toEqual(expect.arrayContaining(seqs))
 
-    // Damage the live file: no header (first 4 KiB zeroed) and garbage in the middle.
-    const file = NodePath.join(dataDir, "garrison.db")
-    const fd = openSync(file, "r+")
-    try {
-      const size = fstatSync(fd).size
-      expect(size).toBeGreaterThan(8192)
-      writeSync(fd, Buffer.alloc(4096, 0), 0, 4096, 0)
-      const garbage = seededRandom(SEED, "garbage").bytes(4096)
-      writeSync(fd, garbage, 0, garbage.length, Math.floor(size / 2))
-    } finally {
-      closeSync(fd)
-    }
+        // SQLite's file name, filled with garbage: the PostgreSQL controller never opens it.
+        garbageDatabaseFile(dataDir)
+        const second = await start(dataDir)
+        const database = (await health(second)).database
+        expect(database).toMatchObject({ ok: true, startup: "opened" })
+        expect(database.restoredFrom).toBeUndefined()
+        expect((await count(second)).count).toBe(seqs.length)
+        expect((await write(second, 10_000)).status).toBe(201)
+        await stopCleanly(second)
 
-    const second = await start(dataDir)
-    expect((await health(second)).database).toMatchObject({ ok: true, startup: "restored-from-backup" })
-    expect((await count(second)).count).toBe(backedUp.length)
-    // The controller writes again after a restore.
-    expect((await write(second, 10_000)).status).toBe(201)
-    await stopCleanly(second)
+        expect(readdirSync(dataDir).some((name) => name.startsWith("garrison.db.corrupt-"))).toBe(false)
+        expect(await durabilityRowsIn(databaseOf(dataDir))).toEqual([...seqs, 10_000].map((seq) => ({ seq, payload: payloadFor(seq) })))
+      }
+    )
+  } else {
+    it("SQLite: restores a corrupt database from the newest backup on the next start", { timeout: 90_000 }, async () => {
+      const dataDir = tempDir()
+      // A short backup interval so a scheduled backup follows the writes within a second.
+      const first = await start(dataDir, { DB_BACKUP_INTERVAL: "1 second" })
+      const seqs = Array.from({ length: 60 }, (_, i) => i)
+      for (const seq of seqs) expect((await write(first, seq)).status).toBe(201)
+      const lastAck = Date.now()
 
-    // The damaged file is kept for the operator, not deleted.
-    expect(readdirSync(dataDir).some((name) => name.startsWith("garrison.db.corrupt-"))).toBe(true)
-    const { integrity, rows } = withReadOnlyDatabase(file, (db) => ({ integrity: integrityCheck(db), rows: durabilityRows(db) }))
-    expect(integrity).toEqual(["ok"])
-    expect(rows).toEqual([...backedUp, { seq: 10_000, payload: payloadFor(10_000) }])
-  })
+      const deadline = Date.now() + 15_000
+      while (!listBackups(dataDir).some((b) => b.takenAt > lastAck)) {
+        if (Date.now() > deadline) throw new Error(`no backup after the writes; output:\n${first.output()}`)
+        await delay(100)
+      }
+      await stopCleanly(first)
+
+      const newest = listBackups(dataDir)[0]
+      if (newest === undefined) throw new Error("no backups")
+      const backedUp = withDatabaseCopy(newest.file, durabilityRows)
+      expect(backedUp.map((r) => r.seq)).toEqual(expect.arrayContaining(seqs))
+
+      // Damage the live file: no header (first 4 KiB zeroed) and garbage in the middle.
+      const file = NodePath.join(dataDir, "garrison.db")
+      const fd = openSync(file, "r+")
+      try {
+        const size = fstatSync(fd).size
+        expect(size).toBeGreaterThan(8192)
+        writeSync(fd, Buffer.alloc(4096, 0), 0, 4096, 0)
+        const garbage = seededRandom(SEED, "garbage").bytes(4096)
+        writeSync(fd, garbage, 0, garbage.length, Math.floor(size / 2))
+      } finally {
+        closeSync(fd)
+      }
+
+      const second = await start(dataDir)
+      expect((await health(second)).database).toMatchObject({ ok: true, startup: "restored-from-backup" })
+      expect((await count(second)).count).toBe(backedUp.length)
+      // The controller writes again after a restore.
+      expect((await write(second, 10_000)).status).toBe(201)
+      await stopCleanly(second)
+
+      // The damaged file is kept for the operator, not deleted.
+      expect(readdirSync(dataDir).some((name) => name.startsWith("garrison.db.corrupt-"))).toBe(true)
+      const { integrity, rows } = withReadOnlyDatabase(file, (db) => ({ integrity: integrityCheck(db), rows: durabilityRows(db) }))
+      expect(integrity).toEqual(["ok"])
+      expect(rows).toEqual([...backedUp, { seq: 10_000, payload: payloadFor(10_000) }])
+    })
+  }
 })
 
 describe("recent writes after corruption", () => {
-  it("a clean stop leaves a fresh backup: every acknowledged ban is restored and /api/health says from when", { timeout: 90_000 }, async () => {
-    const dataDir = tempDir()
-    // The default backup interval (1 hour): without the shutdown backup, only the one taken at start would exist.
-    const first = await start(dataDir)
-    const startBackup = await backupLabelled(first, "scheduled")
-    const acknowledged: Array<string> = []
-    for (let n = 0; n < 25; n++) {
-      const response = await requestJson(first.baseUrl, "POST", "/api/bans", { body: banFor(n), headers: BANS })
-      expect(response.status, JSON.stringify(response.body)).toBe(201)
-      acknowledged.push((response.body as { readonly id: string }).id)
-    }
-    const lastAck = Date.now()
-    await stopCleanly(first)
-    expect(first.output()).toContain("Shutdown backup done in")
+  if (POSTGRES) {
+    it("PostgreSQL: a clean stop leaves a fresh .pgdump pg_restore accepts, holding every acknowledged ban; garbage in garrison.db changes nothing", { timeout: 90_000 }, async () => {
+      const dataDir = tempDir()
+      const first = await start(dataDir)
+      const startBackup = await backupLabelled(first, "scheduled")
+      const acknowledged: Array<string> = []
+      for (let n = 0; n < 25; n++) {
+        const response = await requestJson(first.baseUrl, "POST", "/api/bans", { body: banFor(n), headers: BANS })
+        expect(response.status, JSON.stringify(response.body)).toBe(201)
+        acknowledged.push((response.body as { readonly id: string }).id)
+      }
+      const lastAck = Date.now()
+      await stopCleanly(first)
+      expect(first.output()).toContain("Shutdown backup done in")
 
-    const newest = listBackups(dataDir)[0]
-    expect(newest?.file).toMatch(/-shutdown\.db$/)
-    if (newest === undefined) throw new Error("no backups")
-    expect(newest.takenAt).toBeGreaterThanOrEqual(lastAck)
-    expect(listBackups(dataDir).map((b) => b.file)).toContain(startBackup.file)
+      const newest = listBackups(dataDir)[0]
+      expect(newest?.file).toMatch(/-shutdown\.pgdump$/)
+      if (newest === undefined) throw new Error("no backups")
+      expect(newest.takenAt).toBeGreaterThanOrEqual(lastAck)
+      expect(listBackups(dataDir).map((b) => b.file)).toContain(startBackup.file)
+      await expectRestorable(startBackup.file, "bans")
+      await expectRestorable(newest.file, "bans")
+      const dumped = (await postgresDumpRows(newest.file, "bans")).join("\n")
+      expect(acknowledged.filter((id) => !dumped.includes(id)), "acknowledged bans missing from the shutdown backup").toEqual([])
 
-    corrupt(dataDir)
-    const second = await start(dataDir)
-    const takenAt = new Date(newest.takenAt).toISOString()
-    expect((await health(second)).database).toEqual({
-      ok: true,
-      latencyMs: expect.any(Number),
-      startup: "restored-from-backup",
-      restoredFrom: { file: NodePath.basename(newest.file), takenAt }
+      garbageDatabaseFile(dataDir)
+      const second = await start(dataDir)
+      const database = (await health(second)).database
+      expect(database).toMatchObject({ ok: true, startup: "opened" })
+      expect(database.restoredFrom).toBeUndefined()
+      expect(second.output()).not.toContain("are lost")
+      const stored = await banIds(second)
+      expect(acknowledged.filter((id) => !stored.has(id)), "acknowledged bans lost").toEqual([])
+      await stopCleanly(second)
     })
-    expect(second.output()).toContain(`writes made after ${takenAt} are lost`)
-    const stored = await banIds(second)
-    expect(acknowledged.filter((id) => !stored.has(id)), "acknowledged bans lost").toEqual([])
-    await stopCleanly(second)
-  })
 
-  it("kill -9 after a large import's backup: the restore has every imported ban", { timeout: 90_000 }, async () => {
-    const dataDir = tempDir()
-    const first = await start(dataDir)
-    await backupLabelled(first, "scheduled")
-    const body = Array.from({ length: 150 }, (_, n) => ({ ...banFor(1000 + n), bannedBy: "old-admin", bannedAt: "2024-01-01T00:00:00.000Z" }))
-    const imported = await requestJson(first.baseUrl, "POST", "/api/bans/import", { body, headers: BANS })
-    expect(imported.status, JSON.stringify(imported.body)).toBe(200)
-    expect((imported.body as { readonly added: number }).added).toBe(150)
-    const importBackup = await backupLabelled(first, "bans-import")
-    const importedIds = await banIds(first)
-    expect(importedIds.size).toBe(150)
-    first.child.kill("SIGKILL")
-    expect((await first.exited).signal).toBe("SIGKILL")
+    it("PostgreSQL: kill -9 after a large import: its .pgdump holds every imported ban, and the server keeps them all", { timeout: 90_000 }, async () => {
+      const dataDir = tempDir()
+      const first = await start(dataDir)
+      await backupLabelled(first, "scheduled")
+      const body = Array.from({ length: 150 }, (_, n) => ({ ...banFor(1000 + n), bannedBy: "old-admin", bannedAt: "2024-01-01T00:00:00.000Z" }))
+      const imported = await requestJson(first.baseUrl, "POST", "/api/bans/import", { body, headers: BANS })
+      expect(imported.status, JSON.stringify(imported.body)).toBe(200)
+      expect((imported.body as { readonly added: number }).added).toBe(150)
+      const importBackup = await backupLabelled(first, "bans-import")
+      const importedIds = await banIds(first)
+      expect(importedIds.size).toBe(150)
+      first.child.kill("SIGKILL")
+      expect((await first.exited).signal).toBe("SIGKILL")
 
-    corrupt(dataDir, { wal: true })
-    const second = await start(dataDir)
-    expect((await health(second)).database).toMatchObject({
-      ok: true,
-      startup: "restored-from-backup",
-      restoredFrom: { file: NodePath.basename(importBackup.file), takenAt: new Date(importBackup.takenAt).toISOString() }
+      await expectRestorable(importBackup.file, "bans")
+      const dumped = (await postgresDumpRows(importBackup.file, "bans")).join("\n")
+      expect([...importedIds].filter((id) => !dumped.includes(id)), "imported bans missing from the import backup").toEqual([])
+
+      garbageDatabaseFile(dataDir)
+      const second = await start(dataDir)
+      const database = (await health(second)).database
+      expect(database).toMatchObject({ ok: true, startup: "opened" })
+      expect(database.restoredFrom).toBeUndefined()
+      expect(await banIds(second)).toEqual(importedIds)
+      await stopCleanly(second)
     })
-    expect(await banIds(second)).toEqual(importedIds)
-    await stopCleanly(second)
-  })
+  } else {
+    it("SQLite: a clean stop leaves a fresh backup: every acknowledged ban is restored and /api/health says from when", { timeout: 90_000 }, async () => {
+      const dataDir = tempDir()
+      // The default backup interval (1 hour): without the shutdown backup, only the one taken at start would exist.
+      const first = await start(dataDir)
+      const startBackup = await backupLabelled(first, "scheduled")
+      const acknowledged: Array<string> = []
+      for (let n = 0; n < 25; n++) {
+        const response = await requestJson(first.baseUrl, "POST", "/api/bans", { body: banFor(n), headers: BANS })
+        expect(response.status, JSON.stringify(response.body)).toBe(201)
+        acknowledged.push((response.body as { readonly id: string }).id)
+      }
+      const lastAck = Date.now()
+      await stopCleanly(first)
+      expect(first.output()).toContain("Shutdown backup done in")
+
+      const newest = listBackups(dataDir)[0]
+      expect(newest?.file).toMatch(/-shutdown\.db$/)
+      if (newest === undefined) throw new Error("no backups")
+      expect(newest.takenAt).toBeGreaterThanOrEqual(lastAck)
+      expect(listBackups(dataDir).map((b) => b.file)).toContain(startBackup.file)
+
+      corrupt(dataDir)
+      const second = await start(dataDir)
+      const takenAt = new Date(newest.takenAt).toISOString()
+      expect((await health(second)).database).toEqual({
+        ok: true,
+        latencyMs: expect.any(Number),
+        startup: "restored-from-backup",
+        restoredFrom: { file: NodePath.basename(newest.file), takenAt }
+      })
+      expect(second.output()).toContain(`writes made after ${takenAt} are lost`)
+      const stored = await banIds(second)
+      expect(acknowledged.filter((id) => !stored.has(id)), "acknowledged bans lost").toEqual([])
+      await stopCleanly(second)
+    })
+
+    it("SQLite: kill -9 after a large import's backup: the restore has every imported ban", { timeout: 90_000 }, async () => {
+      const dataDir = tempDir()
+      const first = await start(dataDir)
+      await backupLabelled(first, "scheduled")
+      const body = Array.from({ length: 150 }, (_, n) => ({ ...banFor(1000 + n), bannedBy: "old-admin", bannedAt: "2024-01-01T00:00:00.000Z" }))
+      const imported = await requestJson(first.baseUrl, "POST", "/api/bans/import", { body, headers: BANS })
+      expect(imported.status, JSON.stringify(imported.body)).toBe(200)
+      expect((imported.body as { readonly added: number }).added).toBe(150)
+      const importBackup = await backupLabelled(first, "bans-import")
+      const importedIds = await banIds(first)
+      expect(importedIds.size).toBe(150)
+      first.child.kill("SIGKILL")
+      expect((await first.exited).signal).toBe("SIGKILL")
+
+      corrupt(dataDir, { wal: true })
+      const second = await start(dataDir)
+      expect((await health(second)).database).toMatchObject({
+        ok: true,
+        startup: "restored-from-backup",
+        restoredFrom: { file: NodePath.basename(importBackup.file), takenAt: new Date(importBackup.takenAt).toISOString() }
+      })
+      expect(await banIds(second)).toEqual(importedIds)
+      await stopCleanly(second)
+    })
+  }
 })
 
 describe("start-up failures", () => {

@@ -4,8 +4,11 @@
  * password, so the next start is still a first start; the one-time password
  * is printed only once the controller listens; a later start says how to get
  * a new one, and `reset-admin` gives one; a stop says the game servers keep
- * running.
+ * running. On the PostgreSQL pass the controller and `reset-admin` share the
+ * data directory's database (`DATABASE_URL`), and `reset-admin` also
+ * refuses a database without Garrison's tables.
  */
+import { postgresDatabase, startPostgres, testDatabaseEngine } from "@garrison/testkit/core"
 import { afterAll, describe, expect, it } from "vitest"
 import { existsSync } from "node:fs"
 import { createServer } from "node:net"
@@ -42,10 +45,26 @@ const oneTimePassword = (output: string): string | undefined => /one-time passwo
 const login = (baseUrl: string, username: string, password: string) =>
   requestJson(baseUrl, "POST", "/api/auth/login", { body: { username, password } })
 
-const resetAdmin = async (dataDir: string, ...args: ReadonlyArray<string>) => {
-  const run = spawnNode({ args: [NodePath.join(repoRoot, "packages/http/dist/resetAdmin.js"), ...args], env: { DATA_DIR: dataDir, ...NO_ADMIN_ENV } })
+const resetAdmin = async (dataDir: string, ...args: ReadonlyArray<string>) => resetAdminWith({ DATA_DIR: dataDir }, ...args)
+
+const resetAdminWith = async (env: Readonly<Record<string, string>>, ...args: ReadonlyArray<string>) => {
+  const run = spawnNode({ args: [NodePath.join(repoRoot, "packages/http/dist/resetAdmin.js"), ...args], env: { ...env, ...NO_ADMIN_ENV } })
   const exit = await run.exited
   return { code: exit.code, output: run.output() }
+}
+
+/** reset-admin on an empty PostgreSQL database: refused twice (the first refusal made no tables: no migration ran). */
+const refusesEmptyDatabase = async (url: string) => {
+  const { username, host, pathname } = new URL(url)
+  const where = `postgres://${username}@${host}${pathname}` // as the store names it: never a password
+  for (let run = 0; run < 2; run++) {
+    const empty = await resetAdminWith({ DATA_DIR: NodePath.join(tempRoot(), "data"), DATABASE_URL: url })
+    expect(empty.code, empty.output).toBe(1)
+    expect(empty.output.trim()).toBe(
+      `cannot reset: no controller database at ${where}: the database has no Garrison tables (no garrison_migrations); ` +
+        "start the controller once on this DATABASE_URL, or set DATABASE_URL to its database"
+    )
+  }
 }
 
 describe("a failed first start", () => {
@@ -135,8 +154,22 @@ describe("the first admin's password", () => {
     const bogus = await resetAdmin(dataDir, "--bogus")
     expect(bogus.code).toBe(1)
     expect(bogus.output.trim()).toBe("cannot reset: unknown option --bogus; usage: npm run reset-admin -- [username] [--mfa-off]")
-    const nowhere = await resetAdmin(NodePath.join(tempRoot(), "missing"))
+    // SQLite (whatever the pass: DATABASE_URL empty): no garrison.db in DATA_DIR.
+    const missing = NodePath.join(tempRoot(), "missing")
+    const nowhere = await resetAdminWith({ DATA_DIR: missing, DATABASE_URL: "" })
     expect(nowhere.code).toBe(1)
-    expect(nowhere.output).toContain("no controller database at")
+    expect(nowhere.output.trim()).toBe(
+      `cannot reset: no controller database at ${NodePath.join(missing, "garrison.db")}: start the controller once, or set DATA_DIR to its data directory`
+    )
   }, 90_000)
+
+  // On both passes: the run's PostgreSQL when it has one, else a server of this test's own.
+  it("PostgreSQL: reset-admin refuses a database without Garrison's tables, and leaves it so", async () => {
+    const own = testDatabaseEngine() === "postgres" ? undefined : await startPostgres()
+    try {
+      await refusesEmptyDatabase(own === undefined ? await postgresDatabase() : await own.createDatabase())
+    } finally {
+      await own?.stop()
+    }
+  }, 180_000)
 })

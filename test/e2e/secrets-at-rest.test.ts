@@ -9,11 +9,18 @@
  * (create reply, status, list, config backup) never shows the password.
  * One test per step, in order, on one data directory.
  *
+ * On PostgreSQL (`GARRISON_TEST_DATABASE=postgres`) the database is no file
+ * of the data directory: the stored columns are read through SQL and the
+ * whole database through `pg_dump` (plain text), and the shutdown backup is
+ * a `.pgdump` read back with `pg_restore`; each holds the secrets sealed,
+ * never in clear, and no file of the data directory holds them in clear.
+ *
  * Needs the build (`npx tsc -b`) and the bundle (`node packages/http/scripts/bundle.mjs`).
  */
 import { Secret, TOTP } from "otpauth"
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
 import * as NodePath from "node:path"
+import { dataDirDatabaseUrl, postgresDumpText, postgresQuery, postgresRestoreText, testDatabaseEngine } from "@garrison/testkit/core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   type ControllerHandle,
@@ -51,6 +58,19 @@ const filesUnder = (dir: string): Map<string, Buffer> => {
 const holding = (files: Map<string, Buffer>, needle: string): Array<string> =>
   [...files].filter(([, bytes]) => bytes.includes(needle)).map(([path]) => path)
 
+const POSTGRES = testDatabaseEngine() === "postgres"
+
+/** On PostgreSQL: the sealed columns (the server entry, the MFA secret) read through SQL, and a plain pg_dump. */
+const storedInPostgres = async (dir: string) => {
+  const url = dataDirDatabaseUrl(dir)
+  if (url === undefined) throw new Error(`no PostgreSQL database for ${dir}`)
+  return {
+    entries: await postgresQuery(url, "SELECT entry FROM servers"),
+    mfa: await postgresQuery(url, "SELECT mfa_secret FROM accounts_users WHERE mfa_secret IS NOT NULL"),
+    dump: await postgresDumpText(url)
+  }
+}
+
 const totpAt = (secret: string, ms: number) =>
   TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: ms, digits: 6, period: 30, algorithm: "SHA1" })
 
@@ -73,8 +93,14 @@ const api = (method: string, path: string, body?: unknown, token?: string) =>
 
 const mfa = handoff<{ readonly token: string; readonly secret: string }>("the admin turns MFA on")
 const server = handoff<string>("an entry made with a known RCON password connects; the API never shows the password")
-const running = handoff<true>("while the controller runs, the database and its WAL hold the secrets sealed, never in clear")
-const stopped = handoff<true>("a clean stop's backup holds them sealed too; files are 0600 and folders 0700")
+const RUNNING = POSTGRES
+  ? "PostgreSQL: while the controller runs, the stored columns and a pg_dump hold the secrets sealed, never in clear, nor does any file"
+  : "SQLite: while the controller runs, the database and its WAL hold the secrets sealed, never in clear"
+const STOPPED = POSTGRES
+  ? "PostgreSQL: a clean stop's .pgdump backup holds them sealed too (read by pg_restore); files are 0600 and folders 0700"
+  : "SQLite: a clean stop's backup holds them sealed too; files are 0600 and folders 0700"
+const running = handoff<true>(RUNNING)
+const stopped = handoff<true>(STOPPED)
 
 beforeAll(async () => {
   install = await installSim({ rconPassword: RCON_PASSWORD })
@@ -132,30 +158,54 @@ describe.sequential("secrets at rest", { timeout: 60_000 }, () => {
     server.set(id)
   })
 
-  it("while the controller runs, the database and its WAL hold the secrets sealed, never in clear", () => {
+  it(RUNNING, async () => {
     const { secret } = mfa.get()
     server.get()
-    const db = NodePath.join(dataDir, "garrison.db")
-    expect(existsSync(`${db}-wal`)).toBe(true)
     const files = filesUnder(dataDir)
-    expect(files.get(`${db}-wal`)?.length ?? 0).toBeGreaterThan(0)
-    // The values are there, sealed (so the check below is not vacuous)...
-    expect(holding(files, "sealed:v1:").filter((path) => path.startsWith(db))).not.toEqual([])
+    if (POSTGRES) {
+      const stored = await storedInPostgres(dataDir)
+      // The values are there, sealed (so the checks below are not vacuous)...
+      for (const text of [stored.entries, stored.mfa, stored.dump]) expect(text).toContain("sealed:v1:")
+      // ...and in clear nowhere: not in the database, not in any file (the database has none here).
+      for (const text of [stored.entries, stored.mfa, stored.dump]) {
+        expect(text).not.toContain(RCON_PASSWORD)
+        expect(text).not.toContain(secret)
+      }
+      expect(existsSync(NodePath.join(dataDir, "garrison.db"))).toBe(false)
+    } else {
+      const db = NodePath.join(dataDir, "garrison.db")
+      expect(existsSync(`${db}-wal`)).toBe(true)
+      expect(files.get(`${db}-wal`)?.length ?? 0).toBeGreaterThan(0)
+      // The values are there, sealed (so the check below is not vacuous)...
+      expect(holding(files, "sealed:v1:").filter((path) => path.startsWith(db))).not.toEqual([])
+    }
     // ...and in clear nowhere.
     expect(holding(files, RCON_PASSWORD)).toEqual([])
     expect(holding(files, secret)).toEqual([])
     running.set(true)
   })
 
-  it("a clean stop's backup holds them sealed too; files are 0600 and folders 0700", async () => {
+  it(STOPPED, async () => {
     const { secret } = mfa.get()
     running.get()
     // A clean stop takes a backup; the server keeps running.
     await stopProcess(controller)
-    const backups = readdirSync(NodePath.join(dataDir, "backups")).filter((name) => name.endsWith(".db"))
+    const backups = readdirSync(NodePath.join(dataDir, "backups")).filter((name) => name.endsWith(POSTGRES ? ".pgdump" : ".db"))
     expect(backups.some((name) => name.includes("-shutdown"))).toBe(true)
     const files = filesUnder(dataDir)
-    expect(holding(files, "sealed:v1:").some((path) => path.includes(`${NodePath.sep}backups${NodePath.sep}`))).toBe(true)
+    if (POSTGRES) {
+      // pg_dump's custom format is compressed: read what it restores, as text.
+      const shutdown = backups.filter((name) => name.includes("-shutdown")).map((name) => NodePath.join(dataDir, "backups", name))
+      for (const file of shutdown) {
+        expect(await postgresRestoreText(file, { list: true })).toMatch(/TABLE DATA public servers /)
+        const restored = await postgresRestoreText(file, { sql: true })
+        expect(restored).toContain("sealed:v1:")
+        expect(restored).not.toContain(RCON_PASSWORD)
+        expect(restored).not.toContain(secret)
+      }
+    } else {
+      expect(holding(files, "sealed:v1:").some((path) => path.includes(`${NodePath.sep}backups${NodePath.sep}`))).toBe(true)
+    }
     expect(holding(files, RCON_PASSWORD)).toEqual([])
     expect(holding(files, secret)).toEqual([])
     for (const path of files.keys()) expect([path, statSync(path).mode & 0o777]).toEqual([path, 0o600])

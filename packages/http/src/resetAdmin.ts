@@ -3,16 +3,21 @@
  * password for an admin (the only admin when no name is given), for whoever
  * lost the first admin's password or their own; `--mfa-off` also turns
  * their MFA off. Reads the same settings as `npm start`
- * (`DATA_DIR`, ...). Only the accounts and audit plugins are loaded: no game
- * server is touched, no port is opened.
+ * (`DATA_DIR`, `DATABASE_URL`, ...) and works on the store they name:
+ * refused when there is no controller database there (SQLite: no
+ * `garrison.db`; PostgreSQL: a database without Garrison's tables, no
+ * `garrison_migrations`), which it never creates. Only the accounts and
+ * audit plugins are loaded: no game server is touched, no port is opened.
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { AccountsPlugin, AuditPlugin, resetAdminPassword } from "@garrison/plugins"
-import { errorMessage, GarrisonConfig, Runtime, StartupError } from "@garrison/runtime"
+import { Database, errorMessage, GarrisonConfig, Runtime, StartupError } from "@garrison/runtime"
 import * as Cause from "effect/Cause"
 import * as ConfigError from "effect/ConfigError"
 import * as Console from "effect/Console"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
@@ -39,16 +44,35 @@ const parseArguments = (args: ReadonlyArray<string>) =>
 const describe = (error: unknown) =>
   ConfigError.isConfigError(error) ? `bad configuration: ${String(error)}` : errorMessage(error)
 
+const noDatabase = (where: string, hint: string) =>
+  new StartupError({ reason: "data-dir", message: `no controller database at ${where}: ${hint}` })
+
+/**
+ * Refuses unless the configured store holds a controller's database, before the runtime (whose migrations would
+ * make an empty one) opens it. SQLite: `<DATA_DIR>/garrison.db` exists (nothing is opened). PostgreSQL: the store
+ * opens (it answers, version, writable) and found Garrison's tables (`startup` is not `created`), then closes.
+ */
+const requireControllerDatabase = Effect.gen(function* () {
+  const config = yield* GarrisonConfig
+  if (config.databaseUrl === undefined) {
+    const database = NodePath.join(config.dataDir, "garrison.db")
+    if (!existsSync(database)) {
+      return yield* noDatabase(database, "start the controller once, or set DATA_DIR to its data directory")
+    }
+    return
+  }
+  const { file, startup } = yield* Effect.scoped(Effect.map(Layer.build(Database.layer), (context) => Context.get(context, Database)))
+  if (startup.outcome === "created") {
+    return yield* noDatabase(
+      file,
+      "the database has no Garrison tables (no garrison_migrations); start the controller once on this DATABASE_URL, or set DATABASE_URL to its database"
+    )
+  }
+})
+
 const program = Effect.gen(function* () {
   const { username, turnMfaOff } = yield* parseArguments(process.argv.slice(2))
-  const config = yield* GarrisonConfig
-  const database = NodePath.join(config.dataDir, "garrison.db")
-  if (!existsSync(database)) {
-    return yield* new StartupError({
-      reason: "data-dir",
-      message: `no controller database at ${database}: start the controller once, or set DATA_DIR to its data directory`
-    })
-  }
+  yield* requireControllerDatabase
   const reset = yield* resetAdminPassword(username, { turnMfaOff }).pipe(
     Effect.provide(Runtime.layer([AuditPlugin, AccountsPlugin], { scheduledBackups: false }))
   )

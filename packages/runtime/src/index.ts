@@ -135,6 +135,7 @@ export {
 export type { RateLimitDeclaration, RateLimitRule } from "./http/RateLimits.js"
 export { BodyExample, undocumentedEndpoints } from "./http/EndpointDocs.js"
 export { describeQueryInteger, QueryInteger } from "./http/QueryInteger.js"
+export { hasNul, NUL_RULE, StoredText, TrimmedStoredText, withoutNul } from "./http/StoredText.js"
 export type { QueryIntegerOptions } from "./http/QueryInteger.js"
 export { AuditTrail, countedRecord, recordForRequest, requestAuditsRef } from "./access/AuditTrail.js"
 export type { AuditEntry, AuditTrailShape } from "./access/AuditTrail.js"

@@ -2,12 +2,11 @@
  * A plugin's jobs (`Plugin.Job`), on `TestClock`: the first run after
  * `initialDelay`, then `every` after each run; an interval read from the
  * settings; a run that fails, dies or outlives `timeout` is logged naming
- * the job, and the loop goes on.
+ * the job, and the loop goes on. On the pass's engine (`testGarrisonConfig`).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { captureLogs, type LogLine, tempDir } from "@garrison/testkit/core"
+import { captureLogs, type LogLine, tempDir, testGarrisonConfig } from "@garrison/testkit/core"
 import { Context, Effect, Layer, Ref, TestClock } from "effect"
-import { GarrisonConfig } from "../src/config/GarrisonConfig.js"
 import * as Plugin from "../src/kernel/Plugin.js"
 import * as Runtime from "../src/kernel/Runtime.js"
 
@@ -62,7 +61,7 @@ describe("plugin jobs", () => {
       expect(warnings.join("\n")).toContain("a bug")
       expect(warnings.join("\n")).toContain("took longer than 30s: stopped")
     }).pipe(
-      Effect.provide(Runtime.layer([plugin], { scheduledBackups: false }).pipe(Layer.provide(GarrisonConfig.layerWith({ dataDir: tempDir("garrison-jobs-") })))),
+      Effect.provide(Runtime.layer([plugin], { scheduledBackups: false }).pipe(Layer.provide(testGarrisonConfig({ dataDir: tempDir("garrison-jobs-") })))),
       Effect.provide(captureLogs(lines))
     )
   })

@@ -1,9 +1,8 @@
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Exit, Layer, LogLevel, Ref, Schema, TestClock } from "effect"
-import { captureLogs, type LogLine, tempDir as makeTempDir } from "@garrison/testkit/core"
+import { captureLogs, type LogLine, tempDir as makeTempDir, testGarrisonConfig } from "@garrison/testkit/core"
 import { PermissionCatalog } from "../src/access/Permissions.js"
-import { GarrisonConfig } from "../src/config/GarrisonConfig.js"
 import { EventBus, on } from "../src/events/EventBus.js"
 import { BeforeServerStart, Hooks } from "../src/kernel/Hooks.js"
 import * as Plugin from "../src/kernel/Plugin.js"
@@ -40,7 +39,8 @@ const doublerPlugin = Plugin.make({
   ]
 })
 
-const config = (dataDir: string) => GarrisonConfig.layerWith({ dataDir })
+/** On the pass's engine: SQLite, or with `GARRISON_TEST_DATABASE=postgres` the data directory's database on the run's server. */
+const config = (dataDir: string) => testGarrisonConfig({ dataDir })
 const tempDir = () => makeTempDir("garrison-runtime-")
 
 describe("Runtime.layer", () => {

@@ -260,6 +260,41 @@ export const postgresQuery = async (url: string, sql: string, options: { readonl
   return ran.stdout.trim()
 }
 
+/**
+ * `pg_dump` of the database at `url`, plain SQL to stdout: everything it stores, as text (for a test that looks
+ * for a value at rest, as one would grep a SQLite file).
+ */
+export const postgresDumpText = async (url: string, options: { readonly bin?: string } = {}): Promise<string> => {
+  const ran = await run(undefined, NodePath.join(findPostgres(options.bin).bin, "pg_dump"), ["--format=plain", "--no-owner", "-d", url])
+  if (ran.code !== 0) throw new Error(`pg_dump failed on ${new URL(url).host}${new URL(url).pathname}\n${ran.stderr.trim()}`)
+  return ran.stdout
+}
+
+/**
+ * What `pg_restore` reads from a custom-format dump (a `.pgdump` backup): its table of contents (`list`, as
+ * `pg_restore --list` checks a dump), or the SQL it would run (`sql`; `dataOnly` for the rows alone).
+ * Fails naming the file when `pg_restore` refuses it.
+ */
+export const postgresRestoreText = async (
+  file: string,
+  what: { readonly list: true } | { readonly sql: true; readonly dataOnly?: boolean },
+  options: { readonly bin?: string } = {}
+): Promise<string> => {
+  const args = "list" in what ? ["--list", file] : [...(what.dataOnly === true ? ["--data-only"] : []), "-f", "-", file]
+  const ran = await run(undefined, NodePath.join(findPostgres(options.bin).bin, "pg_restore"), args)
+  if (ran.code !== 0) throw new Error(`pg_restore ${args.join(" ")} failed\n${ran.stderr.trim()}`)
+  return ran.stdout
+}
+
+/** The rows of `table` in a custom-format dump, as `COPY` text lines (tab between columns), from `pg_restore --data-only`. */
+export const postgresDumpRows = async (file: string, table: string, options: { readonly bin?: string } = {}): Promise<ReadonlyArray<string>> => {
+  const lines = (await postgresRestoreText(file, { sql: true, dataOnly: true }, options)).split("\n")
+  const start = lines.findIndex((line) => new RegExp(`^COPY (public\\.)?"?${table}"? \\(.*\\) FROM stdin;$`).test(line))
+  if (start < 0) throw new Error(`no rows of ${table} in ${file}`)
+  const end = lines.indexOf("\\.", start + 1)
+  return lines.slice(start + 1, end < 0 ? undefined : end)
+}
+
 /** A fresh, empty database on the server of `adminUrl` (named `name`, or uniquely): its URL. */
 export const createPostgresDatabase = async (adminUrl: string, name: string = uniqueDatabaseName(), options: { readonly bin?: string } = {}): Promise<string> => {
   await postgresQuery(adminUrl, `CREATE DATABASE "${checkName(name)}"`, options)

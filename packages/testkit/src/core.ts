@@ -51,7 +51,10 @@ export {
   POSTGRES_SUPERUSER,
   type PostgresInstallation,
   type PostgresOptions,
+  postgresDumpRows,
+  postgresDumpText,
   postgresQuery,
+  postgresRestoreText,
   type PostgresServer,
   startPostgres,
   TEST_DATABASE_VARIABLE,
@@ -64,7 +67,7 @@ export { integrityCheck, type RawDatabase, type RawStatement, withDatabaseCopy, 
 export { countingStatements, type StatementTally } from "./StatementCount.js"
 export { removeTempDirs, scopedTempDir, tempDir } from "./TempDir.js"
 export { caller, parseTestToken, TestAuthPlugin, testAuthorization, testToken } from "./TestAuthPlugin.js"
-export { sleepingUntil, sleepsOnTestClock } from "./TestClockSleeps.js"
+export { adjustInSteps, sleepingUntil, sleepsOnTestClock } from "./TestClockSleeps.js"
 export {
   acquireDataDirDatabase,
   dataDirDatabaseUrl,

@@ -22,6 +22,7 @@ export {
 export { CsrfExempt, DuringPasswordChange, RateLimit } from "../../../runtime/src/http/RoutePolicy.js"
 export { BodyExample } from "../../../runtime/src/http/EndpointDocs.js"
 export { QueryInteger } from "../../../runtime/src/http/QueryInteger.js"
+export { hasNul, NUL_RULE, StoredText, TrimmedStoredText } from "../../../runtime/src/http/StoredText.js"
 export { pageFields, pageParams, PageWithTotal, totalField } from "../../../runtime/src/http/Page.js"
 export { IsoDateOrDateTime, IsoDateTime } from "../../../runtime/src/time/IsoDateTime.js"
 export { PlatformId } from "../../../runtime/src/game/PlayerIds.js"

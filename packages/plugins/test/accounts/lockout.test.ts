@@ -12,6 +12,7 @@
  * The gate allows 15 requests per 15 minutes per IP on /api/auth/*, so the
  * clock is also moved to let old requests leave that window.
  */
+import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import type * as HttpClient from "@effect/platform/HttpClient"
 import { Clock, Deferred, type Duration, Effect, Exit, Fiber, Queue, TestClock } from "effect"
@@ -143,6 +144,16 @@ describe("login lockout", () => {
       const ip = freshIp()
       for (let i = 0; i < 4; i++) expect((yield* login("ghost", "whatever-1", { ip })).status).toBe(401)
       expectLocked(yield* login("ghost", "whatever-1", { ip }), 60)
+    }).pipe(Effect.provide(accountsController())))
+
+  it.scoped("a username with a NUL (none can exist) is 401 and counted, for its pair and its address, under U+FFFD on both engines", () =>
+    Effect.gen(function* () {
+      const sql = yield* SqlClient.SqlClient
+      const ip = freshIp()
+      for (let i = 0; i < 4; i++) expect((yield* login("Nul\u0000byte", "whatever-1", { ip })).status).toBe(401)
+      const rows = yield* Effect.orDie(sql<{ readonly username_key: string }>`SELECT username_key FROM accounts_login_failures WHERE ip = ${ip}`)
+      expect(rows.map((row) => row.username_key)).toEqual(Array(4).fill("nul\ufffdbyte"))
+      expectLocked(yield* login("nul\u0000byte", "whatever-1", { ip }), 60)
     }).pipe(Effect.provide(accountsController())))
 
   it.scoped("MFA-disable and password-change confirmations count towards the same lockout", () =>

@@ -105,6 +105,27 @@ describe("roles", () => {
       expect((yield* call("PATCH", "/api/roles/missing", { json: {}, headers: admin.bearer })).status).toBe(404)
     }).pipe(Effect.provide(accountsController())))
 
+  it.scoped("a role description with a NUL is 400 naming description, on create, update and restore (PostgreSQL text cannot hold one)", () =>
+    Effect.gen(function* () {
+      const admin = yield* signInAdmin
+      const rule = "description must not contain a NUL character (U+0000)"
+      const created = yield* call("POST", "/api/roles", { json: { name: "nul", description: "a\u0000b", permissions: [] }, headers: admin.bearer })
+      expect(created.status).toBe(400)
+      expect(created.body).toMatchObject({ error: "invalid-request" })
+      expect(String((created.body as { message: unknown }).message)).toContain(rule)
+      const patched = yield* call("PATCH", "/api/roles/moderator", { json: { description: "\u0000" }, headers: admin.bearer })
+      expect(patched.status).toBe(400)
+      expect(String((patched.body as { message: unknown }).message)).toContain(rule)
+      const restored = yield* call("POST", "/api/restore/roles", {
+        json: { kind: "garrison.roles", version: 1, roles: [{ name: "nul", description: "x\u0000", permissions: [] }] },
+        headers: admin.bearer
+      })
+      expect(restored.status).toBe(400)
+      expect(String((restored.body as { message: unknown }).message)).toContain("description")
+      const roles = yield* call("GET", "/api/roles?limit=100", { headers: admin.bearer })
+      expect((roles.body as { items: ReadonlyArray<{ name: string }> }).items.map((role) => role.name)).not.toContain("nul")
+    }).pipe(Effect.provide(accountsController())))
+
   it.scoped("a role held by users cannot be deleted; an unused one can", () =>
     Effect.gen(function* () {
       const admin = yield* signInAdmin

@@ -9,7 +9,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { request } from "@garrison/testkit"
+import { request, testDatabaseEngine } from "@garrison/testkit"
 import { Effect, Schema, TestClock } from "effect"
 import { type AuditFilter, AuditLog, AuditPage, AuditRow } from "../../src/audit/index.js"
 import { ADMIN, auditController, call, HOSTILE, straddling } from "./support.js"
@@ -169,7 +169,8 @@ describe("audit JSON from the database", () => {
       // Oldest is id 1, with DETAILS[0].
       expect(byId(1).details).toEqual(DETAILS[0])
       expect(byId(1)).toMatchObject({ actor: "alice", ip: null, target: null, result: "success" })
-      expect(byId(2).details).toEqual(DETAILS[1])
+      // NUL is stored as U+FFFD (PostgreSQL text cannot hold it), the other control characters as they are.
+      expect(byId(2).details).toEqual({ ...DETAILS[1], control: "\ufffd\u0001\u0007\b\f\n\r\t\u001f\u007f" })
       expect(byId(3).details).toEqual(DETAILS[2])
       expect(byId(4).details).toEqual(DETAILS[3])
       expect(byId(5).details).toEqual(DETAILS[4])
@@ -195,7 +196,9 @@ describe("audit JSON from the database", () => {
       expect(reply.text).toMatch(/\],"nextCursor":null\}$/)
     }).pipe(Effect.provide(auditController())))
 
-  it.scoped("rows edited in the database answer as the decoded list reads them, whichever side writes them", () =>
+  // SQLite's own reading of edited rows (blobs, WTF-8 bytes, raw NUL, `char(0)`): PostgreSQL text cannot hold
+  // what these edits write, and its list reads details its own way (jsonPostgres.test.ts edits those).
+  it.scoped.skipIf(testDatabaseEngine() === "postgres")("rows edited in the database answer as the decoded list reads them, whichever side writes them", () =>
     Effect.gen(function* () {
       const sql = yield* SqlClient.SqlClient
       const deep = (n: number) => "[".repeat(n) + "]".repeat(n)

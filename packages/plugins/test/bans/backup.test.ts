@@ -4,13 +4,17 @@
  * of imports shares it, and a small import leaves the backups alone. The
  * request worker runs on the test clock; what must not happen is ruled out
  * with a marker request made after the imports.
+ *
+ * On SQLite a backup is a `.db` file, read with a copy of it; on PostgreSQL a
+ * `.pgdump` (pg_dump's custom format), whose rows `pg_restore --data-only`
+ * writes out.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { BULK_WRITE_BACKUP_ROWS, Database } from "@garrison/runtime"
 import { Clock, Effect, TestClock } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
-import { withDatabaseCopy } from "@garrison/testkit"
+import { postgresDumpRows, testDatabaseEngine, withDatabaseCopy } from "@garrison/testkit"
 import { bansController, call, eventually, makeFleet, sleepingUntil } from "./support.js"
 
 const MOD = "mod:bans.manage"
@@ -25,9 +29,14 @@ const bans = (from: number, count: number) =>
     bannedAt: "2024-01-01T00:00:00.000Z"
   }))
 
+const postgres = testDatabaseEngine() === "postgres"
+/** A backup's extension on the run's engine. */
+const EXT = postgres ? ".pgdump" : ".db"
+const whatIsChecked = postgres ? "PostgreSQL: .pgdump files, rows read by pg_restore" : "SQLite: .db files, rows read from a copy"
+
 const importBackups = Effect.map(Database, (db) =>
   Fs.readdirSync(db.backupsDir)
-    .filter((name) => name.endsWith("-bans-import.db"))
+    .filter((name) => name.endsWith(`-bans-import${EXT}`))
     .map((name) => NodePath.join(db.backupsDir, name))
 )
 
@@ -37,7 +46,11 @@ const takenAt = (backup: string) => {
   return Date.parse(`${y}-${mo}-${d}T${h}:${mi}:${sec}.${ms}Z`)
 }
 
-const bansIn = (backup: string) => withDatabaseCopy(backup, (db) => Number(db.prepare("SELECT COUNT(*) FROM bans").pluck().all()[0]))
+/** How many bans a backup holds. */
+const bansIn = (backup: string): Effect.Effect<number> =>
+  postgres
+    ? Effect.map(Effect.promise(() => postgresDumpRows(backup, "bans")), (rows) => rows.length)
+    : Effect.sync(() => withDatabaseCopy(backup, (db) => Number(db.prepare("SELECT COUNT(*) FROM bans").pluck().all()[0])))
 
 const importAll = (body: ReadonlyArray<unknown>) =>
   Effect.map(call("POST", "/api/bans/import", { as: MOD, json: body }), (reply) => {
@@ -48,7 +61,7 @@ const importAll = (body: ReadonlyArray<unknown>) =>
 /** The backups taken on request (an import's or the test's marker), by name, oldest first. */
 const requestedBackups = Effect.map(Database, (db) =>
   Fs.readdirSync(db.backupsDir)
-    .filter((name) => /-(bans-import|marker)[a-z-]*\.db$/.test(name))
+    .filter((name) => name.endsWith(EXT) && /-(bans-import|marker)[a-z-]*\.[a-z]+$/.test(name))
     .sort()
 )
 
@@ -58,7 +71,7 @@ const requestMarker = Effect.flatMap(Database, (db) => db.requestBackup("marker"
 // The runtime's backup-request worker takes its time from the test clock: it waits 1 s after a first
 // request for the rest of a burst and keeps a minute between two backups it starts.
 describe("bans import backups", () => {
-  it.scoped("ten large imports in a row take one backup, holding every import answered before it began", () => {
+  it.scoped(`ten large imports in a row take one backup, holding every import answered before it began (${whatIsChecked})`, () => {
     const fleet = makeFleet({ alpha: "stopped" })
     return Effect.gen(function* () {
       const answeredAt: Array<number> = []
@@ -77,17 +90,17 @@ describe("bans import backups", () => {
       // Every import was answered before the backup began (the clock stood at 0): none waited for it.
       const before = answeredAt.filter((at) => at <= began).length
       expect(before).toBe(10)
-      expect(bansIn(taken[0] ?? "")).toBe(before * BULK_WRITE_BACKUP_ROWS)
+      expect(yield* bansIn(taken[0] ?? "")).toBe(before * BULK_WRITE_BACKUP_ROWS)
       // Nothing else is owed: a marker asked for now is the next backup, on its own, a minute after the first began.
       yield* requestMarker
       yield* sleepingUntil(61_000)
       yield* TestClock.adjust("1 minute")
       const all = yield* eventually(requestedBackups, (names) => names.length > 1)
-      expect(all).toEqual(["garrison-19700101T000001000-bans-import.db", "garrison-19700101T000101000-marker.db"])
+      expect(all).toEqual([`garrison-19700101T000001000-bans-import${EXT}`, `garrison-19700101T000101000-marker${EXT}`])
     }).pipe(Effect.provide(bansController(fleet)))
   })
 
-  it.scoped(`an import that adds fewer than ${BULK_WRITE_BACKUP_ROWS} bans takes no backup of its own`, () => {
+  it.scoped(`an import that adds fewer than ${BULK_WRITE_BACKUP_ROWS} bans takes no backup of its own (${whatIsChecked})`, () => {
     const fleet = makeFleet({ alpha: "stopped" })
     return Effect.gen(function* () {
       // 120 entries, but the 40 already stored are skipped: 80 added.
@@ -99,7 +112,7 @@ describe("bans import backups", () => {
       yield* sleepingUntil(1000)
       yield* TestClock.adjust("1 second")
       const taken = yield* eventually(requestedBackups, (names) => names.length > 0)
-      expect(taken).toEqual(["garrison-19700101T000001000-marker.db"])
+      expect(taken).toEqual([`garrison-19700101T000001000-marker${EXT}`])
     }).pipe(Effect.provide(bansController(fleet)))
   })
 })

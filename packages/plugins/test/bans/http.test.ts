@@ -58,6 +58,12 @@ describe("bans routes", () => {
       expect(notADate.status).toBe(400)
       expect((yield* call("POST", "/api/bans", { as: MOD, json: { ...body, platformId: "76561198000000001", reason: "" } })).status).toBe(400)
       expect((yield* call("POST", "/api/bans", { as: MOD, json: { platformId: "76561198000000001" } })).status).toBe(400)
+      // PostgreSQL text cannot hold NUL: refused at the door on both engines, naming the field.
+      for (const field of ["playerName", "reason"]) {
+        const nul = yield* call("POST", "/api/bans", { as: MOD, json: { ...body, platformId: "76561198000000001", [field]: "a\u0000b" } })
+        expect(nul.status).toBe(400)
+        expect(String(nul.body.message)).toContain(`${field} must not contain a NUL character (U+0000)`)
+      }
 
       expect((yield* call("POST", "/api/bans", { json: body })).status).toBe(401)
       expect((yield* call("POST", "/api/bans", { as: "x:players.ban", json: body })).status).toBe(403)

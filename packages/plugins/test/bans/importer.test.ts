@@ -160,4 +160,17 @@ describe("planImport", () => {
       { index: 4, error: "platformId: required, a string" }
     ])
   })
+
+  it("a NUL in a text field refuses the entry, naming its index and the field (PostgreSQL text cannot hold one)", () => {
+    const plan = planImport(
+      [entry({ playerName: "P\u0000" }), entry({ platformId: "76561198000000002", reason: "a\u0000b" }), entry({ platformId: "76561198000000003", bannedBy: "\u0000" }), entry({ platformId: "76561198000000004" })],
+      none
+    )
+    expect(plan.added).toBe(1)
+    expect(plan.errors.map((x) => ({ ...x }))).toEqual([
+      { index: 0, platformId: "76561198000000001", error: "playerName: must not contain a NUL character (U+0000)" },
+      { index: 1, platformId: "76561198000000002", error: "reason: must not contain a NUL character (U+0000)" },
+      { index: 2, platformId: "76561198000000003", error: "bannedBy: must not contain a NUL character (U+0000)" }
+    ])
+  })
 })

@@ -77,6 +77,10 @@ describe("ban.txt sync", () => {
       const alpha = server(fleet, "alpha")
       const { bans, hooks } = yield* setUp(fleet)
       yield* bans.add({ platformId: STEAM64, playerName: "A", reason: "r" }, OP)
+      // The sync worker writes the add on a fiber of its own (after a database read, which on PostgreSQL takes
+      // real time): once it has, nothing is left to write, and the owner's edit below is the file's last.
+      yield* banFileWhen(alpha, (t) => t.includes(STEAM64))
+      expect(readBanFile(alpha)).toBe(`${BAN_BLOCK_BEGIN}\n${STEAM64}\n${BAN_BLOCK_END}\n`)
       // Someone (the owner) rewrites the file by hand while the controller runs.
       const owner = "// my own bans\r\n76561197960265739 \t\r\n\xe9 latin1 comment\r\n"
       const trailer = "// after the block\r\n76561197960265740"

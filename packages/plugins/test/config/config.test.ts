@@ -7,7 +7,19 @@
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
-import { callWithText as call, fakeFleet, fakeInstall, type LogLine, request, tempDir, testController } from "@garrison/testkit"
+import {
+  callWithText as call,
+  dataDirDatabaseUrl,
+  fakeFleet,
+  fakeInstall,
+  type LogLine,
+  postgresDumpText,
+  postgresQuery,
+  request,
+  tempDir,
+  testController,
+  testDatabaseEngine
+} from "@garrison/testkit"
 import { Effect, LogLevel } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
@@ -42,6 +54,26 @@ interface Config {
   readonly text: string
   readonly etag: string
   readonly restartNeeded: boolean
+}
+
+/** Where the templates' text lies at rest, by engine. */
+const atRest =
+  testDatabaseEngine() === "postgres"
+    ? "PostgreSQL: the column read through SQL and a pg_dump of the database"
+    : "SQLite: the bytes of garrison.db and its -wal"
+
+/**
+ * The stored text to search for secrets: on SQLite the database file and its -wal (as one text, latin1); on
+ * PostgreSQL the column itself (`query`, one row a line) and a plain `pg_dump` of the data directory's database.
+ */
+const storedAtRest = async (dataDir: string, query: string): Promise<ReadonlyArray<string>> => {
+  if (testDatabaseEngine() === "sqlite") {
+    const files = ["garrison.db", "garrison.db-wal"].map((f) => NodePath.join(dataDir, f)).filter((f) => Fs.existsSync(f))
+    return [files.map((f) => Fs.readFileSync(f).toString("latin1")).join("")]
+  }
+  const url = dataDirDatabaseUrl(dataDir)
+  if (url === undefined) throw new Error(`no PostgreSQL database for ${dataDir}`)
+  return [await postgresQuery(url, query), await postgresDumpText(url)]
 }
 
 const setup = (dataDir?: string, logs?: Array<LogLine>) => {
@@ -158,7 +190,7 @@ describe("server configuration", () => {
       }).pipe(Effect.provide(layer))
     }))
 
-  it.scoped("templates: save, list, restore (the config before is saved first), delete; stored sealed", () =>
+  it.scoped(`templates: save, list, restore (the config before is saved first), delete; stored sealed (${atRest})`, () =>
     Effect.gen(function* () {
       const dataDir = tempDir("garrison-config-data-")
       const { layer } = setup(dataDir)
@@ -187,10 +219,12 @@ describe("server configuration", () => {
         expect((yield* call("DELETE", `/api/servers/${id}/config/templates/${template.id}`, { as: EDITOR })).status).toBe(404)
         expect((yield* call("POST", `/api/servers/${id}/config/templates/nope/restore`, { as: EDITOR })).status).toBe(404)
       }).pipe(Effect.provide(layer))
-      const db = ["garrison.db", "garrison.db-wal"].map((f) => NodePath.join(dataDir, f)).filter((f) => Fs.existsSync(f))
-      const stored = db.map((f) => Fs.readFileSync(f).toString("latin1")).join("")
-      expect(stored).not.toContain("admin-secret")
-      expect(stored).toContain("sealed:v1:")
+      const stored = yield* Effect.promise(() => storedAtRest(dataDir, "SELECT content FROM config_templates"))
+      expect(stored.length).toBeGreaterThan(0)
+      for (const text of stored) {
+        expect(text).not.toContain("admin-secret")
+        expect(text).toContain("sealed:v1:")
+      }
     }))
 
   it.scoped("a store failure is 500 internal quoting the request id; the database's words reach the log only", () =>

@@ -6,6 +6,7 @@ import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
 import { EventBus, OnlinePlayer, ServerDeleted } from "@garrison/runtime"
 import { ConfigProvider, Duration, Effect, TestClock } from "effect"
+import { adjustInSteps } from "@garrison/testkit"
 import { Metrics } from "../../src/logs/index.js"
 import { eventually, FakeServers, get, logsController } from "./support.js"
 
@@ -76,17 +77,18 @@ describe("metrics", () => {
       const m = yield* Metrics
       expect(Duration.toMillis(m.options.interval)).toBe(3600_000)
       expect(Duration.toMillis(m.options.retention)).toBe(7 * 24 * 3600_000)
-      // One sample an hour: 168 in 7 days.
-      yield* TestClock.adjust("7 days")
+      // One sample an hour: 168 in 7 days. The clock moves an hour at a time, once both hourly jobs (the sampler
+      // and the retention job) sleep again, so each sample is taken at its own hour on either engine.
+      yield* adjustInSteps("7 days", "1 hour", { sleepers: 2 })
       yield* eventually(rowCount, (n) => n === 168)
       // Day 8 (the hourly retention job has run): only the last 7 days remain.
-      yield* TestClock.adjust("1 day")
+      yield* adjustInSteps("1 day", "1 hour", { sleepers: 2 })
       // Samples from hour 24 to hour 192.
       yield* eventually(rowCount, (count) => count === 169)
       const first = yield* metrics("?from=1970-01-01T00:00:00Z&to=1970-01-09T00:00:00Z")
       expect(first.points[0]?.at).toBe(new Date(24 * 3600_000).toISOString())
     }).pipe(Effect.provide(logsController(servers)), withSettings({ METRICS_INTERVAL: "1 hour" }))
-  })
+  }, 60_000) // 192 hourly steps, each two jobs' round trips on PostgreSQL
 
   it.scoped("averages long ranges into buckets so at most ~500 points come back", () => {
     const servers = new FakeServers()

@@ -4,22 +4,30 @@
  * audit chain and real sessions: a request that starts costing more fails
  * here, naming its SQL. The ceilings are today's figures; issue 29 sets
  * the goals (ban add ≤ 5, paged list ≤ 2, login ≤ 6).
+ *
+ * SQLite only, on every pass: the counts are better-sqlite3's statements
+ * (the testkit's `countingStatements` counts at that driver), so the
+ * controller is pinned to SQLite (`DATABASE_URL` empty in its settings)
+ * even with `GARRISON_TEST_DATABASE=postgres`, where it would count nothing.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { Database } from "@garrison/runtime"
 import { countingStatements, StubFleet } from "@garrison/testkit"
 import { Effect } from "effect"
 import { makeBansPlugin } from "../../src/bans/index.js"
 import { PlayersPlugin } from "../../src/players/index.js"
 import { accountsController, ADMIN, call, login, signInAdmin } from "../accounts/support.js"
 
+// `DATABASE_URL: ""`: SQLite whatever the pass (a test that names the database wins over the pass's, see the testkit).
 const controller = () =>
-  accountsController({ auditChain: true, plugins: [StubFleet.of({}).plugin(), PlayersPlugin, makeBansPlugin()] })
+  accountsController({ auditChain: true, env: { DATABASE_URL: "" }, plugins: [StubFleet.of({}).plugin(), PlayersPlugin, makeBansPlugin()] })
 
 const STEAM = (n: number) => `7656119800000${String(n).padStart(4, "0")}`
 
 describe("statements per request", () => {
-  it.scopedLive("login, ban add, paged ban list", () =>
+  it.scopedLive("SQLite: login, ban add, paged ban list", () =>
     Effect.gen(function* () {
+      expect((yield* Database).engine).toBe("sqlite")
       const admin = yield* signInAdmin
       // Counts take in what runs meanwhile: each request once before, so the start-up's own work is over.
       yield* login(ADMIN.username, ADMIN.password)

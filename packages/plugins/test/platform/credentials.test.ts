@@ -5,7 +5,7 @@
  * clear, and run-time settings win over the environment until cleared.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { tempDir } from "@garrison/testkit"
+import { dataDirDatabaseUrl, postgresDumpText, postgresQuery, tempDir, testDatabaseEngine } from "@garrison/testkit"
 import { Effect } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
@@ -18,8 +18,29 @@ interface Status {
 }
 const status = (as: string) => Effect.map(call("GET", "/api/platform/status", { as }), (r) => r.body as Status)
 
+/** Where the settings lie at rest, by engine. */
+const atRest =
+  testDatabaseEngine() === "postgres"
+    ? "on PostgreSQL the column read through SQL and a pg_dump of the database"
+    : "on SQLite the bytes of garrison.db and its -wal"
+
+/**
+ * The stored text to search: on SQLite garrison.db and its -wal (one latin1 text); on PostgreSQL the stored
+ * settings (`platform_settings`, one row a line) and a plain `pg_dump` of the data directory's database.
+ */
+const storedAtRest = async (dataDir: string): Promise<ReadonlyArray<string>> => {
+  if (testDatabaseEngine() === "sqlite") {
+    const db = Fs.readFileSync(NodePath.join(dataDir, "garrison.db")).toString("latin1")
+    const wal = Fs.existsSync(NodePath.join(dataDir, "garrison.db-wal")) ? Fs.readFileSync(NodePath.join(dataDir, "garrison.db-wal")).toString("latin1") : ""
+    return [db + wal]
+  }
+  const url = dataDirDatabaseUrl(dataDir)
+  if (url === undefined) throw new Error(`no PostgreSQL database for ${dataDir}`)
+  return [await postgresQuery(url, "SELECT name, value FROM platform_settings"), await postgresDumpText(url)]
+}
+
 describe("platform credentials", () => {
-  it.scoped("a login SteamCMD accepts is stored (sealed) and shown without its password; a refused one is not stored", () =>
+  it.scoped(`a login SteamCMD accepts is stored (sealed: ${atRest}) and shown without its password; a refused one is not stored`, () =>
     Effect.gen(function* () {
       const steam = fakeSteamCmd()
       const dataDir = tempDir("garrison-platform-data-")
@@ -46,11 +67,12 @@ describe("platform credentials", () => {
         expect(JSON.stringify(yield* status(ADMIN))).not.toContain("correct-horse")
       }).pipe(Effect.provide(platformController({ STEAMCMD_PATH: steam.path }, dataDir)))
 
-      // At rest: sealed, never the password itself.
-      const db = Fs.readFileSync(NodePath.join(dataDir, "garrison.db")).toString("latin1")
-      const wal = Fs.existsSync(NodePath.join(dataDir, "garrison.db-wal")) ? Fs.readFileSync(NodePath.join(dataDir, "garrison.db-wal")).toString("latin1") : ""
-      expect(db + wal).not.toContain("correct-horse")
-      expect(db + wal).toContain("sealed:v1:")
+      // At rest: sealed, never the password itself (nor the refused one).
+      for (const text of yield* Effect.promise(() => storedAtRest(dataDir))) {
+        expect(text).not.toContain("correct-horse")
+        expect(text).not.toContain("wrong-one")
+        expect(text).toContain("sealed:v1:")
+      }
     }))
 
   it.scoped("Steam Guard: 409 asking for the code, then the code logs in; a wrong code is 400", () =>

@@ -72,6 +72,46 @@ describe("priority import", () => {
     })
   )
 
+  it.scopedLive("a NUL in a name is refused: 400 naming the field for one entry, the entry's index and field in an import", () =>
+    Effect.gen(function* () {
+      const controller = yield* makeController
+      yield* Effect.provide(
+        Effect.gen(function* () {
+          const one = yield* call("POST", BASE, { as: MANAGER, json: { platformId: STEAM64, name: "a\u0000b", role: "VIP", expiresAt: null } })
+          expect(one.status).toBe(400)
+          expect(String((one.body as { message: unknown }).message)).toContain("name must not contain a NUL character (U+0000)")
+          const added = yield* call("POST", BASE, { as: MANAGER, json: { platformId: STEAM64, name: "ok", role: "VIP", expiresAt: null } })
+          expect(added.status).toBe(201)
+          const patched = yield* call("PATCH", `${BASE}/${entry(added).id}`, { as: MANAGER, json: { name: "\u0000" } })
+          expect(patched.status).toBe(400)
+          expect(String((patched.body as { message: unknown }).message)).toContain("name must not contain a NUL character (U+0000)")
+
+          const body = [
+            { platformId: OTHER, name: "Bell \u0000", role: "VIP", expiresAt: null },
+            { platformId: THIRD, name: "Fine", role: "VIP", expiresAt: null, addedBy: "x\u0000" },
+            { platformId: THIRD, name: "Fine", role: "VIP", expiresAt: null }
+          ]
+          const reply = yield* call("POST", `${BASE}/import`, { as: MANAGER, json: body })
+          expect(reply.status).toBe(200)
+          expect(reply.body).toEqual({
+            added: 1,
+            skipped: 0,
+            errors: [
+              { index: 0, platformId: OTHER, error: "name: must not contain a NUL character (U+0000)" },
+              // An optional field's error also says it may be left out, as for any bad optional field.
+              { index: 1, platformId: THIRD, error: expect.stringMatching(/^addedBy: must not contain a NUL character \(U\+0000\)/) }
+            ]
+          })
+          expect(page(yield* call("GET", BASE, { as: MANAGER })).items.map((e) => [e.platformId, e.name])).toEqual([
+            [STEAM64, "ok"],
+            [THIRD, "Fine"]
+          ])
+        }),
+        controller.layer
+      )
+    })
+  )
+
   it.scopedLive("an export imports back into an empty queue; a body that is not an array is 400", () =>
     Effect.gen(function* () {
       const first = yield* makeController

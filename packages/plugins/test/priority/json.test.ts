@@ -26,7 +26,7 @@ const BOUNDARY = T0 + 10_000
 const NAMES = [
   'Quote " and \\ backslash',
   "Tab\there",
-  "Bell \u0007, \u0001, NUL \u0000 and DEL \u007f",
+  "Bell \u0007, \u0001 and DEL \u007f",
   "Emoji 🎯 and 𝔘𝔫𝔦",
   "Кириллица 漢字 عربى",
   "</script><b>",

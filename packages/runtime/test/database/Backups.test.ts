@@ -2,6 +2,9 @@
  * What makes a backup worth restoring: it holds commits that are still only
  * in the WAL, it is verified before it gets a finished name, and a failed
  * or interrupted one leaves nothing that start-up recovery could pick.
+ *
+ * SQLite on every pass: these are the `.db` file backups (WAL, quick_check);
+ * PostgreSQL's pg_dump backups are `Postgres.test.ts`'s.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"

@@ -1,3 +1,9 @@
+/**
+ * The SQLite store: `garrison.db` in WAL mode with its pragmas, durability
+ * across reopening and a crashed writer, `.db` backups and their schedule.
+ * SQLite on every pass (`helpers.ts`' `withDatabase`); the PostgreSQL store
+ * is `Postgres.test.ts`'s.
+ */
 import { describe, expect, it } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Duration, Effect, Fiber, LogLevel, TestClock } from "effect"

@@ -1,4 +1,8 @@
-/** `migration(version, name, statements)`: how plugins write their numbered migrations. */
+/**
+ * `migration(version, name, statements)`: how plugins write their numbered
+ * migrations. SQLite on every pass (`helpers.ts`' `withDatabase`): it reads
+ * rowid order and `sqlite_master`.
+ */
 import { describe, expect, it } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect } from "effect"

@@ -1,3 +1,9 @@
+/**
+ * `runMigrations`: in order, once, each in a transaction with its bookkeeping,
+ * a pre-migration backup of a database that has migrations. SQLite on every
+ * pass (`helpers.ts`' `withDatabase`): it lists tables from `sqlite_master`
+ * and finds `.db` backups; on PostgreSQL migrations are `Postgres.test.ts`'s.
+ */
 import { describe, expect, it } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, LogLevel } from "effect"

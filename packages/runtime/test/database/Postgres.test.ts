@@ -2,8 +2,9 @@
  * The PostgreSQL store against a real PostgreSQL 15 of this file's own
  * (the testkit starts it with initdb and pg_ctl): `DATABASE_URL` switches
  * the store; migrations, pg_dump backups, the server's own backups when
- * pg_dump is missing, and start-up errors in one line that never show the
- * password.
+ * pg_dump is missing, what start-up found (`created` until the database has
+ * Garrison's tables, then `opened`), and start-up errors in one line that
+ * never show the password.
  */
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
@@ -15,6 +16,7 @@ import * as NodePath from "node:path"
 import { type PostgresServer, startPostgres } from "@garrison/testkit/core"
 import { settingsConfig } from "../../src/config/GarrisonConfig.js"
 import { Database, type Migration, runMigrations, shutdownBackup } from "../../src/database/index.js"
+import type { SealedSecrets } from "../../src/secrets/SealedSecrets.js"
 import { tempDataDir, withDatabase } from "./helpers.js"
 
 let server: PostgresServer
@@ -112,6 +114,22 @@ describe("the PostgreSQL store", () => {
         expect(listing).toMatch(/TABLE DATA public things/)
         // Nothing half-made stays behind.
         expect(NodeFs.readdirSync(NodePath.dirname(backup)).filter((name) => name.endsWith(".partial"))).toEqual([])
+      }),
+    120_000
+  )
+
+  it.effect(
+    "start-up reports created while the database has no Garrison tables (garrison_migrations), opened once it has",
+    () =>
+      Effect.gen(function* () {
+        const url = yield* freshDatabase
+        const dataDir = tempDataDir()
+        const databaseUrl = Redacted.make(url)
+        const startup = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient | Database | SealedSecrets>) => withDatabase(dataDir, Effect.zipLeft(Effect.map(Database, (database) => database.startup), effect), { databaseUrl })
+        // Tables of something else are no Garrison store yet.
+        expect(yield* startup(Effect.flatMap(SqlClient.SqlClient, (sql) => sql`CREATE TABLE unrelated (id TEXT)`))).toEqual({ outcome: "created" })
+        expect(yield* startup(runMigrations([{ pluginId: "things", migrations: [things] }]))).toEqual({ outcome: "created" })
+        expect(yield* startup(Effect.void)).toEqual({ outcome: "opened" })
       }),
     120_000
   )

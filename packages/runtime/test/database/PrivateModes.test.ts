@@ -3,6 +3,9 @@
  * 0700, the database, its -wal/-shm, backups and key files 0600, whatever the
  * process umask (here 000, the loosest), and a looser mode found at start is
  * tightened with one warning naming the path, the old and the new mode.
+ *
+ * SQLite on every pass: the modes of `garrison.db`, its -wal/-shm and its
+ * `.db` backups.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, it } from "@effect/vitest"

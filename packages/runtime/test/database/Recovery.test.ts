@@ -1,3 +1,8 @@
+/**
+ * Start-up recovery of a damaged `garrison.db`: moved aside, the newest good
+ * backup restored. SQLite's only (a PostgreSQL server recovers itself), so
+ * SQLite on every pass (`helpers.ts`' `withDatabase`).
+ */
 import { describe, expect, it } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, LogLevel, TestClock } from "effect"

@@ -1,6 +1,9 @@
 /**
  * "Back up soon": a request returns at once, a burst becomes one or two
  * backups, and no request waits more than a minute for its backup.
+ *
+ * The worker is engine-free; the test through the layer is SQLite on every
+ * pass (`helpers.ts`' `withDatabase`): it opens the `.db` backup it asked for.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"

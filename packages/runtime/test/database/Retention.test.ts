@@ -2,6 +2,9 @@
  * Pruning: the newest `keep`, plus one per interval for `keep` intervals and
  * one per day for 7 days, so bursts of shutdown or import backups cannot
  * push every older backup out.
+ *
+ * The policy is engine-free; pruning real files runs on SQLite on every pass
+ * (`helpers.ts`' `withDatabase`), over `.db` backup files.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { ConfigProvider, Duration, Effect, Either, TestClock } from "effect"

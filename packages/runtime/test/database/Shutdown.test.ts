@@ -2,6 +2,10 @@
  * The backup at a clean shutdown: taken after every plugin has stopped
  * (their last writes are in it) and before the database closes, bounded in
  * time, and logged whatever happens.
+ *
+ * SQLite on every pass (`GarrisonConfig.layerWith`, not the testkit's
+ * `testGarrisonConfig`): it reads the shutdown backup as a `.db` file
+ * (rowid order); PostgreSQL's pg_dump backups are `Postgres.test.ts`'s.
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"

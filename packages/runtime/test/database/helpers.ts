@@ -1,4 +1,8 @@
-/** Shared fixtures: real temp data directories, the real layer, log capture and file vandalism. */
+/**
+ * Shared fixtures: real temp data directories, the real layer, log capture and file vandalism. The layer is
+ * SQLite on every pass (`GarrisonConfig.layerWith`), as these files test the SQLite store, unless `overrides`
+ * names a `databaseUrl` (`Postgres.test.ts`).
+ */
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import { Chunk, Effect, Layer, Logger, LogLevel, TestClock } from "effect"

@@ -9,12 +9,12 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, ADMIN, BadRequest, BodyExample, Conflict } from "@garrison/runtime"
+import { Access, ADMIN, BadRequest, BodyExample, Conflict, StoredText } from "@garrison/runtime"
 import { Description, PermissionNames, RoleName, Username } from "./fields.js"
 
 // Items are Structs, not Classes: a refined array of Classes only accepts class instances when encoding.
 export const BackupUser = Schema.Struct({
-  id: Schema.optional(Schema.String.pipe(Schema.maxLength(64))),
+  id: Schema.optional(StoredText.pipe(Schema.maxLength(64))),
   username: Username,
   role: RoleName,
   disabled: Schema.Boolean

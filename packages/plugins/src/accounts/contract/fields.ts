@@ -1,5 +1,6 @@
 /** Field schemas shared by the accounts contract. */
 import * as Schema from "effect/Schema"
+import { StoredText } from "@garrison/runtime"
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "../passwords/limits.js"
 import { USERNAME_PATTERN, USERNAME_RULE } from "../users/username.js"
 
@@ -28,6 +29,6 @@ export const RoleName = Schema.String.pipe(
 /** A role's grants: permission names (everywhere) and `{permission, servers}` (on those servers only). */
 export { Grants as PermissionNames } from "../roles/permissions.js"
 
-export const Description = Schema.String.pipe(Schema.maxLength(500))
+export const Description = StoredText.pipe(Schema.maxLength(500))
 
 export const IdPath = Schema.Struct({ id: Schema.String })

@@ -5,5 +5,11 @@ export const USERNAME_RULE = "usernames are 1 to 64 letters, digits or ._@-, sta
 
 export const isValidUsername = (username: string): boolean => USERNAME_PATTERN.test(username)
 
-/** The form usernames are compared and kept unique in. */
-export const usernameKey = (username: string): string => username.trim().toLowerCase()
+/**
+ * The form usernames are compared and kept unique in, and the key a sign-in
+ * attempt is counted under. A NUL becomes U+FFFD: no username can hold
+ * either (see `USERNAME_PATTERN`), so a key with one finds no user, but a
+ * sign-in as such a name is still counted (its pair and its address) like
+ * any wrong name, and PostgreSQL text, which cannot hold NUL, can store it.
+ */
+export const usernameKey = (username: string): string => username.trim().toLowerCase().replaceAll("\u0000", "\ufffd")

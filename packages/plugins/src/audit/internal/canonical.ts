@@ -57,11 +57,14 @@ const encodeObject = (value: object, seen: Set<object>, depth: number): string =
     const record = value as Record<string, unknown>
     const parts: Array<string> = []
     const written = new Set<string>()
-    for (const key of Object.keys(record).sort()) {
+    // Sorted by the stored form of each key, so the text reads back sorted (a NUL or a lone
+    // surrogate sorts elsewhere once it is U+FFFD); the sort is stable, so keys that become
+    // one key stay in their own order, and the first is kept.
+    const keys = Object.keys(record).sort().map((key) => [wellFormed(key), key] as const)
+    keys.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    for (const [name, key] of keys) {
       const item = record[key]
       if (item === undefined || typeof item === "function" || typeof item === "symbol") continue
-      // Keys differing only in lone surrogates become one key: the first (in sort order) is kept.
-      const name = wellFormed(key)
       if (written.has(name)) continue
       written.add(name)
       parts.push(`${JSON.stringify(name)}:${SECRET_KEY.test(name) ? JSON.stringify("[redacted]") : encode(item, seen, depth + 1)}`)

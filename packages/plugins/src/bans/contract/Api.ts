@@ -15,7 +15,9 @@ import {
   BodyExample,
   Conflict,
   GatewayTimeout,
+  hasNul,
   NotFound,
+  NUL_RULE,
   pageFields,
   pageParams,
   type PermissionDefinition,
@@ -42,7 +44,8 @@ export const MAX_REASON_LENGTH = 500
 const Text = (field: string, max: number) =>
   Schema.String.pipe(
     Schema.maxLength(max, { message: () => `${field} must be at most ${max} characters` }),
-    Schema.filter((s) => !/[\r\n]/.test(s) || `${field} must be a single line`)
+    Schema.filter((s) => !/[\r\n]/.test(s) || `${field} must be a single line`),
+    Schema.filter((s) => !hasNul(s) || `${field} ${NUL_RULE}`)
   )
 
 export const PlayerName = Text("playerName", MAX_NAME_LENGTH).pipe(

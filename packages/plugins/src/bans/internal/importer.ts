@@ -9,7 +9,7 @@
  * one flat parameter array in INSERT column order, ready to be cut into
  * multi-row INSERTs.
  */
-import { parsePlatformId } from "@garrison/runtime"
+import { hasNul, NUL_RULE, parsePlatformId } from "@garrison/runtime"
 import * as Either from "effect/Either"
 import { randomUUID } from "node:crypto"
 import { ImportError, MAX_NAME_LENGTH, MAX_REASON_LENGTH } from "../contract/Api.js"
@@ -65,6 +65,7 @@ const text = (value: unknown, field: string, max: number): string | Failure => {
   if (trimmed.length === 0) return new Failure(`${field}: must not be empty`)
   if (trimmed.length > max) return new Failure(`${field}: must be at most ${max} characters`)
   if (LINE_BREAK.test(trimmed)) return new Failure(`${field}: must be a single line`)
+  if (hasNul(trimmed)) return new Failure(`${field}: ${NUL_RULE}`)
   return trimmed
 }
 

@@ -23,6 +23,7 @@ import {
   type PermissionDefinition,
   ServerNotFound,
   ServerUnreadable,
+  TrimmedStoredText,
   Unavailable
 } from "@garrison/runtime"
 
@@ -110,7 +111,7 @@ export class ModJobs extends Schema.Class<ModJobs>("ModJobs")({ ...pageFields(Mo
 export class InstallInput extends Schema.Class<InstallInput>("ModInstallInput")({
   workshopId: WorkshopId,
   /** The folder name to use instead of the one in the item's `meta.cpp` (made safe the same way). */
-  name: Schema.optional(Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(64))),
+  name: Schema.optional(TrimmedStoredText.pipe(Schema.minLength(1), Schema.maxLength(64))),
   type: Schema.optionalWith(ModType, { default: () => "client" as const })
 }) {}
 

@@ -7,14 +7,14 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, BodyExample, pageFields, pageParams } from "@garrison/runtime"
+import { Access, BadRequest, BodyExample, pageFields, pageParams, StoredText, TrimmedStoredText } from "@garrison/runtime"
 
 export const DEFAULT_PAGE_SIZE = 50
 export const MAX_PAGE_SIZE = 200
 /** Most ids one `PATCH /api/notifications/read` may name. */
 export const MAX_IDS = 1000
 
-const Name = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
+const Name = StoredText.pipe(Schema.minLength(1), Schema.maxLength(200))
 
 /** Who sees a notification: one principal (by id), holders of a permission (and admins), or everyone. */
 export const Audience = Schema.Union(
@@ -28,7 +28,7 @@ export const NotificationLevel = Schema.Literal("info", "warning", "error")
 export type NotificationLevel = typeof NotificationLevel.Type
 
 /** A path in this UI (`/servers/1`) or an http(s) URL: never `javascript:` and the like. */
-const Link = Schema.String.pipe(
+const Link = StoredText.pipe(
   Schema.maxLength(2048),
   Schema.filter((s) => /^\/(?![/\\])/.test(s) || /^https?:\/\/[^\s]+$/i.test(s), {
     message: () => "link must be a path starting with / or an http(s) URL"
@@ -39,8 +39,8 @@ const Link = Schema.String.pipe(
 export const NewNotification = Schema.Struct({
   audience: Audience,
   level: NotificationLevel,
-  title: Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(200)),
-  message: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(4000)),
+  title: TrimmedStoredText.pipe(Schema.minLength(1), Schema.maxLength(200)),
+  message: StoredText.pipe(Schema.minLength(1), Schema.maxLength(4000)),
   link: Schema.optional(Link),
   /**
    * The server it is about: only callers who may view that server see it,

@@ -9,7 +9,7 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, ADMIN, BadGateway, BadRequest, BodyExample, Conflict, GatewayTimeout, NotFound, pageFields, pageParams, totalField, Unavailable } from "@garrison/runtime"
+import { Access, ADMIN, BadGateway, BadRequest, BodyExample, Conflict, GatewayTimeout, NotFound, pageFields, pageParams, totalField, TrimmedStoredText, Unavailable } from "@garrison/runtime"
 
 /** Where a setting's value comes from: set through the API, the environment, or the built-in default. */
 export const SettingSource = Schema.Literal("setting", "environment", "default")
@@ -73,7 +73,7 @@ export class CredentialsResult extends Schema.Class<CredentialsResult>("Platform
   savedAt: Schema.String
 }) {}
 
-const HttpUrl = Schema.Trim.pipe(
+const HttpUrl = TrimmedStoredText.pipe(
   Schema.maxLength(2048),
   Schema.filter((s) => {
     try {

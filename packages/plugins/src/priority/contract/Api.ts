@@ -7,7 +7,19 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, BodyExample, Conflict, IsoDateTime, NotFound, pageFields, pageParams, type PermissionDefinition, PlatformId } from "@garrison/runtime"
+import {
+  Access,
+  BadRequest,
+  BodyExample,
+  Conflict,
+  IsoDateTime,
+  NotFound,
+  pageFields,
+  pageParams,
+  type PermissionDefinition,
+  PlatformId,
+  TrimmedStoredText
+} from "@garrison/runtime"
 
 export const PRIORITY_PERMISSION = "priority.manage"
 /** The permissions the priority plugin owns. */
@@ -24,7 +36,7 @@ export const MAX_PAGE_SIZE = 1000
 export const MAX_IMPORT_ENTRIES = 100_000
 
 /** A player name as shown in-game: one line, 1 to 128 characters. */
-export const PlayerName = Schema.Trim.pipe(
+export const PlayerName = TrimmedStoredText.pipe(
   Schema.minLength(1, { message: () => "must not be empty" }),
   Schema.maxLength(128, { message: () => "must be at most 128 characters" }),
   Schema.pattern(/^[^\r\n]*$/, { message: () => "must be a single line" })
@@ -74,7 +86,7 @@ export const PriorityImportEntry = Schema.Struct({
   role: PriorityRole,
   expiresAt: Schema.optionalWith(ExpiresAt, { default: () => null }),
   /** Absent: the caller. */
-  addedBy: Schema.optional(Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(128)))
+  addedBy: Schema.optional(TrimmedStoredText.pipe(Schema.minLength(1), Schema.maxLength(128)))
 })
 export type PriorityImportEntry = typeof PriorityImportEntry.Type
 

@@ -11,13 +11,13 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, BodyExample, Conflict, ServerNotFound, ServerUnreadable } from "@garrison/runtime"
+import { Access, BadRequest, BodyExample, Conflict, ServerNotFound, ServerUnreadable, TrimmedStoredText } from "@garrison/runtime"
 
 export const MAX_WARNINGS = 10
 export const MAX_WARNING_MINUTES = 1440
 
 const OneLine = (max: number) =>
-  Schema.Trim.pipe(
+  TrimmedStoredText.pipe(
     Schema.minLength(1, { message: () => "must not be empty" }),
     Schema.maxLength(max, { message: () => `must be at most ${max} characters` }),
     Schema.pattern(/^[^\r\n]*$/, { message: () => "must be a single line" })
@@ -56,7 +56,7 @@ export class RolloutInput extends Schema.Class<RolloutInput>("RolloutInput")({
     Schema.Array(
       Schema.Struct({
         workshopId: Schema.String.pipe(Schema.pattern(/^\d{1,20}$/, { message: () => "a workshop id is a number" })),
-        name: Schema.optional(Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(64))),
+        name: Schema.optional(TrimmedStoredText.pipe(Schema.minLength(1), Schema.maxLength(64))),
         type: Schema.optionalWith(Schema.Literal("client", "server"), { default: () => "client" as const })
       })
     ).pipe(Schema.maxItems(100)),

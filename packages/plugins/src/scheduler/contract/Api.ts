@@ -11,12 +11,15 @@ import {
   Access,
   BadRequest,
   BodyExample,
+  hasNul,
   NotFound,
+  NUL_RULE,
   pageFields,
   pageParams,
   ServerNotFound,
   ServerUnreadable,
   totalField,
+  TrimmedStoredText,
   Unauthenticated
 } from "@garrison/runtime"
 
@@ -44,7 +47,8 @@ const oneLine = (field: string) =>
   Schema.String.pipe(
     Schema.minLength(1, { message: () => `${field} must not be empty` }),
     Schema.maxLength(MAX_TEXT_LENGTH, { message: () => `${field} must be at most ${MAX_TEXT_LENGTH} characters` }),
-    Schema.pattern(/^[^\r\n]*$/, { message: () => `${field} must be a single line` })
+    Schema.pattern(/^[^\r\n]*$/, { message: () => `${field} must be a single line` }),
+    Schema.filter((s) => !hasNul(s) || `${field} ${NUL_RULE}`)
   )
 
 /**
@@ -55,8 +59,8 @@ const oneLine = (field: string) =>
  */
 export class JobInput extends Schema.Class<JobInput>("ScheduledJobInput")({
   kind: JobKind,
-  cron: Schema.Trim.pipe(Schema.minLength(1, { message: () => "cron must not be empty" }), Schema.maxLength(200)),
-  timeZone: Schema.optionalWith(Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(64)), { default: () => "UTC" }),
+  cron: TrimmedStoredText.pipe(Schema.minLength(1, { message: () => "cron must not be empty" }), Schema.maxLength(200)),
+  timeZone: Schema.optionalWith(TrimmedStoredText.pipe(Schema.minLength(1), Schema.maxLength(64)), { default: () => "UTC" }),
   warnings: Schema.optionalWith(
     Schema.Array(
       Schema.Int.pipe(

@@ -1,6 +1,6 @@
 /** Request and response shapes of the servers API. */
 import * as Schema from "effect/Schema"
-import { LaunchArgument, LaunchPath, ModName, pageParams, PageWithTotal, SECRET_MASK } from "@garrison/runtime"
+import { LaunchArgument, LaunchPath, ModName, pageParams, PageWithTotal, SECRET_MASK, StoredText, TrimmedStoredText } from "@garrison/runtime"
 
 /** What every view shows instead of an RCON password or agent key: the runtime's one mask. */
 export const PASSWORD_MASK = SECRET_MASK
@@ -8,7 +8,7 @@ export const PASSWORD_MASK = SECRET_MASK
 export const ServerId = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(64))
 export const ServerPath = Schema.Struct({ id: ServerId })
 
-const Name = Schema.Trim.pipe(Schema.minLength(1), Schema.maxLength(100))
+const Name = TrimmedStoredText.pipe(Schema.minLength(1), Schema.maxLength(100))
 const Port = Schema.Int.pipe(Schema.between(1, 65535))
 const Wait = Schema.Int.pipe(Schema.between(0, 600_000))
 const List = <A, I>(item: Schema.Schema<A, I>) => Schema.Array(item).pipe(Schema.maxItems(200))
@@ -16,15 +16,15 @@ const List = <A, I>(item: Schema.Schema<A, I>) => Schema.Array(item).pipe(Schema
 /** RCON settings as a client sends them: anything left out is read from the BattlEye config. */
 export const RconInput = Schema.Struct({
   protocol: Schema.optional(Schema.Literal("battleye", "source")),
-  host: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(255))),
+  host: Schema.optional(StoredText.pipe(Schema.minLength(1), Schema.maxLength(255))),
   port: Schema.optional(Port),
   /** Omitted or the mask: keep the stored one (or read it from the BattlEye config). */
-  password: Schema.optional(Schema.String.pipe(Schema.maxLength(256)))
+  password: Schema.optional(StoredText.pipe(Schema.maxLength(256)))
 })
 export type RconInput = typeof RconInput.Type
 
 /** An agent's base URL: http or https, a host, no credentials in it (the key goes in `apiKey`). */
-export const AgentUrl = Schema.String.pipe(
+export const AgentUrl = StoredText.pipe(
   Schema.maxLength(2048),
   Schema.filter((text) => {
     let url: URL
@@ -43,7 +43,7 @@ export const AgentUrl = Schema.String.pipe(
 /** The agent as a client sends it: `apiKey` omitted or the mask keeps the stored one. */
 export const AgentInput = Schema.Struct({
   url: Schema.optional(AgentUrl),
-  apiKey: Schema.optional(Schema.String.pipe(Schema.maxLength(512)))
+  apiKey: Schema.optional(StoredText.pipe(Schema.maxLength(512)))
 })
 export type AgentInput = typeof AgentInput.Type
 

@@ -10,7 +10,7 @@ import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpApiSchema from "@effect/platform/HttpApiSchema"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, BodyExample, Conflict, ServerNotFound, ServerUnreadable, Unavailable } from "@garrison/runtime"
+import { Access, BadRequest, BodyExample, Conflict, ServerNotFound, ServerUnreadable, StoredText, TrimmedStoredText, Unavailable } from "@garrison/runtime"
 
 export const DEPLOY_PERMISSION = "server.deploy"
 
@@ -44,9 +44,9 @@ export class UpdateStatus extends Schema.Class<UpdateStatus>("ServerUpdateStatus
 }) {}
 
 export class DeployInput extends Schema.Class<DeployInput>("ServerDeployInput")({
-  name: Schema.Trim.pipe(Schema.minLength(1, { message: () => "must not be empty" }), Schema.maxLength(100)),
+  name: TrimmedStoredText.pipe(Schema.minLength(1, { message: () => "must not be empty" }), Schema.maxLength(100)),
   /** A new (or empty) folder: the server is downloaded into it. */
-  installDir: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(4096)),
+  installDir: StoredText.pipe(Schema.minLength(1), Schema.maxLength(4096)),
   gamePort: Schema.optional(Schema.Int.pipe(Schema.between(1, 65535))),
   branch: Schema.optionalWith(Branch, { default: () => "stable" as const })
 }) {}

@@ -62,6 +62,13 @@ export const makePostgresStore = (url: Redacted.Redacted<string>) =>
     if (version?.read_only === "on") {
       return yield* startupError(where, "the connection is read-only (a standby?); point DATABASE_URL at the primary")
     }
+    // A database without Garrison's tables is a new store (SQLite: no garrison.db yet), whatever else it holds.
+    const startup = (yield* hasGarrisonTables(client).pipe(
+      Effect.mapError((error) => startupError(where, `cannot read its tables: ${sqlDetail(error)}`))
+    ))
+      ? ({ outcome: "opened" } as const)
+      : ({ outcome: "created" } as const)
+    if (startup.outcome === "created") yield* Effect.logInfo(`No Garrison tables in ${where} yet: a new store`)
 
     // Read through Config, like every setting, so a test can hide pg_dump.
     const tools = findPgTools({
@@ -88,7 +95,7 @@ export const makePostgresStore = (url: Redacted.Redacted<string>) =>
       file: where,
       backupsDir: paths.backupsDir,
       backups: tools === undefined ? "server" : "files",
-      startup: { outcome: "opened" },
+      startup,
       backupNow,
       requestBackup: tools === undefined ? () => Effect.void : requestBackup,
       pruneBackups: prune,
@@ -104,6 +111,16 @@ export const makePostgresStore = (url: Redacted.Redacted<string>) =>
     )
     return { database, client: client as SqlClient.SqlClient }
   })
+
+/**
+ * Whether the database has Garrison's tables: `garrison_migrations`, the first table the migrations make, where the
+ * controller's statements find it (the connection's search path).
+ */
+export const hasGarrisonTables = (client: SqlClient.SqlClient) =>
+  Effect.map(
+    client<{ readonly migrations: string | null }>`SELECT to_regclass('garrison_migrations')::text AS migrations`,
+    (rows) => rows[0]?.migrations !== null && rows[0]?.migrations !== undefined
+  )
 
 /** `150004` as `15.4`; `170000` as `17.0`. */
 const formatVersion = (num: number): string =>
