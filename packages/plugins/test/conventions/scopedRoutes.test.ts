@@ -15,6 +15,7 @@ import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import { AccountsPlugin } from "../../src/accounts/index.js"
 import { ActionsPlugin } from "../../src/actions/index.js"
+import { AuditPlugin } from "../../src/audit/index.js"
 import { BackupsPlugin } from "../../src/backups/index.js"
 import { BansPlugin } from "../../src/bans/index.js"
 import { ConfigPlugin } from "../../src/config/index.js"
@@ -24,6 +25,7 @@ import { ModsPlugin } from "../../src/mods/index.js"
 import { Notifications, NotificationsPlugin } from "../../src/notifications/index.js"
 import { PlatformPlugin } from "../../src/platform/index.js"
 import { PlayersPlugin } from "../../src/players/index.js"
+import { PriorityPlugin } from "../../src/priority/index.js"
 import { RolloutPlugin } from "../../src/rollout/index.js"
 import { SchedulerPlugin } from "../../src/scheduler/index.js"
 import { TypesPlugin } from "../../src/types/index.js"
@@ -37,9 +39,11 @@ const setup = () =>
   testController<Notifications>(
     [
       fakeFleet().plugin,
+      AuditPlugin,
       AccountsPlugin,
       NotificationsPlugin,
       PlayersPlugin,
+      PriorityPlugin,
       BansPlugin,
       PlatformPlugin,
       ModsPlugin,
@@ -279,5 +283,40 @@ describe("routes changed by issues 27 and 28, as a moderator scoped to server A"
       const mods = yield* call("GET", `/api/servers/${a.id}/mods`, { as: moderator })
       expect(mods.status).toBe(200)
       holdsNothingOf(mods.text, b)
+    }).pipe(Effect.provide(setup())))
+
+  it.scopedLive("routes changed by issues 29 and 30 (audit names and filter, JSON lists, NUL refusals): nothing of B, nothing beyond A", () =>
+    Effect.gen(function* () {
+      const { a, b, moderator } = yield* twoServers
+      // B renamed by the admin: an audit row about B the moderator must not read.
+      expect((yield* call("PATCH", `/api/servers/${b.id}`, { as: ADMIN, json: { name: "B renamed" } })).status).toBe(200)
+      // The audit trail (names and the actor filter) is an admin's: refused, by id or by name, with nothing of B.
+      for (const path of ["/api/audit", "/api/audit?actor=admin", "/api/audit?actor=root", `/api/audit?action=servers.`, "/api/audit/verify"]) {
+        const reply = yield* call("GET", path, { as: moderator })
+        expect(reply.status, `${path}: ${reply.text}`).toBe(403)
+        holdsNothingOf(reply.text, b)
+        expect(reply.text).not.toContain("B renamed")
+      }
+      // The lists whose JSON the database now writes per engine: global lists a scoped role cannot read.
+      for (const path of ["/api/bans?limit=5", "/api/bans/export", "/api/priority-queue", "/api/priority-queue/export"]) {
+        const reply = yield* call("GET", path, { as: moderator })
+        expect(reply.status, `${path}: ${reply.text}`).toBe(403)
+        holdsNothingOf(reply.text, b)
+      }
+      // A NUL in a stored text field is a 400 naming the field, on A; on B a 403 before anything is read.
+      const onA = yield* call("PATCH", `/api/servers/${a.id}`, { as: moderator, json: { name: "A\u0000x" } })
+      expect(onA.status, onA.text).toBe(400)
+      expect(onA.text).toContain("name must not contain a NUL character")
+      holdsNothingOf(onA.text, b)
+      const onB = yield* call("PATCH", `/api/servers/${b.id}`, { as: moderator, json: { name: "B\u0000x" } })
+      expect(onB.status, onB.text).toBe(403)
+      holdsNothingOf(onB.text, b)
+      expect(onB.text).not.toContain("B renamed")
+      // The admin's audit rows name who acted, and nothing the moderator did on B got in.
+      const trail = yield* call("GET", `/api/audit?actor=mod&limit=50`, { as: ADMIN })
+      expect(trail.status).toBe(200)
+      const rows = (trail.body as { items: ReadonlyArray<{ action: string; target: string | null; actorName: string | null }> }).items
+      expect(rows.filter((row) => row.action === "access.denied").every((row) => row.actorName === "mod")).toBe(true)
+      expect(rows.some((row) => row.action === "access.denied" && row.target?.includes(b.id) === true)).toBe(true)
     }).pipe(Effect.provide(setup())))
 })
