@@ -135,6 +135,22 @@ describe("the PostgreSQL store", () => {
   )
 
   it.effect(
+    "an unfinished dump left by a crash is removed at start-up, a finished one kept",
+    () =>
+      Effect.gen(function* () {
+        const url = yield* freshDatabase
+        const dataDir = tempDataDir()
+        const backups = NodePath.join(dataDir, "backups")
+        NodeFs.mkdirSync(backups, { recursive: true })
+        NodeFs.writeFileSync(NodePath.join(backups, "garrison-20260101T000000000-scheduled.pgdump.partial"), "half a dump")
+        NodeFs.writeFileSync(NodePath.join(backups, "garrison-20260101T000000000-shutdown.pgdump"), "kept")
+        yield* withDatabase(dataDir, Database, { databaseUrl: Redacted.make(url) })
+        expect(NodeFs.readdirSync(backups).sort()).toEqual(["garrison-20260101T000000000-shutdown.pgdump"])
+      }),
+    120_000
+  )
+
+  it.effect(
     "without pg_dump the server's own backups apply: a backup fails saying so, the shutdown takes none, migrations still run",
     () =>
       Effect.gen(function* () {

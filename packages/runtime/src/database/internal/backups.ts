@@ -32,16 +32,21 @@ import { backupsToKeep, DAILY_BACKUP_DAYS, type RetentionPolicy } from "./retent
 const backupError = (message: string) => new DatabaseError({ operation: "backup", message })
 
 /**
- * Writes `backups/garrison-<stamp>-<label>.db` and returns its path. The copy
- * is written under a `.partial` name, checked with `quick_check` (off the
- * main thread), and renamed only then, so a crash, a failed check or an
- * interruption never leaves a file that looks like a finished backup, and
- * start-up recovery never meets a backup that was broken when written.
+ * Writes `backups/garrison-<stamp>-<label>.<extension>` and returns its
+ * path: `write` fills a `.partial` file (created 0600 first, whatever the
+ * umask; the writer keeps its mode), `check` verifies it, and only then is
+ * it renamed, so a crash, a failed check or an interruption never leaves a
+ * file that looks like a finished backup, and start-up recovery never meets
+ * a backup that was broken when written. Both stores' backups go through it.
  */
-export const takeBackup = (
-  client: SqliteClient,
+export const writeBackupFile = (
   backupsDir: string,
-  label: string
+  label: string,
+  extension: string,
+  steps: {
+    readonly write: (partial: string) => Effect.Effect<void, DatabaseError>
+    readonly check: (partial: string) => Effect.Effect<void, DatabaseError>
+  }
 ): Effect.Effect<string, DatabaseError> =>
   Effect.gen(function*() {
     const now = yield* Clock.currentTimeMillis
@@ -50,24 +55,16 @@ export const takeBackup = (
     )
     // Two backups in the same millisecond with the same label get -2, -3, ...
     let n = 0
-    while (exists(NodePath.join(backupsDir, backupFileName(now, label, n)))) n++
-    const target = NodePath.join(backupsDir, backupFileName(now, label, n))
+    while (exists(NodePath.join(backupsDir, backupFileName(now, label, n, extension)))) n++
+    const target = NodePath.join(backupsDir, backupFileName(now, label, n, extension))
     const partial = `${target}${PARTIAL_SUFFIX}`
 
     yield* Effect.gen(function*() {
-      // Created 0600 first (whatever the umask): SQLite writes the copy into this empty file and keeps its mode.
       yield* attempt(() => createPrivateFile(partial)).pipe(
         Effect.mapError((cause) => backupError(`Cannot create ${partial}: ${describeCause(cause)}`))
       )
-      yield* client.backup(partial).pipe(
-        Effect.mapError((error) =>
-          backupError(`Online backup to ${partial} failed: ${error.message} ${describeCause(error.cause)}`)
-        )
-      )
-      const check = yield* checkFileOffThread(partial)
-      if (check._tag !== "ok") {
-        return yield* backupError(`The backup written to ${partial} fails its integrity check (${check.detail})`)
-      }
+      yield* steps.write(partial)
+      yield* steps.check(partial)
       yield* attempt(() => {
         NodeFs.renameSync(partial, target)
         syncDir(backupsDir)
@@ -78,6 +75,19 @@ export const takeBackup = (
     )
     yield* Effect.logInfo(`Database backup written to ${target}`)
     return target
+  })
+
+/** SQLite's online backup (the running client's, so it holds every commit still in the WAL), checked with `quick_check` off the main thread. */
+export const takeBackup = (client: SqliteClient, backupsDir: string, label: string): Effect.Effect<string, DatabaseError> =>
+  writeBackupFile(backupsDir, label, "db", {
+    write: (partial) =>
+      client.backup(partial).pipe(
+        Effect.mapError((error) => backupError(`Online backup to ${partial} failed: ${error.message} ${describeCause(error.cause)}`))
+      ),
+    check: (partial) =>
+      Effect.flatMap(checkFileOffThread(partial), (check) =>
+        check._tag === "ok" ? Effect.void : backupError(`The backup written to ${partial} fails its integrity check (${check.detail})`)
+      )
   })
 
 /**

@@ -87,7 +87,7 @@ export const removeWithSidecars = (file: string): Effect.Effect<void, unknown> =
 export const listPartials = (dir: string): Effect.Effect<ReadonlyArray<string>, unknown> =>
   attempt(() =>
     NodeFs.readdirSync(dir)
-      .filter((name) => name.startsWith("garrison-") && name.includes(`.db${PARTIAL_SUFFIX}`))
+      .filter((name) => name.startsWith("garrison-") && (name.includes(`.db${PARTIAL_SUFFIX}`) || name.includes(`.pgdump${PARTIAL_SUFFIX}`)))
       .map((name) => NodePath.join(dir, name))
   )
 

@@ -9,16 +9,13 @@
  * The password never reaches a command line (other users can read those):
  * pg_dump gets the URL without it and the password in `PGPASSWORD`.
  */
-import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
 import * as Redacted from "effect/Redacted"
 import { execFile } from "node:child_process"
 import * as NodeFs from "node:fs"
 import * as NodePath from "node:path"
-import { createPrivateFile, makePrivateDir } from "../../files/PrivateModes.js"
 import { DatabaseError } from "../DatabaseError.js"
-import { attempt, backupFileName, describeCause, exists, PARTIAL_SUFFIX, syncDir } from "./files.js"
+import { writeBackupFile } from "./backups.js"
 
 export const PG_DUMP_EXTENSION = "pgdump"
 
@@ -71,29 +68,16 @@ export const takePgDump = (
   url: Redacted.Redacted<string>,
   backupsDir: string,
   label: string
-): Effect.Effect<string, DatabaseError> =>
-  Effect.gen(function*() {
-    const now = yield* Clock.currentTimeMillis
-    yield* makePrivateDir(backupsDir).pipe(Effect.mapError((cause) => backupError(`Cannot create ${backupsDir}: ${describeCause(cause)}`)))
-    let n = 0
-    while (exists(NodePath.join(backupsDir, backupFileName(now, label, n, PG_DUMP_EXTENSION)))) n++
-    const target = NodePath.join(backupsDir, backupFileName(now, label, n, PG_DUMP_EXTENSION))
-    const partial = `${target}${PARTIAL_SUFFIX}`
-    const { password, url: withoutPassword } = splitPassword(url)
-    yield* Effect.gen(function*() {
-      // Created 0600 first: pg_dump writes into it and keeps the mode.
-      yield* attempt(() => createPrivateFile(partial)).pipe(Effect.mapError((cause) => backupError(`Cannot create ${partial}: ${describeCause(cause)}`)))
-      yield* run(tools.pgDump, ["--format=custom", "--no-owner", "--no-privileges", `--file=${partial}`, `--dbname=${withoutPassword}`], password).pipe(
+): Effect.Effect<string, DatabaseError> => {
+  const { password, url: withoutPassword } = splitPassword(url)
+  return writeBackupFile(backupsDir, label, PG_DUMP_EXTENSION, {
+    write: (partial) =>
+      run(tools.pgDump, ["--format=custom", "--no-owner", "--no-privileges", `--file=${partial}`, `--dbname=${withoutPassword}`], password).pipe(
         Effect.mapError((detail) => backupError(`pg_dump failed: ${detail}`))
-      )
-      yield* run(tools.pgRestore, ["--list", partial], undefined).pipe(
+      ),
+    check: (partial) =>
+      run(tools.pgRestore, ["--list", partial], undefined).pipe(
         Effect.mapError((detail) => backupError(`The dump written to ${partial} cannot be read back by pg_restore: ${detail}`))
       )
-      yield* attempt(() => {
-        NodeFs.renameSync(partial, target)
-        syncDir(backupsDir)
-      }).pipe(Effect.mapError((cause) => backupError(`Cannot rename ${partial} to ${target}: ${describeCause(cause)}`)))
-    }).pipe(Effect.onExit((exit) => (Exit.isSuccess(exit) ? Effect.void : Effect.ignore(attempt(() => NodeFs.rmSync(partial, { force: true }))))))
-    yield* Effect.logInfo(`Database backup written to ${target}`)
-    return target
   })
+}
