@@ -5,25 +5,19 @@
  * address, exactly as on SQLite (whose writes are one at a time anyway).
  */
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { SealedSecrets } from "@garrison/runtime"
-import { type PostgresServer, startPostgres } from "@garrison/testkit/core"
+import { usePostgres } from "@garrison/testkit/filePostgres"
 import { Effect, Exit, Layer, Redacted } from "effect"
 import { Lockout } from "../../src/accounts/lockout/Lockout.js"
 import { MAX_ADDRESS_FAILURES, MAX_FAILURES } from "../../src/accounts/lockout/schedule.js"
 import { migrations } from "../../src/accounts/migrations.js"
 
-let server: PostgresServer
-beforeAll(async () => {
-  server = await startPostgres()
-}, 180_000)
-afterAll(async () => {
-  await server?.stop()
-}, 60_000)
+const postgres = usePostgres()
 
 /** The lockout over a fresh database with the accounts tables, on a pool of 10 connections. */
 const lockoutOnFreshDatabase = Effect.gen(function* () {
-  const url = yield* Effect.promise(() => server.createDatabase())
+  const url = yield* postgres.freshDatabaseUrl
   const client = PgClient.layer({ url: Redacted.make(url), maxConnections: 10 })
   yield* Effect.forEach(migrations, (migration) => migration.up, { discard: true }).pipe(
     // An empty database: no migration here opens a sealed box.

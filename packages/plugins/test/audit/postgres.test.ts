@@ -7,20 +7,14 @@
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as PgClient from "@effect/sql-pg/PgClient"
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import { type AuditEntry, SealedSecrets } from "@garrison/runtime"
-import { type PostgresServer, startPostgres } from "@garrison/testkit/core"
+import { usePostgres } from "@garrison/testkit/filePostgres"
 import { Effect, Layer, Redacted } from "effect"
 import { AuditLog } from "../../src/audit/index.js"
 import { migrations } from "../../src/audit/migrations.js"
 
-let server: PostgresServer
-beforeAll(async () => {
-  server = await startPostgres()
-}, 180_000)
-afterAll(async () => {
-  await server?.stop()
-}, 60_000)
+const postgres = usePostgres()
 
 const entry = (who: string, n: number): AuditEntry => ({
   actor: who,
@@ -38,7 +32,7 @@ const controllerOn = (url: string) =>
 
 /** A fresh database with the audit tables (the plugin's own migrations) and a side table the callers write to. */
 const freshDatabase = Effect.gen(function* () {
-  const url = yield* Effect.promise(() => server.createDatabase())
+  const url = yield* postgres.freshDatabaseUrl
   yield* Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     for (const migration of migrations) yield* migration.up

@@ -6,26 +6,20 @@
  * Garrison's tables, then `opened`), and start-up errors in one line that
  * never show the password.
  */
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { ConfigProvider, Effect, Redacted } from "effect"
 import { execFileSync } from "node:child_process"
 import * as NodeFs from "node:fs"
 import * as NodeNet from "node:net"
 import * as NodePath from "node:path"
-import { type PostgresServer, startPostgres } from "@garrison/testkit/core"
+import { usePostgres } from "@garrison/testkit/filePostgres"
 import { settingsConfig } from "../../src/config/GarrisonConfig.js"
 import { Database, type Migration, runMigrations, shutdownBackup } from "../../src/database/index.js"
 import type { SealedSecrets } from "../../src/secrets/SealedSecrets.js"
 import { tempDataDir, withDatabase } from "./helpers.js"
 
-let server: PostgresServer
-beforeAll(async () => {
-  server = await startPostgres()
-}, 180_000)
-afterAll(async () => {
-  await server?.stop()
-}, 60_000)
+const postgres = usePostgres()
 
 const things: Migration = {
   version: 1,
@@ -34,7 +28,7 @@ const things: Migration = {
 }
 
 /** A fresh empty database on the file's server, its URL with a password the server does not need (trust) but must never show. */
-const freshDatabase = Effect.promise(() => server.createDatabase()).pipe(
+const freshDatabase = postgres.freshDatabaseUrl.pipe(
   Effect.map((url) => {
     const withPassword = new URL(url)
     withPassword.password = "hunter2-secret"
@@ -109,7 +103,7 @@ describe("the PostgreSQL store", () => {
         expect(NodePath.dirname(backup)).toBe(NodePath.join(dataDir, "backups"))
         expect(NodePath.basename(backup)).toMatch(/^garrison-\d{8}T\d{9}-test\.pgdump$/)
         expect(NodeFs.statSync(backup).mode & 0o777).toBe(0o600)
-        const listing = execFileSync(NodePath.join(server.installation.bin, "pg_restore"), ["--list", backup], { encoding: "utf8" })
+        const listing = execFileSync(NodePath.join(postgres.installation().bin, "pg_restore"), ["--list", backup], { encoding: "utf8" })
         expect(listing).toMatch(/TABLE public things/)
         expect(listing).toMatch(/TABLE DATA public things/)
         // Nothing half-made stays behind.
@@ -190,7 +184,7 @@ describe("the PostgreSQL store", () => {
 
   it.effect("a database that does not exist is named", () =>
     Effect.gen(function* () {
-      const url = new URL(server.url)
+      const url = new URL(postgres.adminUrl())
       url.pathname = "/no_such_database"
       const error = yield* Effect.flip(withDatabase(tempDataDir(), Database, { databaseUrl: Redacted.make(url.toString()) }))
       expect(error.message).toContain('database "no_such_database" does not exist')

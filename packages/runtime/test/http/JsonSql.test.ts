@@ -11,18 +11,12 @@
 import * as PgClient from "@effect/sql-pg/PgClient"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import * as SqlClient from "@effect/sql/SqlClient"
-import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { type PostgresServer, startPostgres } from "@garrison/testkit/core"
+import { describe, expect, it } from "@effect/vitest"
+import { usePostgres } from "@garrison/testkit/filePostgres"
 import { Effect, Layer, Redacted } from "effect"
 import { jsonObjectSql, jsonSql, perDialect } from "../../src/http/JsonRows.js"
 
-let server: PostgresServer
-beforeAll(async () => {
-  server = await startPostgres()
-}, 180_000)
-afterAll(async () => {
-  await server?.stop()
-}, 60_000)
+const postgres = usePostgres()
 
 interface Row {
   readonly id: number
@@ -104,7 +98,7 @@ describe("jsonSql", () => {
     "PostgreSQL: the same text, not json_build_object's",
     () =>
       Effect.gen(function* () {
-        const url = yield* Effect.promise(() => server.createDatabase())
+        const url = yield* postgres.freshDatabaseUrl
         const layer = PgClient.layer({ url: Redacted.make(url) })
         expect(yield* Effect.provide(roundTrip, layer)).toBe("pg")
         // What the SQL looks like there: pieces of to_json, keys in order.
