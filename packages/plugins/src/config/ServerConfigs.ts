@@ -147,6 +147,7 @@ interface TemplateRow {
   readonly name: string
   readonly content: string
   readonly size_bytes: number
+  readonly encoding: string
   readonly created_at: string
   readonly created_by: string
 }
@@ -186,28 +187,34 @@ export class ServerConfigs extends Context.Tag("@garrison/plugins/ServerConfigs"
 
       const read: ServerConfigsShape["read"] = (serverId) => Effect.map(fileOf(serverId), ({ content, file, running }) => viewOf(file, content, running))
 
-      const write = <E>(serverId: string, text: (current: FileText) => Effect.Effect<string, E>) =>
+      /** Writes what `text` makes of the file, in the file's encoding unless it says which (a template's own). */
+      const write = <E>(serverId: string, text: (current: FileText) => Effect.Effect<string | { readonly text: string; readonly utf8: boolean }, E>) =>
         writes.withPermits(1)(
           Effect.gen(function* () {
             const { handle, file, content, running } = yield* fileOf(serverId)
-            const next = yield* text(content)
-            const bytes = encode(next, content.utf8)
-            if (next !== content.text) {
+            const made = yield* text(content)
+            const next = typeof made === "string" ? { text: made, utf8: content.utf8 } : made
+            const bytes = encode(next.text, next.utf8)
+            if (next.text !== content.text || next.utf8 !== content.utf8) {
               yield* handle.files.write(file, bytes).pipe(Effect.mapError((error) => new ConfigConflict({ message: `cannot write ${file}: ${error.message}` })))
             }
             return viewOf(file, decode(bytes), running)
           })
         )
 
-      const insertTemplate = (serverId: string, name: string, content: string, by: string) =>
+      const insertTemplate = (serverId: string, name: string, file: FileText, by: string) =>
         Effect.gen(function* () {
           const id = randomUUID()
           const at = yield* now
+          const sizeBytes = encode(file.text, file.utf8).byteLength
           const taken = yield* sql<{ readonly id: string }>`SELECT id FROM config_templates WHERE server_id = ${serverId} AND name = ${name}`.pipe(Effect.mapError(storeError("read a template's name")))
           if (taken.length > 0) return yield* Effect.fail(new ConfigConflict({ message: `server ${serverId} has a template named "${name}" already`, field: "name" }))
-          yield* sql`INSERT INTO config_templates (id, server_id, name, content, size_bytes, created_at, created_by)
-            VALUES (${id}, ${serverId}, ${name}, ${box.seal(content, `config-templates/${id}`)}, ${Buffer.byteLength(content)}, ${at}, ${by})`.pipe(Effect.mapError(storeError("save a template")))
-          return new ConfigTemplate({ id, name, sizeBytes: Buffer.byteLength(content), createdAt: at, createdBy: by })
+          // Sealed: the file holds the server's passwords (and, as ciphertext, any NUL it holds fits PostgreSQL's text).
+          yield* sql`INSERT INTO config_templates (id, server_id, name, content, size_bytes, encoding, created_at, created_by)
+            VALUES (${id}, ${serverId}, ${name}, ${box.seal(file.text, `config-templates/${id}`)}, ${sizeBytes}, ${file.utf8 ? "utf-8" : "latin1"}, ${at}, ${by})`.pipe(
+            Effect.mapError(storeError("save a template"))
+          )
+          return new ConfigTemplate({ id, name, sizeBytes, createdAt: at, createdBy: by })
         })
 
       const templateRow = (serverId: string, templateId: string) =>
@@ -249,7 +256,7 @@ export class ServerConfigs extends Context.Tag("@garrison/plugins/ServerConfigs"
             )
           ),
         saveTemplate: (serverId, name, by) =>
-          Effect.flatMap(fileOf(serverId), ({ content }) => insertTemplate(serverId, name, content.text, by)),
+          Effect.flatMap(fileOf(serverId), ({ content }) => insertTemplate(serverId, name, content, by)),
         restoreTemplate: (serverId, templateId, by) =>
           Effect.gen(function* () {
             const row = yield* templateRow(serverId, templateId)
@@ -258,8 +265,8 @@ export class ServerConfigs extends Context.Tag("@garrison/plugins/ServerConfigs"
             let savedBefore: ConfigTemplate | undefined
             const config = yield* write(serverId, (current) =>
               Effect.gen(function* () {
-                savedBefore = yield* insertTemplate(serverId, `before restoring "${row.name}" at ${yield* now}`, current.text, by)
-                return opened.right
+                savedBefore = yield* insertTemplate(serverId, `before restoring "${row.name}" at ${yield* now}`, current, by)
+                return { text: opened.right, utf8: row.encoding !== "latin1" }
               })
             )
             return { config, savedBefore: savedBefore! }

@@ -17,5 +17,10 @@ export const migrations: ReadonlyArray<Migration> = [
           created_by TEXT NOT NULL
         )`,
     sql`CREATE UNIQUE INDEX config_templates_name ON config_templates (server_id, name)`
+  ]),
+  // The file's encoding as it was saved ("utf-8", or "latin1" for bytes that are not UTF-8), so a restore writes
+  // back the same bytes whatever the file holds by then.
+  migration(2, "config_templates keep the file's encoding", (sql) => [
+    sql`ALTER TABLE config_templates ADD COLUMN encoding TEXT NOT NULL DEFAULT 'utf-8'`
   ])
 ]

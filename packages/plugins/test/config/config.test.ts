@@ -227,6 +227,24 @@ describe("server configuration", () => {
       }
     }))
 
+  it.scoped("a template of a file holding NUL bytes and text that is not UTF-8 saves and restores byte for byte, its size in bytes (PostgreSQL text holds no NUL: the sealed form does)", () =>
+    Effect.gen(function* () {
+      const { layer } = setup()
+      yield* Effect.gen(function* () {
+        const { id, file } = yield* server
+        // A real server's file after a crash mid-write: NUL padding, and a latin1 byte on the way.
+        const messy = Buffer.concat([Buffer.from(CFG), Buffer.from([0, 0, 0]), Buffer.from('motd2 = "caf'), Buffer.from([0xe9]), Buffer.from('";\r\n')])
+        Fs.writeFileSync(file, messy)
+        const saved = yield* call("POST", `/api/servers/${id}/config/templates`, { as: EDITOR, json: { name: "messy" } })
+        expect(saved.status).toBe(201)
+        const template = saved.body as { id: string; sizeBytes: number }
+        expect(template.sizeBytes).toBe(messy.length)
+        Fs.writeFileSync(file, CFG)
+        expect((yield* call("POST", `/api/servers/${id}/config/templates/${template.id}/restore`, { as: EDITOR })).status).toBe(200)
+        expect(Fs.readFileSync(file).equals(messy)).toBe(true)
+      }).pipe(Effect.provide(layer))
+    }))
+
   it.scoped("a store failure is 500 internal quoting the request id; the database's words reach the log only", () =>
     Effect.gen(function* () {
       const logs: Array<LogLine> = []

@@ -59,7 +59,10 @@ const released: Record<string, readonly [ReadonlyArray<Migration>, ReadonlyArray
     [3, "audit rows name their actor", "25d46510cca58d7e"]
   ]],
   bans: [bans, [[1, "create bans", "2899b8c8d391e062"]]],
-  config: [config, [[1, "create config_templates", "efddc49246b069c3"]]],
+  config: [config, [
+    [1, "create config_templates", "efddc49246b069c3"],
+    [2, "config_templates keep the file's encoding", "1e7f944517dbcc11"]
+  ]],
   logs: [logs, [[1, "create server_metrics", "429ede243be65b41"]]],
   mods: [
     mods,
