@@ -1,5 +1,6 @@
 /**
- * Two projects, both run by `npm test` (`vitest run`):
+ * Three projects, run by `npm test` through `test/passes.mjs`: all three on
+ * SQLite, then `unit` and `e2e` again with `GARRISON_TEST_DATABASE=postgres`:
  *
  * - `unit` (`npm run test:unit`): every package's and example's tests, in
  *   process. The workspace packages and the examples resolve to their
@@ -15,6 +16,9 @@
  *   servers; run `npm run build` first): `test/e2e` and the examples'
  *   `*.e2e.test.ts`. One file at a time, in one worker, each file with
  *   fresh modules, so the processes of two files never compete for the CPU.
+ * - `browser` (`npm run test:browser`): the dashboard in Debian's Chromium,
+ *   after the other two (SQLite pass only: the pages read the same API on
+ *   either engine).
  */
 import { fileURLToPath } from "node:url"
 import { defineConfig } from "vitest/config"
@@ -45,7 +49,7 @@ export default defineConfig({
             { find: /^@garrison\/agent$/, replacement: at("packages/agent/src/index.ts") },
             { find: /^@garrison\/agent\/(contract|client)$/, replacement: at("packages/agent/src/$1/index.ts") },
             { find: /^@garrison\/testkit$/, replacement: at("packages/testkit/src/index.ts") },
-            { find: /^@garrison\/testkit\/(core|TestAuthPlugin|DriverStatements|globalSetup|fileSetup)$/, replacement: at("packages/testkit/src/$1.ts") },
+            { find: /^@garrison\/testkit\/(core|TestAuthPlugin|DriverStatements|globalSetup|fileSetup|filePostgres)$/, replacement: at("packages/testkit/src/$1.ts") },
             // The examples, by their package names (what tests import), from source too.
             { find: /^@garrison\/example-(sim-server|sim-steamcmd|community-plugin)$/, replacement: at("examples/$1/src/index.ts") }
           ]

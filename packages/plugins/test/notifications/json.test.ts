@@ -1,19 +1,29 @@
 /**
- * The notification list answers JSON written by the database (JsonRows):
- * held here to the endpoint's schema and to what the service's decoded
- * `list` says, page by page through the cursors, for callers who see
- * different audiences, with read marks, read and cleared watermarks, and
- * text that tests the escaping (quotes, backslashes, control characters,
- * emoji, non-Latin scripts).
+ * The notification list answers JSON written by the database (JsonRows,
+ * the rows' `jsonColumns`), page by page through the cursors, for callers
+ * who see different audiences (the nested audience object, the "all"
+ * string), with read marks, read and cleared watermarks (the `read`
+ * boolean), a level edited by hand, and text that tests the escaping
+ * (quotes, backslashes, control characters, emoji, non-Latin scripts).
+ *
+ * On either engine: each page held to the endpoint's schema and, parsed,
+ * to the service's decoded `list`. On PostgreSQL (the controller's own
+ * `SqlClient` says which): each page and each `listJson` row is also byte
+ * for byte the text the route wrote when it encoded the decoded page
+ * (`JSON.stringify`); SQLite may spell keys its own way, so there only the
+ * parsed values are compared.
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
+import { request } from "@garrison/testkit"
 import { Effect, Schema, TestClock } from "effect"
-import { type NotificationInput, NotificationPage, Notifications, type Viewer } from "../../src/notifications/index.js"
+import { Notification, type NotificationInput, NotificationPage, Notifications, type Viewer } from "../../src/notifications/index.js"
+import { isPostgres } from "../support/engine.js"
 import { call, notificationsController } from "./support.js"
 
 const strictPage = Schema.decodeUnknownSync(NotificationPage, { onExcessProperty: "error" })
 const encodePage = Schema.encodeSync(NotificationPage)
+const encodeNotification = Schema.encodeSync(Notification)
 
 const TEXTS = [
   'Quote " and \\ backslash',
@@ -64,23 +74,32 @@ const seed = (count: number, from = 0) =>
 /**
  * Every page `caller` gets from the endpoint, following its cursors: each
  * must decode strictly and equal, once parsed, the service's decoded page
- * for the same request.
+ * for the same request (on PostgreSQL: be its JSON byte for byte, the
+ * route's and `listJson`'s).
  */
 const pagesOf = (caller: { readonly as: string; readonly viewer: Viewer }, limit?: number) =>
   Effect.gen(function* () {
     const service = yield* Notifications
+    const postgres = yield* isPostgres
     const pages: Array<NotificationPage> = []
     let cursor: string | undefined
     do {
       const query = new URLSearchParams()
       if (limit !== undefined) query.set("limit", String(limit))
       if (cursor !== undefined) query.set("cursor", cursor)
-      const answer = yield* call("GET", `/api/notifications?${query.toString()}`, { as: caller.as })
+      const answer = yield* request("GET", `/api/notifications?${query.toString()}`, { as: caller.as })
       expect(answer.status).toBe(200)
-      const page = strictPage(answer.body)
+      const body: unknown = JSON.parse(answer.text)
+      const page = strictPage(body)
       const decoded = yield* service.list(caller.viewer, { limit, cursor })
-      expect(answer.body).toStrictEqual(encodePage(decoded))
+      expect(body).toStrictEqual(encodePage(decoded))
       expect(page.items.map((item) => item.id)).toEqual(decoded.items.map((item) => item.id))
+      if (postgres) {
+        expect(answer.text).toBe(JSON.stringify(encodePage(decoded)))
+        const json = yield* service.listJson(caller.viewer, { limit, cursor })
+        expect(json.items.map((row) => row.json)).toEqual(decoded.items.map((item) => JSON.stringify(encodeNotification(item))))
+        expect(json.unreadCount).toBe(decoded.unreadCount)
+      }
       pages.push(page)
       cursor = page.nextCursor ?? undefined
     } while (cursor !== undefined && pages.length < 50)
@@ -130,13 +149,18 @@ describe("notification list JSON from the database", () => {
         expect(everything.some((item) => item.message.includes(text)), text).toBe(true)
       }
       for (const link of LINKS.filter((l) => l !== undefined)) expect(everything.some((item) => item.link === link), link).toBe(true)
+      expect(everything.some((item) => item.read)).toBe(true)
+      expect(everything.some((item) => !item.read)).toBe(true)
       expect(everything.map((item) => item.audience)).toContainEqual({ permission: "players.ban" })
+      expect(everything.map((item) => item.audience)).toContainEqual({ userId: "alice" })
+      expect(everything.map((item) => item.audience)).toContain("all")
     }).pipe(Effect.provide(notificationsController())))
 
   it.scoped("cleared watermarks, an empty list, a level edited by hand, and a foreign cursor", () =>
     Effect.gen(function* () {
-      const empty = yield* call("GET", "/api/notifications", { as: CAROL.as })
-      expect(empty.body).toStrictEqual({ items: [], nextCursor: null, unreadCount: 0 })
+      const empty = yield* request("GET", "/api/notifications", { as: CAROL.as })
+      expect(JSON.parse(empty.text)).toStrictEqual({ items: [], nextCursor: null, unreadCount: 0 })
+      if (yield* isPostgres) expect(empty.text).toBe('{"items":[],"nextCursor":null,"unreadCount":0}')
 
       yield* seed(12)
       expect((yield* call("DELETE", "/api/notifications", { as: CAROL.as })).status).toBe(200)
@@ -151,6 +175,10 @@ describe("notification list JSON from the database", () => {
       const items = itemsOf(yield* pagesOf(CAROL, 4))
       expect(items.length).toBeGreaterThan(0)
       expect(items.every((item) => item.level === "info")).toBe(true)
+      // Alice's pages too, where the edited broadcasts sit among her own.
+      const broadcasts = itemsOf(yield* pagesOf(ALICE, 5)).filter((item) => item.audience === "all")
+      expect(broadcasts.length).toBeGreaterThan(0)
+      expect(broadcasts.every((item) => item.level === "info")).toBe(true)
 
       for (const cursor of ["not-a-cursor", Buffer.from("bans:{}").toString("base64url")]) {
         const bad = yield* call("GET", `/api/notifications?cursor=${cursor}`, { as: ALICE.as })

@@ -1,16 +1,26 @@
 /**
  * The priority list and export answer JSON written by the database
- * (JsonRows): held here to the endpoints' schemas and to what the service's
- * decoded entries say (the text the routes answered before, key for key),
- * over names that test the escaping (quotes, backslashes, control
- * characters, emoji, non-Latin scripts), across the export's chunks, page
- * by page through the list's cursors with every filter, and on both sides
- * of an expiry (TestClock: time moves only what the `active` filter keeps).
+ * (JsonRows, the rows' `jsonColumns`), over names that test the escaping
+ * (quotes, backslashes, control characters, emoji, non-Latin scripts, line
+ * separators), across the export's chunks, page by page through the list's
+ * cursors with every filter, and on both sides of an expiry (TestClock:
+ * time moves only what the `active` filter keeps). PostgreSQL text cannot
+ * hold NUL: no name here has one (see docs/database.md).
+ *
+ * On either engine: each answer held to the endpoint's schema and, parsed,
+ * to the service's decoded entries (the text the routes answered before,
+ * key for key). On PostgreSQL (the controller's own `SqlClient` says
+ * which): each page, each export and each `listJson` row is also byte for
+ * byte the text the routes wrote when they encoded the decoded entries
+ * (`JSON.stringify`); SQLite may spell numbers its own way, so there only
+ * the parsed values are compared.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { request } from "@garrison/testkit"
 import { Effect, Schema, TestClock } from "effect"
 import { PRIORITY_ROLES, PriorityEntry, PriorityPage, PriorityQueue, type PriorityRole } from "../../src/priority/index.js"
 import { EXPORT_CHUNK } from "../../src/priority/PriorityQueue.js"
+import { isPostgres } from "../support/engine.js"
 import { call, makeController, MANAGER } from "./support.js"
 
 const BASE = "/api/priority-queue"
@@ -26,7 +36,7 @@ const BOUNDARY = T0 + 10_000
 const NAMES = [
   'Quote " and \\ backslash',
   "Tab\there",
-  "Bell \u0007, \u0001 and DEL \u007f",
+  "Bell \u0007, \u0001, \u001f and DEL \u007f",
   "Emoji 🎯 and 𝔘𝔫𝔦",
   "Кириллица 漢字 عربى",
   "</script><b>",
@@ -72,26 +82,35 @@ interface Query {
 
 /**
  * Every page of the list for `query` as the route answers it, each held to
- * the schema and to the service's decoded page for the same cursor; the
+ * the schema and to the service's decoded page for the same cursor (on
+ * PostgreSQL: its JSON byte for byte, the route's and `listJson`'s); the
  * platform ids in order.
  */
 const walk = (query: Query, limit: number) =>
   Effect.gen(function* () {
     const service = yield* PriorityQueue
+    const postgres = yield* isPostgres
     const ids: Array<string> = []
     let cursor: string | undefined
     let pages = 0
     do {
       const params = new URLSearchParams({ ...query, limit: String(limit), ...(cursor === undefined ? {} : { cursor }) })
-      const answer = yield* call("GET", `${BASE}?${params.toString()}`, { as: MANAGER })
+      const answer = yield* request("GET", `${BASE}?${params.toString()}`, { as: MANAGER })
       expect(answer.status).toBe(200)
       expect(answer.headers["content-type"]).toContain("application/json")
-      const page = strictPage(answer.body)
-      const decoded = yield* service.list({ ...query, limit, ...(cursor === undefined ? {} : { cursor }) })
+      const body: unknown = JSON.parse(answer.text)
+      const page = strictPage(body)
+      const paged = { ...query, limit, ...(cursor === undefined ? {} : { cursor }) }
+      const decoded = yield* service.list(paged)
       // The text the route answered when it encoded the decoded page: the same keys, in the same order.
-      expect(JSON.stringify(answer.body)).toBe(JSON.stringify(encodePage(decoded)))
+      expect(JSON.stringify(body)).toBe(JSON.stringify(encodePage(decoded)))
       expect(page.items.map((entry) => encodeEntry(entry))).toEqual(decoded.items.map((entry) => encodeEntry(entry)))
       expect(page.nextCursor).toBe(decoded.nextCursor)
+      if (postgres) {
+        expect(answer.text).toBe(JSON.stringify(encodePage(decoded)))
+        const json = yield* service.listJson(paged)
+        expect(json.items.map((row) => row.json)).toEqual(decoded.items.map((entry) => JSON.stringify(encodeEntry(entry))))
+      }
       ids.push(...page.items.map((entry) => entry.platformId))
       cursor = page.nextCursor ?? undefined
       pages++
@@ -125,15 +144,17 @@ describe("priority JSON from the database", () => {
       Effect.gen(function* () {
         const service = yield* PriorityQueue
         const exportAs = Effect.gen(function* () {
-          const exported = yield* call("GET", `${BASE}/export`, { as: MANAGER })
+          const exported = yield* request("GET", `${BASE}/export`, { as: MANAGER })
           expect(exported.status).toBe(200)
           expect(exported.headers["content-type"]).toContain("application/json")
           expect(exported.headers["content-disposition"]).toBe('attachment; filename="service-priority-2026-03-01.json"')
-          const entries = strictExport(exported.body)
+          const body: unknown = JSON.parse(exported.text)
+          const entries = strictExport(body)
           const all = yield* service.exportAll
           // The text the route answered when it wrote the decoded entries (JSON.stringify of the classes).
-          expect(JSON.stringify(exported.body)).toBe(JSON.stringify(all))
+          expect(JSON.stringify(body)).toBe(JSON.stringify(all))
           expect(entries.map((entry) => encodeEntry(entry))).toEqual(all.map((entry) => encodeEntry(entry)))
+          if (yield* isPostgres) expect(exported.text).toBe(JSON.stringify(all.map((entry) => encodeEntry(entry))))
           return entries
         })
 
@@ -147,7 +168,7 @@ describe("priority JSON from the database", () => {
         const entries = yield* exportAs
         expect(entries.map((entry) => entry.platformId)).toEqual([...first, ...more].map((entry) => entry.platformId))
         expect(new Set(entries.map((entry) => entry.id)).size).toBe(EXPORT_CHUNK * 2 + 37)
-        for (const name of NAMES) expect(entries.some((entry) => entry.name === name)).toBe(true)
+        for (const name of NAMES) expect(entries.some((entry) => entry.name === name), name).toBe(true)
         expect(entries[0]).toMatchObject({ name: NAMES[0], expiresAt: null, addedBy: 'ad"min\\ 管理', addedAt: new Date(T0).toISOString() })
         // Stored in UTC whatever zone was sent; the export shows it as stored.
         expect(entries[2]?.expiresAt).toBe("2030-01-01T00:00:00.000Z")
@@ -158,12 +179,16 @@ describe("priority JSON from the database", () => {
   it.scoped("an empty export is an empty array, and an empty list an empty page", () =>
     onController(
       Effect.gen(function* () {
-        const exported = yield* call("GET", `${BASE}/export`, { as: MANAGER })
+        const exported = yield* request("GET", `${BASE}/export`, { as: MANAGER })
         expect(exported.status).toBe(200)
-        expect(strictExport(exported.body)).toEqual([])
-        const listed = yield* call("GET", BASE, { as: MANAGER })
+        expect(strictExport(JSON.parse(exported.text))).toEqual([])
+        const listed = yield* request("GET", BASE, { as: MANAGER })
         expect(listed.status).toBe(200)
-        expect(listed.body).toEqual({ items: [], nextCursor: null })
+        expect(JSON.parse(listed.text)).toEqual({ items: [], nextCursor: null })
+        if (yield* isPostgres) {
+          expect(exported.text).toBe("[]")
+          expect(listed.text).toBe('{"items":[],"nextCursor":null}')
+        }
       })
     )
   )
@@ -198,6 +223,11 @@ describe("priority JSON from the database", () => {
           expect(ids, JSON.stringify(query)).toEqual(expected(all, query, T0))
           if (query.active !== "false") expect(pages, JSON.stringify(query)).toBeGreaterThan(1)
         }
+        // After the expiry some are expired: the filters move, the JSON stays the decoded entries'.
+        yield* TestClock.setTime(BOUNDARY)
+        const expired = yield* walk({ active: "false" }, 40)
+        expect(expired.ids).toEqual(expected(all, { active: "false" }, BOUNDARY))
+        expect(expired.ids.length).toBeGreaterThan(0)
         // The default limit (100), and one page holding everything.
         expect((yield* walk({}, 100)).pages).toBe(3)
         expect((yield* walk({}, 1000)).pages).toBe(1)
