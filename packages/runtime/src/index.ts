@@ -35,6 +35,8 @@ export { canSeeServer, serverParamOf, visibleServers } from "./access/ServerScop
 
 export { EventBus, on } from "./events/EventBus.js"
 export type { AnyEvent, EventClass, EventHandler } from "./events/EventBus.js"
+export { eventPatternMatches, isEventPattern, PUBLISHED_EVENT_NAME, published, PublishedEvents } from "./events/PublishedEvents.js"
+export type { AnyPublishedEvent, EventSeverity, PublishableClass, PublishedEvent, PublishedEventsShape, PublishSpec } from "./events/PublishedEvents.js"
 
 export { GarrisonConfig, settingsConfig } from "./config/GarrisonConfig.js"
 export { type HostFolders, hostFolders } from "./config/HostFolders.js"

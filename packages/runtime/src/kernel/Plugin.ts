@@ -22,6 +22,7 @@ import type { SecretSpec } from "../config/DataDir.js"
 import type { Migration } from "../database/Migrations.js"
 import type { ErrorCodeDeclaration } from "../http/ApiErrors.js"
 import type { EventHandler } from "../events/EventBus.js"
+import type { AnyPublishedEvent } from "../events/PublishedEvents.js"
 import type { RateLimitDeclaration } from "../http/RateLimits.js"
 import type { HookHandler } from "./Hooks.js"
 import type { StartupError } from "./StartupError.js"
@@ -113,6 +114,11 @@ export interface Plugin<Provides = never, R = never> {
   /** Error codes its own error classes answer with, besides the table's. */
   readonly errorCodes: ReadonlyArray<ErrorCodeDeclaration>
   readonly events: ReadonlyArray<EventHandler<R>>
+  /**
+   * Bus events it publishes that the outside may subscribe to (webhooks, the
+   * cloud link), each under a public name (`published(...)`).
+   */
+  readonly publishes: ReadonlyArray<AnyPublishedEvent>
   readonly hooks: ReadonlyArray<HookHandler<R>>
   readonly jobs: ReadonlyArray<Job<R>>
   /** Runs once after every plugin's services are built; finalizers run at shutdown. */
@@ -151,6 +157,7 @@ export interface PluginSpec<Provides, RL, RH, RE, RK, RJ, RS, RA> {
   readonly secrets?: ReadonlyArray<PluginSecret>
   readonly errorCodes?: ReadonlyArray<ErrorCodeDeclaration>
   readonly events?: ReadonlyArray<EventHandler<RE>>
+  readonly publishes?: ReadonlyArray<AnyPublishedEvent>
   readonly hooks?: ReadonlyArray<HookHandler<RK>>
   readonly jobs?: ReadonlyArray<Job<RJ>>
   readonly onStart?: Effect.Effect<void, unknown, RS>
@@ -175,6 +182,7 @@ export const make = <Provides = never, RL = never, RH = never, RE = never, RK = 
   secrets: spec.secrets ?? [],
   errorCodes: spec.errorCodes ?? [],
   events: spec.events ?? [],
+  publishes: spec.publishes ?? [],
   hooks: spec.hooks ?? [],
   jobs: spec.jobs ?? [],
   onStart: spec.onStart as Effect.Effect<void, unknown, Exclude<RS, Scope.Scope> | Scope.Scope> | undefined,

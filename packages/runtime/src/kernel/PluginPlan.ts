@@ -13,11 +13,13 @@ import * as Either from "effect/Either"
 import type { AuthenticationMethod } from "../http/AuthenticationMethods.js"
 import type { RateLimitDeclaration } from "../http/RateLimits.js"
 import type { PermissionDefinition } from "../access/Permissions.js"
+import type { AnyPublishedEvent } from "../events/PublishedEvents.js"
 import type { AnyPlugin, PluginSecret } from "./Plugin.js"
 import type { StartupError } from "./StartupError.js"
 import { errorCodeCatalog } from "./plan/errorCodes.js"
 import { orderPlugins } from "./plan/order.js"
 import { permissionCatalog } from "./plan/permissions.js"
+import { publishedEventCatalog } from "./plan/publishedEvents.js"
 import { rateLimitCatalog } from "./plan/rateLimits.js"
 import { claimRoutes, type HostRoute, type RouteEntry } from "./plan/routes.js"
 import { schemeCatalog } from "./plan/schemes.js"
@@ -40,6 +42,8 @@ export interface PluginPlan {
   readonly secrets: ReadonlyArray<PluginSecret & { readonly owner: string }>
   /** Every authentication scheme a plugin provides, in load order, with how callers send it. */
   readonly schemes: ReadonlyArray<{ readonly name: string; readonly owner: string; readonly methods: ReadonlyArray<AuthenticationMethod> }>
+  /** Every event published to the outside, with who declared it. */
+  readonly publishedEvents: ReadonlyArray<AnyPublishedEvent & { readonly owner: string }>
 }
 
 export const planPlugins = (
@@ -59,9 +63,11 @@ export const planPlugins = (
     }
     const errorCodes = errorCodeCatalog()
     const secrets = secretCatalog()
+    const publishedEvents = publishedEventCatalog()
     for (const plugin of ordered) {
       yield* errorCodes.declare(plugin)
       yield* secrets.declare(plugin)
+      yield* publishedEvents.declare(plugin)
     }
     const routes = yield* claimRoutes(ordered, hostRoutes, {
       permissions: permissions.owners,
@@ -75,6 +81,7 @@ export const planPlugins = (
       rateLimits: rateLimits.declared,
       schemes: schemes.declared,
       errorCodes: errorCodes.byTag,
-      secrets: secrets.declared
+      secrets: secrets.declared,
+      publishedEvents: publishedEvents.declared
     }
   })

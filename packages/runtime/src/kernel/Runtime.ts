@@ -22,6 +22,7 @@ import { scheduledBackups, shutdownBackup } from "../database/BackupJobs.js"
 import { Database } from "../database/Database.js"
 import { runMigrations } from "../database/Migrations.js"
 import { EventBus } from "../events/EventBus.js"
+import { PublishedEvents } from "../events/PublishedEvents.js"
 import { SealedSecrets } from "../secrets/SealedSecrets.js"
 import { AtomicFiles } from "../files/AtomicFile.js"
 import { Announcements } from "./Announcements.js"
@@ -111,6 +112,7 @@ export const layer = <const Plugins extends ReadonlyArray<AnyPlugin>>(
         Announcements.layer,
         SealedSecrets.layer.pipe(Layer.provideMerge(Secrets.layer)),
         PermissionCatalog.layer(plan.permissions),
+        PublishedEvents.layer(plan.publishedEvents),
         GroupCommit.layer,
         Layer.succeed(PluginRegistry, { plan, startedAt, version: config.version })
       ).pipe(Layer.provideMerge(storage))

@@ -22,6 +22,7 @@ export class StartupError extends Schema.TaggedError<StartupError>()("StartupErr
     "unknown-scheme",
     "duplicate-error-code",
     "duplicate-secret",
+    "duplicate-published-event",
     "plugin-load",
     "data-dir",
     "database",
