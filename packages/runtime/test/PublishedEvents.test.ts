@@ -33,6 +33,10 @@ describe("published events", () => {
     expect(imported.serverId(high)).toBeUndefined()
     expect(imported.severity(high)).toBe("warning")
     expect(imported.summary(high)).toBe("9 imported")
+    // A summary is one line, however the plugin wrote it.
+    const noisy = published(Imported, { ...imported, example: high, summary: (e) => `${e.count}\nimported\u0000${"x".repeat(600)}` })
+    expect(noisy.summary(high)).toMatch(/^9 imported x+$/)
+    expect(noisy.summary(high)).toHaveLength(500)
   })
 
   it("patterns: a name, everything, or a prefix of whole words", () => {

@@ -16,6 +16,7 @@ import { AdminActions } from "./AdminActions.js"
 import { agentControl } from "./agentControl.js"
 import { AgentLinks } from "./AgentLinks.js"
 import { ActionsApi } from "./contract/Api.js"
+import { ACTION_EVENTS } from "./published.js"
 import { ActionsRoutes, AgentPassthroughRoutes } from "./routes.js"
 
 /** The agent as a provider of the servers' game control, asked before RCON. */
@@ -50,7 +51,8 @@ export const ActionsPlugin = Plugin.make({
   ],
   events: [
     on(ServerDeleted, (event) => Effect.flatMap(AgentLinks, (links) => links.forget(event.serverId)), "forgetAgentLink")
-  ]
+  ],
+  publishes: ACTION_EVENTS
 })
 
 export { AdminActions, ProviderUnavailable } from "./AdminActions.js"

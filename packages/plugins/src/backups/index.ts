@@ -8,6 +8,7 @@ import * as Effect from "effect/Effect"
 import { AuditTrail, BeforeServerUpdate, on, Plugin, ServerDeleted } from "@garrison/runtime"
 import { BackupsApi } from "./contract/Api.js"
 import { migrations } from "./migrations.js"
+import { BACKUP_EVENTS } from "./published.js"
 import { BackupsRoutes } from "./routes.js"
 import { SCHEDULE_TICK, ServerBackups, ServerBackupsLive } from "./ServerBackups.js"
 
@@ -26,6 +27,7 @@ export const BackupsPlugin = Plugin.make({
     )
   ],
   events: [on(ServerDeleted, (event) => Effect.flatMap(ServerBackups, (backups) => backups.forgetServer(event.serverId)), "forgetServer")],
+  publishes: BACKUP_EVENTS,
   // The schedule: every minute, the backups that are due (a failed pass is logged; the next minute tries again).
   jobs: [{ name: "scheduled-backups", every: SCHEDULE_TICK, run: Effect.flatMap(ServerBackups, (backups) => backups.runDue) }]
 })

@@ -12,6 +12,7 @@ import { BansApi } from "./contract/Api.js"
 import { migrations } from "./migrations.js"
 import { Routes } from "./routes/index.js"
 import { BANS_PERMISSIONS } from "./contract/Api.js"
+import { BAN_EVENTS } from "./published.js"
 
 export type BansPluginOptions = BanSyncOptions
 
@@ -26,6 +27,7 @@ export const makeBansPlugin = (options: BansPluginOptions = {}) =>
     migrations,
     layer: BanSync.layer(options).pipe(Layer.provideMerge(Bans.layer)),
     http: Plugin.http(BansApi, Routes),
+    publishes: BAN_EVENTS,
     // ban.txt is written by the servers plugin's ServerFileSync (BanSync registers it): before every start and
     // restart (a file that cannot be written refuses the start), at controller start, after changes, at expiries.
   })

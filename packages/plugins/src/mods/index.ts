@@ -10,6 +10,7 @@ import { AuditTrail, on, Plugin, ServerDeleted } from "@garrison/runtime"
 import { ModsApi } from "./contract/Api.js"
 import { migrations } from "./migrations.js"
 import { Mods } from "./Mods.js"
+import { MOD_EVENTS } from "./published.js"
 import { ModJobsRoutes, ModsRoutes } from "./routes.js"
 import { MODS_PERMISSIONS } from "./contract/Api.js"
 
@@ -29,7 +30,8 @@ export const ModsPlugin = Plugin.make({
       (event) => Effect.flatMap(Mods, (mods) => mods.forgetServer(event.serverId)).pipe(Effect.catchAll((e) => Effect.logWarning(`mods: ${e.message}`))),
       "forgetServer"
     )
-  ]
+  ],
+  publishes: MOD_EVENTS
 })
 
 export {

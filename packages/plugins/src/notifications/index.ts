@@ -10,6 +10,7 @@ import { serverAlertHandlers } from "./internal/serverAlerts.js"
 import { NotificationsApi } from "./contract/Api.js"
 import { migrations } from "./migrations.js"
 import { Notifications } from "./Notifications.js"
+import { NOTIFICATION_EVENTS } from "./published.js"
 import { NotificationsRoutes } from "./routes.js"
 
 export const NotificationsPlugin = Plugin.make({
@@ -20,6 +21,7 @@ export const NotificationsPlugin = Plugin.make({
   http: Plugin.http(NotificationsApi, NotificationsRoutes),
   // Crashes, watchdog restarts and give-ups, for whoever may view the server.
   events: serverAlertHandlers,
+  publishes: NOTIFICATION_EVENTS,
   jobs: [
     {
       name: "retention",

@@ -1,9 +1,13 @@
-/** The handlers behind `PlayersApi`: each is one round trip through the server's `GameControl`. */
+/**
+ * The handlers behind `PlayersApi`: each is one round trip through the
+ * server's `GameControl`. A kick that went through publishes `PlayerKicked`.
+ */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
-import { type ActorError, actorErrorToHttp, type GameControl, NotFound } from "@garrison/runtime"
-import { playerView, Servers } from "../servers/index.js"
+import { type ActorError, actorErrorToHttp, CurrentPrincipal, EventBus, type GameControl, NotFound } from "@garrison/runtime"
+import { playerView, type ServerHandle, Servers } from "../servers/index.js"
 import { PlayersApi } from "./contract/Api.js"
+import { PlayerKicked } from "./events.js"
 import { findPlayer } from "./internal/resolve.js"
 
 const DEFAULT_KICK_REASON = "Kicked by an admin"
@@ -11,10 +15,11 @@ const DEFAULT_KICK_REASON = "Kicked by an admin"
 export const PlayersRoutes = HttpApiBuilder.group(PlayersApi, "players", (handlers) =>
   Effect.gen(function* () {
     const servers = yield* Servers
+    const bus = yield* EventBus
     /** Runs `use` on the server's game control; refusals answer as every server route does. */
-    const withControl = <A>(serverId: string, use: (control: GameControl) => Effect.Effect<A, ActorError | NotFound>) =>
+    const withControl = <A, R>(serverId: string, use: (control: GameControl, server: ServerHandle) => Effect.Effect<A, ActorError | NotFound, R>) =>
       Effect.flatMap(servers.get(serverId), (server) =>
-        use(server.control).pipe(Effect.catchTag("ActorError", (error) => Effect.fail(actorErrorToHttp(error))))
+        use(server.control, server).pipe(Effect.catchTag("ActorError", (error) => Effect.fail(actorErrorToHttp(error))))
       )
 
     return handlers
@@ -30,7 +35,7 @@ export const PlayersRoutes = HttpApiBuilder.group(PlayersApi, "players", (handle
         )
       )
       .handle("kick", ({ path, payload }) =>
-        withControl(path.id, (control) =>
+        withControl(path.id, (control, server) =>
           Effect.gen(function* () {
             const player = findPlayer(yield* control.players, path.playerId)
             if (player === undefined) {
@@ -38,6 +43,10 @@ export const PlayersRoutes = HttpApiBuilder.group(PlayersApi, "players", (handle
             }
             const reason = payload.reason ?? DEFAULT_KICK_REASON
             yield* control.kick(player, reason)
+            const [entry, caller] = yield* Effect.all([server.entry, CurrentPrincipal])
+            yield* bus.publish(
+              new PlayerKicked({ serverId: entry.id, name: entry.name, slot: player.slot, playerName: player.name, steam64: player.steam64, reason, by: caller.name })
+            )
             return { kicked: playerView(player), reason }
           })
         )

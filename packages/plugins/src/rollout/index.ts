@@ -9,6 +9,7 @@ import * as Effect from "effect/Effect"
 import { AuditTrail, on, Plugin, ServerDeleted } from "@garrison/runtime"
 import { RolloutApi } from "./contract/Api.js"
 import { migrations } from "./migrations.js"
+import { ROLLOUT_EVENTS } from "./published.js"
 import { RolloutRoutes } from "./routes.js"
 import { Rollouts, RolloutsLive } from "./Rollouts.js"
 import { ScheduledUpdates } from "../scheduler/index.js"
@@ -24,7 +25,8 @@ export const RolloutPlugin = Plugin.make({
   migrations,
   layer: RolloutsLive,
   http: Plugin.http(RolloutApi, RolloutRoutes),
-  events: [on(ServerDeleted, (event) => Effect.flatMap(Rollouts, (rollouts) => rollouts.forgetServer(event.serverId)), "forgetServer")]
+  events: [on(ServerDeleted, (event) => Effect.flatMap(Rollouts, (rollouts) => rollouts.forgetServer(event.serverId)), "forgetServer")],
+  publishes: ROLLOUT_EVENTS
 })
 
 export {

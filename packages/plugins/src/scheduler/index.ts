@@ -10,6 +10,7 @@ import { on, Plugin, ServerDeleted } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
 import { SchedulerApi } from "./contract/Api.js"
 import { migrations } from "./migrations.js"
+import { SCHEDULER_EVENTS } from "./published.js"
 import { SchedulerRoutes } from "./routes.js"
 import { runScheduler } from "./runner.js"
 import { Scheduler } from "./Scheduler.js"
@@ -34,6 +35,7 @@ export const SchedulerPlugin = Plugin.make({
       "removeServerJobs"
     )
   ],
+  publishes: SCHEDULER_EVENTS,
   onStart: Effect.asVoid(Effect.forkScoped(runScheduler()))
 })
 

@@ -17,6 +17,7 @@ import { installKey } from "./internal/installFolder.js"
 import { migrations } from "./migrations.js"
 import { ServersBackupRoutes } from "./routes/backup.js"
 import { ServersRoutes } from "./routes/servers.js"
+import { SERVER_EVENTS } from "./published.js"
 import { ServerEntries } from "./ServerEntries.js"
 import { Servers } from "./Servers.js"
 import { SqlProcessRecords } from "./SqlProcessRecords.js"
@@ -109,6 +110,8 @@ export const makeServersPlugin = (options: ServersPluginOptions = {}) =>
     http: Plugin.http(ServersApi, Layer.merge(ServersRoutes, ServersBackupRoutes)),
     // Generated files (ban.txt, priority.txt, ...) are written before every start and restart; a failure refuses the start.
     hooks: [serverFileSyncHook],
+    // The actors' events (the runtime's), under their public names: see published.ts.
+    publishes: SERVER_EVENTS,
     onStart: ensureActors
   })
 
@@ -141,3 +144,4 @@ export { kickEveryone } from "./internal/kickEveryone.js"
 export type { KickedEveryone } from "./internal/kickEveryone.js"
 export { readBattlEyeRcon } from "./internal/install.js"
 export type { BattlEyeRcon } from "./internal/install.js"
+export { SERVER_EVENTS } from "./published.js"

@@ -5,6 +5,7 @@
  */
 import { AuditTrail, Plugin } from "@garrison/runtime"
 import { UpdatesApi } from "./contract/Api.js"
+import { UPDATE_EVENTS } from "./published.js"
 import { UpdatesRoutes } from "./routes.js"
 import { ServerUpdates } from "./ServerUpdates.js"
 
@@ -15,7 +16,8 @@ export const UpdatesPlugin = Plugin.make({
   description: "Game server installs, updates and rebuilds through SteamCMD; deploying new servers",
   dependsOn: ["servers", "platform"],
   layer: ServerUpdates.layer,
-  http: Plugin.http(UpdatesApi, UpdatesRoutes)
+  http: Plugin.http(UpdatesApi, UpdatesRoutes),
+  publishes: UPDATE_EVENTS
 })
 
 export {

@@ -14,6 +14,7 @@
 import * as Context from "effect/Context"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
+import { oneLine } from "../servers/GameControl.js"
 import type { AnyEvent } from "./EventBus.js"
 
 /** How an event reads to a person: a chat embed's colour, a notification's level. */
@@ -58,6 +59,9 @@ export interface PublishSpec<A extends AnyEvent> {
   readonly data?: (event: A) => Readonly<Record<string, unknown>>
 }
 
+/** The longest summary: a chat embed's title takes 256, a notification's text more. */
+export const SUMMARY_MAX = 500
+
 /** An event class the bus carries: a `Schema.TaggedClass`. */
 export type PublishableClass<A extends AnyEvent, I> = Schema.Schema<A, I, never> & { readonly _tag: A["_tag"] }
 
@@ -80,7 +84,8 @@ export const published = <A extends AnyEvent, I>(eventClass: PublishableClass<A,
         const id = (event as unknown as { readonly serverId?: unknown }).serverId
         return typeof id === "string" ? id : undefined
       }),
-    summary: spec.summary,
+    // One line whatever the plugin wrote (a chat title, a log line): control characters flattened, 500 at most.
+    summary: (event) => oneLine(spec.summary(event), SUMMARY_MAX),
     data:
       spec.data ??
       ((event) => {

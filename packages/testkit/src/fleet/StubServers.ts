@@ -4,7 +4,7 @@
  * (and its before-start hook) over a `Supervisor` and `ServerEntries` that
  * serve the actors the test made (`fakeActor`, `StubFleet`).
  */
-import { SERVER_PERMISSIONS, ServerEntries, serverFileSyncHook, serverFileSyncLayer, Servers } from "@garrison/plugins/servers"
+import { SERVER_EVENTS, SERVER_PERMISSIONS, ServerEntries, serverFileSyncHook, serverFileSyncLayer, Servers } from "@garrison/plugins/servers"
 import { AuditTrail, type EventHandler, Plugin, type ServerActor, type ServerFileSync, ServerNotFound, Supervisor } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -30,6 +30,7 @@ export const stubServersPlugin = (
     id: "servers",
     // It stands in for the servers plugin: it declares and requires what that one does.
     permissions: SERVER_PERMISSIONS,
+    publishes: SERVER_EVENTS,
     requires: [AuditTrail],
     layer: Layer.merge(Servers.layer, serverFileSyncLayer).pipe(
       Layer.provideMerge(
