@@ -51,7 +51,7 @@ export default defineConfig({
             { find: /^@garrison\/testkit$/, replacement: at("packages/testkit/src/index.ts") },
             { find: /^@garrison\/testkit\/(core|TestAuthPlugin|DriverStatements|globalSetup|fileSetup|filePostgres)$/, replacement: at("packages/testkit/src/$1.ts") },
             // The examples, by their package names (what tests import), from source too.
-            { find: /^@garrison\/example-(sim-server|sim-steamcmd|community-plugin)$/, replacement: at("examples/$1/src/index.ts") }
+            { find: /^@garrison\/example-(sim-server|sim-steamcmd|fake-payments|community-plugin)$/, replacement: at("examples/$1/src/index.ts") }
           ]
         },
         test: {

@@ -17,6 +17,14 @@ export interface PageRoute {
   readonly component: PageComponent
   /** Shown only to users holding one of these (anywhere); none: any signed-in user. */
   readonly anyOf?: ReadonlyArray<string>
+  /**
+   * Reachable without signing in (the VIP store's pages): shown in a plain
+   * frame (brand, theme, a sign-in button) whether or not anyone is signed
+   * in, never behind the sign-in form. `anyOf` does not apply. The page
+   * reads who is signed in, and asks for a sign-in, through
+   * `usePublicSession` (`src/app/extensions.ts`).
+   */
+  readonly public?: boolean
 }
 
 export interface NavEntry {

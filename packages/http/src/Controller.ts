@@ -21,6 +21,7 @@ import {
   errorMessage,
   GarrisonConfig,
   type HostRoute,
+  LicenseGate,
   PluginRegistry,
   type RateLimitRule,
   rateLimitSettingName,
@@ -57,6 +58,8 @@ const serveRouter = (listen: ListenOptions, rateLimits: ReadonlyMap<string, Rate
       const config = yield* GarrisonConfig
       const authenticators = yield* Authenticators
       const audit = yield* AuditTrail
+      // The license plugin's gate when it is loaded; else the slot's default, which allows every feature.
+      const license = yield* LicenseGate
       const router = yield* HttpLayerRouter.HttpRouter
       const clock = yield* Effect.clock
       const verdicts = new WeakMap<IncomingMessage, GateVerdict>()
@@ -72,6 +75,7 @@ const serveRouter = (listen: ListenOptions, rateLimits: ReadonlyMap<string, Rate
         bodyLimitBytes: config.bodyLimitBytes,
         authenticators,
         audit,
+        license,
         verdicts,
         errorCodes: registry.plan.errorCodes
       })

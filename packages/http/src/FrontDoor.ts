@@ -1,7 +1,8 @@
 /**
  * The second stage of a request that passed the gate, now in Effect: the
  * body (type, size, UTF-8, JSON, depth, well-formed strings), authentication
- * and the endpoint's declared access, then the plugin's handler, with
+ * and the endpoint's declared access, the license of a route that names a
+ * licensed feature (402), then the plugin's handler, with
  * errors written in the one shape and the request logged on the way out
  * (or its abort, when the client hung up). No plugin can skip any of it.
  */
@@ -23,6 +24,9 @@ import {
   type AuthenticatorsShape,
   canSeeServer,
   currentPrincipalRef,
+  isReadMethod,
+  type LicenseGateShape,
+  type LicenseRefusal,
   currentRequestRef,
   missingPermissions,
   requestAuditsRef,
@@ -43,6 +47,8 @@ export interface FrontDoorOptions {
   /** The authenticators of the loaded plugins, by scheme; each route asks those it accepts. */
   readonly authenticators: AuthenticatorsShape
   readonly audit: AuditTrailShape
+  /** Asked before the handler of a route that names a licensed feature; allows everything when left out. */
+  readonly license?: LicenseGateShape
   /** Where the gate left its verdict for each request. */
   readonly verdicts: WeakMap<IncomingMessage, GateVerdict>
   /** The code each error class answers with (the plan's `errorCodes`); the table's when left out. */
@@ -203,7 +209,7 @@ const authorize = (
   options: FrontDoorOptions,
   app: App
 ): App => {
-  if (!needsCaller(route.access)) return audited(app, request, verdict, null, null, options.audit)
+  if (!needsCaller(route.access)) return audited(licensed(route, request, options, app), request, verdict, null, null, options.audit)
   const accepted = route.schemes.flatMap((scheme) => {
     const authenticator = options.authenticators.get(scheme)
     return authenticator === undefined ? [] : [authenticator]
@@ -291,8 +297,42 @@ const permitted = (
       ...(serverId === undefined ? {} : { serverId })
     })
   }
-  return audited(Effect.locally(app, currentPrincipalRef, Option.some(principal)), request, verdict, principal.id, principal.name, options.audit)
+  return audited(
+    Effect.locally(licensed(route, request, options, app), currentPrincipalRef, Option.some(principal)),
+    request,
+    verdict,
+    principal.id,
+    principal.name,
+    options.audit
+  )
 }
+
+/**
+ * A route of a licensed feature runs only when the license gate allows it
+ * (reads and writes apart: a read-only license lets GET and HEAD through);
+ * otherwise 402 with the refusal, `details` repeating `feature` and
+ * `status` for clients that read only the one error shape. The refused
+ * write still gets its audit row (`audited`, around this).
+ */
+const licensed = (route: RouteEntry, request: HttpServerRequest.HttpServerRequest, options: FrontDoorOptions, app: App): App => {
+  const feature = route.feature
+  if (feature === undefined || options.license === undefined) return app
+  return Effect.flatMap(options.license.check(feature, !isReadMethod(request.method)), (refusal) =>
+    refusal === undefined ? app : Effect.succeed(licenseRefused(refusal))
+  )
+}
+
+const licenseRefused = (refusal: LicenseRefusal): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.unsafeJson(
+    {
+      error: refusal.error,
+      message: refusal.message,
+      feature: refusal.feature,
+      status: refusal.status,
+      details: { feature: refusal.feature, status: refusal.status }
+    },
+    { status: 402 }
+  )
 
 /**
  * Every mutating request leaves an audit row (never its body: it may hold

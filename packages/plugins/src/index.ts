@@ -22,6 +22,10 @@ import { FilesPlugin } from "./files/index.js"
 import { TypesPlugin } from "./types/index.js"
 import { BackupsPlugin } from "./backups/index.js"
 import { DangerzonePlugin } from "./dangerzone/index.js"
+import { WebhooksPlugin } from "./webhooks/index.js"
+import { LicensePlugin } from "./license/index.js"
+import { CloudPlugin } from "./cloud/index.js"
+import { StorePlugin } from "./store/index.js"
 
 export * from "./accounts/index.js"
 export * from "./health/index.js"
@@ -43,6 +47,10 @@ export * from "./files/index.js"
 export * from "./types/index.js"
 export * from "./backups/index.js"
 export * from "./dangerzone/index.js"
+export * from "./webhooks/index.js"
+export * from "./license/index.js"
+export * from "./cloud/index.js"
+export * from "./store/index.js"
 
 /** The plugins the controller loads by default, in no particular order (the host orders them). */
-export const defaultPlugins: ReadonlyArray<AnyPlugin> = [HealthPlugin, AccountsPlugin, AuditPlugin, NotificationsPlugin, ServersPlugin, SchedulerPlugin, PlayersPlugin, LogsPlugin, PriorityPlugin, BansPlugin, ActionsPlugin, PlatformPlugin, ModsPlugin, UpdatesPlugin, RolloutPlugin, ConfigPlugin, FilesPlugin, TypesPlugin, BackupsPlugin, DangerzonePlugin]
+export const defaultPlugins: ReadonlyArray<AnyPlugin> = [HealthPlugin, AccountsPlugin, AuditPlugin, NotificationsPlugin, ServersPlugin, SchedulerPlugin, PlayersPlugin, LogsPlugin, PriorityPlugin, BansPlugin, ActionsPlugin, PlatformPlugin, ModsPlugin, UpdatesPlugin, RolloutPlugin, ConfigPlugin, FilesPlugin, TypesPlugin, BackupsPlugin, DangerzonePlugin, StorePlugin, LicensePlugin, CloudPlugin, WebhooksPlugin]

@@ -35,7 +35,7 @@ export { canSeeServer, serverParamOf, visibleServers } from "./access/ServerScop
 
 export { EventBus, on } from "./events/EventBus.js"
 export type { AnyEvent, EventClass, EventHandler } from "./events/EventBus.js"
-export { eventPatternMatches, isEventPattern, PUBLISHED_EVENT_NAME, published, PublishedEvents } from "./events/PublishedEvents.js"
+export { eventPatternMatches, isEventPattern, PUBLISHED_EVENT_NAME, published, PublishedEvents, SUMMARY_MAX } from "./events/PublishedEvents.js"
 export type { AnyPublishedEvent, EventSeverity, PublishableClass, PublishedEvent, PublishedEventsShape, PublishSpec } from "./events/PublishedEvents.js"
 
 export { GarrisonConfig, settingsConfig } from "./config/GarrisonConfig.js"
@@ -126,7 +126,18 @@ export type { FieldRefusal } from "./http/EndpointErrors.js"
 export { knownFieldsOnly, requireKnownFields } from "./http/KnownFields.js"
 export type { ConstantResponseValue } from "./http/ConstantResponse.js"
 export type { AuthenticationMethod, OperationFacts } from "./http/AuthenticationMethods.js"
-export { AuthSchemes, CsrfExempt, DEFAULT_RATE_LIMIT, DuringPasswordChange, RateLimit, SESSION_SCHEME } from "./http/RoutePolicy.js"
+export {
+  AuthSchemes,
+  CsrfExempt,
+  DEFAULT_RATE_LIMIT,
+  DuringPasswordChange,
+  LICENSED_FEATURE_NAME,
+  LicensedFeature,
+  RateLimit,
+  SESSION_SCHEME
+} from "./http/RoutePolicy.js"
+export { allowEveryFeature, isReadMethod, LicenseGate } from "./http/LicenseGate.js"
+export type { LicenseGateShape, LicenseRefusal, LicenseRefusalCode } from "./http/LicenseGate.js"
 export {
   builtInRateLimits,
   describeRule,

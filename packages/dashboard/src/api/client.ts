@@ -25,12 +25,15 @@ import { AccountsApi } from "../../../plugins/src/accounts/contract/Api.js"
 import { AuditApi } from "../../../plugins/src/audit/contract/Api.js"
 import { BackupsApi } from "../../../plugins/src/backups/contract/Api.js"
 import { BansApi } from "../../../plugins/src/bans/contract/Api.js"
+import { CloudApi } from "../../../plugins/src/cloud/contract/Api.js"
+import { LicenseApi } from "../../../plugins/src/license/contract/Api.js"
 import { LogsApi } from "../../../plugins/src/logs/contract/Api.js"
 import { NotificationsApi } from "../../../plugins/src/notifications/contract/Api.js"
 import { PlayersApi } from "../../../plugins/src/players/contract/Api.js"
 import { PriorityApi } from "../../../plugins/src/priority/contract/Api.js"
 import { SchedulerApi } from "../../../plugins/src/scheduler/contract/Api.js"
 import { ServersApi } from "../../../plugins/src/servers/contract/Api.js"
+import { StoreApi } from "../../../plugins/src/store/contract/Api.js"
 
 /** Every typed contract the dashboard uses, as one API. (The actions API is built in a loop, so it is untyped: see `actions`.) */
 export const GarrisonApi = HttpApi.make("garrison")
@@ -44,6 +47,9 @@ export const GarrisonApi = HttpApi.make("garrison")
   .addHttpApi(PriorityApi)
   .addHttpApi(SchedulerApi)
   .addHttpApi(BackupsApi)
+  .addHttpApi(StoreApi)
+  .addHttpApi(LicenseApi)
+  .addHttpApi(CloudApi)
 
 /** A refused or failed call: the status, the API's error code (`csrf-mismatch`, `mfa-required`, ...) and its message. */
 export class ApiError extends Error {

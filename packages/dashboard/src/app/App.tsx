@@ -1,14 +1,16 @@
 /**
  * The app: first-run setup, sign-in (with the MFA step), the forced password
  * change, then the shell (navigation, theme, notifications, sign-out) around
- * the page the path names.
+ * the page the path names. A public page (`PageRoute.public`: the VIP
+ * store's) is shown in a plain frame instead, whoever is signed in or not;
+ * its sign-in button shows the sign-in form, then the page again.
  */
 import { Suspense, useCallback, useEffect, useMemo, useState } from "react"
 import { api, ApiError, onApiError } from "../api/client.js"
 import { ChangePasswordRequest, LoginRequest, type MeResponse, SetupAdminRequest } from "../../../plugins/src/accounts/contract/Api.js"
 import { EMPTY_CHANGE, type PasswordChange, PasswordFields } from "../../../plugins/src/accounts/ui/PasswordFields.js"
 import { ActionButton, Spinner, SubmitButton, useFeedback, useSubmit } from "../ui/feedback.js"
-import { ServerTabsContext } from "./extensions.js"
+import { type PublicSession, PublicSessionContext, ServerTabsContext } from "./extensions.js"
 import { plugins } from "./plugins.js"
 import { Link, matchPath, navigate, usePath } from "./router.js"
 import { allowedAnywhere, SessionContext } from "./session.js"
@@ -23,8 +25,22 @@ type Stage =
   | { readonly kind: "signed-in"; readonly me: MeResponse }
   | { readonly kind: "unreachable"; readonly message: string }
 
+/** The public page at `path`, if one is: first match among the plugins' public routes. */
+const publicPageAt = (path: string) => {
+  for (const route of plugins.flatMap((p) => p.routes ?? [])) {
+    if (route.public !== true) continue
+    const params = matchPath(route.path, path)
+    if (params !== undefined) return { route, params }
+  }
+  return undefined
+}
+
 export const App = () => {
   const [stage, setStage] = useState<Stage>({ kind: "loading" })
+  const path = usePath()
+  // A public page's visitor asked to sign in: the sign-in form, then that page again.
+  const [signingIn, setSigningIn] = useState(false)
+  const signIn = useCallback(() => setSigningIn(true), [])
 
   const resolve = useCallback(async () => {
     try {
@@ -55,6 +71,22 @@ export const App = () => {
       }),
     []
   )
+
+  const publicPage = publicPageAt(path)
+  if (publicPage !== undefined) {
+    if (signingIn && stage.kind !== "signed-in") {
+      return (
+        <SignIn
+          done={async () => {
+            await resolve()
+            setSigningIn(false)
+          }}
+          back={() => setSigningIn(false)}
+        />
+      )
+    }
+    return <PublicFrame page={publicPage} stage={stage} signIn={signIn} />
+  }
 
   switch (stage.kind) {
     case "loading":
@@ -128,7 +160,7 @@ const Setup = ({ done }: { readonly done: () => Promise<void> }) => {
   )
 }
 
-const SignIn = ({ done }: { readonly done: () => Promise<void> }) => {
+const SignIn = ({ done, back }: { readonly done: () => Promise<void>; readonly back?: () => void }) => {
   const [username, setUsername] = useState("")
   const [password, setPassword] = useState("")
   const [code, setCode] = useState("")
@@ -185,6 +217,11 @@ const SignIn = ({ done }: { readonly done: () => Promise<void> }) => {
             Back
           </button>
         )}
+        {!needsCode && back !== undefined && (
+          <button type="button" className="link" onClick={back}>
+            Back to the page
+          </button>
+        )}
       </form>
     </main>
   )
@@ -233,6 +270,62 @@ const ThemeToggle = () => {
     >
       {theme === "dark" ? "☀" : "☾"}
     </button>
+  )
+}
+
+/** A public page in a plain frame: the brand, the theme, and a sign-in button or the way to the dashboard. */
+const PublicFrame = ({
+  page,
+  stage,
+  signIn
+}: {
+  readonly page: NonNullable<ReturnType<typeof publicPageAt>>
+  readonly stage: Stage
+  readonly signIn: () => void
+}) => {
+  const { route, params } = page
+  useEffect(() => {
+    document.title = `${route.title} · Garrison`
+  }, [route.title])
+  const session = useMemo<PublicSession>(
+    () => ({
+      signedIn: stage.kind === "loading" ? undefined : stage.kind === "signed-in" || stage.kind === "change-password",
+      username: stage.kind === "signed-in" ? stage.me.user.username : undefined,
+      signIn
+    }),
+    [stage, signIn]
+  )
+  return (
+    <PublicSessionContext.Provider value={session}>
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <Brand />
+        <div className="spacer" />
+        <ThemeToggle />
+        {session.signedIn === true ? (
+          <Link to="/servers" className="user-link">
+            Dashboard{session.username === undefined ? "" : ` (${session.username})`}
+          </Link>
+        ) : session.signedIn === false ? (
+          <button type="button" className="quiet" onClick={signIn}>
+            Sign in
+          </button>
+        ) : null}
+      </header>
+      <main id="main" className="content public-page" tabIndex={-1}>
+        <Suspense
+          fallback={
+            <div className="loading">
+              <Spinner /> Loading…
+            </div>
+          }
+        >
+          <route.component params={params} />
+        </Suspense>
+      </main>
+    </PublicSessionContext.Provider>
   )
 }
 

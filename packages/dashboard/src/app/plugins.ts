@@ -5,12 +5,15 @@ import { actionsUi } from "../../../plugins/src/actions/ui/index.js"
 import { auditUi } from "../../../plugins/src/audit/ui/index.js"
 import { backupsUi } from "../../../plugins/src/backups/ui/index.js"
 import { bansUi } from "../../../plugins/src/bans/ui/index.js"
+import { cloudUi } from "../../../plugins/src/cloud/ui/index.js"
+import { licenseUi } from "../../../plugins/src/license/ui/index.js"
 import { logsUi } from "../../../plugins/src/logs/ui/index.js"
 import { notificationsUi } from "../../../plugins/src/notifications/ui/index.js"
 import { playersUi } from "../../../plugins/src/players/ui/index.js"
 import { priorityUi } from "../../../plugins/src/priority/ui/index.js"
 import { schedulerUi } from "../../../plugins/src/scheduler/ui/index.js"
 import { serversUi } from "../../../plugins/src/servers/ui/index.js"
+import { storeUi } from "../../../plugins/src/store/ui/index.js"
 
 export const plugins: ReadonlyArray<PluginUi> = [
   serversUi,
@@ -23,5 +26,8 @@ export const plugins: ReadonlyArray<PluginUi> = [
   priorityUi,
   accountsUi,
   auditUi,
-  notificationsUi
+  notificationsUi,
+  storeUi,
+  licenseUi,
+  cloudUi
 ]

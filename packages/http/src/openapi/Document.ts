@@ -3,8 +3,8 @@
  * `HttpApi` and finished with what only the host knows: each operation's
  * `security` (from the plugins' authentication methods and its `Access`),
  * the permission it needs (as `x-garrison-access` and a sentence in its
- * description), its owner, its body example, and error responses in the
- * one shape the controller sends.
+ * description), its owner, its licensed feature, its body example, and
+ * error responses in the one shape the controller sends.
  */
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as OpenApi from "@effect/platform/OpenApi"
@@ -18,7 +18,7 @@ import {
   type RouteEntry
 } from "@garrison/runtime"
 import { accessSentence, describeOperation, rateLimitOf, rateLimitSentence } from "./Descriptions.js"
-import { ERROR_SCHEMA_NAME, errorSchema, pruneUnusedSchemas, withErrorShape } from "./ErrorShape.js"
+import { ERROR_SCHEMA_NAME, errorSchema, pruneUnusedSchemas, withErrorShape, withLicenseRefusal } from "./ErrorShape.js"
 import { securityFor, securitySchemesOf } from "./Security.js"
 
 export type LooseApi = HttpApi.HttpApi<string, never, never, never>
@@ -104,6 +104,10 @@ const finishDocument = (finishing: Finishing) => (spec: Record<string, unknown>)
       const body = operation.requestBody?.content?.["application/json"]
       if (body !== undefined && finishing.examples.has(key)) body.example = finishing.examples.get(key)
       withErrorShape(operation, needsCaller(route.access))
+      if (route.feature !== undefined) {
+        operation["x-garrison-licensed-feature"] = route.feature
+        withLicenseRefusal(operation, route.feature)
+      }
     }
   }
   // Every operation states its own security; a document-wide `[]` would read as "public" wherever one did not.

@@ -75,6 +75,41 @@ export const withErrorShape = (operation: Record<string, unknown>, needsCaller: 
   operation.responses = responses
 }
 
+/**
+ * The 402 the front door answers on a route of a licensed feature when the
+ * license does not allow it (see the runtime's `LicenseGate`): the one shape
+ * plus `feature` and `status` at the top, as license clients of this world
+ * read them (and again in `details`).
+ */
+export const withLicenseRefusal = (operation: Record<string, unknown>, feature: string): void => {
+  const responses = (operation.responses ?? {}) as Record<string, Response>
+  responses["402"] = {
+    description:
+      `The license does not allow the feature \`${feature}\` now: \`error\` is \`SUBSCRIPTION_INACTIVE\` (no license in force, ` +
+      "or a write while the license is read-only) or `FEATURE_NOT_ENTITLED` (the license does not include it).",
+    content: {
+      "application/json": {
+        schema: {
+          type: "object",
+          required: ["error", "message", "feature", "status"],
+          properties: {
+            error: { type: "string", enum: ["SUBSCRIPTION_INACTIVE", "FEATURE_NOT_ENTITLED"] },
+            message: { type: "string" },
+            feature: { type: "string", description: "The licensed feature the operation belongs to." },
+            status: { type: "string", description: "The license's state, as `GET /api/license` names it." },
+            details: {
+              type: "object",
+              properties: { feature: { type: "string" }, status: { type: "string" } }
+            }
+          },
+          additionalProperties: false
+        }
+      }
+    }
+  }
+  operation.responses = responses
+}
+
 /** Component schemas no longer referenced from the paths (the error classes replaced above) are dropped. */
 export const pruneUnusedSchemas = (spec: Record<string, unknown>): void => {
   const components = spec.components as { schemas?: Record<string, unknown> } | undefined

@@ -32,6 +32,8 @@ import {
   PriorityCleanupResult,
   type PriorityEntry,
   type PriorityEntryInput,
+  type PriorityRole,
+  type PrioritySource,
   type PriorityEntryPatch,
   PriorityImportResult,
   type PriorityListParams,
@@ -51,6 +53,41 @@ import { planImport } from "./internal/importing.js"
 import { type EntryJsonRow, type EntryRow, iso, isActive, priorityPaging, toView } from "./internal/rows.js"
 import { makeStore, type PageQuery } from "./internal/store.js"
 import { PRIORITY_FILE, priorityFile } from "./internal/sync.js"
+
+/** What another plugin grants without HTTP (a VIP store purchase): who, which role, for how long. */
+export interface PriorityGrant {
+  /** Steam64. */
+  readonly platformId: string
+  /** The entry's name when the grant makes a new one (an existing entry keeps its name). */
+  readonly name: string
+  readonly role: PriorityRole
+  /** Days of priority; null: permanent. */
+  readonly days: number | null
+  readonly source: PrioritySource
+  /** A new entry's `addedBy`. */
+  readonly grantedBy: string
+}
+
+/**
+ * `added`: a new entry (replacing an expired one the cleanup had not
+ * removed yet), expiring `days` from now; `extended`: the player's active
+ * entry, its expiry moved `days` past its current one (or made permanent),
+ * with the grant's role and source; `kept`: the player's entry was already
+ * permanent and stays as it was.
+ */
+export type PriorityGrantOutcome = "added" | "extended" | "kept"
+
+export interface PriorityGrantResult {
+  readonly entry: PriorityEntry
+  readonly outcome: PriorityGrantOutcome
+}
+
+/** A grant written inside the caller's transaction, and what must follow its commit. */
+export interface StagedPriorityGrant {
+  readonly result: PriorityGrantResult
+  /** Syncs every server's `priority.txt` and publishes `PriorityChanged`: run it after the caller's transaction committed. */
+  readonly announce: Effect.Effect<void, PriorityStoreError>
+}
 
 export interface PriorityQueueShape {
   readonly list: (params: PriorityListParams) => Effect.Effect<PriorityPage, InvalidCursor | PriorityStoreError>
@@ -76,6 +113,19 @@ export interface PriorityQueueShape {
   readonly exportJson: JsonChunks<PriorityStoreError, never>
   /** Checks each entry on its own, inserts the good ones in one transaction; `caller` is the default `addedBy`. */
   readonly importEntries: (body: ReadonlyArray<unknown>, caller: string) => Effect.Effect<PriorityImportResult, PriorityStoreError>
+  /**
+   * Adds or extends the player's entry (see `PriorityGrantOutcome`) in its
+   * own transaction, then syncs every server and publishes `PriorityChanged`
+   * (`added` or `updated`).
+   */
+  readonly grant: (grant: PriorityGrant) => Effect.Effect<PriorityGrantResult, PriorityStoreError>
+  /**
+   * `grant`'s write alone, as statements of the caller's transaction (run it
+   * inside `sql.withTransaction`), so the caller's own rows (a purchase
+   * record) commit with it or not at all; the caller runs `announce` after
+   * its commit.
+   */
+  readonly grantWithin: (grant: PriorityGrant) => Effect.Effect<StagedPriorityGrant, PriorityStoreError>
   /** Deletes entries whose `expiresAt` has passed; syncs the servers when any were. */
   readonly cleanup: Effect.Effect<PriorityCleanupResult, PriorityStoreError>
   /** Steam64 ids of the entries not expired now, oldest first: what `priority.txt` holds. */
@@ -190,9 +240,11 @@ export class PriorityQueue extends Context.Tag("@garrison/plugins/PriorityQueue"
           role: input.role,
           expiresAt,
           addedBy,
-          addedAt: at
+          addedAt: at,
+          source: "manual"
         }
         const row: EntryRow = yield* transaction("add a priority entry", Effect.gen(function* () {
+          yield* store.writeLock
           const existing = yield* store.byPlatformId(input.platformId)
           if (Option.isSome(existing)) {
             // An expired entry the cleanup has not reached yet no longer counts.
@@ -230,6 +282,7 @@ export class PriorityQueue extends Context.Tag("@garrison/plugins/PriorityQueue"
       Effect.gen(function* () {
         const nowMs = yield* now
         const plan = yield* transaction("import priority entries", Effect.gen(function* () {
+          yield* store.writeLock
           const existing = yield* store.platformIds
           const plan = planImport(body, { existing, nowMs, caller, newId: randomUUID, firstSeq: yield* store.nextSeq })
           yield* store.insertRows(plan.rows)
@@ -239,6 +292,52 @@ export class PriorityQueue extends Context.Tag("@garrison/plugins/PriorityQueue"
         // A batch this size is worth a backup now rather than at the next interval (queued, never waited for).
         if (plan.rows.length >= BULK_WRITE_BACKUP_ROWS) yield* database.requestBackup("priority-import")
         return new PriorityImportResult({ added: plan.rows.length, skipped: plan.skipped, errors: plan.errors })
+      })
+
+    const DAY_MS = 86_400_000
+
+    const grantWithin: PriorityQueueShape["grantWithin"] = (grant) =>
+      Effect.gen(function* () {
+        const nowMs = yield* now
+        const at = iso(nowMs)
+        // Taken before the player's entry is read: two grants for one player extend one after the other.
+        yield* store.writeLock
+        const existing = yield* store.byPlatformId(grant.platformId)
+        const staged = (row: EntryRow, outcome: PriorityGrantOutcome): StagedPriorityGrant => ({
+          result: { entry: toView(row), outcome },
+          announce: outcome === "kept" ? Effect.void : changed(outcome === "added" ? "added" : "updated", [row])
+        })
+        if (Option.isSome(existing) && isActive(existing.value, at)) {
+          const current = existing.value
+          if (current.expiresAt === null) return staged(current, "kept")
+          // From the current expiry (later than now: the entry is active), never from now: a renewal adds its days.
+          const expiresAt = grant.days === null ? null : iso(Date.parse(current.expiresAt) + grant.days * DAY_MS)
+          const row: EntryRow = { ...current, role: grant.role, expiresAt, source: grant.source }
+          yield* store.update(row)
+          return staged(row, "extended")
+        }
+        // An expired entry the cleanup has not reached yet no longer counts: a new one replaces it.
+        if (Option.isSome(existing)) yield* store.remove(existing.value.id)
+        const row: EntryRow = {
+          id: randomUUID(),
+          seq: yield* store.nextSeq,
+          platformId: grant.platformId,
+          name: grant.name,
+          role: grant.role,
+          expiresAt: grant.days === null ? null : iso(nowMs + grant.days * DAY_MS),
+          addedBy: grant.grantedBy,
+          addedAt: at,
+          source: grant.source
+        }
+        yield* store.insertRows([row])
+        return staged(row, "added")
+      })
+
+    const grant: PriorityQueueShape["grant"] = (input) =>
+      Effect.gen(function* () {
+        const staged = yield* transaction("grant priority", grantWithin(input))
+        yield* staged.announce
+        return staged.result
       })
 
     const cleanup: PriorityQueueShape["cleanup"] = Effect.gen(function* () {
@@ -262,6 +361,8 @@ export class PriorityQueue extends Context.Tag("@garrison/plugins/PriorityQueue"
       exportAll: Effect.map(store.all, (rows) => rows.map(toView)),
       exportJson,
       importEntries,
+      grant,
+      grantWithin,
       cleanup,
       activePlatformIds,
       syncServer,

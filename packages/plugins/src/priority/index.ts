@@ -9,6 +9,7 @@ import * as Effect from "effect/Effect"
 import { PriorityApi } from "./contract/Api.js"
 import { migrations } from "./migrations.js"
 import { PriorityQueue } from "./PriorityQueue.js"
+import { PRIORITY_EVENTS } from "./published.js"
 import { PriorityRoutes } from "./routes.js"
 import { PRIORITY_PERMISSIONS } from "./contract/Api.js"
 
@@ -25,6 +26,7 @@ export const PriorityPlugin = Plugin.make({
   migrations,
   layer: PriorityQueue.layer,
   http: Plugin.http(PriorityApi, PriorityRoutes),
+  publishes: PRIORITY_EVENTS,
   // priority.txt is written by the servers plugin's ServerFileSync (PriorityQueue registers it): before every start
   // and restart (a start must not go ahead with a stale list: a failure refuses it), at controller start, at expiries.
   jobs: [
@@ -59,6 +61,7 @@ export {
   MAX_PAGE_SIZE as PRIORITY_MAX_PAGE_SIZE,
   PRIORITY_PERMISSION,
   PRIORITY_ROLES,
+  PRIORITY_SOURCES,
   PriorityApi,
   PriorityCleanupResult,
   PriorityEntry,
@@ -70,7 +73,8 @@ export {
   PriorityImportResult,
   PriorityListParams,
   PriorityPage,
-  PriorityRole
+  PriorityRole,
+  PrioritySource
 } from "./contract/Api.js"
 export {
   InvalidPriorityEntry,
@@ -81,6 +85,12 @@ export {
 export { PRIORITY_CHANGE_ACTIONS, PriorityChangeAction, PriorityChanged } from "./events.js"
 export { PRIORITY_FILE, priorityFileText } from "./internal/sync.js"
 export { PriorityQueue } from "./PriorityQueue.js"
-export type { PriorityQueueShape } from "./PriorityQueue.js"
+export type {
+  PriorityGrant,
+  PriorityGrantOutcome,
+  PriorityGrantResult,
+  PriorityQueueShape,
+  StagedPriorityGrant
+} from "./PriorityQueue.js"
 export { exportFileName as priorityExportFileName } from "./routes.js"
 export { PRIORITY_PERMISSIONS } from "./contract/Api.js"

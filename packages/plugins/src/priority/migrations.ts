@@ -21,5 +21,9 @@ export const migrations: ReadonlyArray<Migration> = [
           added_at TEXT NOT NULL
         )`,
     sql`CREATE INDEX priority_entries_expires ON priority_entries (expires_at)`
+  ]),
+  // Where an entry came from: `manual` (the API; every entry before this migration), `import`, `purchase` (the VIP store).
+  migration(2, "priority entries say where they came from", (sql) => [
+    sql`ALTER TABLE priority_entries ADD COLUMN source TEXT NOT NULL DEFAULT 'manual'`
   ])
 ]

@@ -17,7 +17,9 @@ import { createHash } from "node:crypto"
 import { migrations as accounts } from "../../src/accounts/migrations.js"
 import { migrations as audit } from "../../src/audit/migrations.js"
 import { migrations as bans } from "../../src/bans/migrations.js"
+import { migrations as cloud } from "../../src/cloud/migrations.js"
 import { migrations as config } from "../../src/config/migrations.js"
+import { migrations as license } from "../../src/license/migrations.js"
 import { migrations as logs } from "../../src/logs/migrations.js"
 import { migrations as mods } from "../../src/mods/migrations.js"
 import { migrations as notifications } from "../../src/notifications/migrations.js"
@@ -27,6 +29,8 @@ import { migrations as rollout } from "../../src/rollout/migrations.js"
 import { migrations as backups } from "../../src/backups/migrations.js"
 import { migrations as scheduler } from "../../src/scheduler/migrations.js"
 import { migrations as servers } from "../../src/servers/migrations.js"
+import { migrations as webhooks } from "../../src/webhooks/migrations.js"
+import { migrations as store } from "../../src/store/migrations.js"
 
 /** Runs a plugin's migrations in order on an empty in-memory database: version, name and the SQL text's fingerprint of each. */
 const fingerprints = (list: ReadonlyArray<Migration>) =>
@@ -59,10 +63,12 @@ const released: Record<string, readonly [ReadonlyArray<Migration>, ReadonlyArray
     [3, "audit rows name their actor", "25d46510cca58d7e"]
   ]],
   bans: [bans, [[1, "create bans", "2899b8c8d391e062"]]],
+  cloud: [cloud, [[1, "create cloud_link and cloud_servers", "cd35329b32b7ca60"]]],
   config: [config, [
     [1, "create config_templates", "efddc49246b069c3"],
     [2, "config_templates keep the file's encoding", "1e7f944517dbcc11"]
   ]],
+  license: [license, [[1, "create license_state", "5f85fff5260db266"]]],
   logs: [logs, [[1, "create server_metrics", "429ede243be65b41"]]],
   mods: [
     mods,
@@ -79,14 +85,19 @@ const released: Record<string, readonly [ReadonlyArray<Migration>, ReadonlyArray
     ]
   ],
   platform: [platform, [[1, "create platform_settings", "1d50a517b0daea09"]]],
-  priority: [priority, [[1, "create priority_entries", "93ebb79d76992244"]]],
+  priority: [priority, [
+    [1, "create priority_entries", "93ebb79d76992244"],
+    [2, "priority entries say where they came from", "176a6ffc6edaded4"]
+  ]],
   rollout: [rollout, [[1, "create rollout_policies", "26868e03163e85f4"]]],
   backups: [backups, [[1, "create backup_configs", "6f8df405e0e071f8"]]],
   scheduler: [scheduler, [[1, "create scheduled_jobs", "6158d01c323d89f8"]]],
   servers: [servers, [
     [1, "create servers and server_processes", "45beb0a353de4ec3"],
     [2, "seal RCON passwords stored in clear", "39aa865b368bab87"]
-  ]]
+  ]],
+  webhooks: [webhooks, [[1, "create webhooks and webhook_deliveries", "c5ff955d0132d3f3"]]],
+  store: [store, [[1, "create store products, purchases and payment config", "282032bc6732108d"]]]
 }
 
 describe("released migrations", () => {

@@ -18,9 +18,11 @@ import { ActionsPlugin } from "../../src/actions/index.js"
 import { AuditPlugin } from "../../src/audit/index.js"
 import { BackupsPlugin } from "../../src/backups/index.js"
 import { BansPlugin } from "../../src/bans/index.js"
+import { CloudPlugin } from "../../src/cloud/index.js"
 import { ConfigPlugin } from "../../src/config/index.js"
 import { DangerzonePlugin } from "../../src/dangerzone/index.js"
 import { FilesPlugin } from "../../src/files/index.js"
+import { LicensePlugin } from "../../src/license/index.js"
 import { ModsPlugin } from "../../src/mods/index.js"
 import { Notifications, NotificationsPlugin } from "../../src/notifications/index.js"
 import { PlatformPlugin } from "../../src/platform/index.js"
@@ -30,6 +32,7 @@ import { RolloutPlugin } from "../../src/rollout/index.js"
 import { SchedulerPlugin } from "../../src/scheduler/index.js"
 import { TypesPlugin } from "../../src/types/index.js"
 import { UpdatesPlugin } from "../../src/updates/index.js"
+import { WebhooksPlugin } from "../../src/webhooks/index.js"
 
 const ADMIN = "root:admin"
 const B_SECRET = "b-join-secret"
@@ -55,7 +58,10 @@ const setup = () =>
       BackupsPlugin,
       ActionsPlugin,
       TypesPlugin,
-      DangerzonePlugin
+      DangerzonePlugin,
+      LicensePlugin,
+      CloudPlugin,
+      WebhooksPlugin
     ],
     {
       dataPrefix: "garrison-scoped-",
@@ -318,5 +324,69 @@ describe("routes changed by issues 27 and 28, as a moderator scoped to server A"
       const rows = (trail.body as { items: ReadonlyArray<{ action: string; target: string | null; actorName: string | null }> }).items
       expect(rows.filter((row) => row.action === "access.denied").every((row) => row.actorName === "mod")).toBe(true)
       expect(rows.some((row) => row.action === "access.denied" && row.target?.includes(b.id) === true)).toBe(true)
+    }).pipe(Effect.provide(setup())))
+
+  it.scopedLive("the license and cloud routes: the cloud link is an admin's, for A as for B; the license reads without the host's details", () =>
+    Effect.gen(function* () {
+      const { a, b, moderator } = yield* twoServers
+      for (const [method, path, json] of [
+        ["GET", "/api/cloud/status"],
+        ["POST", "/api/cloud/enable", { token: "lnk_0123456789abcdef", role: "moderator" }],
+        ["POST", "/api/cloud/disable"],
+        ["POST", `/api/cloud/connect/${a.id}`],
+        ["POST", `/api/cloud/connect/${b.id}`],
+        ["POST", `/api/cloud/disconnect/${b.id}`],
+        ["POST", `/api/cloud/reconnect/${b.id}`],
+        ["POST", "/api/license/activate", { key: "KEY-1" }],
+        ["DELETE", "/api/license"]
+      ] as ReadonlyArray<readonly [string, string, unknown?]>) {
+        const reply = yield* call(method as "GET", path, { as: moderator, ...(json === undefined ? {} : { json }) })
+        expect(reply.status, `${method} ${path}: ${reply.text}`).toBe(403)
+        holdsNothingOf(reply.text, b)
+      }
+      const license = yield* call("GET", "/api/license", { as: moderator })
+      expect(license.status).toBe(200)
+      expect(license.body).toMatchObject({ edition: "community", server: null, machineId: null, publicKey: null })
+      expect((yield* call("GET", "/api/license/tiers", { as: moderator })).status).toBe(200)
+      // Nothing was mirrored by the refused calls.
+      expect((yield* call("GET", "/api/cloud/status", { as: ADMIN })).body).toMatchObject({ servers: [] })
+    }).pipe(Effect.provide(setup())))
+
+  it.scopedLive("webhooks are an admin's: a moderator of A reads, changes, tests and backs up none, A's own included", () =>
+    Effect.gen(function* () {
+      const { a, b, moderator } = yield* twoServers
+      const made: Array<string> = []
+      for (const [server, token] of [[a.id, "a-hook-token"], [b.id, B_SECRET]] as const) {
+        const created = yield* call("POST", "/api/webhooks", {
+          as: ADMIN,
+          json: { name: `hook-${server}`, url: `https://hooks.example.com/h/${token}`, events: [{ pattern: "server.*" }], servers: [server], enabled: false }
+        })
+        expect(created.status, created.text).toBe(201)
+        made.push(String((created.body as { id: string }).id))
+      }
+      for (const id of made) {
+        for (const [method, path, json] of [
+          ["GET", "/api/webhooks"],
+          ["GET", "/api/webhooks/events"],
+          ["POST", "/api/webhooks", { name: "mine", url: "https://hooks.example.com/x", events: [{ pattern: "*" }], servers: [a.id] }],
+          ["GET", `/api/webhooks/${id}`],
+          ["PATCH", `/api/webhooks/${id}`, { enabled: true }],
+          ["DELETE", `/api/webhooks/${id}`],
+          ["POST", `/api/webhooks/${id}/rotate-secret`],
+          ["GET", `/api/webhooks/${id}/deliveries`],
+          ["POST", `/api/webhooks/${id}/test`],
+          ["GET", "/api/backup/webhooks?secrets=include"],
+          ["POST", "/api/restore/webhooks", { kind: "garrison.webhooks", version: 1, webhooks: [] }]
+        ] as ReadonlyArray<readonly [string, string, unknown?]>) {
+          const reply = yield* call(method as "GET", path, { as: moderator, ...(json === undefined ? {} : { json }) })
+          expect(reply.status, `${method} ${path}: ${reply.text}`).toBe(403)
+          holdsNothingOf(reply.text, b)
+          expect(reply.text).not.toContain("a-hook-token")
+          expect(reply.text).not.toContain("hook-")
+        }
+      }
+      // Nothing changed.
+      const listed = yield* call("GET", "/api/webhooks", { as: ADMIN })
+      expect(listed.body).toMatchObject({ total: 2, items: [{ enabled: false }, { enabled: false }] })
     }).pipe(Effect.provide(setup())))
 })

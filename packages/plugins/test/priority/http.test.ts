@@ -168,7 +168,7 @@ describe("priority queue over HTTP", () => {
         expect(reply.headers["content-disposition"]).toBe(`attachment; filename="service-priority-${today}.json"`)
         const body = reply.body as ReadonlyArray<Record<string, unknown>>
         expect(body.map((e) => e["platformId"])).toEqual([STEAM64, OTHER])
-        expect(Object.keys(body[0] ?? {}).sort()).toEqual(["addedAt", "addedBy", "expiresAt", "id", "name", "platformId", "role"])
+        expect(Object.keys(body[0] ?? {}).sort()).toEqual(["addedAt", "addedBy", "expiresAt", "id", "name", "platformId", "role", "source"])
       })
     )
   )

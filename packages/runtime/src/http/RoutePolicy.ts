@@ -13,6 +13,13 @@
  *   none the endpoint accepts, is 401.
  * - `DuringPasswordChange`: a signed-in user who must change their password
  *   may still call it (the change itself, sign-out).
+ * - `LicensedFeature`: the licensed feature it belongs to (lower-case
+ *   words joined by dots or dashes, `fleet-sync`). After the caller passed
+ *   its `Access`, the host asks the `LicenseGate` (the license plugin, when
+ *   loaded and a license server is configured) and answers 402
+ *   `SUBSCRIPTION_INACTIVE` or `FEATURE_NOT_ENTITLED` instead of running
+ *   the handler when the license does not allow it. Without a license
+ *   plugin, or without a license server, nothing is gated.
  *
  * Each goes on an endpoint, or on its group as the default for its
  * endpoints (the endpoint's own wins):
@@ -31,6 +38,11 @@ export class CsrfExempt extends Context.Tag("@garrison/runtime/CsrfExempt")<Csrf
 export class AuthSchemes extends Context.Tag("@garrison/runtime/AuthSchemes")<AuthSchemes, ReadonlyArray<string>>() {}
 
 export class DuringPasswordChange extends Context.Tag("@garrison/runtime/DuringPasswordChange")<DuringPasswordChange, boolean>() {}
+
+export class LicensedFeature extends Context.Tag("@garrison/runtime/LicensedFeature")<LicensedFeature, string>() {}
+
+/** How a licensed feature is named: lower-case words joined by dots or dashes (`fleet-sync`, `reports.export`). */
+export const LICENSED_FEATURE_NAME = /^[a-z][a-z0-9]*([.-][a-z0-9]+)*$/
 
 /** The scheme of the accounts plugin's sign-in (cookie or bearer token): what endpoints accept unless they say otherwise. */
 export const SESSION_SCHEME = "session"

@@ -46,6 +46,7 @@ export type KernelServices =
   | AtomicFiles
   | Hooks
   | PermissionCatalog
+  | PublishedEvents
   | PluginRegistry
   | Announcements
   | Authenticators

@@ -31,6 +31,14 @@ export const PriorityRole = Schema.Literal(...PRIORITY_ROLES).annotations({
 })
 export type PriorityRole = typeof PriorityRole.Type
 
+/**
+ * Where an entry came from: `manual` (added through the API), `import` (an
+ * import), `purchase` (granted or extended by a VIP store purchase).
+ */
+export const PRIORITY_SOURCES = ["manual", "import", "purchase"] as const
+export const PrioritySource = Schema.Literal(...PRIORITY_SOURCES)
+export type PrioritySource = typeof PrioritySource.Type
+
 export const DEFAULT_PAGE_SIZE = 100
 export const MAX_PAGE_SIZE = 1000
 export const MAX_IMPORT_ENTRIES = 100_000
@@ -60,7 +68,9 @@ export class PriorityEntry extends Schema.Class<PriorityEntry>("PriorityEntry")(
   expiresAt: Schema.NullOr(Schema.String),
   addedBy: Schema.String,
   /** ISO-8601, UTC. */
-  addedAt: Schema.String
+  addedAt: Schema.String,
+  /** `manual`, `import` or `purchase` (see `PRIORITY_SOURCES`). */
+  source: Schema.String
 }) {}
 
 export class PriorityEntryInput extends Schema.Class<PriorityEntryInput>("PriorityEntryInput")({

@@ -67,7 +67,8 @@ export const planImport = (
       role: entry.role,
       expiresAt: entry.expiresAt === null ? null : iso(entry.expiresAt.getTime()),
       addedBy: entry.addedBy ?? options.caller,
-      addedAt
+      addedAt,
+      source: "import"
     })
   })
   return { rows, skipped, errors }

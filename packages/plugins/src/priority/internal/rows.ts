@@ -4,7 +4,7 @@ import { cursorCodec, Keyset, perDialect } from "@garrison/runtime"
 import { PriorityEntry } from "../contract/Api.js"
 
 export const SELECT_COLUMNS = `id, seq, platform_id AS "platformId", name, role, expires_at AS "expiresAt",
-  added_by AS "addedBy", added_at AS "addedAt"`
+  added_by AS "addedBy", added_at AS "addedAt", source`
 
 export const EntryRow = Schema.Struct({
   id: Schema.String,
@@ -15,7 +15,8 @@ export const EntryRow = Schema.Struct({
   role: Schema.String,
   expiresAt: Schema.NullOr(Schema.String),
   addedBy: Schema.String,
-  addedAt: Schema.String
+  addedAt: Schema.String,
+  source: Schema.String
 })
 export type EntryRow = typeof EntryRow.Type
 
@@ -44,7 +45,8 @@ export const jsonColumns = perDialect((json) =>
       role: "role",
       expiresAt: "expires_at",
       addedBy: "added_by",
-      addedAt: "added_at"
+      addedAt: "added_at",
+      source: "source"
     }))
   } AS json, seq`
 )

@@ -11,6 +11,15 @@ import { decodeRows, type EntryJsonRow, type EntryRow, jsonColumns as jsonColumn
 /** Rows per multi-row INSERT: well under every database's bound-parameter limit. */
 const INSERT_CHUNK = 500
 
+/**
+ * The advisory lock writers of `priority_entries` take on PostgreSQL, held to
+ * the end of their transaction: "priority" as 8 bytes. Each write reads
+ * `MAX(seq)` and the player's entry before it writes, and pooled transactions
+ * would otherwise read the same ones side by side (a clash on `seq` or on
+ * `platform_id` aborts the later one). SQLite writes one at a time anyway.
+ */
+export const PRIORITY_WRITE_LOCK = "8102654606974743673"
+
 export interface PageQuery {
   readonly role?: string
   readonly active?: boolean
@@ -63,7 +72,8 @@ export const makeStore = Effect.gen(function* () {
             role: row.role,
             expires_at: row.expiresAt,
             added_by: row.addedBy,
-            added_at: row.addedAt
+            added_at: row.addedAt,
+            source: row.source
           }))
         )}`,
       { discard: true }
@@ -71,6 +81,13 @@ export const makeStore = Effect.gen(function* () {
 
   return {
     sql,
+    /** Call first inside a writing transaction (see `PRIORITY_WRITE_LOCK`). */
+    writeLock: sql
+      .onDialectOrElse({
+        pg: () => Effect.asVoid(sql`SELECT pg_advisory_xact_lock(${PRIORITY_WRITE_LOCK}::bigint)`),
+        orElse: () => Effect.void
+      })
+      .pipe(Effect.mapError(storeError("lock the priority queue"))),
     page,
     pageJson,
     byId: (id: string) =>
@@ -118,7 +135,8 @@ export const makeStore = Effect.gen(function* () {
     ),
     insertRows,
     update: (row: EntryRow) =>
-      sql`UPDATE priority_entries SET name = ${row.name}, role = ${row.role}, expires_at = ${row.expiresAt} WHERE id = ${row.id}`.pipe(
+      sql`UPDATE priority_entries SET name = ${row.name}, role = ${row.role}, expires_at = ${row.expiresAt}, source = ${row.source}
+        WHERE id = ${row.id}`.pipe(
         Effect.asVoid,
         Effect.mapError(storeError("update a priority entry"))
       ),

@@ -108,6 +108,14 @@ const PriorityPage = () => {
                     <tr key={entry.id}>
                       <td>
                         {entry.name}
+                        {entry.source === "purchase" && (
+                          <>
+                            {" "}
+                            <span className="badge" title="Bought in the VIP store">
+                              purchase
+                            </span>
+                          </>
+                        )}
                         <div className="muted mono">{entry.platformId}</div>
                       </td>
                       <td>

@@ -1,7 +1,7 @@
 /**
  * What an `HttpApi` says about each of its endpoints: method, path and the
  * policy annotations (Access, rate-limit scope, CSRF exemption, schemes,
- * password-change use, constant response), each the endpoint's own, else its
+ * password-change use, licensed feature, constant response), each the endpoint's own, else its
  * group's. Only reading here; routes.ts judges what it finds.
  */
 import * as HttpApi from "@effect/platform/HttpApi"
@@ -9,7 +9,7 @@ import * as Context from "effect/Context"
 import * as Option from "effect/Option"
 import { Access, type AccessRule } from "../../access/Access.js"
 import { ConstantResponse, type ConstantResponseValue } from "../../http/ConstantResponse.js"
-import { AuthSchemes, CsrfExempt, DuringPasswordChange, RateLimit } from "../../http/RoutePolicy.js"
+import { AuthSchemes, CsrfExempt, DuringPasswordChange, LicensedFeature, RateLimit } from "../../http/RoutePolicy.js"
 
 /** Every endpoint of an API with its effective Access (the endpoint's own, else its group's). */
 export const listEndpoints = (api: HttpApi.HttpApi.Any) => {
@@ -22,6 +22,7 @@ export const listEndpoints = (api: HttpApi.HttpApi.Any) => {
     csrfExempt: boolean | undefined
     schemes: ReadonlyArray<string> | undefined
     duringPasswordChange: boolean | undefined
+    feature: string | undefined
   }> = []
   HttpApi.reflect(api as HttpApi.HttpApi<string, never, never, never>, {
     onGroup: () => {},
@@ -36,7 +37,8 @@ export const listEndpoints = (api: HttpApi.HttpApi.Any) => {
         rateLimit: Option.getOrUndefined(Context.getOption(mergedAnnotations, RateLimit)),
         csrfExempt: Option.getOrUndefined(Context.getOption(mergedAnnotations, CsrfExempt)),
         schemes: Option.getOrUndefined(Context.getOption(mergedAnnotations, AuthSchemes)),
-        duringPasswordChange: Option.getOrUndefined(Context.getOption(mergedAnnotations, DuringPasswordChange))
+        duringPasswordChange: Option.getOrUndefined(Context.getOption(mergedAnnotations, DuringPasswordChange)),
+        feature: Option.getOrUndefined(Context.getOption(mergedAnnotations, LicensedFeature))
       })
     }
   })

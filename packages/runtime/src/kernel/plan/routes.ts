@@ -2,8 +2,9 @@
  * The route table, host routes first, then each plugin's endpoints in load
  * order. Every endpoint declares its Access (a constant response only with
  * Access.none), no two owners claim one method and path (whatever its
- * parameters are called), and every permission, rate-limit scope and
- * authentication scheme a route names is declared. Each plugin's request
+ * parameters are called), every permission, rate-limit scope and
+ * authentication scheme a route names is declared, and a licensed feature
+ * is spelled as one (`LICENSED_FEATURE_NAME`). Each plugin's request
  * bodies are made to refuse unknown fields here (`requireKnownFields`),
  * before any of its routes is built.
  */
@@ -11,7 +12,7 @@ import * as Either from "effect/Either"
 import { type AccessRule, needsCaller, permissionsNamed } from "../../access/Access.js"
 import { serverParamOf } from "../../access/ServerScope.js"
 import { requireKnownFields } from "../../http/KnownFields.js"
-import { DEFAULT_RATE_LIMIT, SESSION_SCHEME } from "../../http/RoutePolicy.js"
+import { DEFAULT_RATE_LIMIT, LICENSED_FEATURE_NAME, SESSION_SCHEME } from "../../http/RoutePolicy.js"
 import type { AnyPlugin } from "../Plugin.js"
 import type { StartupError } from "../StartupError.js"
 import { listEndpoints } from "./endpoints.js"
@@ -33,6 +34,8 @@ export interface RouteEntry {
   readonly duringPasswordChange: boolean
   /** The path parameter naming the server it is about, if it is about one. */
   readonly serverParam?: string
+  /** The licensed feature it belongs to (`LicensedFeature`): the host asks the `LicenseGate` before its handler. */
+  readonly feature?: string
   /** Answered by the front door itself, JSON pre-encoded (see ConstantResponse). */
   readonly constant?: { readonly status: number; readonly json: string }
 }
@@ -113,6 +116,18 @@ export const claimRoutes = (
           `plugin "${plugin.id}" endpoint ${endpoint.method} ${endpoint.path} declares a ConstantResponse but requires authentication; constant responses are for Access.none endpoints only`
         )
       }
+      if (endpoint.feature !== undefined && !LICENSED_FEATURE_NAME.test(endpoint.feature)) {
+        return fail(
+          "invalid-plugin",
+          `plugin "${plugin.id}" endpoint ${endpoint.method} ${endpoint.path} names the licensed feature "${endpoint.feature}"; a feature is lower-case words joined by dots or dashes (fleet-sync)`
+        )
+      }
+      if (endpoint.feature !== undefined && endpoint.constant !== undefined) {
+        return fail(
+          "invalid-plugin",
+          `plugin "${plugin.id}" endpoint ${endpoint.method} ${endpoint.path} declares a ConstantResponse and a LicensedFeature; constant responses are answered before the license is asked`
+        )
+      }
       const serverParam = serverParamOf(endpoint.path)
       const claimed = claim({
         method: endpoint.method,
@@ -125,6 +140,7 @@ export const claimRoutes = (
         schemes: endpoint.schemes ?? [SESSION_SCHEME],
         duringPasswordChange: endpoint.duringPasswordChange ?? false,
         ...(serverParam === undefined ? {} : { serverParam }),
+        ...(endpoint.feature === undefined ? {} : { feature: endpoint.feature }),
         ...(endpoint.constant !== undefined
           ? { constant: { status: endpoint.constant.status, json: JSON.stringify(endpoint.constant.body) } }
           : {})
