@@ -5,138 +5,83 @@
  * be pointed at: itself, the game servers' agents and RCON, the host's
  * other services, a cloud's metadata service (169.254.169.254).
  *
- * IPv4-mapped (`::ffff:127.0.0.1`), IPv4-compatible, NAT64 (`64:ff9b::/96`)
- * and 6to4 (`2002::/16`) IPv6 addresses are judged by the IPv4 address they
- * carry. Pure functions over the text of an address.
+ * The special ranges are ipaddr.js's (the IANA special-purpose registries,
+ * kept up to date there; Express's proxy-addr uses it). IPv4-mapped
+ * (`::ffff:127.0.0.1`), NAT64 (`64:ff9b::/96`) and 6to4 (`2002::/16`) IPv6
+ * addresses are judged by the IPv4 address they carry, so a public-looking
+ * IPv6 form cannot smuggle a private IPv4 address through a gateway.
+ * Pure functions over the text of an address.
  */
+import ipaddr from "ipaddr.js"
 
-interface Range4 {
-  readonly base: number
-  readonly bits: number
-  readonly what: string
+const WHY: Readonly<Record<string, string>> = {
+  unspecified: "an unspecified address",
+  broadcast: "a broadcast address",
+  multicast: "a multicast address",
+  linkLocal: "a link-local address (cloud metadata services live here)",
+  loopback: "a loopback address",
+  carrierGradeNat: "a shared (carrier-grade NAT) address",
+  private: "a private address",
+  uniqueLocal: "a unique local (private) address",
+  deprecatedSiteLocal: "a site-local address",
+  teredo: "a Teredo address",
+  discard: "a discard address",
+  rfc6052: "a local-use NAT64 address",
+  rfc6145: "an IPv4-translated address",
+  reserved: "a reserved or documentation address"
 }
 
-const v4 = (text: string): number | undefined => {
-  const parts = text.split(".")
-  if (parts.length !== 4) return undefined
-  let value = 0
-  for (const part of parts) {
-    if (!/^\d{1,3}$/.test(part)) return undefined
-    const n = Number(part)
-    if (n > 255) return undefined
-    value = value * 256 + n
-  }
-  return value
-}
-
-const range4 = (cidr: string, what: string): Range4 => {
-  const [base, bits] = cidr.split("/")
-  return { base: v4(base!)!, bits: Number(bits), what }
-}
-
-const BLOCKED_V4: ReadonlyArray<Range4> = [
-  range4("0.0.0.0/8", "an unspecified (this-network) address"),
-  range4("10.0.0.0/8", "a private address"),
-  range4("100.64.0.0/10", "a shared (carrier-grade NAT) address"),
-  range4("127.0.0.0/8", "a loopback address"),
-  range4("169.254.0.0/16", "a link-local address (cloud metadata services live here)"),
-  range4("172.16.0.0/12", "a private address"),
-  range4("192.0.0.0/24", "an IETF protocol address"),
-  range4("192.0.2.0/24", "a documentation address"),
-  range4("192.168.0.0/16", "a private address"),
-  range4("198.18.0.0/15", "a benchmarking address"),
-  range4("198.51.100.0/24", "a documentation address"),
-  range4("203.0.113.0/24", "a documentation address"),
-  range4("224.0.0.0/4", "a multicast address"),
-  range4("240.0.0.0/4", "a reserved or broadcast address")
-]
-
-const inRange4 = (address: number, range: Range4) => {
-  const size = 2 ** (32 - range.bits)
-  return Math.floor(address / size) === Math.floor(range.base / size)
-}
-
-const blocked4 = (address: number): string | undefined => BLOCKED_V4.find((range) => inRange4(address, range))?.what
-
-/** The eight 16-bit groups of an IPv6 address (an embedded dotted quad and a zone allowed), or undefined. */
-const v6 = (input: string): ReadonlyArray<number> | undefined => {
-  let text = input.toLowerCase()
-  const zone = text.indexOf("%")
-  if (zone >= 0) text = text.slice(0, zone)
-  const lastColon = text.lastIndexOf(":")
-  if (lastColon < 0) return undefined
-  const tail = text.slice(lastColon + 1)
-  if (tail.includes(".")) {
-    const quad = v4(tail)
-    if (quad === undefined) return undefined
-    text = `${text.slice(0, lastColon + 1)}${Math.floor(quad / 65536).toString(16)}:${(quad % 65536).toString(16)}`
-  }
-  const halves = text.split("::")
-  if (halves.length > 2) return undefined
-  const groups = (part: string) => (part === "" ? [] : part.split(":"))
-  const head = groups(halves[0]!)
-  const rest = halves.length === 2 ? groups(halves[1]!) : []
-  const missing = 8 - head.length - rest.length
-  if (halves.length === 1 ? missing !== 0 : missing < 1) return undefined
-  const all = [...head, ...Array.from({ length: halves.length === 2 ? missing : 0 }, () => "0"), ...rest]
-  const out: Array<number> = []
-  for (const group of all) {
-    if (!/^[0-9a-f]{1,4}$/.test(group)) return undefined
-    out.push(parseInt(group, 16))
-  }
-  return out.length === 8 ? out : undefined
-}
-
-const embedded4 = (groups: ReadonlyArray<number>, at: number) => groups[at]! * 65536 + groups[at + 1]!
-
-const blocked6 = (g: ReadonlyArray<number>): string | undefined => {
-  const zeroes = (from: number, to: number) => g.slice(from, to).every((x) => x === 0)
-  if (zeroes(0, 8)) return "the unspecified address (::)"
-  if (zeroes(0, 7) && g[7] === 1) return "a loopback address (::1)"
-  // ::ffff:a.b.c.d (mapped) and ::a.b.c.d (compatible): the IPv4 address decides, and a compatible one is refused anyway.
-  if (zeroes(0, 5) && g[5] === 0xffff) {
-    const inner = blocked4(embedded4(g, 6))
-    return inner === undefined ? undefined : `${inner} (IPv4-mapped)`
-  }
-  if (zeroes(0, 6)) return "an IPv4-compatible address (deprecated)"
-  // NAT64 (64:ff9b::/96) translates to the IPv4 address it carries; the local-use prefix 64:ff9b:1::/48 is refused.
-  if (g[0] === 0x64 && g[1] === 0xff9b) {
-    if (zeroes(2, 6)) {
-      const inner = blocked4(embedded4(g, 6))
-      return inner === undefined ? undefined : `${inner} (through NAT64)`
-    }
-    if (g[2] === 1) return "a local-use NAT64 address"
-  }
-  if (g[0] === 0x2002) {
-    const inner = blocked4(embedded4(g, 1))
-    return inner === undefined ? undefined : `${inner} (through 6to4)`
-  }
-  if (g[0] === 0x2001 && g[1] === 0) return "a Teredo address"
-  if (g[0] === 0x2001 && g[1] === 0xdb8) return "a documentation address"
-  if (g[0] === 0x100 && zeroes(1, 4)) return "a discard address"
-  if ((g[0]! & 0xfe00) === 0xfc00) return "a unique local (private) address"
-  if ((g[0]! & 0xffc0) === 0xfe80) return "a link-local address"
-  if ((g[0]! & 0xffc0) === 0xfec0) return "a site-local address"
-  if ((g[0]! & 0xff00) === 0xff00) return "a multicast address"
-  return undefined
+/** Brackets and a zone (`fe80::1%eth0`) off; what ipaddr.js parses. */
+const bare = (address: string): string => {
+  const unbracketed = address.startsWith("[") && address.endsWith("]") ? address.slice(1, -1) : address
+  const zone = unbracketed.indexOf("%")
+  return zone >= 0 ? unbracketed.slice(0, zone) : unbracketed
 }
 
 /**
+ * Canonical forms only: four decimal parts, or IPv6. ipaddr.js also reads
+ * `1.2.3`, hex and octal; addresses from a DNS answer or a parsed URL host
+ * are never spelled so, and anything else is refused as no address.
+ */
+const isAddress = (text: string): boolean => ipaddr.IPv4.isValidFourPartDecimal(text) || ipaddr.IPv6.isValid(text)
+
+/** The IPv4 address in 32 bits of an IPv6 one, from 16-bit group `at`. */
+const carried = (address: ipaddr.IPv6, at: number): ipaddr.IPv4 => {
+  const bytes = address.toByteArray().slice(at * 2, at * 2 + 4)
+  return new ipaddr.IPv4(bytes)
+}
+
+/** An IPv6 address that stands for an IPv4 one (mapped, NAT64's well-known prefix, 6to4): that address and how. */
+const viaIpv4 = (address: ipaddr.IPv6): { readonly inner: ipaddr.IPv4; readonly how: string } | undefined => {
+  const groups = address.parts
+  if (address.isIPv4MappedAddress()) return { inner: address.toIPv4Address(), how: "IPv4-mapped" }
+  if (groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((g) => g === 0)) return { inner: carried(address, 6), how: "through NAT64" }
+  if (groups[0] === 0x2002) return { inner: carried(address, 1), how: "through 6to4" }
+  return undefined
+}
+
+const refusal = (range: string): string | undefined => (range === "unicast" ? undefined : (WHY[range] ?? `a special-purpose address (${range})`))
+
+/**
  * Why a webhook may not connect to `address` (an IPv4 or IPv6 address as
- * text, brackets allowed), or undefined for a public unicast address. Text
- * that is no IP address at all is refused too.
+ * text, brackets and a zone allowed), or undefined for a public unicast
+ * address. Text that is no IP address at all is refused too.
  */
 export const blockedAddress = (address: string): string | undefined => {
-  const text = address.startsWith("[") && address.endsWith("]") ? address.slice(1, -1) : address
-  const four = v4(text)
-  if (four !== undefined) return blocked4(four)
-  const six = v6(text)
-  if (six !== undefined) return blocked6(six)
-  return "not an IP address"
+  const text = bare(address)
+  if (!isAddress(text)) return "not an IP address"
+  const parsed = ipaddr.parse(text)
+  if (parsed.kind() === "ipv4") return refusal(parsed.range())
+  const six = parsed as ipaddr.IPv6
+  const via = viaIpv4(six)
+  if (via !== undefined) {
+    const inner = refusal(via.inner.range())
+    return inner === undefined ? undefined : `${inner} (${via.how})`
+  }
+  // ::a.b.c.d (IPv4-compatible, deprecated): ipaddr.js calls it unicast; nothing public answers there.
+  if (six.parts.slice(0, 6).every((g) => g === 0)) return "an IPv4-compatible address (deprecated)"
+  return refusal(six.range())
 }
 
 /** Whether a URL's host is an IP address written out (which no DNS lookup resolves, so it is checked as it is). */
-export const isIpLiteral = (host: string): boolean => {
-  const text = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host
-  return v4(text) !== undefined || v6(text) !== undefined
-}
+export const isIpLiteral = (host: string): boolean => isAddress(bare(host))
