@@ -5,12 +5,12 @@
  * anything is spawned (ports), and a process that dies says why (its output).
  */
 import { describe, expect, it } from "@effect/vitest"
-import { eventually } from "@garrison/testkit/core"
+import { eventually, sleepingUntil } from "@garrison/testkit/core"
 import { Deferred, Effect, Fiber, Option, TestClock } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import { OUTPUT_FILE } from "../../src/servers/ProcessOutput.js"
-import { rconSettings, settle, setup, tempInstall } from "./support.js"
+import { chanceToMisbehave, rconSettings, setup, sleepersUntil, tempInstall, untilPublished, untilState } from "./support.js"
 
 describe("long operations", () => {
   it.scoped("a stop issued while a restart waits between failed attempts returns at once and wins", () =>
@@ -19,9 +19,8 @@ describe("long operations", () => {
       yield* actor.start
       launcher.failNextSpawns(3)
       const restarting = yield* Effect.fork(Effect.flip(actor.restart("manual")))
-      yield* settle
       // Attempt 1 failed; the restart now waits 5 s before attempt 2, and says so.
-      const during = yield* actor.state
+      const during = yield* untilState(actor, (s) => s.operation?.message.includes("next attempt") === true, "attempt 1 to fail")
       expect(during.operation).toMatchObject({ kind: "restart", startedAt: 0 })
       expect(during.operation?.message).toContain("attempt 1 of 3 failed")
       expect(during.operation?.message).toContain("next attempt in 5s")
@@ -41,9 +40,9 @@ describe("long operations", () => {
       expect(after.status).toBe("stopped")
       expect(after.operation).toBeUndefined()
 
-      // Nothing was started after the stop, even once the backoff would have ended.
+      // Nothing was started after the stop (which answered: the restart is cancelled), even once the backoff would have ended.
       yield* TestClock.adjust("1 minute")
-      yield* settle
+      yield* chanceToMisbehave
       expect(launcher.processes).toHaveLength(1)
       expect((yield* actor.state).status).toBe("stopped")
       expect(bus.tags().filter((tag) => tag === "ServerStarted")).toHaveLength(1)
@@ -56,13 +55,15 @@ describe("long operations", () => {
       yield* actor.start
       launcher.processes[0]!.obeys = ["SIGKILL"]
       const restarting = yield* Effect.fork(Effect.flip(actor.restart("manual")))
-      yield* settle
+      // The restart's stop step sent SIGTERM and waits 15 s for the exit.
+      yield* sleepingUntil(15_000)
       expect((yield* actor.state).status).toBe("stopping")
       expect((yield* actor.state).operation?.message).toContain("attempt 1 of 3: stopping")
       const stopping = yield* Effect.fork(actor.stop)
-      yield* settle
       // The restart was interrupted; the stop escalates on its own and wins.
       expect((yield* Fiber.join(restarting)).reason).toBe("cancelled")
+      // The restart's wait, cut short, still counts at 15 s: the stop's own is the second.
+      yield* eventually(sleepersUntil(15_000), (n) => n >= 2, 10_000, "the stop's SIGTERM wait")
       yield* TestClock.adjust("15 seconds")
       yield* Fiber.join(stopping)
       expect((yield* actor.state).status).toBe("stopped")
@@ -119,11 +120,10 @@ describe("long operations", () => {
       const { actor } = yield* setup()
       yield* actor.retire
       for (const command of [actor.start, actor.stop, actor.restart("manual"), actor.setLocked(true), actor.rcon("players")]) {
-        const refused = yield* Effect.flip(command).pipe(Effect.timeoutOption("1 second"), Effect.fork)
-        // A hang would leave the fiber waiting on TestClock; a refusal is already there.
-        yield* settle
-        const outcome = Option.flatten(yield* Fiber.join(refused).pipe(Effect.option))
-        expect(Option.map(outcome, (e) => e.reason)).toEqual(Option.some("removed"))
+        const refused = yield* Effect.fork(Effect.flip(command))
+        // A refusal comes at once; a hang would leave the fiber waiting, and this wait dies saying so.
+        yield* eventually(Fiber.poll(refused), Option.isSome, 10_000, "the refusal")
+        expect((yield* Fiber.join(refused)).reason).toBe("removed")
       }
     })
   )
@@ -181,7 +181,8 @@ describe("starts that say why they failed", () => {
       launcher.printNext("DayZ Server starting\nLoading addons\nFATAL: cannot open mpmissions/dayzOffline.chernarusplus\n")
       yield* actor.start
       yield* launcher.crash(1)
-      yield* settle
+      // Published once the state shows it.
+      yield* untilPublished(bus, "ServerCrashed")
       const state = yield* actor.state
       expect(state.status).toBe("crashed")
       // The lines that say what went wrong, not the ordinary chatter before them.

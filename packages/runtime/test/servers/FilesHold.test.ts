@@ -7,8 +7,9 @@
  * start, so no start slips between a plugin's check and its work.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { eventually, sleepingUntil } from "@garrison/testkit/core"
 import { Deferred, Effect, Exit, Fiber, Scope, TestClock } from "effect"
-import { settle, setup } from "./support.js"
+import { chanceToMisbehave, setup, untilState } from "./support.js"
 
 describe("files holds", () => {
   it.scoped("while a hold is taken a start, an operation and a retire are refused naming it; after it, the server starts", () =>
@@ -97,20 +98,20 @@ describe("files holds", () => {
       const { actor, launcher } = yield* setup()
       yield* actor.start
       yield* launcher.crash(1)
-      yield* settle
-      expect((yield* actor.state).status).toBe("crashed")
+      yield* untilState(actor, (s) => s.status === "crashed", "the crash")
+      // The watchdog waits 5 s for its restart.
+      yield* sleepingUntil(5_000)
 
       const scope = yield* Scope.make()
       yield* Scope.extend(actor.holdFiles("mod change"), scope)
-      // The first restart is due after 5 s: it comes while the files are held.
+      // The first restart is due after 5 s: it comes while the files are held, and must not start the server.
       yield* TestClock.adjust("5 seconds")
-      yield* settle
+      yield* chanceToMisbehave
       expect((yield* actor.state).status).toBe("crashed")
       expect(launcher.processes).toHaveLength(1)
 
       yield* Scope.close(scope, Exit.void)
-      yield* settle
-      expect((yield* actor.state).status).toBe("running")
+      yield* untilState(actor, (s) => s.status === "running", "the restart put off until the hold ended")
       expect(launcher.processes).toHaveLength(2)
     })
   )
@@ -122,15 +123,18 @@ describe("files holds", () => {
       launcher.processes[0]!.obeys = ["SIGKILL"]
       // The stop holds the mailbox for 15 s; the hold's request waits behind it.
       const stopping = yield* Effect.fork(actor.stop)
-      yield* settle
+      // The mailbox took the stop: SIGTERM sent, it waits 15 s for the exit.
+      yield* sleepingUntil(15_000)
       const waiting = yield* Effect.fork(Effect.scoped(Effect.zipRight(actor.holdFiles("mod change"), Effect.never)))
-      yield* settle
+      // The request is posted, and its caller waits for the answer.
+      yield* eventually(Fiber.status(waiting), (status) => status._tag === "Suspended", 10_000, "the hold's request in the mailbox")
       yield* Fiber.interrupt(waiting)
       yield* TestClock.adjust("15 seconds")
       yield* Fiber.join(stopping)
-      yield* settle
-      expect((yield* actor.state).filesHeld).toBeUndefined()
+      // The mailbox decides in order: the start is answered after the withdrawn request was taken up (a hold
+      // it had granted would refuse the start as busy).
       yield* actor.start
+      expect((yield* actor.state).filesHeld).toBeUndefined()
       expect((yield* actor.state).status).toBe("running")
     })
   )

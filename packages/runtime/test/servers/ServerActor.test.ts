@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { eventually } from "@garrison/testkit/core"
-import { Effect, Fiber, Logger, LogLevel, TestClock } from "effect"
+import { eventually, sleepingUntil } from "@garrison/testkit/core"
+import { Clock, Effect, Fiber, Logger, LogLevel, TestClock } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import { toBattlEyeGuid, type Steam64 } from "../../src/game/PlayerIds.js"
@@ -9,6 +9,7 @@ import { RconUnreachable } from "../../src/rcon/RconClient.js"
 import * as ServerActor from "../../src/servers/ServerActor.js"
 import {
   capturingLogs,
+  chanceToMisbehave,
   entry,
   fakeLauncher,
   fakeRcon,
@@ -16,10 +17,13 @@ import {
   memoryRecords,
   noRcon,
   playersReply,
+  quietPoller,
   rconSettings,
   recordingBus,
-  settle,
-  setup
+  setup,
+  sleepersUntil,
+  untilPublished,
+  untilState
 } from "./support.js"
 
 describe("ServerActor", () => {
@@ -49,7 +53,8 @@ describe("ServerActor", () => {
       yield* actor.start
       launcher.processes[0]!.obeys = ["SIGKILL"]
       const stopping = yield* Effect.fork(actor.stop)
-      yield* settle
+      // SIGTERM sent, the stop waits 15 s for the exit.
+      yield* sleepingUntil(15_000)
       expect((yield* actor.state).status).toBe("stopping")
       yield* TestClock.adjust("14 seconds")
       expect(launcher.processes[0]!.signals).toEqual(["SIGTERM"])
@@ -62,12 +67,14 @@ describe("ServerActor", () => {
 
   it.scoped("reports a process that survives SIGKILL instead of pretending it stopped", () =>
     Effect.gen(function* () {
-      const { actor, launcher } = yield* setup()
+      const { actor, launcher } = yield* setup({}, { options: quietPoller })
       yield* actor.start
       launcher.processes[0]!.obeys = []
       const stopping = yield* Effect.fork(Effect.flip(actor.stop))
-      yield* settle
+      yield* sleepingUntil(15_000)
       yield* TestClock.adjust("15 seconds")
+      // SIGKILL sent, the stop waits 5 s more.
+      yield* sleepingUntil(20_000)
       yield* TestClock.adjust("5 seconds")
       const error = yield* Fiber.join(stopping)
       expect(error.reason).toBe("stop-failed")
@@ -76,30 +83,31 @@ describe("ServerActor", () => {
 
   it.scoped("the watchdog restarts a crashed server with a growing backoff", () =>
     Effect.gen(function* () {
-      const { actor, launcher, bus } = yield* setup()
+      const { actor, launcher, bus } = yield* setup({}, { options: quietPoller })
       yield* actor.start
 
       yield* launcher.crash(1)
-      yield* settle
-      const crashed = yield* actor.state
-      expect(crashed.status).toBe("crashed")
+      const crashed = yield* untilState(actor, (s) => s.status === "crashed", "the crash")
       expect(crashed.lastError).toBe("exited with code 1")
       expect(crashed.consecutiveCrashes).toBe(1)
 
+      // The watchdog waits 5 s for its restart.
+      yield* sleepingUntil(5_000)
       yield* TestClock.adjust("4999 millis")
       expect((yield* actor.state).status).toBe("crashed")
       yield* TestClock.adjust("1 millis")
-      yield* settle
+      yield* untilPublished(bus, "ServerRestarted")
       expect((yield* actor.state).status).toBe("running")
       expect(launcher.processes).toHaveLength(2)
 
       // A second crash soon after: twice the wait.
       yield* launcher.crash(1)
-      yield* settle
+      yield* untilPublished(bus, "ServerCrashed", 2)
+      yield* sleepingUntil(15_000)
       yield* TestClock.adjust("9 seconds")
       expect((yield* actor.state).status).toBe("crashed")
       yield* TestClock.adjust("1 second")
-      yield* settle
+      yield* untilPublished(bus, "ServerRestarted", 2)
       expect((yield* actor.state).status).toBe("running")
       expect((yield* actor.state).consecutiveCrashes).toBe(2)
       expect(bus.tags().filter((t) => t === "ServerCrashed")).toHaveLength(2)
@@ -108,7 +116,7 @@ describe("ServerActor", () => {
       // After running long enough, a crash starts the backoff afresh.
       yield* TestClock.adjust("11 minutes")
       yield* launcher.crash(1)
-      yield* settle
+      yield* untilPublished(bus, "ServerCrashed", 3)
       expect((yield* actor.state).consecutiveCrashes).toBe(1)
     })
   )
@@ -118,19 +126,23 @@ describe("ServerActor", () => {
       const off = yield* setup({ watchdog: false })
       yield* off.actor.start
       yield* off.launcher.crash(3)
-      yield* settle
+      // The crash was handled (and no restart planned: the event says so); then nothing may start it.
+      yield* untilPublished(off.bus, "ServerCrashed")
+      expect(off.bus.events.at(-1)).toEqual(expect.objectContaining({ watchdog: "off" }))
       yield* TestClock.adjust("1 hour")
-      yield* settle
+      yield* chanceToMisbehave
       expect((yield* off.actor.state).status).toBe("crashed")
       expect(off.launcher.processes).toHaveLength(1)
 
       const on = yield* setup()
       yield* on.actor.start
       yield* on.launcher.crash(1)
-      yield* settle
+      // The watchdog is asleep until its restart: were the stop not to call it off, the hour would wake it.
+      yield* untilPublished(on.bus, "ServerCrashed")
+      yield* sleepingUntil((yield* Clock.currentTimeMillis) + 5_000)
       yield* on.actor.stop
       yield* TestClock.adjust("1 hour")
-      yield* settle
+      yield* chanceToMisbehave
       expect((yield* on.actor.state).status).toBe("stopped")
       expect(on.launcher.processes).toHaveLength(1)
     })
@@ -142,10 +154,13 @@ describe("ServerActor", () => {
       yield* actor.start
       launcher.failNextSpawns(2)
       const restarting = yield* Effect.fork(actor.restart("manual"))
-      yield* settle
+      yield* untilState(actor, (s) => s.operation?.message.includes("next attempt in 5s") === true, "attempt 1 to fail")
+      yield* sleepingUntil(5_000)
       expect(launcher.processes[0]!.signals).toEqual(["SIGTERM"])
+      // The stop's SIGTERM wait (cut short) may also count at 15 s: wait for one more, attempt 2's wait.
+      const before = yield* sleepersUntil(15_000)
       yield* TestClock.adjust("5 seconds")
-      yield* settle
+      yield* eventually(sleepersUntil(15_000), (n) => n > before, 10_000, "the wait before attempt 3")
       yield* TestClock.adjust("10 seconds")
       yield* Fiber.join(restarting)
       expect((yield* actor.state).status).toBe("running")
@@ -154,9 +169,11 @@ describe("ServerActor", () => {
 
       launcher.failNextSpawns(3)
       const failing = yield* Effect.fork(Effect.flip(actor.restart("manual")))
-      yield* settle
+      yield* untilState(actor, (s) => s.operation?.message.includes("next attempt in 5s") === true, "attempt 1 to fail")
+      yield* sleepingUntil(20_000)
+      const beforeAgain = yield* sleepersUntil(30_000)
       yield* TestClock.adjust("5 seconds")
-      yield* settle
+      yield* eventually(sleepersUntil(30_000), (n) => n > beforeAgain, 10_000, "the wait before attempt 3")
       yield* TestClock.adjust("10 seconds")
       const error = yield* Fiber.join(failing)
       expect(error.reason).toBe("restart-failed")
@@ -214,9 +231,9 @@ describe("ServerActor", () => {
       })
       expect((yield* actor.state).status).toBe("crashed")
       expect(map.has("s1")).toBe(false)
+      yield* sleepingUntil(5_000)
       yield* TestClock.adjust("5 seconds")
-      yield* settle
-      expect((yield* actor.state).status).toBe("running")
+      yield* untilState(actor, (s) => s.status === "running", "the watchdog's start")
     })
   )
 })
@@ -293,7 +310,7 @@ describe("ServerActor: rconStatus", () => {
       yield* eventually(rconStatus, (status) => status === "connected", 10_000, "the RCON session")
       // #shutdown is answered but the fake process ignores it: SIGTERM after the entry's wait.
       const stopping = yield* Effect.fork(actor.stop)
-      yield* settle
+      yield* sleepingUntil(30_000)
       yield* TestClock.adjust("30 seconds")
       yield* Fiber.join(stopping)
       expect((yield* actor.state).status).toBe("stopped")
@@ -328,11 +345,11 @@ describe("ServerActor: crashes, watchdog restarts and give-ups", () => {
   it.scoped("each is logged at Warning with the reason, and published with what the watchdog does", () => {
     const logs = capturingLogs()
     return Effect.gen(function* () {
-      const { actor, launcher, bus } = yield* setup({}, { options: { watchdogMaxCrashes: 2 } })
+      const { actor, launcher, bus } = yield* setup({}, { options: { ...quietPoller, watchdogMaxCrashes: 2 } })
       yield* actor.start
 
       yield* launcher.crash(3)
-      yield* settle
+      yield* untilPublished(bus, "ServerCrashed")
       expect(logs.warnings().map((l) => [l.message, l.serverId])).toEqual([
         ["server Chernarus #1 crashed: exited with code 3; the watchdog restarts it in 5s (crash 1 in a row)", "s1"]
       ])
@@ -340,8 +357,9 @@ describe("ServerActor: crashes, watchdog restarts and give-ups", () => {
         expect.objectContaining({ _tag: "ServerCrashed", reason: "exited with code 3", consecutiveCrashes: 1, watchdog: "restarting", restartInMs: 5000 })
       )
 
+      yield* sleepingUntil(5_000)
       yield* TestClock.adjust("5 seconds")
-      yield* settle
+      yield* untilPublished(bus, "ServerRestarted")
       expect(logs.warnings().at(-1)?.message).toBe("server Chernarus #1 was restarted by the watchdog after: exited with code 3")
       expect(bus.events.at(-1)).toEqual(
         expect.objectContaining({ _tag: "ServerRestarted", ok: true, reason: "watchdog", crash: "exited with code 3" })
@@ -350,9 +368,10 @@ describe("ServerActor: crashes, watchdog restarts and give-ups", () => {
       // The restart fails: logged with the spawn error, and it counts as the next crash.
       launcher.failNextSpawns(1)
       yield* launcher.crash(1)
-      yield* settle
+      yield* untilPublished(bus, "ServerCrashed", 2)
+      yield* sleepingUntil(15_000)
       yield* TestClock.adjust("10 seconds")
-      yield* settle
+      yield* untilPublished(bus, "ServerCrashed", 3)
       const failed = logs.warnings().slice(-2).map((l) => l.message)
       expect(failed[0]).toBe("server Chernarus #1: the watchdog could not restart it: cannot start DayZServer: ENOENT")
       expect(failed[1]).toBe(
@@ -366,9 +385,9 @@ describe("ServerActor: crashes, watchdog restarts and give-ups", () => {
         expect.objectContaining({ _tag: "ServerRestarted", ok: false, reason: "watchdog", crash: "exited with code 1" }),
         expect.objectContaining({ _tag: "ServerCrashed", consecutiveCrashes: 3, watchdog: "gave-up", restartInMs: null })
       ])
-      // Given up: nothing more happens on its own.
+      // Given up (the event above says so): nothing more happens on its own.
       yield* TestClock.adjust("1 hour")
-      yield* settle
+      yield* chanceToMisbehave
       expect((yield* actor.state).status).toBe("crashed")
       expect(launcher.processes).toHaveLength(2)
     }).pipe(Effect.provide(logs.layer), Logger.withMinimumLogLevel(LogLevel.All))
@@ -380,7 +399,8 @@ describe("ServerActor: crashes, watchdog restarts and give-ups", () => {
       const { actor, launcher, bus } = yield* setup({ watchdog: false })
       yield* actor.start
       yield* launcher.crash(1)
-      yield* settle
+      // Logged before it is published.
+      yield* untilPublished(bus, "ServerCrashed")
       expect(logs.warnings().at(-1)?.message).toBe("server Chernarus #1 crashed: exited with code 1; the watchdog is off for this server")
       expect(bus.events.at(-1)).toEqual(expect.objectContaining({ _tag: "ServerCrashed", watchdog: "off", restartInMs: null }))
 

@@ -4,6 +4,7 @@
  * of the busy one, and a removed actor refuses at once.
  */
 import { describe, expect, it } from "@effect/vitest"
+import { sleepingUntil } from "@garrison/testkit/core"
 import { Effect, Fiber, Option, TestClock } from "effect"
 import { EventBus } from "../../src/events/EventBus.js"
 import { Hooks } from "../../src/kernel/Hooks.js"
@@ -11,7 +12,7 @@ import { ProcessLauncher } from "../../src/servers/ProcessLauncher.js"
 import { ProcessRecords } from "../../src/servers/ProcessRecords.js"
 import * as ServerActor from "../../src/servers/ServerActor.js"
 import { Supervisor } from "../../src/servers/Supervisor.js"
-import { entry, fakeLauncher, memoryRecords, recordingBus, settle } from "./support.js"
+import { entry, fakeLauncher, memoryRecords, recordingBus } from "./support.js"
 
 const supervised = Effect.gen(function* () {
   const launcher = fakeLauncher()
@@ -33,7 +34,8 @@ describe("Supervisor", () => {
       // It ignores SIGTERM: the stop waits out the full escalation (15 s here, on the test clock).
       launcher.processes[0]!.obeys = ["SIGKILL"]
       const stopping = yield* Effect.fork(hung.stop)
-      yield* settle
+      // SIGTERM sent: the stop waits 15 s for the exit.
+      yield* sleepingUntil(15_000)
       expect((yield* hung.state).status).toBe("stopping")
 
       // None of these moves the clock, so none can be waiting for the hung stop.

@@ -3,8 +3,8 @@
  * install folders with logs; the launcher whose processes the test
  * controls is the testkit's (`fakeLauncher`).
  */
-import { fakeLauncher, tempDir } from "@garrison/testkit/core"
-import { Effect, HashMap, Logger, Option, Stream } from "effect"
+import { eventually, fakeLauncher, sleepsOnTestClock, tempDir } from "@garrison/testkit/core"
+import { Duration, Effect, HashMap, Logger, Option, Stream } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import type { AnyEvent, EventBusShape } from "../../src/events/EventBus.js"
@@ -13,6 +13,7 @@ import { type RconClient, type RconConnectionState, RconUnreachable } from "../.
 import type { ProcessRecord, ProcessRecordsShape } from "../../src/servers/ProcessRecords.js"
 import * as ServerActor from "../../src/servers/ServerActor.js"
 import { makeServerEntry, type ServerEntry } from "../../src/servers/ServerEntry.js"
+import type { ServerState } from "../../src/servers/ServerState.js"
 
 export const memoryRecords = () => {
   const map = new Map<string, ProcessRecord>()
@@ -71,12 +72,46 @@ export const setup = (
   })
 
 /**
- * Lets forked fibers (watchers, the mailbox) run, and the file reads they
- * wait on finish: the output file and the logs are read through
- * `ServerFiles`, real I/O that completes on the event loop, not on a fiber
- * yield. Real milliseconds, so the TestClock stands still meanwhile.
+ * Waits (real time, at most 10 s, then dies naming `what`) until the
+ * actor's state passes `check`: for what its fibers (the exit watcher, the
+ * mailbox, the watchdog) do on their own after the test's input.
  */
-export const settle = Effect.repeatN(
+export const untilState = (actor: ServerActor.ServerActor, check: (state: ServerState) => boolean, what: string) =>
+  eventually(actor.state, check, 10_000, what)
+
+/** Waits until the bus holds at least `count` events tagged `tag` (the actor publishes after it logs and patches its state). */
+export const untilPublished = (bus: ReturnType<typeof recordingBus>, tag: AnyEvent["_tag"], count = 1) =>
+  eventually(
+    Effect.sync(() => bus.tags().filter((t) => t === tag).length),
+    (n) => n >= count,
+    10_000,
+    `${count} ${tag} event(s) on the bus`
+  )
+
+/**
+ * How many fibers sleep until `at` on the TestClock. A sleep cut short (a
+ * stop's SIGTERM wait the process obeyed at once) stays counted until the
+ * clock passes `at`: where such a one may share the instant, a test counts
+ * before and waits for one more rather than `sleepingUntil(at)`.
+ */
+export const sleepersUntil = (at: number) => Effect.map(sleepsOnTestClock, (sleeps) => sleeps.filter((s) => s === at).length)
+
+/**
+ * Actor options whose status poller sleeps a day between samples: for tests
+ * that wait for the watchdog's or a stop's sleep on the TestClock, where the
+ * poller's sleep (every 10 s from a start) could fall on the same instant.
+ */
+export const quietPoller: Partial<ServerActor.ActorOptions> = { statusInterval: Duration.days(1) }
+
+/**
+ * A short while of real time (about 50 ms) in which something that must
+ * NOT happen (a restart after the watchdog gave up, or while the files are
+ * held) gets the chance to show before the test says it did not. Used only
+ * after a positive event proved the actor processed the input; never what
+ * an assertion that should pass waits for: on a slow machine the negative
+ * check is weaker, never flaky. The TestClock stands still meanwhile.
+ */
+export const chanceToMisbehave = Effect.repeatN(
   Effect.zipRight(Effect.yieldNow(), Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, 2)))),
   25
 )
