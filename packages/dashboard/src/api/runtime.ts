@@ -21,6 +21,7 @@ export {
 } from "../../../runtime/src/http/ApiErrors.js"
 export { CsrfExempt, DuringPasswordChange, RateLimit } from "../../../runtime/src/http/RoutePolicy.js"
 export { BodyExample } from "../../../runtime/src/http/EndpointDocs.js"
+export { isEventPattern } from "../../../runtime/src/events/PublishedEvents.js"
 export { QueryInteger } from "../../../runtime/src/http/QueryInteger.js"
 export { hasNul, NUL_RULE, StoredText, TrimmedStoredText } from "../../../runtime/src/http/StoredText.js"
 export { pageFields, pageParams, PageWithTotal, totalField } from "../../../runtime/src/http/Page.js"

@@ -14,6 +14,7 @@ import { priorityUi } from "../../../plugins/src/priority/ui/index.js"
 import { schedulerUi } from "../../../plugins/src/scheduler/ui/index.js"
 import { serversUi } from "../../../plugins/src/servers/ui/index.js"
 import { storeUi } from "../../../plugins/src/store/ui/index.js"
+import { webhooksUi } from "../../../plugins/src/webhooks/ui/index.js"
 
 export const plugins: ReadonlyArray<PluginUi> = [
   serversUi,
@@ -29,5 +30,6 @@ export const plugins: ReadonlyArray<PluginUi> = [
   notificationsUi,
   storeUi,
   licenseUi,
-  cloudUi
+  cloudUi,
+  webhooksUi
 ]
