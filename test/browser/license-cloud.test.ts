@@ -21,22 +21,21 @@
  * One test per step, in order, on one browser.
  */
 import { Effect, Exit, Scope } from "effect"
-import type { BrowserContextOptions } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { type FakeRelay, fakeRelay } from "../../packages/plugins/test/cloud/fakeRelay.js"
 import { type FakeLicenseServer, fakeLicenseServer } from "../../packages/plugins/test/license/fakeLicenseServer.js"
-import { launchBrowser, noProblems, type TestBrowser, type WatchedPage } from "../support/browser.js"
-import { type ControllerHandle, makeTempDir, removeDir, requestJson, startController, stopProcess } from "../support/controller.js"
+import { noProblems, type TestBrowser, waitForFirstLoad, waitForHeading, type WatchedPage } from "../support/browser.js"
+import type { ControllerHandle } from "../support/controller.js"
 import { until } from "../support/fleet.js"
-import { installSim } from "../support/sim.js"
+import { ADMIN, type AdminApi, browserSuite, createModerator, signInAdminApi } from "./support.js"
 
-const ADMIN = { username: "admin", password: "correct horse battery staple" }
 const MODERATOR = { username: "mod-license", password: "a long moderator passphrase" }
 const LICENSE_KEY = "GARRISON-PRO-1234-5678"
 const LINK_TOKEN = "lnk_browser_test_3f9a1c0e5b7d4e2a"
 const LINK_ROLE = "cloud-operator"
 const DAY_MS = 24 * 60 * 60 * 1000
 
+const suite = browserSuite("license-cloud")
 let community: ControllerHandle
 let controller: ControllerHandle
 let license: FakeLicenseServer
@@ -44,95 +43,33 @@ let relay: FakeRelay
 let browser: TestBrowser
 let admin: WatchedPage
 let serverId: string
-let bearer: Readonly<Record<string, string>> = {}
-const cleanups: Array<() => unknown> = []
-
-const api = (method: string, path: string, body?: unknown) =>
-  requestJson(controller.baseUrl, method, path, { headers: bearer, timeoutMs: 30_000, ...(body === undefined ? {} : { body }) })
-
-const startWith = async (env: Readonly<Record<string, string>>) => {
-  const dataDir = makeTempDir()
-  cleanups.push(() => removeDir(dataDir))
-  const started = await startController({
-    dataDir,
-    env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, DB_BACKUP_INTERVAL: "365 days", ...env },
-    logLevel: "Warning"
-  })
-  cleanups.push(() => stopProcess(started))
-  return started
-}
+let api: AdminApi
 
 beforeAll(async () => {
   // The fakes live in a scope closed after the controllers stop (cleanups run in reverse).
   const scope = Effect.runSync(Scope.make())
-  cleanups.push(() => Effect.runPromise(Scope.close(scope, Exit.void)))
+  suite.onCleanup(() => Effect.runPromise(Scope.close(scope, Exit.void)))
   license = await Effect.runPromise(
     Scope.extend(fakeLicenseServer({ issuedAt: Date.now() - 60_000, expiresAt: Date.now() + 365 * DAY_MS, entitlements: ["reports", "cloud"] }), scope)
   )
   relay = await Effect.runPromise(Scope.extend(fakeRelay(LINK_TOKEN), scope))
 
-  community = await startWith({})
-  controller = await startWith({ LICENSE_SERVER_URL: license.url, LICENSE_PUBLIC_KEY: license.publicKeyPem, CLOUD_RELAY_URL: relay.url })
-  const login = await requestJson(controller.baseUrl, "POST", "/api/auth/login", { body: ADMIN })
-  expect(login.status, JSON.stringify(login.body)).toBe(200)
-  bearer = { authorization: `Bearer ${(login.body as { token: string }).token}` }
+  community = await suite.startControllerWithAdmin()
+  controller = await suite.startControllerWithAdmin({ LICENSE_SERVER_URL: license.url, LICENSE_PUBLIC_KEY: license.publicKeyPem, CLOUD_RELAY_URL: relay.url })
+  api = await signInAdminApi(controller.baseUrl)
 
   // A server to mirror, the role the link acts with, and a user who is not an admin.
-  const install = await installSim()
-  cleanups.push(() => install.remove())
-  const server = await api("POST", "/api/servers", { name: "Sim Cloud", installDir: install.dir, gamePort: install.gamePort })
-  expect(server.status, JSON.stringify(server.body)).toBe(201)
-  serverId = (server.body as { id: string }).id
+  serverId = await suite.addSimServer(api, "Sim Cloud")
   const role = await api("POST", "/api/roles", {
     name: LINK_ROLE,
     description: "What the cloud relay may do",
     permissions: ["server.start", "server.stop", { permission: "server.restart", servers: [serverId] }]
   })
   expect(role.status, JSON.stringify(role.body)).toBe(201)
-  const user = await api("POST", "/api/users", { username: MODERATOR.username, password: MODERATOR.password, role: "moderator", mustChangePassword: false })
-  expect(user.status, JSON.stringify(user.body)).toBe(201)
+  await createModerator(api, MODERATOR)
 
-  browser = await launchBrowser()
+  browser = await suite.launchBrowser()
 }, 90_000)
-
-afterAll(async () => {
-  await browser?.close()
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-const heading = async (page: WatchedPage, name: string | RegExp, level = 1) => {
-  try {
-    await page.page.getByRole("heading", { name, level }).waitFor({ timeout: 20_000 })
-  } catch (error) {
-    const shown = await page.page.locator("body").innerText().catch(() => "(no page)")
-    throw new Error(`no heading "${String(name)}" on ${page.page.url()}; the page shows: ${shown.slice(0, 800)}; problems: ${JSON.stringify(page.problems())}`, {
-      cause: error
-    })
-  }
-}
-
-/** The page settled: its first load's spinners gone. */
-const loaded = (page: WatchedPage) => page.page.locator(".loading").waitFor({ state: "detached", timeout: 15_000 })
-
-/** axe on the page as it is now (scrolled to the top), then at phone width too (same session), both screenshotted. */
-const checkPage = async (page: WatchedPage, name: string, ready: (p: WatchedPage) => Promise<unknown>) => {
-  // From the top: scrolled down (after a click far down the page), the sticky top bar covers the first nav
-  // entries, which axe's target-size rule counts against whatever page is open.
-  await page.page.evaluate("window.scrollTo(0, 0)")
-  expect(await page.seriousAccessibilityViolations(), `${name} at desktop width`).toEqual([])
-  await page.screenshot(`license-cloud-${name}`)
-  const state = (await page.context.storageState()) as BrowserContextOptions["storageState"]
-  const phone = await browser.open(page.page.url(), { viewport: "phone", context: { storageState: state! } })
-  try {
-    await ready(phone)
-    await loaded(phone)
-    expect(await phone.seriousAccessibilityViolations(), `${name} at phone width`).toEqual([])
-    await phone.screenshot(`license-cloud-${name}`)
-    expect(phone.problems()).toEqual(noProblems)
-  } finally {
-    await phone.close()
-  }
-}
 
 const status = async () => (await api("GET", "/api/cloud/status")).body as { state: string; servers: ReadonlyArray<{ serverId: string }> }
 
@@ -140,24 +77,24 @@ describe.sequential("the license and cloud pages over a real controller, a fake 
   it("without a license server, the license page shows the community edition; without a relay, the link cannot be enabled", async () => {
     const page = await browser.open(`${community.baseUrl}/license`, { viewport: "desktop", signIn: ADMIN })
     try {
-      await heading(page, "License")
-      await heading(page, "Community edition", 2)
+      await waitForHeading(page, "License")
+      await waitForHeading(page, "Community edition", 2)
       await page.page.getByText(/no license server is configured/).waitFor()
-      await loaded(page)
+      await waitForFirstLoad(page)
       // Nothing to activate or remove.
       expect(await page.page.getByLabel("License key").count()).toBe(0)
       expect(await page.page.getByRole("button", { name: "Remove license" }).count()).toBe(0)
       await page.page.getByText("The community edition has no tiers.").waitFor()
-      await checkPage(page, "community", async (p) => {
-        await heading(p, "Community edition", 2)
+      await suite.checkAtBothWidths(page, "community", async (p) => {
+        await waitForHeading(p, "Community edition", 2)
       })
 
       await page.page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Cloud link" }).click()
-      await heading(page, "Cloud link")
-      await heading(page, "Link disabled", 2)
+      await waitForHeading(page, "Cloud link")
+      await waitForHeading(page, "Link disabled", 2)
       await page.page.getByText(/No relay is configured/).waitFor()
       expect(await page.page.getByRole("button", { name: "Enable link" }).count()).toBe(0)
-      await loaded(page)
+      await waitForFirstLoad(page)
       expect(page.problems()).toEqual(noProblems)
     } finally {
       await page.close()
@@ -167,8 +104,8 @@ describe.sequential("the license and cloud pages over a real controller, a fake 
   it("an admin activates a license key through the form: active, with its tier and entitlements, and the tiers listed", async () => {
     admin = await browser.open(`${controller.baseUrl}/license`, { viewport: "desktop", signIn: ADMIN })
     const page = admin.page
-    await heading(admin, "License")
-    await heading(admin, "License not activated", 2)
+    await waitForHeading(admin, "License")
+    await waitForHeading(admin, "License not activated", 2)
     await page.getByText(/No license is activated\. Licensed features refuse every request/).waitFor()
     // Admins see what the license is bound to.
     await page.getByText(/^gm-[0-9a-f]{32}$/).waitFor()
@@ -176,7 +113,7 @@ describe.sequential("the license and cloud pages over a real controller, a fake 
     await page.getByLabel("License key").fill(LICENSE_KEY)
     await page.getByRole("button", { name: "Activate", exact: true }).click()
     await page.getByRole("status").getByText("License activated").waitFor({ timeout: 15_000 })
-    await heading(admin, "License active", 2)
+    await waitForHeading(admin, "License active", 2)
     await page.getByText(/The license is active until/).waitFor()
     const entitlements = page.getByRole("list", { name: "Entitlements" })
     await entitlements.getByText("reports", { exact: true }).waitFor()
@@ -189,8 +126,8 @@ describe.sequential("the license and cloud pages over a real controller, a fake 
     expect(await page.content()).not.toContain(LICENSE_KEY)
     expect(license.requests.filter((r) => r.path === "/v1/activate").map((r) => r.body?.["key"])).toEqual([LICENSE_KEY])
 
-    await checkPage(admin, "license-active", async (p) => {
-      await heading(p, "License active", 2)
+    await suite.checkAtBothWidths(admin, "license-active", async (p) => {
+      await waitForHeading(p, "License active", 2)
       await p.page.getByRole("table", { name: "License tiers" }).waitFor({ timeout: 15_000 })
     })
     expect(admin.problems()).toEqual(noProblems)
@@ -200,10 +137,10 @@ describe.sequential("the license and cloud pages over a real controller, a fake 
     const moderator = await browser.open(`${controller.baseUrl}/license`, { viewport: "desktop", signIn: MODERATOR })
     try {
       const page = moderator.page
-      await heading(moderator, "License")
-      await heading(moderator, "License active", 2)
+      await waitForHeading(moderator, "License")
+      await waitForHeading(moderator, "License active", 2)
       await page.getByRole("list", { name: "Entitlements" }).getByText("reports", { exact: true }).waitFor()
-      await loaded(moderator)
+      await waitForFirstLoad(moderator)
       expect(await page.getByLabel("License key").count()).toBe(0)
       expect(await page.getByRole("button", { name: "Activate" }).count()).toBe(0)
       expect(await page.getByRole("button", { name: "Remove license" }).count()).toBe(0)
@@ -215,7 +152,7 @@ describe.sequential("the license and cloud pages over a real controller, a fake 
       await moderator.screenshot("license-cloud-license-moderator")
       // The page itself is not offered either.
       await page.goto(`${controller.baseUrl}/cloud`)
-      await heading(moderator, "Not found")
+      await waitForHeading(moderator, "Not found")
       expect(moderator.problems()).toEqual(noProblems)
     } finally {
       await moderator.close()
@@ -229,7 +166,7 @@ describe.sequential("the license and cloud pages over a real controller, a fake 
     await dialog.waitFor()
     await dialog.getByRole("button", { name: "Remove" }).click()
     await page.getByRole("status").getByText("License removed").waitFor({ timeout: 15_000 })
-    await heading(admin, "License not activated", 2)
+    await waitForHeading(admin, "License not activated", 2)
     expect(await page.getByRole("list", { name: "Entitlements" }).count()).toBe(0)
     expect(await page.getByRole("button", { name: "Remove license" }).count()).toBe(0)
     expect(license.requests.some((r) => r.path === "/v1/deactivate")).toBe(true)
@@ -240,8 +177,8 @@ describe.sequential("the license and cloud pages over a real controller, a fake 
   it("enables the cloud link with the relay's token and a role: connected", async () => {
     const page = admin.page
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Cloud link" }).click()
-    await heading(admin, "Cloud link")
-    await heading(admin, "Link disabled", 2)
+    await waitForHeading(admin, "Cloud link")
+    await waitForHeading(admin, "Link disabled", 2)
     const roles = page.getByRole("combobox", { name: /^Role/ })
     // Roles granting admin are not offered.
     await roles.locator(`option[value="${LINK_ROLE}"]`).waitFor({ state: "attached", timeout: 15_000 })
@@ -252,7 +189,7 @@ describe.sequential("the license and cloud pages over a real controller, a fake 
     await page.getByText(`With ${LINK_ROLE}, the relay may ask: server.start on every server, server.stop on every server, server.restart on 1 server.`).waitFor()
     await page.getByRole("button", { name: "Enable link" }).click()
     await page.getByRole("status").getByText("Cloud link enabled").waitFor({ timeout: 15_000 })
-    await heading(admin, "Link connected", 2)
+    await waitForHeading(admin, "Link connected", 2)
     await page.getByText(new RegExp(`Connected to the relay since .* the role ${LINK_ROLE} allows`)).waitFor()
     expect(relay.received.find((m) => m.type === "hello")).toMatchObject({ token: LINK_TOKEN })
     expect(await page.content()).not.toContain(LINK_TOKEN)
@@ -276,8 +213,8 @@ describe.sequential("the license and cloud pages over a real controller, a fake 
     await until(() => relay.received.filter((m) => m.type === "server.connected"), (sent) => sent.length === 2, 10_000, "server.connected again")
     expect(relay.received.some((m) => m.type === "server.disconnected" && m["serverId"] === serverId)).toBe(true)
 
-    await checkPage(admin, "cloud-connected", async (p) => {
-      await heading(p, "Link connected", 2)
+    await suite.checkAtBothWidths(admin, "cloud-connected", async (p) => {
+      await waitForHeading(p, "Link connected", 2)
       await p.page.getByRole("table", { name: "Servers and the cloud link" }).getByText(/^mirrored since /).waitFor({ timeout: 15_000 })
     })
     expect(admin.problems()).toEqual(noProblems)
@@ -290,7 +227,7 @@ describe.sequential("the license and cloud pages over a real controller, a fake 
     await dialog.waitFor()
     await dialog.getByRole("button", { name: "Disable" }).click()
     await page.getByRole("status").getByText("Cloud link disabled").waitFor({ timeout: 15_000 })
-    await heading(admin, "Link disabled", 2)
+    await waitForHeading(admin, "Link disabled", 2)
     await page.getByRole("button", { name: "Enable link" }).waitFor()
     expect(await page.getByRole("button", { name: "Disable link" }).count()).toBe(0)
     const row = page.getByRole("table", { name: "Servers and the cloud link" }).getByRole("row").filter({ hasText: "Sim Cloud" })

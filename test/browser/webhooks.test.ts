@@ -25,14 +25,11 @@
 import { createHmac, timingSafeEqual } from "node:crypto"
 import * as Http from "node:http"
 import type { AddressInfo } from "node:net"
-import type { BrowserContextOptions } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { launchBrowser, noProblems, type TestBrowser, type WatchedPage } from "../support/browser.js"
-import { type ControllerHandle, makeTempDir, removeDir, requestJson, startController, stopProcess } from "../support/controller.js"
+import { beforeAll, describe, expect, it } from "vitest"
+import { noProblems, type TestBrowser, waitForHeading, type WatchedPage } from "../support/browser.js"
 import { handoff, until } from "../support/fleet.js"
-import { installSim } from "../support/sim.js"
+import { ADMIN, type AdminApi, browserSuite, createModerator, signInAdminApi } from "./support.js"
 
-const ADMIN = { username: "admin", password: "correct horse battery staple" }
 const MODERATOR = { username: "mod-webhooks", password: "a long moderator passphrase" }
 const NAME = "Ops receiver"
 const OK_BODY = "ok from the receiver"
@@ -79,17 +76,13 @@ const verifySignature = (secret: string, header: string, body: string, tolerance
   return given.length === expected.length && timingSafeEqual(given, expected)
 }
 
-let controller: ControllerHandle
+const suite = browserSuite("webhooks")
 let serverId: string
 let receiver: Receiver
 let browser: TestBrowser
 let baseUrl: string
 let admin: WatchedPage
-let bearer: Readonly<Record<string, string>> = {}
-const cleanups: Array<() => unknown> = []
-
-const api = (method: string, path: string, body?: unknown) =>
-  requestJson(baseUrl, method, path, { headers: bearer, timeoutMs: 30_000, ...(body === undefined ? {} : { body }) })
+let api: AdminApi
 
 interface WebhookView {
   readonly id: string
@@ -113,66 +106,14 @@ const deliveries = async (id: string) => ((await api("GET", `/api/webhooks/${id}
 
 beforeAll(async () => {
   receiver = await startReceiver()
-  cleanups.push(() => receiver.close())
-  const dataDir = makeTempDir()
-  cleanups.push(() => removeDir(dataDir))
-  controller = await startController({
-    dataDir,
-    env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, DB_BACKUP_INTERVAL: "365 days", WEBHOOKS_ALLOW_PRIVATE: "true" },
-    logLevel: "Warning"
-  })
-  cleanups.push(() => stopProcess(controller))
-  baseUrl = controller.baseUrl
-  const login = await requestJson(baseUrl, "POST", "/api/auth/login", { body: ADMIN })
-  expect(login.status, JSON.stringify(login.body)).toBe(200)
-  bearer = { authorization: `Bearer ${(login.body as { token: string }).token}` }
-  const user = await api("POST", "/api/users", { username: MODERATOR.username, password: MODERATOR.password, role: "moderator", mustChangePassword: false })
-  expect(user.status, JSON.stringify(user.body)).toBe(201)
+  suite.onCleanup(() => receiver.close())
+  baseUrl = (await suite.startControllerWithAdmin({ WEBHOOKS_ALLOW_PRIVATE: "true" })).baseUrl
+  api = await signInAdminApi(baseUrl)
+  await createModerator(api, MODERATOR)
   // A server the webhook can be limited to.
-  const install = await installSim()
-  cleanups.push(() => install.remove())
-  const server = await api("POST", "/api/servers", { name: "Sim Hooks", installDir: install.dir, gamePort: install.gamePort })
-  expect(server.status, JSON.stringify(server.body)).toBe(201)
-  serverId = (server.body as { id: string }).id
-  browser = await launchBrowser()
+  serverId = await suite.addSimServer(api, "Sim Hooks")
+  browser = await suite.launchBrowser()
 }, 60_000)
-
-afterAll(async () => {
-  await browser?.close()
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup()
-})
-
-const heading = async (page: WatchedPage, name: string | RegExp, level = 1) => {
-  try {
-    await page.page.getByRole("heading", { name, level }).waitFor({ timeout: 20_000 })
-  } catch (error) {
-    const shown = await page.page.locator("body").innerText().catch(() => "(no page)")
-    throw new Error(`no heading "${String(name)}" on ${page.page.url()}; the page shows: ${shown.slice(0, 800)}; problems: ${JSON.stringify(page.problems())}`, {
-      cause: error
-    })
-  }
-}
-
-/** The page settled: its first load's spinners gone. */
-const loaded = (page: WatchedPage) => page.page.locator(".loading").waitFor({ state: "detached", timeout: 15_000 })
-
-/** axe on the page as it is now (scrolled to the top), then at phone width too (same session), both screenshotted. */
-const checkPage = async (page: WatchedPage, name: string, ready: (p: WatchedPage) => Promise<unknown>) => {
-  await page.page.evaluate("window.scrollTo(0, 0)")
-  expect(await page.seriousAccessibilityViolations(), `${name} at desktop width`).toEqual([])
-  await page.screenshot(`webhooks-${name}`)
-  const state = (await page.context.storageState()) as BrowserContextOptions["storageState"]
-  const phone = await browser.open(page.page.url(), { viewport: "phone", context: { storageState: state! } })
-  try {
-    await ready(phone)
-    await loaded(phone)
-    expect(await phone.seriousAccessibilityViolations(), `${name} at phone width`).toEqual([])
-    await phone.screenshot(`webhooks-${name}`)
-    expect(phone.problems()).toEqual(noProblems)
-  } finally {
-    await phone.close()
-  }
-}
 
 const secretShown = handoff<string>("an admin creates an HTTP webhook through the form")
 const webhookId = handoff<string>("an admin creates an HTTP webhook through the form")
@@ -185,7 +126,7 @@ describe.sequential("the webhooks page over a real controller and a fake receive
   it("an admin creates an HTTP webhook through the form, picking server.* and player.ban: the secret is shown once", async () => {
     admin = await browser.open(`${baseUrl}/webhooks`, { viewport: "desktop", signIn: ADMIN })
     const page = admin.page
-    await heading(admin, "Webhooks")
+    await waitForHeading(admin, "Webhooks")
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Webhooks" }).waitFor()
     await page.getByText("No webhooks yet.").waitFor({ timeout: 15_000 })
 
@@ -213,8 +154,8 @@ describe.sequential("the webhooks page over a real controller and a fake receive
     await form.getByRole("checkbox", { name: "Only warning of player.ban" }).check()
     await form.getByRole("checkbox", { name: "Only error of player.ban" }).check()
     expect(await form.getByRole("list", { name: "Chosen subscriptions" }).getByRole("listitem").count()).toBe(2)
-    await checkPage(admin, "form", async (p) => {
-      await heading(p, "Webhooks")
+    await suite.checkAtBothWidths(admin, "form", async (p) => {
+      await waitForHeading(p, "Webhooks")
       await p.page.getByRole("button", { name: "New webhook" }).click()
       await p.page.getByRole("form", { name: "New webhook" }).getByRole("group", { name: /^server \(/ }).waitFor({ timeout: 15_000 })
     })
@@ -245,7 +186,7 @@ describe.sequential("the webhooks page over a real controller and a fake receive
     await row.getByText("enabled", { exact: true }).waitFor()
     await row.getByText("server.*, player.ban (warning, error)").waitFor()
     await row.getByText("none yet").waitFor()
-    await checkPage(admin, "created", (p) => p.page.getByRole("table", { name: "Webhooks" }).getByRole("link", { name: NAME }).waitFor({ timeout: 15_000 }))
+    await suite.checkAtBothWidths(admin, "created", (p) => p.page.getByRole("table", { name: "Webhooks" }).getByRole("link", { name: NAME }).waitFor({ timeout: 15_000 }))
 
     // Shown once: gone when dismissed, and never in the page again.
     await panel.getByRole("button", { name: "Done, I have copied it" }).click()
@@ -260,7 +201,7 @@ describe.sequential("the webhooks page over a real controller and a fake receive
     const secret = secretShown.get()
     const page = admin.page
     await page.getByRole("table", { name: "Webhooks" }).getByRole("link", { name: NAME }).click()
-    await heading(admin, NAME)
+    await waitForHeading(admin, NAME)
     await page.getByRole("button", { name: "Send test" }).click()
     const result = testResult(admin)
     await result.getByText("HTTP 200").waitFor({ timeout: 15_000 })
@@ -281,8 +222,8 @@ describe.sequential("the webhooks page over a real controller and a fake receive
     const row = log(admin).getByRole("row").filter({ hasText: "webhook.test" })
     await row.getByText("delivered", { exact: true }).waitFor({ timeout: 15_000 })
     await row.getByRole("cell", { name: "200", exact: true }).waitFor()
-    await checkPage(admin, "tested", async (p) => {
-      await heading(p, NAME)
+    await suite.checkAtBothWidths(admin, "tested", async (p) => {
+      await waitForHeading(p, NAME)
       await log(p).getByRole("row").filter({ hasText: "webhook.test" }).waitFor({ timeout: 15_000 })
     })
     expect(admin.problems()).toEqual(noProblems)
@@ -398,8 +339,8 @@ describe.sequential("the webhooks page over a real controller and a fake receive
     expect(verifySignature(rotated, String(request.headers["x-garrison-signature"]), request.body)).toBe(true)
     expect(verifySignature(secretShown.get(), String(request.headers["x-garrison-signature"]), request.body)).toBe(false)
     await panel.getByRole("button", { name: "Done, I have copied it" }).click()
-    await checkPage(admin, "disabled", async (p) => {
-      await heading(p, NAME)
+    await suite.checkAtBothWidths(admin, "disabled", async (p) => {
+      await waitForHeading(p, NAME)
       await p.page.getByText("Turned off by an admin.").waitFor({ timeout: 15_000 })
     })
     expect(admin.problems()).toEqual(noProblems)
@@ -412,7 +353,7 @@ describe.sequential("the webhooks page over a real controller and a fake receive
     await dialog.waitFor()
     await dialog.getByRole("button", { name: "Delete" }).click()
     await page.getByRole("status").getByText("Webhook deleted").waitFor({ timeout: 15_000 })
-    await heading(admin, "Webhooks")
+    await waitForHeading(admin, "Webhooks")
     await page.getByText("No webhooks yet.").waitFor({ timeout: 15_000 })
     expect(await webhooks()).toEqual([])
     expect((await api("GET", `/api/webhooks/${webhookId.get()}`)).status).toBe(404)
@@ -422,12 +363,12 @@ describe.sequential("the webhooks page over a real controller and a fake receive
   it("a user who is not an admin has no Webhooks entry, and gets the not-found page at /webhooks", async () => {
     const moderator = await browser.open(`${baseUrl}/servers`, { viewport: "desktop", signIn: MODERATOR })
     try {
-      await heading(moderator, "Servers")
+      await waitForHeading(moderator, "Servers")
       const nav = moderator.page.getByRole("navigation", { name: "Main" })
       await nav.getByRole("link", { name: "Servers" }).waitFor()
       expect(await nav.getByRole("link", { name: "Webhooks" }).count()).toBe(0)
       await moderator.page.goto(`${baseUrl}/webhooks`)
-      await heading(moderator, "Not found")
+      await waitForHeading(moderator, "Not found")
       await moderator.page.getByText("There is no page at /webhooks, or you may not open it.").waitFor()
       // The API refuses too.
       const refused = (await moderator.page.evaluate("fetch('/api/webhooks').then((r) => r.status)")) as number

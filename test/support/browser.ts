@@ -23,6 +23,12 @@
  * })                                             // screenshots servers-desktop.png and servers-phone.png
  * ```
  *
+ * `waitForHeading(page, "Servers")` waits for a page's heading and, when it
+ * does not come, fails with what the page shows instead;
+ * `waitForFirstLoad(page)` waits for its first load's spinners to go;
+ * `openSameSessionAt(browser, page, "phone")` opens the page again at
+ * another width, signed in as it is.
+ *
  * `scriptBytes()` sums the JavaScript a page received, as sent (compressed):
  * the dashboard's first load must stay under 300 KB.
  *
@@ -329,4 +335,32 @@ export const forEachViewport = async (
     }
   }
   return shots as Record<ViewportName, string>
+}
+
+/**
+ * Waits (20 s) for the page's heading `name` at `level` (1 unless said);
+ * when it does not come, fails with the page's URL, what it shows instead
+ * (its first 800 characters) and the problems it had.
+ */
+export const waitForHeading = async (page: WatchedPage, name: string | RegExp, level = 1): Promise<void> => {
+  try {
+    await page.page.getByRole("heading", { name, level }).waitFor({ timeout: 20_000 })
+  } catch (error) {
+    const shown = await page.page.locator("body").innerText().catch(() => "(no page)")
+    throw new Error(`no heading "${String(name)}" on ${page.page.url()}; the page shows: ${shown.slice(0, 800)}; problems: ${JSON.stringify(page.problems())}`, {
+      cause: error
+    })
+  }
+}
+
+/** Waits (15 s) until the page has settled: its first load's spinners (`.loading`) gone. */
+export const waitForFirstLoad = (page: WatchedPage): Promise<void> => page.page.locator(".loading").waitFor({ state: "detached", timeout: 15_000 })
+
+/**
+ * Opens `page`'s URL again in a new context at `viewport`, with `page`'s
+ * cookies and storage (signed in as it is, or not).
+ */
+export const openSameSessionAt = async (browser: TestBrowser, page: WatchedPage, viewport: ViewportName): Promise<WatchedPage> => {
+  const storageState = (await page.context.storageState()) as NonNullable<BrowserContextOptions["storageState"]>
+  return browser.open(page.page.url(), { viewport, context: { storageState } })
 }
