@@ -311,7 +311,7 @@ describe.sequential("the webhooks page over a real controller and a fake receive
     // A webhook that is off replays nothing: 409, its message as a toast.
     await page.getByRole("combobox", { name: /^Status/ }).selectOption("failed")
     await log(admin).getByRole("row").filter({ hasText: "player.ban" }).getByRole("button", { name: "Replay player.ban" }).click()
-    await page.getByRole("alert").getByText(/is disabled: turn it on/).waitFor({ timeout: 15_000 })
+    await page.getByRole("alert").getByText(/is turned off: turn it on/).waitFor({ timeout: 15_000 })
     // The one expected error: the refused replay.
     expect(admin.problems().consoleErrors.every((line) => line.includes("409"))).toBe(true)
     admin.clearProblems()

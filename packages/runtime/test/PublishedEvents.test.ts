@@ -24,7 +24,7 @@ const imported = published(Imported, {
 })
 
 describe("published events", () => {
-  it("reads an event: data encoded without its tag, the server's id from its field, severity fixed or computed", () => {
+  it("reads an event: data encoded without its tag, the server's id from its field, severity fixed or computed, and which it can be", () => {
     expect(started.tag).toBe("TestStarted")
     expect(started.data(startedExample)).toEqual({ serverId: "s1", at: "2026-01-02T03:04:05.000Z", pid: 42 })
     expect(started.serverId(startedExample)).toBe("s1")
@@ -33,6 +33,11 @@ describe("published events", () => {
     expect(imported.serverId(high)).toBeUndefined()
     expect(imported.severity(high)).toBe("warning")
     expect(imported.summary(high)).toBe("9 imported")
+    // The severities it can have: the fixed one, what a computed one's declaration states (mildest first), or any.
+    expect(started.severities).toEqual(["info"])
+    expect(published(Started, { ...started, severity: "error" }).severities).toEqual(["error"])
+    expect(imported.severities).toEqual(["info", "success", "warning", "error"])
+    expect(published(Imported, { ...imported, severities: ["warning", "info"] }).severities).toEqual(["info", "warning"])
     // A summary is one line, however the plugin wrote it.
     const noisy = published(Imported, { ...imported, example: high, summary: (e) => `${e.count}\nimported\u0000${"x".repeat(600)}` })
     expect(noisy.summary(high)).toMatch(/^9 imported x+$/)

@@ -1,5 +1,6 @@
 /** Loading data: `useResource` (with optional polling) and the states around it. */
 import { type DependencyList, type ReactNode, useCallback, useEffect, useRef, useState } from "react"
+import { ApiError } from "../api/client.js"
 import { messageOf, Spinner } from "./feedback.js"
 
 export interface Resource<A> {
@@ -13,12 +14,15 @@ export interface Resource<A> {
 /**
  * Loads `load()` when `deps` change, and again every `pollMs` while the tab
  * is visible. A failed poll keeps the last data (and shows the error).
+ * A 404 stops the polling (what was asked for is gone: asking again cannot
+ * bring it back) until a reload succeeds or `deps` change.
  */
 export const useResource = <A,>(load: () => Promise<A>, deps: DependencyList, options: { readonly pollMs?: number } = {}): Resource<A> => {
   const [data, setData] = useState<A | undefined>(undefined)
   const [error, setError] = useState<unknown>(undefined)
   const [loading, setLoading] = useState(true)
   const generation = useRef(0)
+  const gone = useRef(false)
   const loadRef = useRef(load)
   loadRef.current = load
 
@@ -27,11 +31,15 @@ export const useResource = <A,>(load: () => Promise<A>, deps: DependencyList, op
     try {
       const value = await loadRef.current()
       if (mine === generation.current) {
+        gone.current = false
         setData(value)
         setError(undefined)
       }
     } catch (e) {
-      if (mine === generation.current) setError(e)
+      if (mine === generation.current) {
+        gone.current = e instanceof ApiError && e.status === 404
+        setError(e)
+      }
     } finally {
       if (mine === generation.current) setLoading(false)
     }
@@ -40,10 +48,11 @@ export const useResource = <A,>(load: () => Promise<A>, deps: DependencyList, op
   useEffect(() => {
     setLoading(true)
     setData(undefined)
+    gone.current = false
     void reload()
     if (options.pollMs === undefined) return
     const timer = window.setInterval(() => {
-      if (document.visibilityState === "visible") void reload()
+      if (document.visibilityState === "visible" && !gone.current) void reload()
     }, options.pollMs)
     return () => {
       window.clearInterval(timer)

@@ -17,6 +17,7 @@ export const ACTION_EVENTS = [
       at: "2026-03-14T20:15:00.000Z"
     }),
     severity: (e) => (e.ok ? "info" : "error"),
+    severities: ["info", "error"],
     summary: (e) =>
       `${e.actor} ran ${e.action}${e.target === null ? "" : ` on ${e.target}`} on server ${e.serverId} via ${e.provider}` +
       (e.ok ? "" : ` and it failed: ${oneLine(e.error ?? "unknown error", 300)}`)

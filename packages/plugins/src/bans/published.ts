@@ -31,6 +31,7 @@ export const BAN_EVENTS = [
     description: "A ban list was imported (one event per import, not per ban): how many bans were added, skipped as already banned, and refused.",
     example: new BansImported({ added: 42, skipped: 3, failed: 0, importedBy: "alice" }),
     severity: (e) => (e.failed > 0 ? "warning" : "info"),
+    severities: ["info", "warning"],
     summary: (e) => `${e.importedBy} imported bans: ${e.added} added, ${e.skipped} skipped, ${e.failed} refused`
   })
 ]

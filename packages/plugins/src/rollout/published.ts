@@ -36,6 +36,7 @@ export const ROLLOUT_EVENTS = [
       by: "alice"
     }),
     severity: (e) => (e.recovered ? "warning" : "error"),
+    severities: ["warning", "error"],
     summary: (e) =>
       `Rollout on ${e.name} rolled back (${oneLine(e.reason, 200)}); ${e.recovered ? "the server runs the previous versions again" : "the server is still not healthy"}`
   }),

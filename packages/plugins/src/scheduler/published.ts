@@ -15,6 +15,7 @@ export const SCHEDULER_EVENTS = [
       dueAt: "2026-03-14T04:00:00.000Z"
     }),
     severity: (e) => (!e.ok ? "error" : e.skipped !== undefined ? "info" : "success"),
+    severities: ["info", "success", "error"],
     summary: (e) =>
       `Scheduled ${e.kind} on server ${e.serverId} ` +
       (!e.ok ? `failed: ${oneLine(e.error ?? "unknown error", 300)}` : e.skipped !== undefined ? `skipped: ${oneLine(e.skipped, 200)}` : "ran")

@@ -51,6 +51,7 @@ export const SERVER_EVENTS = [
       "A game server's process is up; `reattached` is true when the controller adopted an already running server after its own restart.",
     example: new ServerStarted({ ...server, pid: 4242, reattached: false }),
     severity: (e) => (e.reattached ? "info" : "success"),
+    severities: ["info", "success"],
     summary: (e) => (e.reattached ? `Server ${e.name} adopted again after a controller restart (pid ${e.pid})` : `Server ${e.name} started (pid ${e.pid})`)
   }),
   published(ServerStopped, {
@@ -79,6 +80,7 @@ export const SERVER_EVENTS = [
     description: "A restart ended (manual, scheduled or by the watchdog after a crash); `ok` is false when the server did not come back.",
     example: new ServerRestarted({ ...server, ok: true, attempts: 1, reason: "manual" }),
     severity: (e) => (e.ok ? "success" : "error"),
+    severities: ["success", "error"],
     summary: (e) =>
       e.ok
         ? `Server ${e.name} restarted ${RESTARTED_BY[e.reason]}${e.crash === undefined ? "" : ` after: ${line(e.crash)}`}`

@@ -13,6 +13,8 @@ export class WebhookNotFound extends Schema.TaggedError<WebhookNotFound>()("Webh
 
 export class DeliveryNotFound extends Schema.TaggedError<DeliveryNotFound>()("DeliveryNotFound", {
   webhookId: Schema.String,
+  /** The webhook's name, for the message (the webhook exists; its delivery does not). */
+  webhookName: Schema.String,
   deliveryId: Schema.String
 }) {}
 

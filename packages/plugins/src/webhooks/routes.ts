@@ -7,8 +7,12 @@ import { WEBHOOK_PAGE, WebhookDeliveryPage, WebhookEventTypes, WebhookPage, Webh
 import type { DeliveryNotFound, WebhookConflict, WebhookNotFound } from "./errors.js"
 import { webhookPaging, Webhooks } from "./Webhooks.js"
 
-const webhookNotFound = notFoundWith((error: WebhookNotFound) => `no webhook with id "${error.id}"`)
-const deliveryNotFound = notFoundWith((error: DeliveryNotFound) => `no delivery "${error.deliveryId}" of webhook "${error.webhookId}"`)
+// Words for a person and a script alike: what is missing, by name where there is one, and what may have happened.
+const webhookNotFound = notFoundWith((error: WebhookNotFound) => `There is no webhook with id "${error.id}": it may have been deleted`)
+const deliveryNotFound = notFoundWith(
+  (error: DeliveryNotFound) =>
+    `Webhook "${error.webhookName}" has no delivery with id "${error.deliveryId}": it may have left the delivery log (old deliveries are removed)`
+)
 const conflict = (error: WebhookConflict) => Effect.fail(new Conflict({ message: error.message }))
 
 /** Who asks, as audit rows name them. */

@@ -89,6 +89,8 @@ describe("published events of the default plugins", () => {
       expect(summary.trim(), at).not.toBe("")
       expect(summary, at).not.toMatch(/[\r\n]/)
       expect(["info", "success", "warning", "error"], at).toContain(event.severity(event.example))
+      // What the event-type list says it can be holds the example's.
+      expect(event.severities, at).toContain(event.severity(event.example))
       const serverId = event.serverId(event.example)
       expect(serverId === undefined || (typeof serverId === "string" && serverId !== ""), at).toBe(true)
       // An event about one server says which, so a subscription limited to servers can take it.

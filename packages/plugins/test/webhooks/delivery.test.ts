@@ -17,6 +17,7 @@ import {
   ADMIN,
   call,
   type DeliveryBody,
+  type ErrorBody,
   eventually,
   ok,
   readmeVerify,
@@ -225,6 +226,10 @@ describe("webhook deliveries", () => {
         const hook = yield* createHook({ url: target.url() })
         yield* publish(ping("replay me"))
         const [failed] = yield* logUntil(hook.id, (items) => items[0]?.status === "failed", "the failure")
+        // The list and the webhook carry its newest delivery.
+        const newest = { id: failed!.id, event: "test.ping", status: "failed", responseStatus: 410, at: failed!.lastAttemptAt }
+        expect(((yield* call("GET", "/api/webhooks", { as: ADMIN })).body as { items: ReadonlyArray<WebhookBody> }).items[0]!.lastDelivery).toEqual(newest)
+        expect(((yield* call("GET", `/api/webhooks/${hook.id}`, { as: ADMIN })).body as WebhookBody).lastDelivery).toEqual(newest)
         target.script = ok
         const replayed = yield* call("POST", `/api/webhooks/${hook.id}/deliveries/${failed!.id}/replay`, { as: ADMIN })
         expect(replayed.status).toBe(202)
@@ -232,21 +237,40 @@ describe("webhook deliveries", () => {
         expect(copy).toMatchObject({ status: "pending", attempts: 0, replayOf: failed!.id, idempotencyKey: failed!.idempotencyKey, event: "test.ping" })
         expect(copy.id).not.toBe(failed!.id)
         const items = yield* logUntil(hook.id, (all) => all.find((d) => d.id === copy.id)?.status === "delivered", "the replay")
+        // The newest delivery is the log's first row (the TestClock stood still: the two tie on time, the id decides).
+        const first = items[0]!
+        expect(((yield* call("GET", `/api/webhooks/${hook.id}`, { as: ADMIN })).body as WebhookBody).lastDelivery).toEqual({
+          id: first.id,
+          event: "test.ping",
+          status: first.status,
+          responseStatus: first.responseStatus,
+          at: first.lastAttemptAt
+        })
         expect(items.find((d) => d.id === failed!.id)).toMatchObject({ status: "failed" })
         expect(target.received.length).toBe(2)
         expect(target.received[1]!.body).toBe(target.received[0]!.body)
         expect(target.received[1]!.headers["idempotency-key"]).toBe(failed!.idempotencyKey)
 
-        expect((yield* call("POST", `/api/webhooks/${hook.id}/deliveries/nope/replay`, { as: ADMIN })).status).toBe(404)
+        const missing = yield* call("POST", `/api/webhooks/${hook.id}/deliveries/nope/replay`, { as: ADMIN })
+        expect([missing.status, (missing.body as ErrorBody).message]).toEqual([
+          404,
+          'Webhook "Hook" has no delivery with id "nope": it may have left the delivery log (old deliveries are removed)'
+        ])
+        const noHook = yield* call("POST", `/api/webhooks/gone/deliveries/nope/replay`, { as: ADMIN })
+        expect([noHook.status, (noHook.body as ErrorBody).message]).toEqual([404, 'There is no webhook with id "gone": it may have been deleted'])
         target.script = () => ({ status: 500 })
         yield* publish(ping("pending"))
         const pending = about(yield* logUntil(hook.id, (all) => about(all, "pending")?.attempts === 1, "a pending one"), "pending")
         const refused = yield* call("POST", `/api/webhooks/${hook.id}/deliveries/${pending!.id}/replay`, { as: ADMIN })
-        expect(refused.status).toBe(409)
+        expect([refused.status, (refused.body as ErrorBody).message]).toEqual([
+          409,
+          'This delivery to "Hook" is still being tried: it is retried on its own; replay it once it has failed'
+        ])
         // Turned off: its pending deliveries fail, and nothing replays until it is on again.
         expect((yield* call("PATCH", `/api/webhooks/${hook.id}`, { as: ADMIN, json: { enabled: false } })).status).toBe(200)
         expect(about(yield* log(hook.id), "pending")).toMatchObject({ status: "failed", error: "the webhook was turned off" })
-        expect((yield* call("POST", `/api/webhooks/${hook.id}/deliveries/${pending!.id}/replay`, { as: ADMIN })).status).toBe(409)
+        const off = yield* call("POST", `/api/webhooks/${hook.id}/deliveries/${pending!.id}/replay`, { as: ADMIN })
+        expect([off.status, (off.body as ErrorBody).message]).toEqual([409, 'Webhook "Hook" is turned off: turn it on before replaying a delivery'])
       }).pipe(Effect.provide(setup().layer))
     }))
 
@@ -393,9 +417,10 @@ describe("webhook deliveries", () => {
         expect(disabled).toMatchObject({ enabled: false, failingSince: new Date(START).toISOString() })
         expect(disabled.disabledReason).toContain("every attempt failed for 1d")
         const inbox = (yield* call("GET", "/api/notifications", { as: ADMIN })).body as { items: ReadonlyArray<{ title: string; message: string; level: string; link: string }> }
-        expect(inbox.items[0]).toMatchObject({ title: "Webhook Hook was disabled", level: "error", link: `/webhooks/${hook.id}` })
+        expect(inbox.items[0]).toMatchObject({ title: 'Webhook "Hook" was turned off', level: "error", link: `/webhooks/${hook.id}` })
         expect(inbox.items[0]!.message).toContain(`http://127.0.0.1:${target.port}/down/••••`)
         expect(inbox.items[0]!.message).not.toContain("secret-token")
+        expect(inbox.items[0]!.message).toMatch(/Fix the target, turn the webhook on again and replay what failed from its delivery log\.$/)
         expect((yield* call("GET", "/api/notifications", { as: "vic:server.view" })).body).toMatchObject({ items: [] })
         const row = audit.rows.find((r) => r.action === "webhooks.disabled")
         expect(row).toMatchObject({ actor: null, target: hook.id, result: "success", details: { name: "Hook", url: `http://127.0.0.1:${target.port}/down/••••` } })

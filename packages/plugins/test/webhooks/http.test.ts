@@ -43,6 +43,7 @@ describe("webhooks over HTTP", () => {
         disabledReason: null,
         failingSince: null,
         pending: 0,
+        lastDelivery: null,
         servers: null,
         events: [
           { pattern: "test.*", severities: null },
@@ -180,20 +181,23 @@ describe("webhooks over HTTP", () => {
       expect((yield* call("POST", "/api/webhooks", { as: ADMIN, json: { name: "x", url: "https://93.184.215.14/hook", events: [{ pattern: "test.ping" }] } })).status).toBe(201)
     }).pipe(Effect.provide(setup({ allowPrivate: false }).layer)))
 
-  it.scopedLive("the event types: every published event with a description, severity and example payload", () =>
+  it.scopedLive("the event types: every published event with a description, the severities it can have and example payload", () =>
     Effect.gen(function* () {
       const reply = yield* call("GET", "/api/webhooks/events", { as: ADMIN })
       expect(reply.status).toBe(200)
-      const items = (reply.body as { items: ReadonlyArray<{ name: string; plugin: string; severity: string; example: { event: string; timestamp: string; data: unknown } }> }).items
+      const items = (reply.body as { items: ReadonlyArray<{ name: string; plugin: string; severities: ReadonlyArray<string>; example: { event: string; timestamp: string; data: unknown } }> }).items
       const ping = items.find((item) => item.name === "test.ping")
       expect(ping).toMatchObject({
         description: "A test event.",
-        severity: "info",
+        // Read off the event, the declaration not saying which it can be: any; a fixed one (`info` by default): that one.
+        severities: ["info", "success", "warning", "error"],
         plugin: "webhook-test-events",
         example: { event: "test.ping", data: { serverId: "alpha", text: "hello" } }
       })
       expect(Date.parse(ping!.example.timestamp)).not.toBeNaN()
-      expect(items.map((item) => item.name)).toContain("test.pong")
+      expect(items.find((item) => item.name === "test.pong")?.severities).toEqual(["info"])
+      // A notification's severity is its level: any.
+      expect(items.find((item) => item.name === "notification.published")?.severities).toEqual(["info", "success", "warning", "error"])
       expect(items.map((item) => item.name)).toContain("notification.published")
     }).pipe(Effect.provide(setup().layer)))
 

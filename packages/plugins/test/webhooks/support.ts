@@ -172,6 +172,7 @@ export interface WebhookBody {
   readonly disabledReason: string | null
   readonly failingSince: string | null
   readonly pending: number
+  readonly lastDelivery: { readonly id: string; readonly event: string; readonly status: string; readonly responseStatus: number | null; readonly at: string } | null
   readonly secret?: string
 }
 

@@ -20,6 +20,9 @@ import type { AnyEvent } from "./EventBus.js"
 /** How an event reads to a person: a chat embed's colour, a notification's level. */
 export type EventSeverity = "info" | "success" | "warning" | "error"
 
+/** Every severity, mildest first: what an event whose severity is read off it may have unless its declaration says. */
+export const EVENT_SEVERITIES: ReadonlyArray<EventSeverity> = ["info", "success", "warning", "error"]
+
 /** Lower-case words joined by dots, at least two: `server.started`, `mod.job-failed`. */
 export const PUBLISHED_EVENT_NAME = /^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)+$/
 
@@ -32,6 +35,8 @@ export interface PublishedEvent<A extends AnyEvent = AnyEvent> {
   readonly description: string
   /** An instance, for the event-type list's example payload and test deliveries. */
   readonly example: A
+  /** The severities its events can have, mildest first: the fixed one, or what the declaration states (every one when it does not). */
+  readonly severities: ReadonlyArray<EventSeverity>
   // Methods, not function properties: a declaration of one class then stands as one of any event (AnyPublishedEvent);
   // the catalogue only hands each the events of its own class (`byTag`).
   severity(event: A): EventSeverity
@@ -52,6 +57,11 @@ export interface PublishSpec<A extends AnyEvent> {
   readonly example: A
   /** A fixed severity or one read off the event: `info` by default. */
   readonly severity?: EventSeverity | ((event: A) => EventSeverity)
+  /**
+   * The severities a `severity` read off the event can give (`["success", "error"]`), for the event-type list;
+   * left out: the fixed one, or every severity for a function.
+   */
+  readonly severities?: ReadonlyArray<EventSeverity>
   /** By default the event's `serverId` field when it has a string one. */
   readonly serverId?: (event: A) => string | undefined
   readonly summary: (event: A) => string
@@ -77,6 +87,10 @@ export const published = <A extends AnyEvent, I>(eventClass: PublishableClass<A,
     tag: eventClass._tag,
     description: spec.description,
     example: spec.example,
+    severities:
+      typeof severity === "function"
+        ? EVENT_SEVERITIES.filter((one) => spec.severities === undefined || spec.severities.includes(one))
+        : [severity ?? "info"],
     severity: typeof severity === "function" ? severity : () => severity ?? "info",
     serverId:
       spec.serverId ??

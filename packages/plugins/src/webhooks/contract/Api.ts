@@ -116,6 +116,19 @@ export const WebhookPatch = Schema.Struct({
 }).annotations({ identifier: "WebhookPatch" })
 export type WebhookPatch = typeof WebhookPatch.Type
 
+/** A webhook's newest delivery (its log's first row), for lists. */
+export const LastDelivery = Schema.Struct({
+  id: Schema.String,
+  /** The event's public name (`server.restarted`, or `webhook.test`). */
+  event: Schema.String,
+  status: DeliveryStatus,
+  /** The last answer's status; null when there was none yet or no answer. */
+  responseStatus: Schema.NullOr(Schema.Int),
+  /** Its last attempt, or when it was queued if there was none yet (ISO-8601). */
+  at: Schema.String
+}).annotations({ identifier: "WebhookLastDelivery" })
+export type LastDelivery = typeof LastDelivery.Type
+
 export class Webhook extends Schema.Class<Webhook>("Webhook")({
   id: Schema.String,
   name: Schema.String,
@@ -131,6 +144,8 @@ export class Webhook extends Schema.Class<Webhook>("Webhook")({
   failingSince: Schema.NullOr(Schema.String),
   /** Deliveries waiting for their next attempt. */
   pending: Schema.Int,
+  /** Its newest delivery (tests and replays included); null before the first. */
+  lastDelivery: Schema.NullOr(LastDelivery),
   createdAt: Schema.String,
   updatedAt: Schema.String
 }) {}
@@ -209,8 +224,11 @@ export const EventPayload = Schema.Struct({
 export class WebhookEventType extends Schema.Class<WebhookEventType>("WebhookEventType")({
   name: Schema.String,
   description: Schema.String,
-  /** The example's severity (some events' severity depends on what happened). */
-  severity: EventSeverity,
+  /**
+   * The severities its events can have, mildest first: one for most; several when it depends on what happened
+   * (`scheduler.job`: info, success or error), every one for `notification.published` (the notification's level).
+   */
+  severities: Schema.Array(EventSeverity),
   /** The plugin that publishes it. */
   plugin: Schema.String,
   /** The payload an `http` target would receive. */
@@ -242,7 +260,7 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
       .setUrlParams(WebhookListParams)
       .addSuccess(WebhookPage)
       .annotate(OpenApi.Summary, "List webhooks")
-      .annotate(OpenApi.Description, "Every webhook, oldest first, its URL masked; never a secret.")
+      .annotate(OpenApi.Description, "Every webhook, oldest first, its URL masked, with its newest delivery; never a secret.")
   )
   .add(
     HttpApiEndpoint.post("create", "/api/webhooks")
@@ -261,7 +279,7 @@ export class WebhooksGroup extends HttpApiGroup.make("webhooks")
     HttpApiEndpoint.get("events", "/api/webhooks/events")
       .addSuccess(WebhookEventTypes)
       .annotate(OpenApi.Summary, "List event types")
-      .annotate(OpenApi.Description, "Every event the loaded plugins publish, with a description, its severity and an example payload.")
+      .annotate(OpenApi.Description, "Every event the loaded plugins publish, with a description, the severities it can have and an example payload.")
   )
   .add(
     HttpApiEndpoint.get("get", "/api/webhooks/:id")

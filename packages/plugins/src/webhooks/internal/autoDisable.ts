@@ -53,10 +53,10 @@ export const makeAutoDisable = ({ sql, settings, audit, notifications }: {
       .publish({
         audience: { permission: "admin" },
         level: "error",
-        title: cut(`Webhook ${disabled.name} was disabled`, 200),
+        title: cut(`Webhook "${disabled.name}" was turned off`, 200),
         message: cut(
           `Deliveries to ${disabled.url} kept failing: ${disabled.reason}. Fix the target, turn the webhook on again ` +
-            `(PATCH /api/webhooks/${webhookId} {"enabled": true}) and replay what failed from its delivery log.`,
+            `and replay what failed from its delivery log.`,
           4000
         ),
         link: `/webhooks/${encodeURIComponent(webhookId)}`

@@ -60,13 +60,17 @@ export const makeBackup = (
       const seen = new Set<string>()
       for (const [index, item] of body.webhooks.entries()) {
         const field = `webhooks.${index}`
-        if (seen.has(item.id)) return yield* invalid(`${field}.id`, `"${item.id}" appears twice in the backup`)
+        if (seen.has(item.id)) return yield* invalid(`${field}.id`, `webhook "${item.id}" is in the backup twice: keep one of them`)
         seen.add(item.id)
         const current = existing.get(item.id)
         let url: string | undefined
         if (isMaskedUrl(item.url)) {
           if (current === undefined) {
-            return yield* invalid(`${field}.url`, "is masked and no webhook with this id exists here: take the backup with ?secrets=include, or give the full URL")
+            return yield* invalid(
+              `${field}.url`,
+              `the URL of "${item.name}" is masked and this controller has no webhook with its id to take it from: ` +
+                "give the full URL, or restore a backup taken with secrets included (?secrets=include)"
+            )
           }
         } else {
           url = yield* checkUrl(item.url, `${field}.url`)

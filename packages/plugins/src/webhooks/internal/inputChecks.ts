@@ -19,7 +19,7 @@ export const makeInputChecks = ({ published, servers, settings }: Pick<WebhooksD
         : Effect.fail(
             invalid(
               `${field}.${index}.pattern`,
-              `"${subscription.pattern}" matches no event the loaded plugins publish (see GET /api/webhooks/events)`
+              `"${subscription.pattern}" matches none of the events Garrison publishes: choose from the list of events`
             )
           )
     })
@@ -33,7 +33,7 @@ export const makeInputChecks = ({ published, servers, settings }: Pick<WebhooksD
           Effect.as(false),
           Effect.catchTags({ ServerNotFound: () => Effect.succeed(true), ServerUnreadable: () => Effect.succeed(false) })
         )
-        if (missing) return yield* invalid(`${field}.${index}`, `no server with id "${id}"`)
+        if (missing) return yield* invalid(`${field}.${index}`, `there is no server with id "${id}": it may have been deleted`)
       }
       return [...new Set(ids)]
     })
@@ -48,7 +48,10 @@ export const makeInputChecks = ({ published, servers, settings }: Pick<WebhooksD
       if (!settings.allowPrivate && isIpLiteral(host)) {
         const why = blockedAddress(host)
         if (why !== undefined) {
-          return yield* invalid(field, `${host} is ${why}; webhooks reach public addresses only unless WEBHOOKS_ALLOW_PRIVATE=true`)
+          return yield* invalid(
+            field,
+            `${host} is ${why}: webhooks reach public addresses only (the operator can allow private ones with WEBHOOKS_ALLOW_PRIVATE=true)`
+          )
         }
       }
       return url

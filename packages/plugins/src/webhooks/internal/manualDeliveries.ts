@@ -35,12 +35,16 @@ export const makeManualDeliveries = (
     Effect.gen(function* () {
       const hook = yield* rowOf(id)
       const original = yield* deliveryRow(deliveryId)
-      if (original === undefined || original.webhook_id !== id) return yield* new DeliveryNotFound({ webhookId: id, deliveryId })
+      if (original === undefined || original.webhook_id !== id) {
+        return yield* new DeliveryNotFound({ webhookId: id, webhookName: hook.name, deliveryId })
+      }
       if (original.status === "pending") {
-        return yield* new WebhookConflict({ message: `delivery ${deliveryId} is still pending: it is retried on its own` })
+        return yield* new WebhookConflict({
+          message: `This delivery to "${hook.name}" is still being tried: it is retried on its own; replay it once it has failed`
+        })
       }
       if (Number(hook.enabled) === 0) {
-        return yield* new WebhookConflict({ message: `webhook ${id} is disabled: turn it on (PATCH {"enabled": true}) before replaying` })
+        return yield* new WebhookConflict({ message: `Webhook "${hook.name}" is turned off: turn it on before replaying a delivery` })
       }
       const at = iso(yield* now)
       const copy: DeliveryRow = {
@@ -71,7 +75,7 @@ export const makeManualDeliveries = (
       const hook = yield* rowOf(id)
       const declaration = eventName === undefined || eventName === TEST_EVENT ? undefined : published.byName(eventName)
       if (eventName !== undefined && eventName !== TEST_EVENT && declaration === undefined) {
-        return yield* invalid("event", `"${eventName}" is no event the loaded plugins publish (see GET /api/webhooks/events)`)
+        return yield* invalid("event", `"${eventName}" is not an event Garrison publishes: choose one from the list of events`)
       }
       const startedAt = yield* now
       const timestamp = iso(startedAt)
@@ -143,7 +147,7 @@ export const makeManualDeliveries = (
         new WebhookEventType({
           name: declaration.name,
           description: declaration.description,
-          severity: declaration.severity(declaration.example),
+          severities: declaration.severities,
           plugin: declaration.owner,
           example: { event: declaration.name, timestamp: iso(ms), data: declaration.data(declaration.example) }
         })

@@ -21,6 +21,16 @@ export interface WebhookRow {
   readonly updated_at: string
 }
 
+/** A webhook as its views read it: the row, its pending count and its newest delivery (`last_*`, null without one). */
+export interface WebhookViewRow extends WebhookRow {
+  readonly pending: number | string
+  readonly last_id: string | null
+  readonly last_event: string | null
+  readonly last_status: string | null
+  readonly last_response_status: number | string | null
+  readonly last_at: string | null
+}
+
 export interface DeliveryRow {
   readonly id: string
   readonly webhook_id: string
@@ -63,7 +73,9 @@ export const serversOf = (row: Pick<WebhookRow, "servers">): ReadonlyArray<strin
 
 export const kindOf = (row: Pick<WebhookRow, "kind">) => (isKind(row.kind) ? row.kind : "http")
 
-export const toWebhook = (row: WebhookRow, pending: number): Webhook =>
+const numberOrNull = (value: number | string | null) => (value === null ? null : Number(value))
+
+export const toWebhook = (row: WebhookViewRow): Webhook =>
   new Webhook(
     {
       id: row.id,
@@ -75,14 +87,22 @@ export const toWebhook = (row: WebhookRow, pending: number): Webhook =>
       enabled: Number(row.enabled) !== 0,
       disabledReason: row.disabled_reason,
       failingSince: row.failing_since,
-      pending,
+      pending: Number(row.pending),
+      lastDelivery:
+        row.last_id === null
+          ? null
+          : {
+              id: row.last_id,
+              event: row.last_event ?? "",
+              status: isStatus(row.last_status) ? row.last_status : "failed",
+              responseStatus: numberOrNull(row.last_response_status),
+              at: row.last_at ?? row.created_at
+            },
       createdAt: row.created_at,
       updatedAt: row.updated_at
     },
     true
   )
-
-const numberOrNull = (value: number | string | null) => (value === null ? null : Number(value))
 
 export const toDelivery = (row: DeliveryRow): WebhookDelivery =>
   new WebhookDelivery(

@@ -1,6 +1,6 @@
 /**
- * Reading and writing `webhooks` rows: the lookup by id, the view with its
- * pending count, and the insert that seals the URL and signing secret (each
+ * Reading and writing `webhooks` rows: the lookup by id, the views (with
+ * their pending count and newest delivery, in the same statement), and the insert that seals the URL and signing secret (each
  * under its own context, see queue.ts).
  */
 import * as Effect from "effect/Effect"
@@ -8,7 +8,7 @@ import type { EventSubscription, WebhookKind } from "../contract/Api.js"
 import { WebhookNotFound } from "../errors.js"
 import { fail, type WebhooksDeps } from "./deps.js"
 import { secretContext, urlContext } from "./queue.js"
-import { toWebhook, type WebhookRow } from "./rows.js"
+import { toWebhook, type WebhookRow, type WebhookViewRow } from "./rows.js"
 import { maskUrl } from "./url.js"
 
 export interface NewWebhookRow {
@@ -24,22 +24,35 @@ export interface NewWebhookRow {
 }
 
 export const makeTargetRows = ({ sql, box }: Pick<WebhooksDeps, "sql" | "box">) => {
-  const pendingCounts = Effect.map(
-    sql<{ readonly webhook_id: string; readonly n: number | string }>`SELECT webhook_id, COUNT(*) AS n FROM webhook_deliveries
-      WHERE status = ${"pending"} GROUP BY webhook_id`,
-    (rows) => new Map(rows.map((row) => [row.webhook_id, Number(row.n)]))
-  )
-
   const rowOf = (id: string) =>
     Effect.flatMap(sql<WebhookRow>`SELECT * FROM webhooks WHERE id = ${id}`.pipe(fail("read a webhook")), ([row]) =>
       row === undefined ? Effect.fail(new WebhookNotFound({ id })) : Effect.succeed(row)
     )
 
-  const viewOf = (row: WebhookRow) =>
+  /**
+   * Webhooks as answered, oldest first: every one, or the one with `id`. One statement on both engines: the
+   * pending count and the newest delivery are correlated subqueries, each an index lookup per webhook (the queue's
+   * `(status, webhook_id, ...)`, the log's `(webhook_id, created_at, id)` read backwards).
+   */
+  const views = (id?: string) =>
     Effect.map(
-      sql<{ readonly n: number | string }>`SELECT COUNT(*) AS n FROM webhook_deliveries
-        WHERE webhook_id = ${row.id} AND status = ${"pending"}`.pipe(fail("read a webhook")),
-      ([count]) => toWebhook(row, Number(count?.n ?? 0))
+      sql<WebhookViewRow>`SELECT w.*,
+          (SELECT COUNT(*) FROM webhook_deliveries p WHERE p.status = ${"pending"} AND p.webhook_id = w.id) AS pending,
+          d.id AS last_id, d.event AS last_event, d.status AS last_status, d.response_status AS last_response_status,
+          COALESCE(d.last_attempt_at, d.created_at) AS last_at
+        FROM webhooks w
+        LEFT JOIN webhook_deliveries d ON d.id = (
+          SELECT x.id FROM webhook_deliveries x WHERE x.webhook_id = w.id ORDER BY x.created_at DESC, x.id DESC LIMIT 1
+        )
+        ${id === undefined ? sql.literal("") : sql`WHERE w.id = ${id}`}
+        ORDER BY w.created_at, w.id`,
+      (rows) => rows.map(toWebhook)
+    )
+
+  /** One webhook as answered. */
+  const viewOf = (id: string) =>
+    Effect.flatMap(views(id).pipe(fail("read a webhook")), ([view]) =>
+      view === undefined ? Effect.fail(new WebhookNotFound({ id })) : Effect.succeed(view)
     )
 
   const insertRow = (fields: NewWebhookRow) =>
@@ -64,7 +77,7 @@ export const makeTargetRows = ({ sql, box }: Pick<WebhooksDeps, "sql" | "box">) 
     sql`UPDATE webhook_deliveries SET status = ${"failed"}, next_attempt_at = NULL, error = ${why}
       WHERE webhook_id = ${id} AND status = ${"pending"}`
 
-  return { pendingCounts, rowOf, viewOf, insertRow, failPending }
+  return { views, rowOf, viewOf, insertRow, failPending }
 }
 
 export type TargetRows = ReturnType<typeof makeTargetRows>

@@ -11,25 +11,21 @@ import type { WebhooksShape } from "../Webhooks.js"
 import { fail, record, type WebhooksDeps } from "./deps.js"
 import { type InputChecks, kindFor } from "./inputChecks.js"
 import { secretContext, urlContext } from "./queue.js"
-import { iso, toWebhook, type WebhookRow } from "./rows.js"
+import { iso } from "./rows.js"
 import { newSecret } from "./signature.js"
 import type { TargetRows } from "./targetRows.js"
 import { maskUrl } from "./url.js"
 
 export const makeTargets = (
   { sql, box, audit, reload }: WebhooksDeps,
-  { pendingCounts, rowOf, viewOf, insertRow, failPending }: TargetRows,
+  { views, rowOf, viewOf, insertRow, failPending }: TargetRows,
   { checkUrl, checkSubscriptions, checkServers }: InputChecks
 ): Pick<WebhooksShape, "list" | "get" | "create" | "update" | "remove" | "rotateSecret"> => {
   const now = Clock.currentTimeMillis
 
-  const list: WebhooksShape["list"] = Effect.gen(function* () {
-    const rows = yield* sql<WebhookRow>`SELECT * FROM webhooks ORDER BY created_at, id`
-    const pending = yield* pendingCounts
-    return rows.map((row) => toWebhook(row, pending.get(row.id) ?? 0))
-  }).pipe(fail("read the webhooks"))
+  const list: WebhooksShape["list"] = views().pipe(fail("read the webhooks"))
 
-  const get: WebhooksShape["get"] = (id) => Effect.flatMap(rowOf(id), viewOf)
+  const get: WebhooksShape["get"] = viewOf
 
   const create: WebhooksShape["create"] = (input, by) =>
     Effect.gen(function* () {

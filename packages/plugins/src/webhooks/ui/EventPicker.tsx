@@ -1,7 +1,7 @@
 /**
  * The event picker of the webhook form, built from `GET /api/webhooks/events`:
  * the published events grouped by their name's first word (`server`,
- * `player`, `backup`, ...), each with its description, severity and an
+ * `player`, `backup`, ...), each with its description, the severities it can have and an
  * example payload to unfold. An event is chosen by name, a whole group as
  * `group.*`, or everything as `*`; a broader choice takes the narrower ones
  * it covers in. Each chosen subscription may keep only some severities.
@@ -40,6 +40,21 @@ export const SEVERITY_CLASSES: Record<Severity, string> = {
   warning: "status-starting",
   error: "status-crashed"
 }
+
+/** What severities an event can have: one badge each, or "any severity" when it can have every one. */
+export const SeverityBadges = ({ severities }: { readonly severities: ReadonlyArray<Severity> }) =>
+  severities.length === EVENT_SEVERITIES.length ? (
+    <span className="badge">any severity</span>
+  ) : (
+    <>
+      {severities.map((severity, i) => (
+        <span key={severity}>
+          {i > 0 && " or "}
+          <span className={`badge ${SEVERITY_CLASSES[severity]}`}>{severity}</span>
+        </span>
+      ))}
+    </>
+  )
 
 /** `server.*, player.ban (warning, error)`. */
 export const describeSubscriptions = (subscriptions: ReadonlyArray<Subscription>): string =>
@@ -141,7 +156,7 @@ export const EventPicker = ({
                         {checkbox(
                           event.name,
                           <>
-                            <span className="mono">{event.name}</span> <span className={`badge ${SEVERITY_CLASSES[event.severity]}`}>{event.severity}</span>
+                            <span className="mono">{event.name}</span> <SeverityBadges severities={event.severities} />
                           </>,
                           `${id}-${event.name}`
                         )}

@@ -11,7 +11,7 @@ import { api } from "@dashboard/api/client.js"
 import { Link, navigate } from "@dashboard/app/router.js"
 import { formatTime, Loaded, type Resource, useResource } from "@dashboard/ui/data.js"
 import { ActionButton } from "@dashboard/ui/feedback.js"
-import { TEST_EVENT, type Webhook, type WebhookDelivery, type WebhookEventTypes } from "../contract/Api.js"
+import { type LastDelivery as LastDeliveryView, TEST_EVENT, type Webhook, type WebhookDelivery, type WebhookEventTypes } from "../contract/Api.js"
 import { AttemptDetails, DeliveryLog, formatDuration, STATUS_CLASSES } from "./DeliveryLog.js"
 import { describeSubscriptions, groupEvents } from "./EventPicker.js"
 import { SecretPanel } from "./SecretPanel.js"
@@ -46,15 +46,15 @@ const WebhookState = ({ webhook }: { readonly webhook: Webhook }) => (
   </>
 )
 
-const LastDelivery = ({ delivery }: { readonly delivery: WebhookDelivery | undefined }) =>
-  delivery === undefined ? (
+const LastDelivery = ({ delivery }: { readonly delivery: LastDeliveryView | null }) =>
+  delivery === null ? (
     <span className="muted">none yet</span>
   ) : (
     <>
       <span className={`badge ${STATUS_CLASSES[delivery.status]}`}>{delivery.status}</span>
       {delivery.responseStatus !== null && <> {delivery.responseStatus}</>}
       <div className="muted">
-        <span className="mono">{delivery.event}</span>, {formatTime(delivery.lastAttemptAt ?? delivery.createdAt)}
+        <span className="mono">{delivery.event}</span>, {formatTime(delivery.at)}
       </div>
     </>
   )
@@ -63,19 +63,8 @@ const useEventTypes = () => useResource(() => api((c) => c.webhooks.events()), [
 
 // The list -------------------------------------------------------------------------------------------------------------
 
-const loadList = async () => {
-  const page = await api((c) => c.webhooks.list({ urlParams: { limit: 500 } }))
-  // The list has no last delivery: the newest row of each one's log (a controller has a handful of webhooks).
-  const last = await Promise.all(
-    page.items.map((webhook) =>
-      api((c) => c.webhooks.deliveries({ path: { id: webhook.id }, urlParams: { limit: 1 } })).then(
-        (log) => [webhook.id, log.items[0]] as const,
-        () => [webhook.id, undefined] as const
-      )
-    )
-  )
-  return { webhooks: page.items, last: new Map(last) }
-}
+// One request: each webhook comes with its newest delivery.
+const loadList = async () => (await api((c) => c.webhooks.list({ urlParams: { limit: 500 } }))).items
 
 const WebhookList = ({ events }: { readonly events: Resource<WebhookEventTypes> }) => {
   const list = useResource(loadList, [], { pollMs: LIST_POLL_MS })
@@ -120,7 +109,7 @@ const WebhookList = ({ events }: { readonly events: Resource<WebhookEventTypes> 
         </div>
       )}
       <Loaded resource={list}>
-        {({ webhooks, last }) =>
+        {(webhooks) =>
           webhooks.length === 0 ? (
             <p className="notice">No webhooks yet.</p>
           ) : (
@@ -162,7 +151,7 @@ const WebhookList = ({ events }: { readonly events: Resource<WebhookEventTypes> 
                         <div className="muted">{describeServers(webhook, names)}</div>
                       </td>
                       <td>
-                        <LastDelivery delivery={last.get(webhook.id)} />
+                        <LastDelivery delivery={webhook.lastDelivery} />
                       </td>
                       <td>
                         <ActionButton
