@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Fiber, Option, Ref, Schema, Scope, Stream, TestClock } from "effect"
+import { Deferred, Effect, Exit, Fiber, Logger, LogLevel, Option, Ref, Schema, Scope, Stream, TestClock } from "effect"
 import { EventBus, on } from "../src/events/EventBus.js"
 
 class Ping extends Schema.TaggedClass<Ping>()("Ping", { n: Schema.Number }) {}
@@ -96,4 +96,109 @@ describe("EventBus", () => {
       expect([...events].map((e) => e.n)).toEqual([7, 8])
     })
   )
+
+  describe("durable handlers", () => {
+    /** Runs `effect` with its log lines (level and message) kept in `lines`. */
+    const capturing = (lines: Array<string>) =>
+      Logger.replace(
+        Logger.defaultLogger,
+        Logger.make(({ logLevel, message }) => {
+          lines.push(`${logLevel.label} ${Array.isArray(message) ? message.join(" ") : String(message)}`)
+        })
+      )
+
+    it.scoped("publish waits for them, in the publisher's fiber, before the ordinary handlers and subscribers hear the event", () =>
+      Effect.gen(function* () {
+        const bus = yield* EventBus.make()
+        const order = yield* Ref.make<Array<string>>([])
+        const pings = yield* bus.subscribe(Ping)
+        yield* bus.register("test", on(Ping, (e) => Ref.update(order, (xs) => [...xs, `queued ${e.n}`])))
+        yield* bus.registerDurable(
+          "test",
+          on(Ping, (e) => Effect.sleep("1 second").pipe(Effect.zipRight(Ref.update(order, (xs) => [...xs, `durable ${e.n}`]))))
+        )
+        const publishing = yield* Effect.fork(bus.publish(new Ping({ n: 1 })))
+        yield* TestClock.adjust("500 millis")
+        // Still waiting for the durable handler: nothing else has heard the event.
+        expect(Option.isNone(yield* Fiber.poll(publishing))).toBe(true)
+        expect(yield* Ref.get(order)).toEqual([])
+        yield* TestClock.adjust("500 millis")
+        yield* Fiber.join(publishing)
+        expect((yield* Ref.get(order))[0]).toBe("durable 1")
+        expect(Option.map(yield* Stream.runHead(pings), (e) => e.n)).toEqual(Option.some(1))
+        yield* TestClock.adjust("1 millis")
+        expect(yield* Ref.get(order)).toEqual(["durable 1", "queued 1"])
+        // Another tag does not wait for it.
+        yield* bus.publish(new Other())
+      })
+    )
+
+    it.scoped("a failing, dying or hanging durable handler is logged at Error naming the event, and the publish succeeds", () => {
+      const lines: Array<string> = []
+      return Effect.gen(function* () {
+        const bus = yield* EventBus.make({ durableTimeout: "3 seconds" })
+        const good = yield* Ref.make(0)
+        const hanging = yield* Deferred.make<void>()
+        yield* bus.registerDurable("test", on(Ping, (e) => (e.n === 1 ? Effect.fail("boom") : Effect.void), "failing"))
+        yield* bus.registerDurable("test", on(Ping, (e) => (e.n === 2 ? Effect.die(new Error("defect")) : Effect.void), "dying"))
+        yield* bus.registerDurable("test", on(Ping, (e) => (e.n === 3 ? Deferred.succeed(hanging, undefined).pipe(Effect.zipRight(Effect.never)) : Effect.void), "hanging"), { timeout: "2 seconds" })
+        yield* bus.registerDurable("test", on(Ping, () => Ref.update(good, (n) => n + 1), "good"))
+        yield* bus.publish(new Ping({ n: 1 }))
+        yield* bus.publish(new Ping({ n: 2 }))
+        const hung = yield* Effect.fork(bus.publish(new Ping({ n: 3 })))
+        // The handlers run on a fiber of their own (not the test's child): let its time limit start before moving the clock.
+        yield* Deferred.await(hanging)
+        for (let i = 0; i < 10; i++) yield* Effect.yieldNow()
+        yield* TestClock.adjust("1999 millis")
+        expect(Option.isNone(yield* Fiber.poll(hung))).toBe(true)
+        // The handler's own limit (2 s), not the bus's (3 s).
+        yield* TestClock.adjust("1 millis")
+        expect(Exit.isSuccess(yield* Fiber.await(hung))).toBe(true)
+        expect(yield* Ref.get(good)).toBe(3)
+        const errors = lines.filter((line) => line.startsWith("ERROR"))
+        expect(errors).toHaveLength(3)
+        expect(errors[0]).toContain("test/failing failed on Ping")
+        expect(errors[1]).toContain("test/dying failed on Ping")
+        expect(errors[2]).toContain("test/hanging failed on Ping")
+        expect(errors[2]).toContain("timed out after 2s")
+      }).pipe(Effect.provide(capturing(lines)), Effect.provide(Logger.minimumLogLevel(LogLevel.All)))
+    })
+
+    it.scoped("nothing is queued or dropped: 5,000 events at once, a queue of 10, every one handled by the time publish returns", () =>
+      Effect.gen(function* () {
+        const bus = yield* EventBus.make({ queueCapacity: 10 })
+        const seen = new Set<number>()
+        yield* bus.registerDurable("test", on(Ping, (e) => Effect.sync(() => void seen.add(e.n))))
+        yield* Effect.forEach(Array.from({ length: 5000 }, (_, n) => n), (n) => bus.publish(new Ping({ n })), { concurrency: "unbounded", discard: true })
+        expect(seen.size).toBe(5000)
+      })
+    )
+
+    it.scoped("the publisher's interruption waits for the handler to finish", () =>
+      Effect.gen(function* () {
+        const bus = yield* EventBus.make()
+        const done = yield* Ref.make(false)
+        yield* bus.registerDurable("test", on(Ping, () => Effect.sleep("1 second").pipe(Effect.zipRight(Ref.set(done, true)))))
+        const publishing = yield* Effect.fork(bus.publish(new Ping({ n: 1 })))
+        yield* TestClock.adjust("100 millis")
+        const interrupting = yield* Effect.fork(Fiber.interrupt(publishing))
+        yield* TestClock.adjust("1 second")
+        yield* Fiber.join(interrupting)
+        expect(yield* Ref.get(done)).toBe(true)
+      })
+    )
+
+    it.effect("unregistered when its scope closes", () =>
+      Effect.gen(function* () {
+        const bus = yield* EventBus.make()
+        const calls = yield* Ref.make(0)
+        const scope = yield* Scope.make()
+        yield* Scope.extend(bus.registerDurable("test", on(Ping, () => Ref.update(calls, (n) => n + 1))), scope)
+        yield* bus.publish(new Ping({ n: 1 }))
+        yield* Scope.close(scope, Exit.void)
+        yield* bus.publish(new Ping({ n: 2 }))
+        expect(yield* Ref.get(calls)).toBe(1)
+      })
+    )
+  })
 })

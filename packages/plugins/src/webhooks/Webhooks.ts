@@ -3,10 +3,11 @@
  * (`PublishedEvents`), their persisted queue and delivery log, test
  * deliveries, replays and the `webhooks` config backup. See README.md.
  *
- * Built as a scoped layer: it registers one event-bus handler per
- * published event class (each writes a queue row per webhook that takes
- * the event: one statement, none when no webhook does) and forks the
- * dispatcher (internal/queue.ts), both for the life of the plugin.
+ * Built as a scoped layer: it registers one durable event-bus handler per
+ * published event class (the publisher waits for it; each writes a queue
+ * row per webhook that takes the event, one statement through GroupCommit,
+ * none when no webhook does) and forks the dispatcher (internal/queue.ts),
+ * both for the life of the plugin.
  *
  * This file holds the service's interface, tag and layer; the parts it
  * wires live in internal/ by concept: targets.ts (the webhooks and their
@@ -23,6 +24,7 @@ import {
   AuditTrail,
   cursorCodec,
   EventBus,
+  GroupCommit,
   type InvalidCursor,
   Keyset,
   type PageOf,
@@ -124,6 +126,7 @@ export class Webhooks extends Context.Tag("@garrison/plugins/Webhooks")<Webhooks
       const notifications = yield* Notifications
       const servers = yield* Servers
       const audit = yield* AuditTrail
+      const group = yield* GroupCommit
 
       const [sealedRows] = yield* sql<{ readonly n: number | string }>`SELECT COUNT(*) AS n FROM webhooks WHERE url LIKE ${`${SEALED_PREFIX}%`}`.pipe(
         fail("count the stored webhooks")
@@ -136,11 +139,11 @@ export class Webhooks extends Context.Tag("@garrison/plugins/Webhooks")<Webhooks
       const { active, reload } = yield* makeActiveWebhooks(sql)
       const deps: WebhooksDeps = { sql, box, settings, published, servers, audit, reload }
 
-      const queue = yield* makeQueue({ sql, box, settings, outbound, notifications, audit, reload })
+      const queue = yield* makeQueue({ sql, group, box, settings, outbound, notifications, audit, reload })
       const rows = makeTargetRows(deps)
       const checks = makeInputChecks(deps)
 
-      yield* registerEnqueue(deps, bus, active, queue)
+      yield* registerEnqueue(deps, bus, active, queue, group)
       yield* Effect.forkScoped(queue.run)
 
       return Webhooks.of({

@@ -53,5 +53,12 @@ export const migrations: ReadonlyArray<Migration> = [
     sql`CREATE INDEX webhook_deliveries_log ON webhook_deliveries (webhook_id, created_at, id)`,
     // The queue: what is due, per webhook.
     sql`CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, webhook_id, next_attempt_at)`
+  ]),
+  // When the attempt under way started (set before its request goes out, cleared when it is recorded): one still set
+  // at start-up was cut short by a kill or a stop, and is counted before anything is sent again.
+  // cut_attempts: of the attempts counted, those cut short so (the target may or may not have had them).
+  migration(2, "webhook delivery attempt start", (sql) => [
+    sql`ALTER TABLE webhook_deliveries ADD COLUMN attempt_started_at TEXT`,
+    sql`ALTER TABLE webhook_deliveries ADD COLUMN cut_attempts INTEGER NOT NULL DEFAULT 0`
   ])
 ]

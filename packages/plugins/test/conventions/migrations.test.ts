@@ -96,7 +96,10 @@ const released: Record<string, readonly [ReadonlyArray<Migration>, ReadonlyArray
     [1, "create servers and server_processes", "45beb0a353de4ec3"],
     [2, "seal RCON passwords stored in clear", "39aa865b368bab87"]
   ]],
-  webhooks: [webhooks, [[1, "create webhooks and webhook_deliveries", "c5ff955d0132d3f3"]]],
+  webhooks: [webhooks, [
+    [1, "create webhooks and webhook_deliveries", "c5ff955d0132d3f3"],
+    [2, "webhook delivery attempt start", "167ae4c8eefad500"]
+  ]],
   store: [store, [[1, "create store products, purchases and payment config", "282032bc6732108d"]]]
 }
 

@@ -2,9 +2,37 @@
  * A typed, in-process event bus. Events are `Schema` classes with a `_tag`
  * (`Schema.TaggedClass`), so later plugins (webhooks, audit) can encode them.
  *
- * Publishing never waits for a handler: each handler has its own queue and
- * fiber. A handler that fails, dies or runs past its time limit is logged and
- * interrupted; it never affects the publisher or the other handlers.
+ * Publishing never waits for an ordinary handler (`register`): each has its
+ * own queue and fiber. A handler that fails, dies or runs past its time limit
+ * is logged and interrupted; it never affects the publisher or the other
+ * handlers. Its queue is in memory and bounded (`queueCapacity`, the oldest
+ * dropped beyond it), so what it has not handled yet is lost on a crash or
+ * when it falls far behind: fine for caches, streams and notices.
+ *
+ * Durable handlers (`registerDurable`) are for consumers that must not lose
+ * an event (webhooks' persisted queue). `publish` runs every durable handler
+ * registered for the event's tag in the publisher's fiber and waits for it
+ * before it returns, so by the time the publisher answers (a 201), the
+ * handler's write is committed. The contract:
+ *
+ * - Quick: one batched write (through `GroupCommit`, so concurrent publishes
+ *   share a commit), no network, nothing that waits on another event. Each
+ *   call has a time limit (`durableTimeout`, or the handler's own).
+ * - Only for the tags it registers; a publish of any other tag costs nothing
+ *   more. A handler that writes nothing when nothing matches (decided in
+ *   memory) keeps an unmatched publish free too.
+ * - Never fails the publisher: the publisher has already committed its own
+ *   change, so failing its answer would say the change did not happen. A
+ *   handler that fails, dies or runs out of time is logged at Error, naming
+ *   the event and the handler (that event may not reach that consumer).
+ * - Not interrupted with the publisher: if the publisher's fiber is
+ *   interrupted meanwhile, the handler still runs to its end (or its time
+ *   limit) first.
+ * - Runs after the publisher's own commit, in a transaction of its own. So a
+ *   crash between the publisher's commit and the handler's can still lose
+ *   that one event (nothing was acknowledged for it yet, but the change is
+ *   stored). The full fix is an outbox written in the publisher's own
+ *   transaction; that is left for later.
  *
  * Streams of events (server-sent events, tests) come two ways: `stream` is
  * lazy and subscribes whenever it starts running, so nobody can tell when
@@ -57,9 +85,16 @@ export const on = <A extends AnyEvent, R>(
   handle: (event) => (event instanceof eventClass ? handler(event as A) : Effect.void)
 })
 
+export interface DurableHandlerOptions {
+  /** Longest the handler may take for one event (the bus's `durableTimeout` when left out). */
+  readonly timeout?: Duration.DurationInput
+}
+
 export interface EventBusOptions {
   /** Longest a handler may take for one event before it is interrupted. */
   readonly handlerTimeout: Duration.DurationInput
+  /** Longest a durable handler may hold a publish for one event before it is interrupted (and the failure logged). */
+  readonly durableTimeout: Duration.DurationInput
   /** Events waiting per handler; beyond it the oldest are dropped. */
   readonly queueCapacity: number
   /** At shutdown, how long (wall-clock) handlers may take to finish the events already queued. */
@@ -70,6 +105,17 @@ export interface EventBusShape {
   readonly publish: (event: AnyEvent) => Effect.Effect<void>
   /** Register a handler for the life of the current scope; queued events are drained when it closes. */
   readonly register: <R>(owner: string, handler: EventHandler<R>) => Effect.Effect<void, never, R | Scope.Scope>
+  /**
+   * Register a durable handler for the life of the current scope: `publish`
+   * of its tag runs it and waits for it (see the module's header for the
+   * contract: quick, time-limited, logged at Error on failure, never failing
+   * the publisher). Its context is the one it was registered in.
+   */
+  readonly registerDurable: <R>(
+    owner: string,
+    handler: EventHandler<R>,
+    options?: DurableHandlerOptions
+  ) => Effect.Effect<void, never, R | Scope.Scope>
   /**
    * Subscribes now: the returned stream has every event of one class
    * published after this effect returned (held until pulled), for as long as
@@ -94,7 +140,10 @@ export class EventBus extends Context.Tag("@garrison/runtime/EventBus")<EventBus
       const timeout = Duration.decode(options.handlerTimeout ?? Duration.seconds(30))
       const drainTimeout = Duration.decode(options.drainTimeout ?? Duration.seconds(5))
       const capacity = options.queueCapacity ?? 1000
+      const durableTimeout = Duration.decode(options.durableTimeout ?? Duration.seconds(10))
       const byTag = new Map<string, Array<Queue.Queue<AnyEvent | typeof STOP>>>()
+      /** Durable handlers per tag, each ready to run in a publisher's fiber (context, time limit and logging applied). */
+      const durableByTag = new Map<string, Array<(event: AnyEvent) => Effect.Effect<void>>>()
       const all = yield* PubSub.unbounded<AnyEvent>()
 
       const register = <R,>(owner: string, handler: EventHandler<R>): Effect.Effect<void, never, R | Scope.Scope> =>
@@ -136,7 +185,51 @@ export class EventBus extends Context.Tag("@garrison/runtime/EventBus")<EventBus
           )
         })
 
-      const publish: EventBusShape["publish"] = (event) =>
+      const registerDurable = <R,>(
+        owner: string,
+        handler: EventHandler<R>,
+        handlerOptions?: DurableHandlerOptions
+      ): Effect.Effect<void, never, R | Scope.Scope> =>
+        Effect.gen(function* () {
+          const context = yield* Effect.context<R>()
+          const limit = handlerOptions?.timeout === undefined ? durableTimeout : Duration.decode(handlerOptions.timeout)
+          const label = `${owner}/${handler.name}`
+          const run = (event: AnyEvent): Effect.Effect<void> =>
+            handler.handle(event).pipe(
+              Effect.provide(context),
+              Effect.timeoutFail({
+                duration: limit,
+                onTimeout: () => `timed out after ${Duration.format(limit)}`
+              }),
+              Effect.catchAllCause((cause) =>
+                Effect.logError(
+                  `durable event handler ${label} failed on ${event._tag}: that event may not reach it (the publisher's change stands)`,
+                  Cause.pretty(cause)
+                )
+              ),
+              // On a fiber of its own (interruptible, so its time limit can stop it), awaited without interruption: the
+              // publisher's interruption (which would reach a child fiber) waits for the handler or its time limit,
+              // since the publisher's change is committed already.
+              Effect.interruptible,
+              Effect.forkDaemon,
+              Effect.flatMap(Fiber.await),
+              Effect.asVoid,
+              Effect.uninterruptible
+            )
+          const list = durableByTag.get(handler.tag) ?? []
+          list.push(run)
+          durableByTag.set(handler.tag, list)
+          yield* Effect.addFinalizer(() =>
+            Effect.sync(() => {
+              const left = (durableByTag.get(handler.tag) ?? []).filter((r) => r !== run)
+              if (left.length === 0) durableByTag.delete(handler.tag)
+              else durableByTag.set(handler.tag, left)
+            })
+          )
+        })
+
+      /** To the ordinary handlers' queues and the subscribers. */
+      const offer = (event: AnyEvent): Effect.Effect<void> =>
         Effect.suspend(() => {
           const queues = byTag.get(event._tag)
           if (queues !== undefined) {
@@ -148,6 +241,16 @@ export class EventBus extends Context.Tag("@garrison/runtime/EventBus")<EventBus
           return PubSub.publish(all, event)
         }).pipe(Effect.asVoid)
 
+      /** The event's durable handlers first, awaited (concurrently when there are several), then the rest. */
+      const publish: EventBusShape["publish"] = (event) =>
+        Effect.suspend(() => {
+          const list = durableByTag.get(event._tag)
+          if (list === undefined) return offer(event)
+          const durable =
+            list.length === 1 ? list[0]!(event) : Effect.forEach([...list], (run) => run(event), { concurrency: "unbounded", discard: true })
+          return Effect.zipRight(durable, offer(event))
+        })
+
       const subscribe: EventBusShape["subscribe"] = (eventClass) =>
         Effect.map(PubSub.subscribe(all), (subscription) =>
           Stream.fromQueue(subscription).pipe(
@@ -157,7 +260,7 @@ export class EventBus extends Context.Tag("@garrison/runtime/EventBus")<EventBus
 
       const stream: EventBusShape["stream"] = (eventClass) => Stream.unwrapScoped(subscribe(eventClass))
 
-      return EventBus.of({ publish, register, subscribe, stream })
+      return EventBus.of({ publish, register, registerDurable, subscribe, stream })
     })
 
   static readonly layer = (options?: Partial<EventBusOptions>) => Layer.scoped(EventBus, EventBus.make(options))

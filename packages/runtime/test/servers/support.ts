@@ -31,6 +31,7 @@ export const recordingBus = () => {
   const bus: EventBusShape = {
     publish: (event) => Effect.sync(() => void events.push(event)),
     register: () => Effect.void,
+    registerDurable: () => Effect.void,
     subscribe: () => Effect.succeed(Stream.empty),
     stream: () => Stream.empty
   }

@@ -184,6 +184,11 @@ export class WebhookDelivery extends Schema.Class<WebhookDelivery>("WebhookDeliv
   serverId: Schema.NullOr(Schema.String),
   status: DeliveryStatus,
   attempts: Schema.Int,
+  /**
+   * Of `attempts`, those a controller stop cut short: the target may or may not have had them, so it got between
+   * `attempts - cutAttempts` and `attempts` requests for this delivery (all with its `Idempotency-Key`).
+   */
+  cutAttempts: Schema.Int,
   /** When the event was queued (ISO-8601). */
   createdAt: Schema.String,
   lastAttemptAt: Schema.NullOr(Schema.String),

@@ -7,9 +7,18 @@
  * way per webhook, none while a webhook waits out a 429), runs each
  * attempt on a fiber of its own, records the outcome, and sleeps (on
  * Effect's `Clock`) until the next attempt falls due or it is woken (a new
- * delivery, an attempt ended). An attempt cut short by a shutdown leaves
- * its row pending: it is sent again after the restart, with the same
- * `Idempotency-Key` (at least once).
+ * delivery, an attempt ended).
+ *
+ * Each attempt's start is on disk before its request goes out: the write
+ * that claims the row sets `attempt_started_at`, and the write that records
+ * the outcome counts the attempt and clears it (both through `GroupCommit`,
+ * so concurrent attempts share commits). An attempt cut short by a kill or a
+ * shutdown leaves its row pending with `attempt_started_at` set: when the
+ * dispatcher starts again it counts that attempt (the target may have had
+ * it) before anything is sent, so the re-send, with the same
+ * `Idempotency-Key` (at least once), carries the next `X-Garrison-Attempt`.
+ * The log says so: `cutAttempts` of its `attempts` were cut short, so a
+ * target got between `attempts - cutAttempts` and `attempts` requests.
  *
  * A webhook whose every attempt has failed for `WEBHOOKS_DISABLE_AFTER`
  * is disabled at its next failure (the rule: autoDisable.ts).
@@ -23,7 +32,7 @@ import * as FiberSet from "effect/FiberSet"
 import * as Queue from "effect/Queue"
 import * as Random from "effect/Random"
 import type * as Scope from "effect/Scope"
-import { type AuditTrailShape, type EventSeverity, type SealedBox } from "@garrison/runtime"
+import { type AuditTrailShape, type EventSeverity, type GroupCommitShape, type SealedBox } from "@garrison/runtime"
 import type { NotificationsShape } from "../../notifications/index.js"
 import type { WebhooksSettings } from "../config.js"
 import { storeError, type WebhookStoreError } from "../errors.js"
@@ -36,6 +45,8 @@ import { cut, responseExcerpt, storable } from "./text.js"
 
 export interface QueueDeps {
   readonly sql: SqlClient.SqlClient
+  /** Claims and records go through it: concurrent attempts share commits. */
+  readonly group: GroupCommitShape
   readonly box: SealedBox
   readonly settings: WebhooksSettings
   readonly outbound: Outbound
@@ -59,6 +70,9 @@ export const openTarget = (
   if (Either.isLeft(url) || Either.isLeft(secret)) return Either.left("the stored URL or secret cannot be opened (was the key file replaced?)")
   return Either.right({ id: row.id, kind: kindOf(row), url: url.right, secret: secret.right })
 }
+
+/** The error a cut-short attempt is logged with until the next one ends. */
+const CUT_SHORT = "the controller stopped during this attempt (the target may have received it); it is made again"
 
 /** What the log keeps of an attempt. */
 export const attemptColumns = (result: AttemptResult, verdict: Verdict) => {
@@ -86,7 +100,7 @@ export interface QueueShape {
 
 export const makeQueue = (deps: QueueDeps): Effect.Effect<QueueShape> =>
   Effect.gen(function* () {
-    const { sql, settings } = deps
+    const { sql, group, settings } = deps
     const windowMs = Duration.toMillis(settings.disableAfter)
     const signal = yield* Queue.sliding<void>(1)
     const wake = Effect.asVoid(Queue.offer(signal, undefined))
@@ -124,7 +138,7 @@ export const makeQueue = (deps: QueueDeps): Effect.Effect<QueueShape> =>
         return yield* Effect.gen(function* () {
           yield* sql`UPDATE webhook_deliveries SET status = ${status}, attempts = ${attempts}, last_attempt_at = ${iso(now)},
               next_attempt_at = ${next}, response_status = ${columns.response_status}, duration_ms = ${durationMs},
-              response_body = ${columns.response_body}, error = ${error}
+              response_body = ${columns.response_body}, error = ${error}, attempt_started_at = NULL
             WHERE id = ${row.id} AND status = ${"pending"}`
           if (verdict._tag === "Delivered") {
             yield* sql`UPDATE webhooks SET failing_since = NULL WHERE id = ${row.webhook_id} AND failing_since IS NOT NULL`
@@ -132,7 +146,7 @@ export const makeQueue = (deps: QueueDeps): Effect.Effect<QueueShape> =>
           }
           yield* sql`UPDATE webhooks SET failing_since = ${iso(now)} WHERE id = ${row.webhook_id} AND failing_since IS NULL`
           return yield* disableIfFailingTooLong(row.webhook_id, now, error ?? "failed")
-        }).pipe(sql.withTransaction, fail("record a webhook delivery"))
+        }).pipe(group.transaction, fail("record a webhook delivery"))
       })
 
     /** One attempt of a queued delivery, start to record. */
@@ -153,6 +167,14 @@ export const makeQueue = (deps: QueueDeps): Effect.Effect<QueueShape> =>
             WHERE id = ${row.id} AND status = ${"pending"}`.pipe(fail("record a webhook delivery"))
           return
         }
+        // The attempt's start, on disk before the request goes out: a kill from here on counts it (see the header).
+        const claimed = yield* group
+          .transaction(
+            sql`UPDATE webhook_deliveries SET attempt_started_at = ${iso(yield* Clock.currentTimeMillis)}
+              WHERE id = ${row.id} AND status = ${"pending"} AND attempts = ${row.attempts} RETURNING id`
+          )
+          .pipe(fail("start a webhook delivery attempt"))
+        if (claimed.length === 0) return
         const outgoing = {
           deliveryId: row.id,
           idempotencyKey: row.idempotency_key,
@@ -223,7 +245,25 @@ export const makeQueue = (deps: QueueDeps): Effect.Effect<QueueShape> =>
         return candidates.length === 0 ? undefined : Math.min(...candidates)
       }).pipe(fail("read the webhook queue"))
 
+    /**
+     * Attempts a kill or a shutdown cut short (started, never recorded): counted now, before anything is sent, so
+     * the re-send carries the next attempt number. Their rows stay pending and due as they were.
+     */
+    const countCutAttempts = group
+      .transaction(
+        sql`UPDATE webhook_deliveries SET attempts = attempts + 1, cut_attempts = cut_attempts + 1, last_attempt_at = attempt_started_at, attempt_started_at = NULL,
+            response_status = NULL, duration_ms = NULL, response_body = NULL, error = ${CUT_SHORT}
+          WHERE attempt_started_at IS NOT NULL RETURNING id`
+      )
+      .pipe(
+        Effect.flatMap((rows) =>
+          rows.length === 0 ? Effect.void : Effect.logInfo(`webhooks: ${rows.length} attempt(s) cut short by the last stop counted; they are sent again`)
+        ),
+        Effect.catchAll((error) => Effect.logWarning(`webhooks: ${storeError("count the attempts cut short by the last stop")(error).message}`))
+      )
+
     const run: QueueShape["run"] = Effect.gen(function* () {
+      yield* countCutAttempts
       const runner = yield* FiberSet.make<void, never>()
       for (;;) {
         const wakeAt = yield* dispatch(runner).pipe(

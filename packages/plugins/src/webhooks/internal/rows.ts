@@ -45,6 +45,8 @@ export interface DeliveryRow {
   readonly test: number | string
   readonly replay_of: string | null
   readonly attempts: number | string
+  /** Of `attempts`, those a stop cut short (absent in a row built here: the column's default, 0). */
+  readonly cut_attempts?: number | string
   readonly created_at: string
   readonly next_attempt_at: string | null
   readonly last_attempt_at: string | null
@@ -116,6 +118,7 @@ export const toDelivery = (row: DeliveryRow): WebhookDelivery =>
       serverId: row.server_id,
       status: isStatus(row.status) ? row.status : "failed",
       attempts: Number(row.attempts),
+      cutAttempts: Number(row.cut_attempts ?? 0),
       createdAt: row.created_at,
       lastAttemptAt: row.last_attempt_at,
       nextAttemptAt: row.status === "pending" ? row.next_attempt_at : null,
