@@ -127,6 +127,30 @@ describe("the cloud link", () => {
     })
   )
 
+  it.scopedLive("a link role scoped to one server: the relay acts on that server only, though both are mirrored", () =>
+    Effect.gen(function* () {
+      const relay = yield* fakeRelay(TOKEN)
+      const audit = auditRecorder()
+      yield* Effect.gen(function* () {
+        const a = yield* makeServer("Alpha", 2302)
+        const b = yield* makeServer("Bravo", 2402)
+        yield* makeRole("cloud-a", [{ permission: "server.start", servers: [a] }])
+        for (const id of [a, b]) expect((yield* call("POST", `/api/cloud/connect/${id}`, { as: ADMIN })).status).toBe(200)
+        expect((yield* call("POST", "/api/cloud/enable", { as: ADMIN, json: { token: TOKEN, role: "cloud-a" } })).status).toBe(200)
+        yield* eventually(status, (s) => s.state === "connected")
+        relay.send({ type: "action", id: "b1", action: "start", serverId: b })
+        expect(yield* result(relay, "b1")).toMatchObject({ ok: false, error: { code: "forbidden" } })
+        expect(((yield* call("GET", `/api/servers/${b}/status`, { as: ADMIN })).body as { status: string }).status).toBe("stopped")
+        relay.send({ type: "action", id: "a1", action: "start", serverId: a })
+        expect(yield* result(relay, "a1")).toMatchObject({ ok: true })
+        expect(audit.rows.filter((r) => r.action === "cloud.action").map((r) => [r.target, r.result])).toEqual([
+          [b, "denied"],
+          [a, "success"]
+        ])
+      }).pipe(Effect.provide(cloudController({ CLOUD_RELAY_URL: relay.url }, audit)))
+    })
+  )
+
   it.scopedLive("the relay refusing the token: backing off with the close code as the last error", () =>
     Effect.gen(function* () {
       const relay = yield* fakeRelay("another-token-0123456789")

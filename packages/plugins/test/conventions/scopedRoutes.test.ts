@@ -30,13 +30,14 @@ import { PlayersPlugin } from "../../src/players/index.js"
 import { PriorityPlugin } from "../../src/priority/index.js"
 import { RolloutPlugin } from "../../src/rollout/index.js"
 import { SchedulerPlugin } from "../../src/scheduler/index.js"
+import { StorePlugin } from "../../src/store/index.js"
 import { TypesPlugin } from "../../src/types/index.js"
 import { UpdatesPlugin } from "../../src/updates/index.js"
 import { WebhooksPlugin } from "../../src/webhooks/index.js"
 
 const ADMIN = "root:admin"
 const B_SECRET = "b-join-secret"
-const PERMISSIONS = ["server.deploy", "server.config", "server.restart", "server.rcon", "server.view", "players.view", "players.ban", "mods.view", "mods.install"]
+const PERMISSIONS = ["server.deploy", "server.config", "server.restart", "server.rcon", "server.view", "players.view", "players.kick", "players.ban", "mods.view", "mods.install"]
 
 const setup = () =>
   testController<Notifications>(
@@ -61,7 +62,8 @@ const setup = () =>
       DangerzonePlugin,
       LicensePlugin,
       CloudPlugin,
-      WebhooksPlugin
+      WebhooksPlugin,
+      StorePlugin
     ],
     {
       dataPrefix: "garrison-scoped-",
@@ -375,6 +377,7 @@ describe("routes changed by issues 27 and 28, as a moderator scoped to server A"
           ["POST", `/api/webhooks/${id}/rotate-secret`],
           ["GET", `/api/webhooks/${id}/deliveries`],
           ["POST", `/api/webhooks/${id}/test`],
+          ["POST", `/api/webhooks/${id}/deliveries/00000000-0000-4000-8000-000000000000/replay`],
           ["GET", "/api/backup/webhooks?secrets=include"],
           ["POST", "/api/restore/webhooks", { kind: "garrison.webhooks", version: 1, webhooks: [] }]
         ] as ReadonlyArray<readonly [string, string, unknown?]>) {
@@ -388,5 +391,70 @@ describe("routes changed by issues 27 and 28, as a moderator scoped to server A"
       // Nothing changed.
       const listed = yield* call("GET", "/api/webhooks", { as: ADMIN })
       expect(listed.body).toMatchObject({ total: 2, items: [{ enabled: false }, { enabled: false }] })
+    }).pipe(Effect.provide(setup())))
+  it.scopedLive("routes changed by issue 31 (kick events, config templates' bytes, the VIP store): nothing of B, nothing beyond A, no payment secret", () =>
+    Effect.gen(function* () {
+      const { a, b, moderator } = yield* twoServers
+      // B's template, made by an admin, for the moderator to try.
+      const bTemplate = yield* call("POST", `/api/servers/${b.id}/config/templates`, { as: ADMIN, json: { name: "b-template" } })
+      expect(bTemplate.status, bTemplate.text).toBe(201)
+      const bTemplateId = String((bTemplate.body as { id: string }).id)
+      const aboutB: ReadonlyArray<readonly [string, string, unknown?]> = [
+        ["POST", `/api/servers/${b.id}/players/76561198012345678/kick`, { reason: "r" }],
+        ["POST", `/api/servers/${b.id}/config/templates`, { name: "mine" }],
+        ["POST", `/api/servers/${b.id}/config/templates/${bTemplateId}/restore`],
+        ["DELETE", `/api/servers/${b.id}/config/templates/${bTemplateId}`]
+      ]
+      for (const [method, path, json] of aboutB) {
+        const reply = yield* call(method as "GET", path, { as: moderator, ...(json === undefined ? {} : { json }) })
+        expect(reply.status, `${method} ${path}: ${reply.text}`).toBe(403)
+        holdsNothingOf(reply.text, b)
+        expect(reply.text).not.toContain("b-template")
+      }
+      // B's template is still there, B's file untouched.
+      expect(((yield* call("GET", `/api/servers/${b.id}/config/templates`, { as: ADMIN })).body as { items: ReadonlyArray<unknown> }).items).toHaveLength(1)
+      expect(Fs.readFileSync(NodePath.join(b.dir, "serverDZ.cfg"), "utf8")).toContain(B_SECRET)
+      // A's own template through B's: a template id of B on A's path is not found, and B's file is not written.
+      const crossed = yield* call("POST", `/api/servers/${a.id}/config/templates/${bTemplateId}/restore`, { as: moderator })
+      expect(crossed.status, crossed.text).toBe(404)
+      holdsNothingOf(crossed.text, b)
+      expect(Fs.readFileSync(NodePath.join(a.dir, "serverDZ.cfg"), "utf8")).not.toContain(B_SECRET)
+      // On A: a template saves and lists as metadata only, never the file's text (it holds A's password).
+      const saved = yield* call("POST", `/api/servers/${a.id}/config/templates`, { as: moderator, json: { name: "a-template" } })
+      expect(saved.status, saved.text).toBe(201)
+      const listed = yield* call("GET", `/api/servers/${a.id}/config/templates`, { as: moderator })
+      expect(listed.text).toContain("a-template")
+      expect(listed.text).not.toContain("a-secret")
+      expect(listed.text).not.toContain("b-template")
+
+      // The store: its admin routes are an admin's; the payment settings never answer their secrets, to anyone.
+      const configured = yield* call("POST", "/api/store/admin/payment-config", {
+        as: ADMIN,
+        json: { baseUrl: "https://payments.example.com", secretKey: "sk_test_scopedSECRET4242", webhookSecret: "whsec_scopedSECRET" }
+      })
+      expect(configured.status, configured.text).toBe(200)
+      for (const [method, path, json] of [
+        ["GET", "/api/store/admin/products"],
+        ["POST", "/api/store/admin/products", { name: "VIP", role: "VIP", price: "4.99", duration: "30d" }],
+        ["PATCH", "/api/store/admin/products/p1", { active: false }],
+        ["DELETE", "/api/store/admin/products/p1"],
+        ["GET", "/api/store/admin/purchases"],
+        ["GET", "/api/store/admin/payment-config"],
+        ["POST", "/api/store/admin/payment-config", { enabled: true }]
+      ] as ReadonlyArray<readonly [string, string, unknown?]>) {
+        const reply = yield* call(method as "GET", path, { as: moderator, ...(json === undefined ? {} : { json }) })
+        expect(reply.status, `${method} ${path}: ${reply.text}`).toBe(403)
+        expect(reply.text).not.toContain("SECRET")
+      }
+      for (const [as, path] of [[moderator, "/api/store/status"], [moderator, "/api/store/products"], [ADMIN, "/api/store/admin/payment-config"]] as const) {
+        const reply = yield* call("GET", path, { as })
+        expect(reply.status, `${path}: ${reply.text}`).toBe(200)
+        expect(reply.text).not.toContain("SECRET")
+        holdsNothingOf(reply.text, b)
+      }
+      // A signed-in moderator may start a checkout (any signed-in user may buy); the store is closed, so nothing is made.
+      const checkout = yield* call("POST", "/api/store/checkout", { as: moderator, json: { productId: "p1", platformId: "76561198012345678", playerName: "Mod" } })
+      expect(checkout.status, checkout.text).toBe(409)
+      expect(((yield* call("GET", "/api/store/admin/purchases", { as: ADMIN })).body as { items: ReadonlyArray<unknown> }).items).toEqual([])
     }).pipe(Effect.provide(setup())))
 })
