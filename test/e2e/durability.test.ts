@@ -365,27 +365,52 @@ describe("durability", () => {
   }
 })
 
+/**
+ * Starts a controller on `dataDir`, waits for its start-up backup, adds 25 bans (each acknowledged) and stops it
+ * cleanly: the start-up backup, the acknowledged ids, and the newest backup, which must be the shutdown's (`.<ext>`),
+ * taken after the last acknowledgement, beside the start-up one.
+ */
+const bansThenCleanStop = async (dataDir: string, ext: "db" | "pgdump") => {
+  const first = await start(dataDir)
+  const startBackup = await backupLabelled(first, "scheduled")
+  const acknowledged: Array<string> = []
+  for (let n = 0; n < 25; n++) {
+    const response = await requestJson(first.baseUrl, "POST", "/api/bans", { body: banFor(n), headers: BANS })
+    expect(response.status, JSON.stringify(response.body)).toBe(201)
+    acknowledged.push((response.body as { readonly id: string }).id)
+  }
+  const lastAck = Date.now()
+  await stopCleanly(first)
+  expect(first.output()).toContain("Shutdown backup done in")
+  const newest = listBackups(dataDir)[0]
+  expect(newest?.file.endsWith(`-shutdown.${ext}`), newest?.file).toBe(true)
+  if (newest === undefined) throw new Error("no backups")
+  expect(newest.takenAt).toBeGreaterThanOrEqual(lastAck)
+  expect(listBackups(dataDir).map((b) => b.file)).toContain(startBackup.file)
+  return { startBackup, acknowledged, newest }
+}
+
+/** Starts a controller on `dataDir`, imports 150 bans, waits for the import's backup, then SIGKILLs it: that backup and the ids. */
+const importThenKill = async (dataDir: string) => {
+  const first = await start(dataDir)
+  await backupLabelled(first, "scheduled")
+  const body = Array.from({ length: 150 }, (_, n) => ({ ...banFor(1000 + n), bannedBy: "old-admin", bannedAt: "2024-01-01T00:00:00.000Z" }))
+  const imported = await requestJson(first.baseUrl, "POST", "/api/bans/import", { body, headers: BANS })
+  expect(imported.status, JSON.stringify(imported.body)).toBe(200)
+  expect((imported.body as { readonly added: number }).added).toBe(150)
+  const importBackup = await backupLabelled(first, "bans-import")
+  const importedIds = await banIds(first)
+  expect(importedIds.size).toBe(150)
+  first.child.kill("SIGKILL")
+  expect((await first.exited).signal).toBe("SIGKILL")
+  return { importBackup, importedIds }
+}
+
 describe("recent writes after corruption", () => {
   if (POSTGRES) {
     it("PostgreSQL: a clean stop leaves a fresh .pgdump pg_restore accepts, holding every acknowledged ban; garbage in garrison.db changes nothing", { timeout: 90_000 }, async () => {
       const dataDir = tempDir()
-      const first = await start(dataDir)
-      const startBackup = await backupLabelled(first, "scheduled")
-      const acknowledged: Array<string> = []
-      for (let n = 0; n < 25; n++) {
-        const response = await requestJson(first.baseUrl, "POST", "/api/bans", { body: banFor(n), headers: BANS })
-        expect(response.status, JSON.stringify(response.body)).toBe(201)
-        acknowledged.push((response.body as { readonly id: string }).id)
-      }
-      const lastAck = Date.now()
-      await stopCleanly(first)
-      expect(first.output()).toContain("Shutdown backup done in")
-
-      const newest = listBackups(dataDir)[0]
-      expect(newest?.file).toMatch(/-shutdown\.pgdump$/)
-      if (newest === undefined) throw new Error("no backups")
-      expect(newest.takenAt).toBeGreaterThanOrEqual(lastAck)
-      expect(listBackups(dataDir).map((b) => b.file)).toContain(startBackup.file)
+      const { startBackup, acknowledged, newest } = await bansThenCleanStop(dataDir, "pgdump")
       await expectRestorable(startBackup.file, "bans")
       await expectRestorable(newest.file, "bans")
       const dumped = (await postgresDumpRows(newest.file, "bans")).join("\n")
@@ -404,17 +429,7 @@ describe("recent writes after corruption", () => {
 
     it("PostgreSQL: kill -9 after a large import: its .pgdump holds every imported ban, and the server keeps them all", { timeout: 90_000 }, async () => {
       const dataDir = tempDir()
-      const first = await start(dataDir)
-      await backupLabelled(first, "scheduled")
-      const body = Array.from({ length: 150 }, (_, n) => ({ ...banFor(1000 + n), bannedBy: "old-admin", bannedAt: "2024-01-01T00:00:00.000Z" }))
-      const imported = await requestJson(first.baseUrl, "POST", "/api/bans/import", { body, headers: BANS })
-      expect(imported.status, JSON.stringify(imported.body)).toBe(200)
-      expect((imported.body as { readonly added: number }).added).toBe(150)
-      const importBackup = await backupLabelled(first, "bans-import")
-      const importedIds = await banIds(first)
-      expect(importedIds.size).toBe(150)
-      first.child.kill("SIGKILL")
-      expect((await first.exited).signal).toBe("SIGKILL")
+      const { importBackup, importedIds } = await importThenKill(dataDir)
 
       await expectRestorable(importBackup.file, "bans")
       const dumped = (await postgresDumpRows(importBackup.file, "bans")).join("\n")
@@ -432,23 +447,7 @@ describe("recent writes after corruption", () => {
     it("SQLite: a clean stop leaves a fresh backup: every acknowledged ban is restored and /api/health says from when", { timeout: 90_000 }, async () => {
       const dataDir = tempDir()
       // The default backup interval (1 hour): without the shutdown backup, only the one taken at start would exist.
-      const first = await start(dataDir)
-      const startBackup = await backupLabelled(first, "scheduled")
-      const acknowledged: Array<string> = []
-      for (let n = 0; n < 25; n++) {
-        const response = await requestJson(first.baseUrl, "POST", "/api/bans", { body: banFor(n), headers: BANS })
-        expect(response.status, JSON.stringify(response.body)).toBe(201)
-        acknowledged.push((response.body as { readonly id: string }).id)
-      }
-      const lastAck = Date.now()
-      await stopCleanly(first)
-      expect(first.output()).toContain("Shutdown backup done in")
-
-      const newest = listBackups(dataDir)[0]
-      expect(newest?.file).toMatch(/-shutdown\.db$/)
-      if (newest === undefined) throw new Error("no backups")
-      expect(newest.takenAt).toBeGreaterThanOrEqual(lastAck)
-      expect(listBackups(dataDir).map((b) => b.file)).toContain(startBackup.file)
+      const { acknowledged, newest } = await bansThenCleanStop(dataDir, "db")
 
       corrupt(dataDir)
       const second = await start(dataDir)
@@ -467,17 +466,7 @@ describe("recent writes after corruption", () => {
 
     it("SQLite: kill -9 after a large import's backup: the restore has every imported ban", { timeout: 90_000 }, async () => {
       const dataDir = tempDir()
-      const first = await start(dataDir)
-      await backupLabelled(first, "scheduled")
-      const body = Array.from({ length: 150 }, (_, n) => ({ ...banFor(1000 + n), bannedBy: "old-admin", bannedAt: "2024-01-01T00:00:00.000Z" }))
-      const imported = await requestJson(first.baseUrl, "POST", "/api/bans/import", { body, headers: BANS })
-      expect(imported.status, JSON.stringify(imported.body)).toBe(200)
-      expect((imported.body as { readonly added: number }).added).toBe(150)
-      const importBackup = await backupLabelled(first, "bans-import")
-      const importedIds = await banIds(first)
-      expect(importedIds.size).toBe(150)
-      first.child.kill("SIGKILL")
-      expect((await first.exited).signal).toBe("SIGKILL")
+      const { importBackup, importedIds } = await importThenKill(dataDir)
 
       corrupt(dataDir, { wal: true })
       const second = await start(dataDir)
