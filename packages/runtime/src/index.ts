@@ -67,7 +67,7 @@ export type { ServerFileSyncOptions, ServerFileSyncShape } from "./files/ServerF
 
 export * from "./database/index.js"
 
-export { daysInMonth, IsoDateOrDateTime, IsoDateTime, isLeapYear, readIsoDateTime } from "./time/IsoDateTime.js"
+export { daysInMonth, IsoDateOrDateTime, IsoDateTime, isLeapYear, isoOf, isoOrNull, readIsoDateTime } from "./time/IsoDateTime.js"
 export type { IsoReadOptions } from "./time/IsoDateTime.js"
 export { DURATION_EXAMPLES, readUserDuration } from "./time/UserDuration.js"
 

@@ -154,3 +154,9 @@ export const IsoDateOrDateTime = isoSchema(
     examples: ["2026-01-31", "2026-01-31T12:00:00Z"]
   }
 )
+
+/** Epoch milliseconds as the ISO 8601 text stored and answered everywhere (`2026-01-02T03:04:05.000Z`). */
+export const isoOf = (ms: number): string => new Date(ms).toISOString()
+
+/** `isoOf`, keeping null. */
+export const isoOrNull = (ms: number | null): string | null => (ms === null ? null : isoOf(ms))

@@ -9,7 +9,7 @@ import * as Ref from "effect/Ref"
 import { displayRelay } from "../config.js"
 import { CloudServer, CloudStatus } from "../contract/Api.js"
 import type { CloudContext } from "./linkState.js"
-import { iso, isoOrNull } from "./timestamps.js"
+import { isoOf, isoOrNull } from "@garrison/runtime"
 
 export const makeStatus = (ctx: CloudContext): Effect.Effect<CloudStatus> =>
   Effect.gen(function* () {
@@ -23,13 +23,13 @@ export const makeStatus = (ctx: CloudContext): Effect.Effect<CloudStatus> =>
       relay: Option.getOrNull(Option.map(settings.relayUrl, displayRelay)),
       enabled: enabled !== undefined,
       role: enabled?.role ?? null,
-      enabledAt: enabled === undefined ? null : iso(enabled.enabledAt),
+      enabledAt: enabled === undefined ? null : isoOf(enabled.enabledAt),
       state: current.state,
       since: isoOrNull(current.since),
       attempt: current.attempt,
       nextAttemptAt: isoOrNull(current.nextAttemptAt),
       lastError: current.lastError,
       lastConnectedAt: isoOrNull(current.lastConnectedAt),
-      servers: list.map((m, i) => new CloudServer({ serverId: m.serverId, name: Option.getOrNull(names[i]!), connectedAt: iso(m.connectedAt) }))
+      servers: list.map((m, i) => new CloudServer({ serverId: m.serverId, name: Option.getOrNull(names[i]!), connectedAt: isoOf(m.connectedAt) }))
     })
   })

@@ -9,7 +9,7 @@ import * as Either from "effect/Either"
 import type { SealedBox, SealingKey } from "@garrison/runtime"
 import { storeError } from "../errors.js"
 import type { Enabled, Mirrored } from "./linkState.js"
-import { iso } from "./timestamps.js"
+import { isoOf } from "@garrison/runtime"
 
 /** Seals the stored link token (AES-256-GCM). */
 export const CLOUD_KEY = {
@@ -49,14 +49,14 @@ export const mirroredOfRows = (rows: ReadonlyArray<{ readonly server_id: string;
 
 export const saveLink = (sql: SqlClient.SqlClient, box: SealedBox, token: string, role: string, now: number, by: string) =>
   sql`INSERT INTO cloud_link (id, link_token, role, enabled_at, enabled_by)
-      VALUES (1, ${box.seal(token, "cloud/link_token")}, ${role}, ${iso(now)}, ${by})
+      VALUES (1, ${box.seal(token, "cloud/link_token")}, ${role}, ${isoOf(now)}, ${by})
       ON CONFLICT (id) DO UPDATE SET link_token = excluded.link_token, role = excluded.role,
         enabled_at = excluded.enabled_at, enabled_by = excluded.enabled_by`
 
 export const deleteLink = (sql: SqlClient.SqlClient) => sql`DELETE FROM cloud_link WHERE id = 1`
 
 export const insertMirrored = (sql: SqlClient.SqlClient, serverId: string, now: number, by: string) =>
-  sql`INSERT INTO cloud_servers (server_id, connected_at, connected_by) VALUES (${serverId}, ${iso(now)}, ${by})
+  sql`INSERT INTO cloud_servers (server_id, connected_at, connected_by) VALUES (${serverId}, ${isoOf(now)}, ${by})
       ON CONFLICT (server_id) DO NOTHING`
 
 export const deleteMirrored = (sql: SqlClient.SqlClient, serverId: string) => sql`DELETE FROM cloud_servers WHERE server_id = ${serverId}`

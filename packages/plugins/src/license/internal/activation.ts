@@ -7,7 +7,7 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
-import { type AuditActor, recordForRequest } from "@garrison/runtime"
+import { type AuditActor, isoOf, recordForRequest } from "@garrison/runtime"
 import type { LicenseStatus } from "../contract/Api.js"
 import { CommunityEdition, type KeyRefused, type LicenseServerFailed, type LicenseStoreError, NoLicense, storeError } from "../errors.js"
 import type { LicenseContext } from "./context.js"
@@ -15,7 +15,6 @@ import { verifyToken } from "./server.js"
 import type { StoredLicense } from "./state.js"
 import { asAdmin, type StatusView } from "./status.js"
 import { deleteLicense, saveLicense } from "./store.js"
-import { iso } from "./timestamps.js"
 
 export const makeActivate =
   (ctx: LicenseContext, status: StatusView) =>
@@ -60,14 +59,14 @@ export const makeActivate =
             details: {
               tier: claims.tier,
               entitlements: claims.entitlements,
-              expiresAt: iso(claims.expiresAt),
+              expiresAt: isoOf(claims.expiresAt),
               ...(previous === undefined ? {} : { replaced: previous.claims.licenseId })
             }
           })
         ).pipe(ctx.sql.withTransaction, Effect.mapError(storeError("store the license")))
         yield* Ref.set(ctx.current, license)
         yield* Ref.set(ctx.verifyingKey, Option.some(verifying))
-        yield* Effect.logInfo(`license: ${claims.licenseId} (tier ${claims.tier}) activated until ${iso(claims.expiresAt)}`)
+        yield* Effect.logInfo(`license: ${claims.licenseId} (tier ${claims.tier}) activated until ${isoOf(claims.expiresAt)}`)
         return yield* status(asAdmin)
       })
     )

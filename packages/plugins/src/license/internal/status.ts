@@ -8,12 +8,11 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Ref from "effect/Ref"
-import { ADMIN, type Principal } from "@garrison/runtime"
+import { ADMIN, isoOf, isoOrNull, type Principal } from "@garrison/runtime"
 import { displayUrl, REFRESH_INTERVAL } from "../config.js"
 import { LicenseClaimsView, LicensePublicKey, LicenseStatus } from "../contract/Api.js"
 import type { LicenseContext } from "./context.js"
 import { describeStanding, readOnlyIn, standingAt } from "./state.js"
-import { iso, isoOrNull } from "./timestamps.js"
 
 export type StatusView = (viewer: Pick<Principal, "permissions">) => Effect.Effect<LicenseStatus>
 
@@ -44,14 +43,14 @@ export const makeStatus =
                 tier: license.claims.tier,
                 holder: license.claims.holder,
                 entitlements: license.claims.entitlements,
-                issuedAt: iso(license.claims.issuedAt),
-                expiresAt: iso(license.claims.expiresAt),
+                issuedAt: isoOf(license.claims.issuedAt),
+                expiresAt: isoOf(license.claims.expiresAt),
                 standing: license.claims.standing
               }),
-        activatedAt: license === undefined ? null : iso(license.activatedAt),
-        checkedAt: license === undefined ? null : iso(license.checkedAt),
+        activatedAt: license === undefined ? null : isoOf(license.activatedAt),
+        checkedAt: license === undefined ? null : isoOf(license.checkedAt),
         lastAttemptAt: license === undefined ? null : isoOrNull(license.lastAttemptAt),
-        nextRefreshAt: license === undefined ? null : iso((yield* Ref.get(ctx.lastRun)) + Duration.toMillis(REFRESH_INTERVAL)),
+        nextRefreshAt: license === undefined ? null : isoOf((yield* Ref.get(ctx.lastRun)) + Duration.toMillis(REFRESH_INTERVAL)),
         graceEndsAt: isoOrNull(standing.graceEndsAt),
         server: admin ? Option.getOrNull(Option.map(ctx.settings.serverUrl, displayUrl)) : null,
         machineId: admin ? ctx.machineId : null,

@@ -12,8 +12,10 @@ import type { SealedBox } from "@garrison/runtime"
 import { storeError } from "../errors.js"
 import { verifyToken, type VerifyingKey } from "./server.js"
 import type { StoredLicense } from "./state.js"
-import { iso, isoOrNull, msOrNull } from "./timestamps.js"
 import { verifyingKeyForStored } from "./verifyingKey.js"
+import { isoOf, isoOrNull } from "@garrison/runtime"
+
+const msOrNull = (text: string | null) => (text === null ? null : Date.parse(text))
 
 export interface LicenseRow {
   readonly license_key: string
@@ -81,7 +83,7 @@ export const saveLicense = (sql: SqlClient.SqlClient, box: SealedBox, license: S
   sql`INSERT INTO license_state (id, license_key, token, pinned_key, activated_at, activated_by, checked_at, last_attempt_at,
         last_error, offline, past_due_since, revoked_at)
       VALUES (1, ${box.seal(license.key, "license/license_key")}, ${box.seal(license.token, "license/token")}, ${license.pinnedKey},
-        ${iso(license.activatedAt)}, ${license.activatedBy}, ${iso(license.checkedAt)}, ${isoOrNull(license.lastAttemptAt)},
+        ${isoOf(license.activatedAt)}, ${license.activatedBy}, ${isoOf(license.checkedAt)}, ${isoOrNull(license.lastAttemptAt)},
         ${license.lastError}, ${license.offline ? 1 : 0}, ${isoOrNull(license.pastDueSince)}, ${isoOrNull(license.revokedAt)})
       ON CONFLICT (id) DO UPDATE SET license_key = excluded.license_key, token = excluded.token, pinned_key = excluded.pinned_key,
         activated_at = excluded.activated_at, activated_by = excluded.activated_by, checked_at = excluded.checked_at,

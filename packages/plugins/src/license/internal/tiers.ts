@@ -16,7 +16,7 @@ import { GatedFeature, LicenseTier, LicenseTiers } from "../contract/Api.js"
 import type { LicenseContext } from "./context.js"
 import type { TiersAnswer } from "./server.js"
 import { entitledTo } from "./state.js"
-import { iso } from "./timestamps.js"
+import { isoOf } from "@garrison/runtime"
 
 export const makeTiers = (ctx: LicenseContext, registry: Context.Tag.Service<PluginRegistry>) =>
   Effect.gen(function* () {
@@ -54,7 +54,7 @@ export const makeTiers = (ctx: LicenseContext, registry: Context.Tag.Service<Plu
             ([name, routes]) =>
               new GatedFeature({ name, routes, entitled: !configured || (license !== undefined && entitledTo(license.claims, name)) })
           ),
-        fetchedAt: configured && cached !== undefined ? iso(cached.at) : null
+        fetchedAt: configured && cached !== undefined ? isoOf(cached.at) : null
       })
     })
   })

@@ -89,7 +89,8 @@ export const purchaseView = (row: PurchaseRow): StorePurchase =>
   })
 
 /** Stored form of a time: UTC `toISOString()`, so that text order is time order. */
-export const iso = (ms: number): string => new Date(ms).toISOString()
+/** Times as stored and answered: the runtime's ISO 8601 text. */
+export { isoOf as iso } from "@garrison/runtime"
 
 /** The purchases list: newest first (by when the checkout began, then id). */
 export const purchasePaging = Keyset.make({

@@ -132,4 +132,5 @@ export const toDelivery = (row: DeliveryRow): WebhookDelivery =>
     true
   )
 
-export const iso = (ms: number): string => new Date(ms).toISOString()
+/** Times as stored and answered: the runtime's ISO 8601 text. */
+export { isoOf as iso } from "@garrison/runtime"

@@ -1,7 +1,0 @@
-/**
- * Times as the plugin stores and shows them: epoch milliseconds in memory,
- * ISO 8601 text in the database and in the API.
- */
-
-export const iso = (ms: number) => new Date(ms).toISOString()
-export const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms))
