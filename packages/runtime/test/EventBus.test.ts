@@ -133,6 +133,30 @@ describe("EventBus", () => {
       })
     )
 
+    it.scoped("a durable handler that does not want an event is skipped: the publish neither runs nor waits for it", () =>
+      Effect.gen(function* () {
+        const bus = yield* EventBus.make()
+        const started = yield* Deferred.make<number>()
+        const release = yield* Deferred.make<void>()
+        let wanted = false
+        yield* bus.registerDurable(
+          "test",
+          on(Ping, (e) => Deferred.succeed(started, e.n).pipe(Effect.zipRight(Deferred.await(release))), "held"),
+          { wants: () => wanted }
+        )
+        // Not wanted: the handler (held until released) is not run, and the publish returns.
+        yield* bus.publish(new Ping({ n: 1 }))
+        expect(yield* Deferred.isDone(started)).toBe(false)
+        // Wanted: it runs, and the publish waits for it.
+        wanted = true
+        const publishing = yield* Effect.fork(bus.publish(new Ping({ n: 2 })))
+        expect(yield* Deferred.await(started)).toBe(2)
+        expect(Option.isNone(yield* Fiber.poll(publishing))).toBe(true)
+        yield* Deferred.succeed(release, undefined)
+        yield* Fiber.join(publishing)
+      })
+    )
+
     it.scoped("a failing, dying or hanging durable handler is logged at Error naming the event, and the publish succeeds", () => {
       const lines: Array<string> = []
       return Effect.gen(function* () {
@@ -202,3 +226,4 @@ describe("EventBus", () => {
     )
   })
 })
+

@@ -136,14 +136,14 @@ export class Webhooks extends Context.Tag("@garrison/plugins/Webhooks")<Webhooks
         sealedWhat: "webhook URLs and signing secrets"
       })
       const outbound = makeOutbound(settings.allowPrivate)
-      const { active, reload } = yield* makeActiveWebhooks(sql)
+      const { active, current, reload } = yield* makeActiveWebhooks(sql)
       const deps: WebhooksDeps = { sql, box, settings, published, servers, audit, reload }
 
       const queue = yield* makeQueue({ sql, group, box, settings, outbound, notifications, audit, reload })
       const rows = makeTargetRows(deps)
       const checks = makeInputChecks(deps)
 
-      yield* registerEnqueue(deps, bus, active, queue, group)
+      yield* registerEnqueue(deps, bus, { active, current }, queue, group)
       yield* Effect.forkScoped(queue.run)
 
       return Webhooks.of({

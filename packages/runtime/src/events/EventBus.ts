@@ -88,6 +88,11 @@ export const on = <A extends AnyEvent, R>(
 export interface DurableHandlerOptions {
   /** Longest the handler may take for one event (the bus's `durableTimeout` when left out). */
   readonly timeout?: Duration.DurationInput
+  /**
+   * A synchronous check in the publisher's fiber, before anything is forked: false skips the handler for this
+   * event (no fiber, no wait). For a consumer that usually wants nothing (no webhook takes the event).
+   */
+  readonly wants?: (event: AnyEvent) => boolean
 }
 
 export interface EventBusOptions {
@@ -216,12 +221,14 @@ export class EventBus extends Context.Tag("@garrison/runtime/EventBus")<EventBus
               Effect.asVoid,
               Effect.uninterruptible
             )
+          const wants = handlerOptions?.wants
+          const runWanted = wants === undefined ? run : (event: AnyEvent) => (wants(event) ? run(event) : Effect.void)
           const list = durableByTag.get(handler.tag) ?? []
-          list.push(run)
+          list.push(runWanted)
           durableByTag.set(handler.tag, list)
           yield* Effect.addFinalizer(() =>
             Effect.sync(() => {
-              const left = (durableByTag.get(handler.tag) ?? []).filter((r) => r !== run)
+              const left = (durableByTag.get(handler.tag) ?? []).filter((r) => r !== runWanted)
               if (left.length === 0) durableByTag.delete(handler.tag)
               else durableByTag.set(handler.tag, left)
             })

@@ -8,6 +8,7 @@
  */
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import { eventPatternMatches } from "@garrison/runtime"
 import type * as Context from "effect/Context"
 import { randomUUID } from "node:crypto"
 import type { AnyEvent, AnyPublishedEvent, EventBus, GroupCommitShape } from "@garrison/runtime"
@@ -30,7 +31,7 @@ const chunks = <A>(items: ReadonlyArray<A>, size: number): Array<ReadonlyArray<A
 export const registerEnqueue = (
   { sql, published, servers }: Pick<WebhooksDeps, "sql" | "published" | "servers">,
   bus: Context.Tag.Service<typeof EventBus>,
-  active: Effect.Effect<ReadonlyArray<ActiveWebhook>>,
+  { active, current }: { readonly active: Effect.Effect<ReadonlyArray<ActiveWebhook>>; readonly current: () => ReadonlyArray<ActiveWebhook> },
   queue: Pick<QueueShape, "wake">,
   group: GroupCommitShape
 ) => {
@@ -87,11 +88,16 @@ export const registerEnqueue = (
 
   return Effect.gen(function* () {
     for (const declaration of published.all) {
-      yield* bus.registerDurable("webhooks", {
-        name: `queue ${declaration.name}`,
-        tag: declaration.tag,
-        handle: (event) => (event._tag === declaration.tag ? enqueue(declaration, event) : Effect.void)
-      })
+      yield* bus.registerDurable(
+        "webhooks",
+        {
+          name: `queue ${declaration.name}`,
+          tag: declaration.tag,
+          handle: (event) => (event._tag === declaration.tag ? enqueue(declaration, event) : Effect.void)
+        },
+        // No enabled webhook subscribes to the name: the publisher does not wait for a fiber that would find none.
+        { wants: () => current().some((hook) => hook.subscriptions.some((sub) => eventPatternMatches(sub.pattern, declaration.name))) }
+      )
     }
   })
 }
