@@ -22,6 +22,7 @@ import {
   GarrisonConfig,
   type HostRoute,
   LicenseGate,
+  RequestLoad,
   PluginRegistry,
   type RateLimitRule,
   rateLimitSettingName,
@@ -60,6 +61,7 @@ const serveRouter = (listen: ListenOptions, rateLimits: ReadonlyMap<string, Rate
       const audit = yield* AuditTrail
       // The license plugin's gate when it is loaded; else the slot's default, which allows every feature.
       const license = yield* LicenseGate
+      const load = yield* RequestLoad
       const router = yield* HttpLayerRouter.HttpRouter
       const clock = yield* Effect.clock
       const verdicts = new WeakMap<IncomingMessage, GateVerdict>()
@@ -76,6 +78,7 @@ const serveRouter = (listen: ListenOptions, rateLimits: ReadonlyMap<string, Rate
         authenticators,
         audit,
         license,
+        load,
         verdicts,
         errorCodes: registry.plan.errorCodes
       })

@@ -32,6 +32,7 @@ import {
   requestAuditsRef,
   needsCaller,
   type Principal,
+  type RequestLoadShape,
   type RouteEntry,
   type SchemeAuthenticator
 } from "@garrison/runtime"
@@ -49,6 +50,8 @@ export interface FrontDoorOptions {
   readonly audit: AuditTrailShape
   /** Asked before the handler of a route that names a licensed feature; allows everything when left out. */
   readonly license?: LicenseGateShape
+  /** Counts the requests being answered, for background work that gives way to them; not counted when left out. */
+  readonly load?: RequestLoadShape
   /** Where the gate left its verdict for each request. */
   readonly verdicts: WeakMap<IncomingMessage, GateVerdict>
   /** The code each error class answers with (the plan's `errorCodes`); the table's when left out. */
@@ -98,7 +101,8 @@ export const makeFrontDoor = (options: FrontDoorOptions) => (app: App): App =>
       Effect.map((response) => (request.method === "GET" ? withETag(response, headerOf(request, "if-none-match")) : response)),
       Effect.locally(currentRequestRef, Option.some({ requestId, clientIp: verdict.ip }))
     )
-    return logRequest(handled, request.method, path, requestId, route.quiet)
+    const logged = logRequest(handled, request.method, path, requestId, route.quiet)
+    return options.load === undefined ? logged : options.load.track(logged)
   })
 
 /**

@@ -137,6 +137,8 @@ export {
   SESSION_SCHEME
 } from "./http/RoutePolicy.js"
 export { allowEveryFeature, isReadMethod, LicenseGate } from "./http/LicenseGate.js"
+export { BUSY_LOOP_SHARE, eventLoopShare, makeRequestLoad, RECENT_REQUESTS, RECENT_WINDOW_MS, RequestLoad } from "./http/RequestLoad.js"
+export type { RequestLoadShape } from "./http/RequestLoad.js"
 export type { LicenseGateShape, LicenseRefusal, LicenseRefusalCode } from "./http/LicenseGate.js"
 export {
   builtInRateLimits,

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Exit, Fiber, Logger, LogLevel, Option, Ref, Schema, Scope, Stream, TestClock } from "effect"
+import { Context, Deferred, Effect, Exit, Fiber, Logger, LogLevel, Option, Ref, Schema, Scope, Stream, TestClock } from "effect"
 import { EventBus, on } from "../src/events/EventBus.js"
 
 class Ping extends Schema.TaggedClass<Ping>()("Ping", { n: Schema.Number }) {}
 class Other extends Schema.TaggedClass<Other>()("Other", {}) {}
+/** Stands for the publisher's transaction connection: a service in the publisher's context. */
+class Transaction extends Context.Tag("test/Transaction")<Transaction, string>() {}
 
 describe("EventBus", () => {
   it.scoped("a failing, a dying and a hanging handler never affect the publisher or the others", () =>
@@ -209,6 +211,45 @@ describe("EventBus", () => {
         yield* TestClock.adjust("1 second")
         yield* Fiber.join(interrupting)
         expect(yield* Ref.get(done)).toBe(true)
+      })
+    )
+
+    it.scoped("stage: the durable handlers run in the publisher's context; publish of that event runs their afterCommit, not them", () =>
+      Effect.gen(function* () {
+        const bus = yield* EventBus.make()
+        const handled: Array<string> = []
+        const afterCommit: Array<number> = []
+        const ordinary: Array<number> = []
+        yield* bus.registerDurable(
+          "test",
+          on(Ping, (e) => Effect.map(Effect.serviceOption(Transaction), (t) => void handled.push(`${e.n}:${Option.getOrElse(t, () => "none")}`))),
+          { afterCommit: (e) => Effect.sync(() => void afterCommit.push((e as Ping).n)) }
+        )
+        yield* bus.register("test", on(Ping, (e) => Effect.sync(() => void ordinary.push(e.n))))
+
+        // Staged inside "the transaction": the handler sees it; nothing else hears of the event yet.
+        const staged = new Ping({ n: 1 })
+        yield* bus.stage(staged).pipe(Effect.provideService(Transaction, "tx-1"))
+        yield* TestClock.adjust("1 second")
+        expect(handled).toEqual(["1:tx-1"])
+        expect(afterCommit).toEqual([])
+        expect(ordinary).toEqual([])
+
+        // Its publish after the commit: the after-commit step and the ordinary handlers, the durable handler not again.
+        yield* bus.publish(staged)
+        yield* TestClock.adjust("1 second")
+        expect(handled).toEqual(["1:tx-1"])
+        expect(afterCommit).toEqual([1])
+        expect(ordinary).toEqual([1])
+
+        // A staged event whose transaction rolled back is never published: it reaches nothing more.
+        yield* bus.stage(new Ping({ n: 2 })).pipe(Effect.provideService(Transaction, "tx-2"))
+        // An event published without staging runs the durable handler as before, and no afterCommit.
+        yield* bus.publish(new Ping({ n: 3 }))
+        yield* TestClock.adjust("1 second")
+        expect(handled).toEqual(["1:tx-1", "2:tx-2", "3:none"])
+        expect(afterCommit).toEqual([1])
+        expect(ordinary).toEqual([1, 3])
       })
     )
 

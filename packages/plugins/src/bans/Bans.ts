@@ -208,8 +208,10 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
           expiresAt,
           source: input.source ?? "manual"
         })
+        const added = new BanAdded({ ...ban })
         // Check and insert in one transaction, so two concurrent adds cannot both pass the check; the audit row
-        // commits with the ban (one fsync for both, and never a ban without its row).
+        // and the event's durable consumers (webhooks' queue) commit with the ban: one fsync for all, never a ban
+        // without them.
         yield* Effect.gen(function* () {
           const existing = yield* activeFor(ban.platformId)
           if (Option.isSome(existing)) {
@@ -217,22 +219,25 @@ export class Bans extends Context.Tag("@garrison/plugins/Bans")<Bans, BansShape>
           }
           yield* sql`INSERT INTO bans ${sql.insert({ ...toRecord(ban) })}`.pipe(Effect.mapError(storeError("add a ban")))
           yield* audit("bans.add", by, ban.platformId, { banId: ban.id, reason: ban.reason, expiresAt: ban.expiresAt })
+          yield* bus.stage(added)
         }).pipe(group.transaction, writes.counted, Effect.catchTag("SqlError", (e) => Effect.fail(storeError("add a ban")(e))))
         yield* notify
-        yield* bus.publish(new BanAdded({ ...ban }))
+        yield* bus.publish(added)
         return ban
       })
 
     const remove: BansShape["remove"] = (id, by) =>
       Effect.gen(function* () {
         const ban = yield* get(id)
-        // The audit row commits with the delete.
-        yield* Effect.zipRight(
-          sql`DELETE FROM bans WHERE id = ${id}`,
-          audit("bans.remove", by, ban.platformId, { banId: id })
-        ).pipe(group.transaction, writes.counted, Effect.mapError(storeError("delete a ban")))
+        const removed = new BanRemoved({ id, platformId: ban.platformId, removedBy: by.name })
+        // The audit row and the event's durable consumers commit with the delete.
+        yield* Effect.gen(function* () {
+          yield* sql`DELETE FROM bans WHERE id = ${id}`
+          yield* audit("bans.remove", by, ban.platformId, { banId: id })
+          yield* bus.stage(removed)
+        }).pipe(group.transaction, writes.counted, Effect.mapError(storeError("delete a ban")))
         yield* notify
-        yield* bus.publish(new BanRemoved({ id, platformId: ban.platformId, removedBy: by.name }))
+        yield* bus.publish(removed)
         return ban
       })
 

@@ -4,15 +4,17 @@
  * deliveries, replays and the `webhooks` config backup. See README.md.
  *
  * Built as a scoped layer: it registers one durable event-bus handler per
- * published event class (the publisher waits for it; each writes a queue
- * row per webhook that takes the event, one statement through GroupCommit,
- * none when no webhook does) and forks the dispatcher (internal/queue.ts),
- * both for the life of the plugin.
+ * published event class (each writes one outbox row per event some webhooks
+ * take, in the publisher's transaction when it stages the event) and forks
+ * the dispatcher (internal/queue.ts: outbox rows become deliveries, sent
+ * with the limits and retries, giving way to the requests), both for the
+ * life of the plugin.
  *
  * This file holds the service's interface, tag and layer; the parts it
  * wires live in internal/ by concept: targets.ts (the webhooks and their
- * secrets), enqueue.ts (the bus handlers), manualDeliveries.ts (test,
- * replay), deliveryLog.ts (the log and its retention), backup.ts.
+ * secrets), enqueue.ts (the bus handlers), fanOut.ts (outbox to
+ * deliveries), manualDeliveries.ts (test, replay), deliveryLog.ts (the log
+ * and its retention), backup.ts.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Context from "effect/Context"
@@ -29,6 +31,7 @@ import {
   Keyset,
   type PageOf,
   PublishedEvents,
+  RequestLoad,
   SEALED_PREFIX,
   SealedSecrets,
   type SealingKey
@@ -139,7 +142,8 @@ export class Webhooks extends Context.Tag("@garrison/plugins/Webhooks")<Webhooks
       const { active, current, reload } = yield* makeActiveWebhooks(sql)
       const deps: WebhooksDeps = { sql, box, settings, published, servers, audit, reload }
 
-      const queue = yield* makeQueue({ sql, group, box, settings, outbound, notifications, audit, reload })
+      const load = yield* RequestLoad
+      const queue = yield* makeQueue({ sql, group, box, settings, outbound, notifications, audit, reload, load })
       const rows = makeTargetRows(deps)
       const checks = makeInputChecks(deps)
 

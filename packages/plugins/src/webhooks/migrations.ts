@@ -60,5 +60,22 @@ export const migrations: ReadonlyArray<Migration> = [
   migration(2, "webhook delivery attempt start", (sql) => [
     sql`ALTER TABLE webhook_deliveries ADD COLUMN attempt_started_at TEXT`,
     sql`ALTER TABLE webhook_deliveries ADD COLUMN cut_attempts INTEGER NOT NULL DEFAULT 0`
+  ]),
+  // The outbox: one row per event some webhooks take, written with the publisher's change (one row, not one per
+  // webhook, so the publisher's cost does not grow with the webhooks); the dispatcher turns each into a delivery per
+  // webhook in `webhook_ids` (a JSON array) and deletes it, in one transaction.
+  migration(3, "webhook outbox", (sql) => [
+    sql`CREATE TABLE webhook_outbox (
+          id TEXT PRIMARY KEY,
+          event TEXT NOT NULL,
+          severity TEXT NOT NULL,
+          summary TEXT NOT NULL,
+          server_id TEXT,
+          server_name TEXT,
+          payload TEXT NOT NULL,
+          webhook_ids TEXT NOT NULL,
+          created_at TEXT NOT NULL
+        )`,
+    sql`CREATE INDEX webhook_outbox_order ON webhook_outbox (created_at, id)`
   ])
 ]

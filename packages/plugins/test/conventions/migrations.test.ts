@@ -98,7 +98,8 @@ const released: Record<string, readonly [ReadonlyArray<Migration>, ReadonlyArray
   ]],
   webhooks: [webhooks, [
     [1, "create webhooks and webhook_deliveries", "c5ff955d0132d3f3"],
-    [2, "webhook delivery attempt start", "167ae4c8eefad500"]
+    [2, "webhook delivery attempt start", "167ae4c8eefad500"],
+    [3, "webhook outbox", "2a5197cd3e4f78fa"]
   ]],
   store: [store, [[1, "create store products, purchases and payment config", "282032bc6732108d"]]]
 }

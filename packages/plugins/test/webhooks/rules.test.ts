@@ -1,6 +1,7 @@
 /** The pure rules: the retry schedule, what each outcome means, a chat message's limits, stored text. */
 import { describe, expect, it } from "@effect/vitest"
 import { CHAT_LIMITS, chatMessage } from "../../src/webhooks/internal/chat.js"
+import { makePacer } from "../../src/webhooks/internal/giveWay.js"
 import { backoffMs, retryAfterHeaderMs, verdictOf } from "../../src/webhooks/internal/retry.js"
 import { cut, responseExcerpt, storable } from "../../src/webhooks/internal/text.js"
 
@@ -61,5 +62,22 @@ describe("webhook rules", () => {
     expect(cut("abc", 4)).toBe("abc")
     expect(storable("a\u0000b\u0007c\td\ne\ud800f😀")).toBe("a\uFFFDb\uFFFDc\td\ne\uFFFDf😀")
     expect(responseExcerpt(Buffer.from("é".repeat(600)).subarray(0, 1023), false)).toBe("é".repeat(511))
+  })
+})
+
+describe("giving way (the dispatcher's pacing)", () => {
+  it("not giving way: everything may start; giving way: one at a time, one per slot", () => {
+    const pacer = makePacer(50)
+    expect(pacer.take(0, false, 5)).toBe(true)
+    expect(pacer.take(0, false, 0)).toBe(true)
+    // Giving way: the first takes the slot; the next waits for it to pass, and for the one under way to end.
+    expect(pacer.take(1000, true, 0)).toBe(true)
+    expect(pacer.nextSlotAt()).toBe(1050)
+    expect(pacer.take(1010, true, 0)).toBe(false)
+    expect(pacer.take(1050, true, 1)).toBe(false)
+    expect(pacer.take(1050, true, 0)).toBe(true)
+    expect(pacer.nextSlotAt()).toBe(1100)
+    // The requests stopped: full speed at once, whatever the slot says.
+    expect(pacer.take(1051, false, 3)).toBe(true)
   })
 })

@@ -5,6 +5,7 @@
  * webhooks, an in-memory audit trail, private addresses allowed unless the
  * test says otherwise.
  */
+import type * as SqlClient from "@effect/sql/SqlClient"
 import { type AnyPlugin, type EventBus, Plugin, published } from "@garrison/runtime"
 import { auditRecorder, type LogLine, StubFleet, tempDir, testController } from "@garrison/testkit"
 import { Effect, LogLevel, Schema } from "effect"
@@ -147,7 +148,7 @@ export const setup = (options: SetupOptions = {}) => {
   fleet.add("alpha", { entry: { name: "Alpha Chernarus" } })
   fleet.add("bravo", { entry: { name: "Bravo Livonia" } })
   const audit = auditRecorder()
-  const layer = testController<Webhooks | Notifications | EventBus>(
+  const layer = testController<Webhooks | Notifications | EventBus | SqlClient.SqlClient>(
     [fleet.plugin(), audit.plugin, NotificationsPlugin, WebhooksPlugin, TestEventsPlugin, ...(options.plugins ?? [])],
     {
       dataPrefix: "garrison-webhooks-",

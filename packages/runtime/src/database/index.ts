@@ -19,3 +19,4 @@ export {
 export { storeDefect, storeErrorFields, storeErrorMapper, storeFailureMessage, type StoreFailure } from "./StoreError.js"
 export { makeWriteCount, type WriteCount } from "./WriteCount.js"
 export { GroupCommit, type GroupCommitShape } from "./GroupCommit.js"
+export { inSavepoint } from "./Savepoint.js"

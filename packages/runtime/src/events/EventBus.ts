@@ -28,11 +28,22 @@
  * - Not interrupted with the publisher: if the publisher's fiber is
  *   interrupted meanwhile, the handler still runs to its end (or its time
  *   limit) first.
- * - Runs after the publisher's own commit, in a transaction of its own. So a
- *   crash between the publisher's commit and the handler's can still lose
- *   that one event (nothing was acknowledged for it yet, but the change is
- *   stored). The full fix is an outbox written in the publisher's own
- *   transaction; that is left for later.
+ * - Runs after the publisher's own commit, in a transaction of its own,
+ *   unless the publisher stages the event (below). So a crash between the
+ *   publisher's commit and the handler's can lose that one event (nothing
+ *   was acknowledged for it yet, but the change is stored).
+ *
+ * The outbox: a publisher with a transaction of its own calls
+ * `stage(event)` inside it, then `publish(event)` (the same instance) after
+ * the commit. `stage` runs the durable handlers there and then, in the
+ * publisher's transaction (their writes join it as a savepoint, so they
+ * commit with the change or not at all, and cost no commit of their own);
+ * the `publish` after the commit skips them and runs their `afterCommit`
+ * (a wake-up: what was written is visible now). A staged event whose
+ * transaction rolls back is simply never published. Staged, a handler runs
+ * in the publisher's fiber as a step of its transaction: no fiber or time
+ * limit of its own, interrupted with the publisher (the transaction it
+ * wrote in is rolled back then anyway).
  *
  * Streams of events (server-sent events, tests) come two ways: `stream` is
  * lazy and subscribes whenever it starts running, so nobody can tell when
@@ -93,6 +104,11 @@ export interface DurableHandlerOptions {
    * event (no fiber, no wait). For a consumer that usually wants nothing (no webhook takes the event).
    */
   readonly wants?: (event: AnyEvent) => boolean
+  /**
+   * Run by `publish` for an event the handler handled in the publisher's transaction (`stage`), once that has
+   * committed. Quick and in memory (it is not time-limited); failures are logged.
+   */
+  readonly afterCommit?: (event: AnyEvent) => Effect.Effect<void>
 }
 
 export interface EventBusOptions {
@@ -108,19 +124,27 @@ export interface EventBusOptions {
 
 export interface EventBusShape {
   readonly publish: (event: AnyEvent) => Effect.Effect<void>
+  /**
+   * The outbox half of a publish, called inside the publisher's transaction: runs the event's durable handlers
+   * now, so their writes commit or roll back with the publisher's; `publish` of the same instance after the commit
+   * skips them (see the module's header). Never fails the publisher, like `publish`.
+   */
+  readonly stage: (event: AnyEvent) => Effect.Effect<void>
   /** Register a handler for the life of the current scope; queued events are drained when it closes. */
   readonly register: <R>(owner: string, handler: EventHandler<R>) => Effect.Effect<void, never, R | Scope.Scope>
   /**
    * Register a durable handler for the life of the current scope: `publish`
    * of its tag runs it and waits for it (see the module's header for the
    * contract: quick, time-limited, logged at Error on failure, never failing
-   * the publisher). Its context is the one it was registered in.
+   * the publisher). It needs no services from the context (it runs in the
+   * publisher's fiber, whose context is not its own): it holds those it
+   * uses, taken when it was made.
    */
-  readonly registerDurable: <R>(
+  readonly registerDurable: (
     owner: string,
-    handler: EventHandler<R>,
+    handler: EventHandler<never>,
     options?: DurableHandlerOptions
-  ) => Effect.Effect<void, never, R | Scope.Scope>
+  ) => Effect.Effect<void, never, Scope.Scope>
   /**
    * Subscribes now: the returned stream has every event of one class
    * published after this effect returned (held until pulled), for as long as
@@ -136,6 +160,24 @@ export interface EventBusShape {
   readonly stream: <A extends AnyEvent>(eventClass: EventClass<A>) => Stream.Stream<A>
 }
 
+/** A durable handler's steps: on a publish, on a stage (in the publisher's transaction), after a staged event's commit. */
+interface DurableEntry {
+  readonly published: (event: AnyEvent) => Effect.Effect<void>
+  readonly staged: (event: AnyEvent) => Effect.Effect<void>
+  readonly committed: ((event: AnyEvent) => Effect.Effect<void>) | undefined
+}
+
+const addTo = <V,>(map: Map<string, Array<V>>, key: string, value: V) => {
+  const list = map.get(key) ?? []
+  list.push(value)
+  map.set(key, list)
+}
+const removeFrom = <V,>(map: Map<string, Array<V>>, key: string, value: V) => {
+  const left = (map.get(key) ?? []).filter((v) => v !== value)
+  if (left.length === 0) map.delete(key)
+  else map.set(key, left)
+}
+
 /** Tells a handler's fiber that the bus is closing: finish what is queued, then stop. */
 const STOP = Symbol("EventBus/stop")
 
@@ -147,8 +189,10 @@ export class EventBus extends Context.Tag("@garrison/runtime/EventBus")<EventBus
       const capacity = options.queueCapacity ?? 1000
       const durableTimeout = Duration.decode(options.durableTimeout ?? Duration.seconds(10))
       const byTag = new Map<string, Array<Queue.Queue<AnyEvent | typeof STOP>>>()
-      /** Durable handlers per tag, each ready to run in a publisher's fiber (context, time limit and logging applied). */
-      const durableByTag = new Map<string, Array<(event: AnyEvent) => Effect.Effect<void>>>()
+      /** Durable handlers per tag, each ready to run (context, time limit and logging applied). */
+      const durableByTag = new Map<string, Array<DurableEntry>>()
+      /** Events staged in a publisher's transaction whose `publish` has not come yet. */
+      const staged = new WeakSet<AnyEvent>()
       const all = yield* PubSub.unbounded<AnyEvent>()
 
       const register = <R,>(owner: string, handler: EventHandler<R>): Effect.Effect<void, never, R | Scope.Scope> =>
@@ -190,49 +234,58 @@ export class EventBus extends Context.Tag("@garrison/runtime/EventBus")<EventBus
           )
         })
 
-      const registerDurable = <R,>(
+      const registerDurable = (
         owner: string,
-        handler: EventHandler<R>,
+        handler: EventHandler<never>,
         handlerOptions?: DurableHandlerOptions
-      ): Effect.Effect<void, never, R | Scope.Scope> =>
+      ): Effect.Effect<void, never, Scope.Scope> =>
         Effect.gen(function* () {
-          const context = yield* Effect.context<R>()
           const limit = handlerOptions?.timeout === undefined ? durableTimeout : Duration.decode(handlerOptions.timeout)
           const label = `${owner}/${handler.name}`
-          const run = (event: AnyEvent): Effect.Effect<void> =>
-            handler.handle(event).pipe(
-              Effect.provide(context),
-              Effect.timeoutFail({
-                duration: limit,
-                onTimeout: () => `timed out after ${Duration.format(limit)}`
-              }),
-              Effect.catchAllCause((cause) =>
-                Effect.logError(
-                  `durable event handler ${label} failed on ${event._tag}: that event may not reach it (the publisher's change stands)`,
-                  Cause.pretty(cause)
-                )
-              ),
-              // On a fiber of its own (interruptible, so its time limit can stop it), awaited without interruption: the
-              // publisher's interruption (which would reach a child fiber) waits for the handler or its time limit,
-              // since the publisher's change is committed already.
-              Effect.interruptible,
-              Effect.forkDaemon,
-              Effect.flatMap(Fiber.await),
-              Effect.asVoid,
-              Effect.uninterruptible
+          /** Its failures logged: never failing. */
+          const logged = (event: AnyEvent, effect: Effect.Effect<void, unknown>): Effect.Effect<void> =>
+            Effect.catchAllCause(effect, (cause) =>
+              Effect.logError(
+                `durable event handler ${label} failed on ${event._tag}: that event may not reach it (the publisher's change stands)`,
+                Cause.pretty(cause)
+              )
+            )
+          /** The handler, time-limited, its failures logged: never failing. */
+          const guarded = (event: AnyEvent): Effect.Effect<void> =>
+            logged(
+              event,
+              handler.handle(event).pipe(
+                Effect.timeoutFail({
+                  duration: limit,
+                  onTimeout: () => `timed out after ${Duration.format(limit)}`
+                })
+              )
             )
           const wants = handlerOptions?.wants
-          const runWanted = wants === undefined ? run : (event: AnyEvent) => (wants(event) ? run(event) : Effect.void)
-          const list = durableByTag.get(handler.tag) ?? []
-          list.push(runWanted)
-          durableByTag.set(handler.tag, list)
-          yield* Effect.addFinalizer(() =>
-            Effect.sync(() => {
-              const left = (durableByTag.get(handler.tag) ?? []).filter((r) => r !== runWanted)
-              if (left.length === 0) durableByTag.delete(handler.tag)
-              else durableByTag.set(handler.tag, left)
-            })
-          )
+          const wanted = (event: AnyEvent) => wants === undefined || wants(event)
+          const afterCommit = handlerOptions?.afterCommit
+          const entry: DurableEntry = {
+            // On a fiber of its own (interruptible, so its time limit can stop it), awaited without interruption: the
+            // publisher's interruption (which would reach a child fiber) waits for the handler or its time limit,
+            // since the publisher's change is committed already.
+            published: (event) =>
+              wanted(event)
+                ? guarded(event).pipe(Effect.interruptible, Effect.forkDaemon, Effect.flatMap(Fiber.await), Effect.asVoid, Effect.uninterruptible)
+                : Effect.void,
+            // In the publisher's fiber and transaction, as one of its steps: interrupted with it (its transaction is
+            // rolled back then), and bounded as it is (no time limit of its own, whose timer would cost more than the
+            // write it guards).
+            staged: (event) => (wanted(event) ? logged(event, handler.handle(event)) : Effect.void),
+            committed:
+              afterCommit === undefined
+                ? undefined
+                : (event) =>
+                    Effect.suspend(() => (wanted(event) ? afterCommit(event) : Effect.void)).pipe(
+                      Effect.catchAllCause((cause) => Effect.logError(`durable event handler ${label}: its after-commit step failed on ${event._tag}`, Cause.pretty(cause)))
+                    )
+          }
+          addTo(durableByTag, handler.tag, entry)
+          yield* Effect.addFinalizer(() => Effect.sync(() => removeFrom(durableByTag, handler.tag, entry)))
         })
 
       /** To the ordinary handlers' queues and the subscribers. */
@@ -248,14 +301,28 @@ export class EventBus extends Context.Tag("@garrison/runtime/EventBus")<EventBus
           return PubSub.publish(all, event)
         }).pipe(Effect.asVoid)
 
-      /** The event's durable handlers first, awaited (concurrently when there are several), then the rest. */
+      /** One step of every durable handler of the event's tag, awaited (concurrently when there are several). */
+      const runAll = (event: AnyEvent, step: "published" | "staged" | "committed"): Effect.Effect<void> => {
+        const runs: Array<(event: AnyEvent) => Effect.Effect<void>> = []
+        for (const entry of durableByTag.get(event._tag) ?? []) {
+          const run = entry[step]
+          if (run !== undefined) runs.push(run)
+        }
+        if (runs.length === 0) return Effect.void
+        return runs.length === 1 ? runs[0]!(event) : Effect.forEach(runs, (run) => run(event), { concurrency: "unbounded", discard: true })
+      }
+
+      /** The event's durable handlers first (or, staged, their after-commit steps), then the rest. */
       const publish: EventBusShape["publish"] = (event) =>
         Effect.suspend(() => {
-          const list = durableByTag.get(event._tag)
-          if (list === undefined) return offer(event)
-          const durable =
-            list.length === 1 ? list[0]!(event) : Effect.forEach([...list], (run) => run(event), { concurrency: "unbounded", discard: true })
-          return Effect.zipRight(durable, offer(event))
+          const step = staged.delete(event) ? "committed" : "published"
+          return durableByTag.has(event._tag) ? Effect.zipRight(runAll(event, step), offer(event)) : offer(event)
+        })
+
+      const stage: EventBusShape["stage"] = (event) =>
+        Effect.suspend(() => {
+          staged.add(event)
+          return runAll(event, "staged")
         })
 
       const subscribe: EventBusShape["subscribe"] = (eventClass) =>
@@ -267,7 +334,7 @@ export class EventBus extends Context.Tag("@garrison/runtime/EventBus")<EventBus
 
       const stream: EventBusShape["stream"] = (eventClass) => Stream.unwrapScoped(subscribe(eventClass))
 
-      return EventBus.of({ publish, register, registerDurable, subscribe, stream })
+      return EventBus.of({ publish, stage, register, registerDurable, subscribe, stream })
     })
 
   static readonly layer = (options?: Partial<EventBusOptions>) => Layer.scoped(EventBus, EventBus.make(options))

@@ -30,6 +30,7 @@ import { Hooks } from "./Hooks.js"
 import type { AnyPlugin, Job, Plugin } from "./Plugin.js"
 import { type HostRoute, planPlugins } from "./PluginPlan.js"
 import { GroupCommit } from "../database/GroupCommit.js"
+import { RequestLoad } from "../http/RequestLoad.js"
 import { PluginRegistry } from "./PluginRegistry.js"
 import { StartupError } from "./StartupError.js"
 
@@ -47,6 +48,7 @@ export type KernelServices =
   | Hooks
   | PermissionCatalog
   | PublishedEvents
+  | RequestLoad
   | PluginRegistry
   | Announcements
   | Authenticators
@@ -115,6 +117,7 @@ export const layer = <const Plugins extends ReadonlyArray<AnyPlugin>>(
         PermissionCatalog.layer(plan.permissions),
         PublishedEvents.layer(plan.publishedEvents),
         GroupCommit.layer,
+        RequestLoad.layer,
         Layer.succeed(PluginRegistry, { plan, startedAt, version: config.version })
       ).pipe(Layer.provideMerge(storage))
 

@@ -30,6 +30,7 @@ export const recordingBus = () => {
   const events: Array<AnyEvent> = []
   const bus: EventBusShape = {
     publish: (event) => Effect.sync(() => void events.push(event)),
+    stage: () => Effect.void,
     register: () => Effect.void,
     registerDurable: () => Effect.void,
     subscribe: () => Effect.succeed(Stream.empty),

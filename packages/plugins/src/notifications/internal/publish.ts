@@ -51,18 +51,20 @@ export const makePublish = (
           server_id: valid.serverId ?? null
         }
         yield* sql`INSERT INTO notifications ${sql.insert(row)}`
-        return toNotification(row, false)
+        const notification = toNotification(row, false)
+        const event = new NotificationPublished({
+          id: notification.id,
+          audience: notification.audience,
+          level: notification.level,
+          title: notification.title,
+          serverId: notification.serverId,
+          createdAt: notification.createdAt
+        })
+        // Its durable consumers (webhooks' queue) write in this transaction: they commit with the notification.
+        yield* bus.stage(event)
+        return { notification, event }
       }).pipe(sql.withTransaction, Effect.catchTag("SqlError", (error) => Effect.fail(storeError("cannot store a notification")(error))))
       // After the commit, so subscribers never see a notification that is not stored.
-      yield* bus.publish(
-        new NotificationPublished({
-          id: stored.id,
-          audience: stored.audience,
-          level: stored.level,
-          title: stored.title,
-          serverId: stored.serverId,
-          createdAt: stored.createdAt
-        })
-      )
-      return stored
+      yield* bus.publish(stored.event)
+      return stored.notification
     })

@@ -11,7 +11,7 @@ import { type BackupWebhook, WebhooksBackup, WebhooksRestored } from "../contrac
 import type { WebhooksShape } from "../Webhooks.js"
 import { fail, invalid, record, type WebhooksDeps } from "./deps.js"
 import type { InputChecks } from "./inputChecks.js"
-import { openTarget, secretContext, urlContext } from "./queue.js"
+import { openTarget, secretContext, urlContext } from "./attempt.js"
 import { iso, serversOf, subscriptionsOf, type WebhookRow } from "./rows.js"
 import { newSecret } from "./signature.js"
 import type { TargetRows } from "./targetRows.js"

@@ -13,7 +13,8 @@ import { DeliveryNotFound, WebhookConflict } from "../errors.js"
 import type { WebhooksShape } from "../Webhooks.js"
 import { fail, invalid, record, type WebhooksDeps } from "./deps.js"
 import type { Outbound } from "./outbound.js"
-import { attemptColumns, openTarget, type QueueShape } from "./queue.js"
+import { attemptColumns, openTarget } from "./attempt.js"
+import type { QueueShape } from "./queue.js"
 import { attemptOnce, payloadText } from "./request.js"
 import { verdictOf } from "./retry.js"
 import { type DeliveryRow, iso, toDelivery } from "./rows.js"
@@ -24,7 +25,7 @@ export const makeManualDeliveries = (
   { sql, box, settings, published, audit }: WebhooksDeps,
   { rowOf }: Pick<TargetRows, "rowOf">,
   outbound: Outbound,
-  queue: Pick<QueueShape, "wake">
+  queue: Pick<QueueShape, "queued">
 ): Pick<WebhooksShape, "replay" | "test" | "eventTypes"> => {
   const now = Clock.currentTimeMillis
 
@@ -66,7 +67,7 @@ export const makeManualDeliveries = (
         yield* sql`INSERT INTO webhook_deliveries ${sql.insert({ ...copy })}`
         yield* record(audit, by, "webhooks.replay", id, { delivery: deliveryId, replay: copy.id, event: original.event })
       }).pipe(sql.withTransaction, fail("queue a replay"))
-      yield* queue.wake
+      yield* queue.queued([id])
       return toDelivery(copy)
     })
 

@@ -10,7 +10,13 @@
  * - no redirect is followed (Node's client follows none: a 3xx is an answer);
  * - at most `maxResponseBytes` of the answer are read, then the connection
  *   is closed;
- * - no connection is kept alive, so every request resolves (and checks) again.
+ * - connections are kept alive between requests to the same host and
+ *   port (a webhook sends many), for at most `IDLE_SOCKET_MS` idle: shorter
+ *   than common servers' own keep-alive (Node's 5 s), so the client closes
+ *   an idle connection before the server can, and a request is never sent
+ *   on a connection the server is closing. A kept connection was checked
+ *   when it was made: its peer cannot change, so reusing it reaches nothing
+ *   a new lookup would refuse.
  *
  * The time limit is the caller's (Effect's `Clock`); interrupting the
  * effect destroys the request.
@@ -44,6 +50,9 @@ export interface OutboundRequest {
 
 const REFUSED = "EWEBHOOKADDRESS"
 
+/** How long a kept-alive connection may sit idle before the client closes it. */
+const IDLE_SOCKET_MS = 4_000
+
 /** A `lookup` that resolves as Node would and keeps only the addresses webhooks may reach. */
 const guardedLookup: Net.LookupFunction = (hostname, options, callback) => {
   Dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
@@ -70,7 +79,8 @@ export interface Outbound {
 
 /** The sender; with `allowPrivate` (`WEBHOOKS_ALLOW_PRIVATE`) every address may be reached. */
 export const makeOutbound = (allowPrivate: boolean): Outbound => {
-  const options = allowPrivate ? { keepAlive: false } : { keepAlive: false, lookup: guardedLookup }
+  const kept = { keepAlive: true, timeout: IDLE_SOCKET_MS, scheduling: "lifo" as const }
+  const options = allowPrivate ? kept : { ...kept, lookup: guardedLookup }
   const httpAgent = new Http.Agent(options)
   const httpsAgent = new Https.Agent(options)
 

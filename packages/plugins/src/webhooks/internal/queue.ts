@@ -2,12 +2,18 @@
  * The persisted queue's dispatcher: one fiber that sends what is due.
  *
  * A delivery is a `webhook_deliveries` row, `pending` with the time of its
- * next attempt until it is `delivered` or `failed`. The dispatcher reads
- * what is due per webhook (at most `WEBHOOKS_CONCURRENCY` attempts under
- * way per webhook, none while a webhook waits out a 429), runs each
- * attempt on a fiber of its own, records the outcome, and sleeps (on
- * Effect's `Clock`) until the next attempt falls due or it is woken (a new
- * delivery, an attempt ended).
+ * next attempt until it is `delivered` or `failed`. The dispatcher keeps a
+ * lane per webhook in memory: the due rows it read (up to `REFILL` at a
+ * time, with the webhook's target, one indexed query), when the webhook
+ * next has something due, its attempts under way (at most
+ * `WEBHOOKS_CONCURRENCY`) and a 429's pause. It runs each attempt on a
+ * fiber of its own, records the outcome, and sleeps (on Effect's `Clock`)
+ * until the next attempt falls due or it is woken (`outboxed`: new events
+ * in the outbox, which it turns into deliveries, fanOut.ts; `queued`: new
+ * rows for some webhooks; an attempt ended). So a delivery costs its two writes and
+ * its request, and the queue is read once per `REFILL` deliveries, however
+ * long it is. The database stays the truth: a lane is only a read-ahead,
+ * and every attempt's claim checks its row is still pending as read.
  *
  * Each attempt's start is on disk before its request goes out: the write
  * that claims the row sets `attempt_started_at`, and the write that records
@@ -20,80 +26,69 @@
  * The log says so: `cutAttempts` of its `attempts` were cut short, so a
  * target got between `attempts - cutAttempts` and `attempts` requests.
  *
- * A webhook whose every attempt has failed for `WEBHOOKS_DISABLE_AFTER`
- * is disabled at its next failure (the rule: autoDisable.ts).
+ * One attempt, start to record, and the day-long disable: attempt.ts.
  */
 import type * as SqlClient from "@effect/sql/SqlClient"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as FiberSet from "effect/FiberSet"
 import * as Queue from "effect/Queue"
-import * as Random from "effect/Random"
 import type * as Scope from "effect/Scope"
-import { type AuditTrailShape, type EventSeverity, type GroupCommitShape, type SealedBox } from "@garrison/runtime"
-import type { NotificationsShape } from "../../notifications/index.js"
-import type { WebhooksSettings } from "../config.js"
-import { storeError, type WebhookStoreError } from "../errors.js"
-import { makeAutoDisable } from "./autoDisable.js"
-import type { Outbound } from "./outbound.js"
-import { type AttemptResult, attemptOnce, MAX_RESPONSE_BYTES, type Target } from "./request.js"
-import { backoffMs, type Verdict, verdictOf } from "./retry.js"
-import { type DeliveryRow, iso, kindOf } from "./rows.js"
-import { cut, responseExcerpt, storable } from "./text.js"
+import { performance } from "node:perf_hooks"
+import type { RequestLoadShape } from "@garrison/runtime"
+import { storeError } from "../errors.js"
+import { iso } from "./rows.js"
+import { type AttemptDeps, type JoinedRow, makeAttempt } from "./attempt.js"
+import { fanOut } from "./fanOut.js"
+import { makePacer } from "./giveWay.js"
 
-export interface QueueDeps {
+export interface QueueDeps extends AttemptDeps {
   readonly sql: SqlClient.SqlClient
-  /** Claims and records go through it: concurrent attempts share commits. */
-  readonly group: GroupCommitShape
-  readonly box: SealedBox
-  readonly settings: WebhooksSettings
-  readonly outbound: Outbound
-  readonly notifications: NotificationsShape
-  readonly audit: AuditTrailShape
-  /** Reloads the in-memory list of enabled webhooks (after a disable). */
-  readonly reload: Effect.Effect<void, WebhookStoreError>
-}
-
-/** Sealing contexts: a sealed value moved to another row or column does not open. */
-export const urlContext = (webhookId: string) => `webhooks/${webhookId}/url`
-export const secretContext = (webhookId: string) => `webhooks/${webhookId}/secret`
-
-/** The stored target, opened; a value that does not open (another key, an edited row) says so. */
-export const openTarget = (
-  box: SealedBox,
-  row: { readonly id: string; readonly kind: string; readonly url: string; readonly secret: string }
-): Either.Either<Target, string> => {
-  const url = box.open(row.url, urlContext(row.id))
-  const secret = box.open(row.secret, secretContext(row.id))
-  if (Either.isLeft(url) || Either.isLeft(secret)) return Either.left("the stored URL or secret cannot be opened (was the key file replaced?)")
-  return Either.right({ id: row.id, kind: kindOf(row), url: url.right, secret: secret.right })
+  /** The request path's load: delivery gives way to it. */
+  readonly load: RequestLoadShape
 }
 
 /** The error a cut-short attempt is logged with until the next one ends. */
 const CUT_SHORT = "the controller stopped during this attempt (the target may have received it); it is made again"
 
-/** What the log keeps of an attempt. */
-export const attemptColumns = (result: AttemptResult, verdict: Verdict) => {
-  const answered = result._tag === "Answered"
-  return {
-    response_status: answered ? result.status : null,
-    response_body: answered ? responseExcerpt(result.body, result.body.length < MAX_RESPONSE_BYTES) : null,
-    error: verdict._tag === "Delivered" ? null : storable(cut(verdict.reason, 1000))
-  }
-}
+/** Real time, for the pacing while giving way (the requests' load is real, whatever clock the rest runs on). */
+const liveClock = Clock.make()
 
-interface JoinedRow extends DeliveryRow {
-  readonly kind: string
-  readonly url: string
-  readonly secret: string
-  readonly hook_enabled: number | string
+/** Rows read ahead per webhook. */
+const REFILL = 100
+
+/** Outbox events turned into deliveries per pass (about 500 rows with 20 webhooks: a short write). */
+const FAN_OUT_BATCH = 25
+
+/**
+ * Giving way: delivery shares the event loop with the requests, so while requests keep it busy
+ * (`RequestLoad.busy`: a stream of them and the loop mostly busy) the dispatcher does one piece of work (an
+ * attempt's start, or one outbox event turned into deliveries) per `GIVE_WAY_MS`, with at most one attempt under
+ * way: a backlog of deliveries does not slow the panel when it is busiest, and still moves (about 20 deliveries a
+ * second). Otherwise it goes at full speed (`WEBHOOKS_CONCURRENCY` per webhook, `FAN_OUT_BATCH` events per pass).
+ */
+const GIVE_WAY_MS = 50
+
+/** One webhook's part of the queue, in memory. */
+interface Lane {
+  /** Due rows read and not started yet, oldest first. */
+  rows: Array<JoinedRow>
+  /** Attempts under way. */
+  busy: number
+  /** When something of this webhook is next due (ms): 0, read again now; Infinity, nothing pending. */
+  nextAt: number
+  /** Bumped by every `queued`: a read that began before it may have missed rows. */
+  marks: number
+  /** Waiting out a 429 until then (ms). */
+  pausedUntil: number
 }
 
 export interface QueueShape {
-  /** Something changed (a new or replayed delivery): look again now. */
-  readonly wake: Effect.Effect<void>
+  /** New pending rows for these webhooks (a replay): look again now. */
+  readonly queued: (webhookIds: Iterable<string>) => Effect.Effect<void>
+  /** New events in the outbox: turn them into deliveries. */
+  readonly outboxed: Effect.Effect<void>
   /** The dispatcher's loop; runs until interrupted. */
   readonly run: Effect.Effect<never, never, Scope.Scope>
 }
@@ -101,148 +96,157 @@ export interface QueueShape {
 export const makeQueue = (deps: QueueDeps): Effect.Effect<QueueShape> =>
   Effect.gen(function* () {
     const { sql, group, settings } = deps
-    const windowMs = Duration.toMillis(settings.disableAfter)
     const signal = yield* Queue.sliding<void>(1)
     const wake = Effect.asVoid(Queue.offer(signal, undefined))
-    /** Deliveries being attempted now, and how many per webhook. */
+    const lanes = new Map<string, Lane>()
+    /** Deliveries being attempted now. */
     const inflight = new Set<string>()
-    const perWebhook = new Map<string, number>()
-    /** Webhooks waiting out a 429 until then (ms). */
-    const pausedUntil = new Map<string, number>()
-
+    /** Where the next dispatch starts among the lanes, so giving way (one attempt at a time) serves every webhook in turn. */
+    let turn = 0
+    /** The outbox may hold events; bumped by every `outboxed` (a read that began before may have missed some). */
+    let outboxDirty = false
+    let outboxMarks = 0
+    const pacer = makePacer(GIVE_WAY_MS)
     const fail = (operation: string) => Effect.mapError(storeError(operation))
 
-    const { disableIfFailingTooLong, tellAdmins } = makeAutoDisable({ sql, settings, audit: deps.audit, notifications: deps.notifications })
+    const laneOf = (webhookId: string): Lane => {
+      let lane = lanes.get(webhookId)
+      if (lane === undefined) {
+        lane = { rows: [], busy: 0, nextAt: 0, marks: 0, pausedUntil: 0 }
+        lanes.set(webhookId, lane)
+      }
+      return lane
+    }
 
-    /** Records one attempt of a queued delivery; answers the webhook it disabled, if it did. */
-    const record = (row: JoinedRow, result: AttemptResult, verdict: Verdict, durationMs: number) =>
-      Effect.gen(function* () {
-        const now = yield* Clock.currentTimeMillis
-        const attempts = Number(row.attempts) + 1
-        const columns = attemptColumns(result, verdict)
-        let status: "pending" | "delivered" | "failed" = "failed"
-        let next: string | null = null
-        let error = columns.error
-        if (verdict._tag === "Delivered") status = "delivered"
-        else if (verdict._tag === "Retry") {
-          const deadline = Date.parse(row.created_at) + windowMs
-          if (now >= deadline) {
-            error = storable(cut(`${verdict.reason}; gave up after ${attempts} attempts over ${Duration.format(settings.disableAfter)}`, 1000))
-          } else {
-            const wait = verdict.waitMs ?? backoffMs(attempts, yield* Random.next)
-            status = "pending"
-            next = iso(Math.min(now + Math.max(wait, 1000), deadline))
-            if (verdict.waitMs !== undefined) pausedUntil.set(row.webhook_id, now + verdict.waitMs)
-          }
+    const queued: QueueShape["queued"] = (webhookIds) =>
+      Effect.suspend(() => {
+        for (const id of webhookIds) {
+          const lane = laneOf(id)
+          lane.nextAt = 0
+          lane.marks++
         }
-        return yield* Effect.gen(function* () {
-          yield* sql`UPDATE webhook_deliveries SET status = ${status}, attempts = ${attempts}, last_attempt_at = ${iso(now)},
-              next_attempt_at = ${next}, response_status = ${columns.response_status}, duration_ms = ${durationMs},
-              response_body = ${columns.response_body}, error = ${error}, attempt_started_at = NULL
-            WHERE id = ${row.id} AND status = ${"pending"}`
-          if (verdict._tag === "Delivered") {
-            yield* sql`UPDATE webhooks SET failing_since = NULL WHERE id = ${row.webhook_id} AND failing_since IS NOT NULL`
-            return undefined
-          }
-          yield* sql`UPDATE webhooks SET failing_since = ${iso(now)} WHERE id = ${row.webhook_id} AND failing_since IS NULL`
-          return yield* disableIfFailingTooLong(row.webhook_id, now, error ?? "failed")
-        }).pipe(group.transaction, fail("record a webhook delivery"))
+        return wake
       })
 
-    /** One attempt of a queued delivery, start to record. */
-    const attempt = (deliveryId: string) =>
-      Effect.gen(function* () {
-        const [row] = yield* sql<JoinedRow>`SELECT d.*, w.kind, w.url, w.secret, w.enabled AS hook_enabled
-          FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE d.id = ${deliveryId}`.pipe(fail("read a webhook delivery"))
-        if (row === undefined || row.status !== "pending") return
-        if (Number(row.hook_enabled) === 0) {
-          yield* sql`UPDATE webhook_deliveries SET status = ${"failed"}, next_attempt_at = NULL, error = ${"the webhook is disabled"}
-            WHERE id = ${row.id} AND status = ${"pending"}`.pipe(fail("record a webhook delivery"))
-          return
-        }
-        const target = openTarget(deps.box, { id: row.webhook_id, kind: row.kind, url: row.url, secret: row.secret })
-        if (Either.isLeft(target)) {
-          const now = yield* Clock.currentTimeMillis
-          yield* sql`UPDATE webhook_deliveries SET status = ${"failed"}, next_attempt_at = NULL, last_attempt_at = ${iso(now)}, error = ${target.left}
-            WHERE id = ${row.id} AND status = ${"pending"}`.pipe(fail("record a webhook delivery"))
-          return
-        }
-        // The attempt's start, on disk before the request goes out: a kill from here on counts it (see the header).
-        const claimed = yield* group
-          .transaction(
-            sql`UPDATE webhook_deliveries SET attempt_started_at = ${iso(yield* Clock.currentTimeMillis)}
-              WHERE id = ${row.id} AND status = ${"pending"} AND attempts = ${row.attempts} RETURNING id`
-          )
-          .pipe(fail("start a webhook delivery attempt"))
-        if (claimed.length === 0) return
-        const outgoing = {
-          deliveryId: row.id,
-          idempotencyKey: row.idempotency_key,
-          event: row.event,
-          payload: row.payload,
-          summary: row.summary,
-          severity: row.severity as EventSeverity,
-          serverName: row.server_name,
-          attempt: Number(row.attempts) + 1
-        }
-        const { result, durationMs, startedAt } = yield* attemptOnce(deps.outbound, target.right, outgoing, settings.requestTimeout)
-        const verdict = verdictOf(result, startedAt)
-        const disabled = yield* record(row, result, verdict, durationMs)
-        yield* Effect.logDebug(
-          `webhooks: delivery ${row.id} (${row.event}) to webhook ${row.webhook_id}, attempt ${outgoing.attempt}: ` +
-            (verdict._tag === "Delivered" ? "delivered" : `${verdict._tag === "Retry" ? "will retry" : "failed"}: ${verdict.reason}`)
-        )
-        if (disabled !== undefined) {
-          yield* Effect.logWarning(`webhooks: webhook ${row.webhook_id} (${disabled.name}, ${disabled.url}) disabled: ${disabled.reason}`)
-          yield* deps.reload.pipe(Effect.catchAll((error) => Effect.logWarning(`webhooks: ${error.message}`)))
-          yield* tellAdmins(row.webhook_id, disabled)
-        }
-      }).pipe(Effect.catchAll((error) => Effect.logWarning(`webhooks: delivery ${deliveryId}: ${error.message}`)))
+    const outboxed: QueueShape["outboxed"] = Effect.suspend(() => {
+      outboxMarks++
+      // Already known to hold events: the dispatcher looks at it again anyway (no wake-up per event in a stream).
+      if (outboxDirty) return Effect.void
+      outboxDirty = true
+      return wake
+    })
 
-    /** Starts the due deliveries the limits allow; answers when to look again (ms), if anything is waiting. */
+    /** Turns up to `limit` outbox events into deliveries, and tells their webhooks' lanes. */
+    const drainOutbox = (limit: number) =>
+      Effect.gen(function* () {
+        const marks = outboxMarks
+        const { webhookIds, more } = yield* fanOut(sql, group, limit)
+        outboxDirty = more || outboxMarks !== marks
+        for (const id of webhookIds) {
+          const lane = laneOf(id)
+          lane.nextAt = 0
+          lane.marks++
+        }
+      })
+
+    const attempt = makeAttempt(deps, {
+      retryAt: (webhookId, at) => {
+        const lane = laneOf(webhookId)
+        lane.nextAt = Math.min(lane.nextAt, at)
+      },
+      pauseUntil: (webhookId, until) => {
+        laneOf(webhookId).pausedUntil = until
+      }
+    })
+
+    /**
+     * Reads a webhook's pending rows ahead (the due ones into its lane) and when the rest fall due. A disabled
+     * webhook's rows fail instead (the PATCH that turned it off failed those pending then; these came since: retries).
+     */
+    const refill = (webhookId: string, lane: Lane, now: number) =>
+      Effect.gen(function* () {
+        const marks = lane.marks
+        const rows = yield* sql<JoinedRow>`SELECT d.*, w.kind, w.url, w.secret, w.enabled AS hook_enabled
+          FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id
+          WHERE d.status = ${"pending"} AND d.webhook_id = ${webhookId}
+          ORDER BY d.next_attempt_at LIMIT ${REFILL + lane.busy}`
+        const waiting = rows.filter((row) => !inflight.has(row.id))
+        if (waiting.some((row) => Number(row.hook_enabled) === 0)) {
+          yield* sql`UPDATE webhook_deliveries SET status = ${"failed"}, next_attempt_at = NULL, error = ${"the webhook is disabled"}
+            WHERE webhook_id = ${webhookId} AND status = ${"pending"} AND attempt_started_at IS NULL`
+          lane.rows = []
+          lane.nextAt = lane.marks === marks ? Number.POSITIVE_INFINITY : 0
+          return
+        }
+        const nowIso = iso(now)
+        lane.rows = waiting.filter((row) => row.next_attempt_at !== null && row.next_attempt_at <= nowIso)
+        const later = waiting.find((row) => row.next_attempt_at !== null && row.next_attempt_at > nowIso)
+        // A full read may have left rows behind: read again when these are started. A read that a `queued` overtook
+        // may have missed the new rows: read again now.
+        lane.nextAt =
+          lane.marks !== marks || rows.length >= REFILL + lane.busy
+            ? 0
+            : later?.next_attempt_at != null
+              ? Date.parse(later.next_attempt_at)
+              : Number.POSITIVE_INFINITY
+      })
+
+    const start = (runner: FiberSet.FiberSet<void, never>, lane: Lane, row: JoinedRow) =>
+      Effect.suspend(() => {
+        inflight.add(row.id)
+        lane.busy++
+        return FiberSet.run(
+          runner,
+          attempt(row).pipe(
+            Effect.ensuring(
+              Effect.suspend(() => {
+                inflight.delete(row.id)
+                lane.busy--
+                return wake
+              })
+            )
+          )
+        )
+      })
+
+    /**
+     * Starts the due deliveries the limits allow; answers when to look again: `wakeAt` (ms on Effect's clock: retries,
+     * 429 pauses), and `slotInMs` while giving way (real time, as the requests' load is), if anything is waiting.
+     */
     const dispatch = (runner: FiberSet.FiberSet<void, never>) =>
       Effect.gen(function* () {
         const now = yield* Clock.currentTimeMillis
-        const nowIso = iso(now)
-        for (const [id, until] of pausedUntil) if (until <= now) pausedUntil.delete(id)
-        const due = yield* sql<{ readonly webhook_id: string }>`SELECT DISTINCT webhook_id FROM webhook_deliveries
-          WHERE status = ${"pending"} AND next_attempt_at <= ${nowIso}`
-        for (const { webhook_id: webhookId } of due) {
-          if (pausedUntil.has(webhookId)) continue
-          const busy = perWebhook.get(webhookId) ?? 0
-          const free = settings.concurrency - busy
-          if (free <= 0) continue
-          const rows = yield* sql<{ readonly id: string }>`SELECT id FROM webhook_deliveries
-            WHERE webhook_id = ${webhookId} AND status = ${"pending"} AND next_attempt_at <= ${nowIso}
-            ORDER BY next_attempt_at, id LIMIT ${free + busy}`
-          let started = 0
-          for (const { id } of rows) {
-            if (started >= free) break
-            if (inflight.has(id)) continue
-            started++
-            inflight.add(id)
-            perWebhook.set(webhookId, (perWebhook.get(webhookId) ?? 0) + 1)
-            yield* FiberSet.run(
-              runner,
-              attempt(id).pipe(
-                Effect.ensuring(
-                  Effect.suspend(() => {
-                    inflight.delete(id)
-                    const left = (perWebhook.get(webhookId) ?? 1) - 1
-                    if (left <= 0) perWebhook.delete(webhookId)
-                    else perWebhook.set(webhookId, left)
-                    return wake
-                  })
-                )
-              )
-            )
+        let wakeAt = Number.POSITIVE_INFINITY
+        const givingWay = deps.load.busy()
+        const realNow = performance.now()
+        const mayWork = () => pacer.take(realNow, givingWay, inflight.size)
+        // Idle, the outbox first; giving way, only when no lane has anything ready.
+        if (outboxDirty && (!givingWay || [...lanes.values()].every((lane) => lane.rows.length === 0)) && mayWork()) {
+          yield* drainOutbox(givingWay ? 1 : FAN_OUT_BATCH)
+        }
+        if (outboxDirty && !givingWay) wakeAt = now
+        const order = [...lanes]
+        turn = order.length === 0 ? 0 : (turn + 1) % order.length
+        for (const [webhookId, lane] of [...order.slice(turn), ...order.slice(0, turn)]) {
+          if (lane.pausedUntil > now) {
+            wakeAt = Math.min(wakeAt, lane.pausedUntil)
+            continue
+          }
+          if (lane.busy >= settings.concurrency) continue // an attempt's end wakes the dispatcher
+          if (lane.rows.length === 0 && lane.nextAt <= now) yield* refill(webhookId, lane, now)
+          while (lane.busy < settings.concurrency && lane.rows.length > 0 && mayWork()) yield* start(runner, lane, lane.rows.shift()!)
+          if (lane.rows.length === 0) {
+            if (lane.busy === 0 && lane.nextAt === Number.POSITIVE_INFINITY) lanes.delete(webhookId)
+            else wakeAt = Math.min(wakeAt, lane.nextAt)
           }
         }
-        const [next] = yield* sql<{ readonly next_at: string | null }>`SELECT MIN(next_attempt_at) AS next_at FROM webhook_deliveries
-          WHERE status = ${"pending"} AND next_attempt_at > ${nowIso}`
-        const candidates = [...pausedUntil.values()]
-        if (next?.next_at !== null && next?.next_at !== undefined) candidates.push(Date.parse(next.next_at))
-        return candidates.length === 0 ? undefined : Math.min(...candidates)
+        // Giving way with work waiting and nothing under way (an attempt's end would wake it): the next slot, or the
+        // requests stopping (then full speed).
+        const slotInMs =
+          givingWay && inflight.size === 0 && (outboxDirty || [...lanes.values()].some((lane) => lane.rows.length > 0))
+            ? Math.max(1, pacer.nextSlotAt() - realNow)
+            : undefined
+        return { wakeAt: Number.isFinite(wakeAt) ? wakeAt : undefined, slotInMs }
       }).pipe(fail("read the webhook queue"))
 
     /**
@@ -262,23 +266,33 @@ export const makeQueue = (deps: QueueDeps): Effect.Effect<QueueShape> =>
         Effect.catchAll((error) => Effect.logWarning(`webhooks: ${storeError("count the attempts cut short by the last stop")(error).message}`))
       )
 
+    /** The webhooks with something pending when the dispatcher starts (left by the last run), and the outbox. */
+    const pendingAtStart = sql<{ readonly webhook_id: string }>`SELECT DISTINCT webhook_id FROM webhook_deliveries WHERE status = ${"pending"}`.pipe(
+      Effect.flatMap((rows) => Effect.zipRight(queued(rows.map((row) => row.webhook_id)), outboxed)),
+      Effect.catchAll((error) => Effect.logWarning(`webhooks: ${storeError("read the webhook queue")(error).message}`))
+    )
+
     const run: QueueShape["run"] = Effect.gen(function* () {
       yield* countCutAttempts
+      yield* pendingAtStart
       const runner = yield* FiberSet.make<void, never>()
       for (;;) {
-        const wakeAt = yield* dispatch(runner).pipe(
+        const { wakeAt, slotInMs } = yield* dispatch(runner).pipe(
           Effect.catchAll((error) =>
             // A database hiccup: look again in a while (or at the next wake-up).
-            Effect.as(Effect.logWarning(`webhooks: ${error.message}`), Number.NaN)
+            Effect.as(Effect.logWarning(`webhooks: ${error.message}`), { wakeAt: Number.NaN, slotInMs: undefined })
           )
         )
         const now = yield* Clock.currentTimeMillis
         const wait =
           wakeAt === undefined ? undefined : Number.isNaN(wakeAt) ? Duration.seconds(5) : Duration.millis(Math.max(0, wakeAt - now))
         if (wait !== undefined && Duration.toMillis(wait) === 0) continue
-        yield* wait === undefined ? Queue.take(signal) : Effect.race(Queue.take(signal), Effect.sleep(wait))
+        const waits: Array<Effect.Effect<void>> = [Queue.take(signal)]
+        if (wait !== undefined) waits.push(Effect.sleep(wait))
+        if (slotInMs !== undefined) waits.push(Effect.sleep(Duration.millis(slotInMs)).pipe(Effect.withClock(liveClock)))
+        yield* waits.length === 1 ? waits[0]! : Effect.raceAll(waits)
       }
     })
 
-    return { wake, run }
+    return { queued, outboxed, run }
   })

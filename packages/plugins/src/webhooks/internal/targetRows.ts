@@ -7,7 +7,7 @@ import * as Effect from "effect/Effect"
 import type { EventSubscription, WebhookKind } from "../contract/Api.js"
 import { WebhookNotFound } from "../errors.js"
 import { fail, type WebhooksDeps } from "./deps.js"
-import { secretContext, urlContext } from "./queue.js"
+import { secretContext, urlContext } from "./attempt.js"
 import { toWebhook, type WebhookRow, type WebhookViewRow } from "./rows.js"
 import { maskUrl } from "./url.js"
 
@@ -32,12 +32,15 @@ export const makeTargetRows = ({ sql, box }: Pick<WebhooksDeps, "sql" | "box">) 
   /**
    * Webhooks as answered, oldest first: every one, or the one with `id`. One statement on both engines: the
    * pending count and the newest delivery are correlated subqueries, each an index lookup per webhook (the queue's
-   * `(status, webhook_id, ...)`, the log's `(webhook_id, created_at, id)` read backwards).
+   * `(status, webhook_id, ...)`, the log's `(webhook_id, created_at, id)` read backwards). Pending counts the
+   * outbox's events that name the webhook too (a short table: read whole; ids are UUIDs, so the quoted id in the
+   * JSON array matches no other).
    */
   const views = (id?: string) =>
     Effect.map(
       sql<WebhookViewRow>`SELECT w.*,
-          (SELECT COUNT(*) FROM webhook_deliveries p WHERE p.status = ${"pending"} AND p.webhook_id = w.id) AS pending,
+          (SELECT COUNT(*) FROM webhook_deliveries p WHERE p.status = ${"pending"} AND p.webhook_id = w.id)
+            + (SELECT COUNT(*) FROM webhook_outbox o WHERE o.webhook_ids LIKE ${'%"'} || w.id || ${'"%'}) AS pending,
           d.id AS last_id, d.event AS last_event, d.status AS last_status, d.response_status AS last_response_status,
           COALESCE(d.last_attempt_at, d.created_at) AS last_at
         FROM webhooks w
