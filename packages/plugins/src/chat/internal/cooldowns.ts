@@ -1,0 +1,31 @@
+/**
+ * Per chat user, per action cooldowns: an action run by a user cannot run
+ * again for that user until its kind's cooldown has passed. Kept in memory
+ * (a restart forgets them: they pace people, they guard nothing). An entry is
+ * forgotten once its cooldown is over, so memory follows recent use only.
+ */
+export interface Cooldowns {
+  /** Starts the cooldown and answers undefined, or answers how long is left (ms) without starting anything. */
+  readonly take: (chatUserId: string, action: string, cooldownMs: number, nowMs: number) => number | undefined
+  readonly size: () => number
+}
+
+export const makeCooldowns = (): Cooldowns => {
+  /** `${chatUserId}\u0000${action}` -> when it may run again (ms). */
+  const until = new Map<string, number>()
+  let lastSweep = Number.NEGATIVE_INFINITY
+  return {
+    take: (chatUserId, action, cooldownMs, nowMs) => {
+      if (nowMs - lastSweep >= 1_000) {
+        for (const [key, at] of until) if (at <= nowMs) until.delete(key)
+        lastSweep = nowMs
+      }
+      const key = `${chatUserId}\u0000${action}`
+      const at = until.get(key)
+      if (at !== undefined && at > nowMs) return at - nowMs
+      until.set(key, nowMs + cooldownMs)
+      return undefined
+    },
+    size: () => until.size
+  }
+}
