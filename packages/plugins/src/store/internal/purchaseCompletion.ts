@@ -96,11 +96,27 @@ export const makePurchaseCompletion = (
             outcome: staged.result.outcome,
             expiresAt: entry.expiresAt
           })
-          return { row, staged }
+          // Its durable consumers (webhooks' outbox) write in this transaction: the event commits with the purchase.
+          const completed = new StorePurchaseCompleted({
+            purchaseId: row.id,
+            platformId: row.platform_id,
+            playerName: row.player_name,
+            productId: row.product_id,
+            productName: row.product_name,
+            role: row.role,
+            durationDays: row.duration_days,
+            amount,
+            currency,
+            entryId: entry.id,
+            expiresAt: entry.expiresAt,
+            outcome: staged.result.outcome
+          })
+          yield* bus.stage(completed)
+          return { row, staged, completed }
         })
       )
       if (done === undefined) return receipt("duplicate")
-      const { row, staged } = done
+      const { row, staged, completed } = done
       const entry = staged.result.entry
       // Committed: the servers' files, the admins and the bus follow; none of them can undo the purchase.
       yield* staged.announce.pipe(
@@ -117,22 +133,7 @@ export const makePurchaseCompletion = (
           link: "/store/admin"
         })
         .pipe(Effect.catchAll((error) => Effect.logWarning(`store: no notification for purchase ${row.id}: ${error.message}`)))
-      yield* bus.publish(
-        new StorePurchaseCompleted({
-          purchaseId: row.id,
-          platformId: row.platform_id,
-          playerName: row.player_name,
-          productId: row.product_id,
-          productName: row.product_name,
-          role: row.role,
-          durationDays: row.duration_days,
-          amount,
-          currency,
-          entryId: entry.id,
-          expiresAt: entry.expiresAt,
-          outcome: staged.result.outcome
-        })
-      )
+      yield* bus.publish(completed)
       return receipt("granted")
     })
 
