@@ -2,15 +2,16 @@
  * The provider's signed webhook over the real controller and the payment
  * stand-in: a paid session grants its priority once (delivered twice, or
  * ten times at once), into every server's `priority.txt`, with the purchase
- * completed, the admins notified, `StorePurchaseCompleted` published and an
- * audit row; a tampered, wrongly keyed, unsigned or stale delivery is 400
+ * completed, the admins notified, `StorePurchaseCompleted` published (its
+ * durable consumers run inside the purchase's transaction) and an audit row; a tampered, wrongly keyed, unsigned or stale delivery is 400
  * and grants nothing; a renewal extends the player's entry from its expiry;
  * an expired session ends its purchase.
  */
 import * as SqlClient from "@effect/sql/SqlClient"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Queue } from "effect"
-import { storeSignatureHeader } from "../../src/store/index.js"
+import { EventBus, on } from "@garrison/runtime"
+import { Effect, Option, Queue } from "effect"
+import { StorePurchaseCompleted, storeSignatureHeader } from "../../src/store/index.js"
 import {
   ADMIN,
   addProduct,
@@ -45,15 +46,23 @@ describe("the store's webhook", () => {
         yield* configure(payments)
         const product = yield* addProduct({ name: "VIP 30 days", price: "4.99", duration: "30d" })
         const session = yield* checkout(product.id, STEAM64, "Survivor")
+        // A durable consumer (as webhooks' outbox is) gets the event inside the purchase's transaction, once.
+        const staged: Array<boolean> = []
+        yield* (yield* EventBus).registerDurable(
+          "store-test",
+          on(StorePurchaseCompleted, () => Effect.map(Effect.serviceOption(SqlClient.TransactionConnection), (t) => void staged.push(Option.isSome(t))))
+        )
 
         const before = Date.now()
         expect(yield* pay(payments, session.sessionId)).toEqual({ status: 200, outcome: "granted" })
+        expect(staged).toEqual([true])
         expect(priorityFile(alpha.installDir)).toBe(STEAM64)
         expect(priorityFile(beta.installDir)).toBe(STEAM64)
 
         // The provider's retry: the same event, signed again.
         const again = yield* Effect.promise(() => payments.deliver(session.sessionId))
         expect(outcomeOf(again)).toEqual({ status: 200, outcome: "duplicate" })
+        expect(staged).toEqual([true])
         expect(again.eventId).toBe(payments.deliveries[0]!.eventId)
         expect(priorityFile(alpha.installDir)).toBe(STEAM64)
 
