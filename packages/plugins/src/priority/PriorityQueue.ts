@@ -164,12 +164,18 @@ export class PriorityQueue extends Context.Tag("@garrison/plugins/PriorityQueue"
     // A folder that cannot be written is logged by the sync, which carries on with the others.
     const syncAll: PriorityQueueShape["syncAll"] = Effect.asVoid(file.syncAll)
 
+    /**
+     * In the change's transaction: its event, staged, so its durable consumers (webhooks' outbox) commit with it.
+     * After the commit, `changed` with the same event.
+     */
+    const stageChange = (action: PriorityChangeAction, rows: ReadonlyArray<EntryRow>) =>
+      Effect.suspend(() => {
+        const event = new PriorityChanged({ action, ids: rows.map((r) => r.id), platformIds: rows.map((r) => r.platformId) })
+        return Effect.as(bus.stage(event), event)
+      })
+
     /** After a stored change: sync every server, then tell the other plugins. */
-    const changed = (action: PriorityChangeAction, rows: ReadonlyArray<EntryRow>) =>
-      Effect.zipRight(
-        syncAll,
-        bus.publish(new PriorityChanged({ action, ids: rows.map((r) => r.id), platformIds: rows.map((r) => r.platformId) }))
-      )
+    const changed = (event: PriorityChanged) => Effect.zipRight(syncAll, bus.publish(event))
 
     /** One transaction; a failure to commit is a store error like any other. */
     const transaction = <A, E, R>(operation: string, body: Effect.Effect<A, E, R>) =>
@@ -243,7 +249,7 @@ export class PriorityQueue extends Context.Tag("@garrison/plugins/PriorityQueue"
           addedAt: at,
           source: "manual"
         }
-        const row: EntryRow = yield* transaction("add a priority entry", Effect.gen(function* () {
+        const { row, event } = yield* transaction("add a priority entry", Effect.gen(function* () {
           yield* store.writeLock
           const existing = yield* store.byPlatformId(input.platformId)
           if (Option.isSome(existing)) {
@@ -255,9 +261,9 @@ export class PriorityQueue extends Context.Tag("@garrison/plugins/PriorityQueue"
           }
           const row: EntryRow = { ...fields, seq: yield* store.nextSeq }
           yield* store.insertRows([row])
-          return row
+          return { row, event: yield* stageChange("added", [row]) }
         }))
-        yield* changed("added", [row])
+        yield* changed(event)
         return toView(row)
       })
 
@@ -266,16 +272,16 @@ export class PriorityQueue extends Context.Tag("@garrison/plugins/PriorityQueue"
         const current = yield* find(id)
         const expiresAt = patch.expiresAt === undefined ? current.expiresAt : yield* checkExpiry(patch.expiresAt)
         const row: EntryRow = { ...current, name: patch.name ?? current.name, role: patch.role ?? current.role, expiresAt }
-        yield* store.update(row)
-        yield* changed("updated", [row])
+        const event = yield* transaction("change a priority entry", Effect.zipRight(store.update(row), stageChange("updated", [row])))
+        yield* changed(event)
         return toView(row)
       })
 
     const remove: PriorityQueueShape["remove"] = (id) =>
       Effect.gen(function* () {
         const current = yield* find(id)
-        yield* store.remove(id)
-        yield* changed("removed", [current])
+        const event = yield* transaction("remove a priority entry", Effect.zipRight(store.remove(id), stageChange("removed", [current])))
+        yield* changed(event)
       })
 
     const importEntries: PriorityQueueShape["importEntries"] = (body, caller) =>
@@ -286,9 +292,9 @@ export class PriorityQueue extends Context.Tag("@garrison/plugins/PriorityQueue"
           const existing = yield* store.platformIds
           const plan = planImport(body, { existing, nowMs, caller, newId: randomUUID, firstSeq: yield* store.nextSeq })
           yield* store.insertRows(plan.rows)
-          return plan
+          return { ...plan, event: plan.rows.length > 0 ? yield* stageChange("imported", plan.rows) : undefined }
         }))
-        if (plan.rows.length > 0) yield* changed("imported", plan.rows)
+        if (plan.event !== undefined) yield* changed(plan.event)
         // A batch this size is worth a backup now rather than at the next interval (queued, never waited for).
         if (plan.rows.length >= BULK_WRITE_BACKUP_ROWS) yield* database.requestBackup("priority-import")
         return new PriorityImportResult({ added: plan.rows.length, skipped: plan.skipped, errors: plan.errors })
@@ -303,18 +309,22 @@ export class PriorityQueue extends Context.Tag("@garrison/plugins/PriorityQueue"
         // Taken before the player's entry is read: two grants for one player extend one after the other.
         yield* store.writeLock
         const existing = yield* store.byPlatformId(grant.platformId)
-        const staged = (row: EntryRow, outcome: PriorityGrantOutcome): StagedPriorityGrant => ({
-          result: { entry: toView(row), outcome },
-          announce: outcome === "kept" ? Effect.void : changed(outcome === "added" ? "added" : "updated", [row])
-        })
+        // Staged in the caller's transaction; announced after its commit.
+        const staged = (row: EntryRow, outcome: PriorityGrantOutcome): Effect.Effect<StagedPriorityGrant> =>
+          outcome === "kept"
+            ? Effect.succeed({ result: { entry: toView(row), outcome }, announce: Effect.void })
+            : Effect.map(stageChange(outcome === "added" ? "added" : "updated", [row]), (event) => ({
+                result: { entry: toView(row), outcome },
+                announce: changed(event)
+              }))
         if (Option.isSome(existing) && isActive(existing.value, at)) {
           const current = existing.value
-          if (current.expiresAt === null) return staged(current, "kept")
+          if (current.expiresAt === null) return yield* staged(current, "kept")
           // From the current expiry (later than now: the entry is active), never from now: a renewal adds its days.
           const expiresAt = grant.days === null ? null : iso(Date.parse(current.expiresAt) + grant.days * DAY_MS)
           const row: EntryRow = { ...current, role: grant.role, expiresAt, source: grant.source }
           yield* store.update(row)
-          return staged(row, "extended")
+          return yield* staged(row, "extended")
         }
         // An expired entry the cleanup has not reached yet no longer counts: a new one replaces it.
         if (Option.isSome(existing)) yield* store.remove(existing.value.id)
@@ -330,7 +340,7 @@ export class PriorityQueue extends Context.Tag("@garrison/plugins/PriorityQueue"
           source: grant.source
         }
         yield* store.insertRows([row])
-        return staged(row, "added")
+        return yield* staged(row, "added")
       })
 
     const grant: PriorityQueueShape["grant"] = (input) =>
@@ -342,12 +352,12 @@ export class PriorityQueue extends Context.Tag("@garrison/plugins/PriorityQueue"
 
     const cleanup: PriorityQueueShape["cleanup"] = Effect.gen(function* () {
       const at = yield* nowIso
-      const removed = yield* transaction("clean up priority entries", Effect.gen(function* () {
+      const { removed, event } = yield* transaction("clean up priority entries", Effect.gen(function* () {
         const expired = yield* store.expired(at)
         yield* store.removeExpired(at)
-        return expired
+        return { removed: expired, event: expired.length > 0 ? yield* stageChange("cleaned", expired) : undefined }
       }))
-      if (removed.length > 0) yield* changed("cleaned", removed)
+      if (event !== undefined) yield* changed(event)
       return new PriorityCleanupResult({ removed: removed.length, remaining: yield* store.count })
     })
 
