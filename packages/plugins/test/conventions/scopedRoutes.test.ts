@@ -457,4 +457,47 @@ describe("routes changed by issues 27 and 28, as a moderator scoped to server A"
       expect(checkout.status, checkout.text).toBe(409)
       expect(((yield* call("GET", "/api/store/admin/purchases", { as: ADMIN })).body as { items: ReadonlyArray<unknown> }).items).toEqual([])
     }).pipe(Effect.provide(setup())))
+
+  it.scopedLive("the writes whose events are staged now (priority queue, bans): a grant scoped to A changes none, and stages nothing", () =>
+    Effect.gen(function* () {
+      const { a, b } = yield* twoServers
+      // Global permissions granted on A only: they reach no global list.
+      const scoped = `pq:${["priority.manage", "bans.manage", "players.ban"].map((p) => `${p}@${a.id}`).join(",")}`
+      const hook = yield* call("POST", "/api/webhooks", {
+        as: ADMIN,
+        json: { name: "everything", url: "https://hooks.example.com/h/all", events: [{ pattern: "*" }] }
+      })
+      expect(hook.status, hook.text).toBe(201)
+      const hookId = String((hook.body as { id: string }).id)
+      const entry = yield* call("POST", "/api/priority-queue", { as: ADMIN, json: { platformId: "76561198012345670", name: "Kept", role: "VIP", expiresAt: null } })
+      expect(entry.status, entry.text).toBe(201)
+      const entryId = String((entry.body as { id: string }).id)
+      const ban = yield* call("POST", "/api/bans", { as: ADMIN, json: { platformId: "76561198012345671", playerName: "Kept", reason: "r" } })
+      expect(ban.status, ban.text).toBe(201)
+      const banId = String((ban.body as { id: string }).id)
+      const logged = () =>
+        Effect.map(call("GET", `/api/webhooks/${hookId}/deliveries?limit=200`, { as: ADMIN }), (reply) => (reply.body as { items: ReadonlyArray<unknown> }).items.length)
+      // The admin's two changes are staged and reach the webhook's log.
+      yield* eventually(logged(), (n) => n === 2, 10_000, "the admin's two events in the log")
+
+      for (const [method, path, json] of [
+        ["POST", "/api/priority-queue", { platformId: "76561198012345672", name: "P", role: "VIP", expiresAt: null }],
+        ["PATCH", `/api/priority-queue/${entryId}`, { name: "Changed" }],
+        ["DELETE", `/api/priority-queue/${entryId}`],
+        ["POST", "/api/priority-queue/import", [{ platformId: "76561198012345673", name: "I", role: "VIP", expiresAt: null }]],
+        ["POST", "/api/priority-queue/cleanup"],
+        ["POST", "/api/bans", { platformId: "76561198012345674", playerName: "P", reason: "r" }],
+        ["DELETE", `/api/bans/${banId}`]
+      ] as ReadonlyArray<readonly [string, string, unknown?]>) {
+        const reply = yield* call(method as "GET", path, { as: scoped, ...(json === undefined ? {} : { json }) })
+        expect(reply.status, `${method} ${path}: ${reply.text}`).toBe(403)
+        holdsNothingOf(reply.text, b)
+        expect(reply.text).not.toContain("Kept")
+      }
+      // Nothing changed, and nothing was staged: the log still holds the admin's two events only.
+      const entries = (yield* call("GET", "/api/priority-queue", { as: ADMIN })).body as { items: ReadonlyArray<{ name: string }> }
+      expect(entries.items.map((e) => e.name)).toEqual(["Kept"])
+      expect((yield* call("GET", `/api/bans/${banId}`, { as: ADMIN })).status).toBe(200)
+      expect(yield* logged()).toBe(2)
+    }).pipe(Effect.provide(setup())))
 })
