@@ -41,22 +41,15 @@ export const registerEnqueue = (
       Effect.orElseSucceed(() => (typeof data.name === "string" ? data.name : null))
     )
 
-  /** The enabled webhooks that take the event. */
-  const targetsOf = (hooks: ReadonlyArray<ActiveWebhook>, declaration: AnyPublishedEvent, event: AnyEvent) => {
-    const severity = declaration.severity(event)
-    const serverId = declaration.serverId(event)
-    return hooks.filter((hook) => takes(hook, declaration.name, severity, serverId))
-  }
-
   /** One event: an outbox row naming the enabled webhooks that take it; nothing when none does. */
   const enqueue = (declaration: AnyPublishedEvent, event: AnyEvent) =>
     Effect.gen(function* () {
       const hooks = yield* active
       if (hooks.length === 0) return
-      const targets = targetsOf(hooks, declaration, event)
-      if (targets.length === 0) return
       const severity = declaration.severity(event)
       const serverId = declaration.serverId(event)
+      const targets = hooks.filter((hook) => takes(hook, declaration.name, severity, serverId))
+      if (targets.length === 0) return
       const timestamp = iso(yield* Clock.currentTimeMillis)
       const data = declaration.data(event)
       const payload = payloadText(declaration.name, timestamp, data)

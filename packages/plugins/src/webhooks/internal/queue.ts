@@ -109,6 +109,12 @@ export const makeQueue = (deps: QueueDeps): Effect.Effect<QueueShape> =>
     const pacer = makePacer(GIVE_WAY_MS)
     const fail = (operation: string) => Effect.mapError(storeError(operation))
 
+    /** Some lane holds rows read and not started yet. */
+    const anyRowsReady = () => {
+      for (const lane of lanes.values()) if (lane.rows.length > 0) return true
+      return false
+    }
+
     const laneOf = (webhookId: string): Lane => {
       let lane = lanes.get(webhookId)
       if (lane === undefined) {
@@ -221,7 +227,7 @@ export const makeQueue = (deps: QueueDeps): Effect.Effect<QueueShape> =>
         const realNow = performance.now()
         const mayWork = () => pacer.take(realNow, givingWay, inflight.size)
         // Idle, the outbox first; giving way, only when no lane has anything ready.
-        if (outboxDirty && (!givingWay || [...lanes.values()].every((lane) => lane.rows.length === 0)) && mayWork()) {
+        if (outboxDirty && (!givingWay || !anyRowsReady()) && mayWork()) {
           yield* drainOutbox(givingWay ? 1 : FAN_OUT_BATCH)
         }
         if (outboxDirty && !givingWay) wakeAt = now
@@ -243,7 +249,7 @@ export const makeQueue = (deps: QueueDeps): Effect.Effect<QueueShape> =>
         // Giving way with work waiting and nothing under way (an attempt's end would wake it): the next slot, or the
         // requests stopping (then full speed).
         const slotInMs =
-          givingWay && inflight.size === 0 && (outboxDirty || [...lanes.values()].some((lane) => lane.rows.length > 0))
+          givingWay && inflight.size === 0 && (outboxDirty || anyRowsReady())
             ? Math.max(1, pacer.nextSlotAt() - realNow)
             : undefined
         return { wakeAt: Number.isFinite(wakeAt) ? wakeAt : undefined, slotInMs }
