@@ -26,6 +26,7 @@ import { WebhooksPlugin } from "./webhooks/index.js"
 import { LicensePlugin } from "./license/index.js"
 import { CloudPlugin } from "./cloud/index.js"
 import { StorePlugin } from "./store/index.js"
+import { ChatPlugin } from "./chat/index.js"
 
 export * from "./accounts/index.js"
 export * from "./health/index.js"
@@ -51,6 +52,7 @@ export * from "./webhooks/index.js"
 export * from "./license/index.js"
 export * from "./cloud/index.js"
 export * from "./store/index.js"
+export * from "./chat/index.js"
 
 /** The plugins the controller loads by default, in no particular order (the host orders them). */
-export const defaultPlugins: ReadonlyArray<AnyPlugin> = [HealthPlugin, AccountsPlugin, AuditPlugin, NotificationsPlugin, ServersPlugin, SchedulerPlugin, PlayersPlugin, LogsPlugin, PriorityPlugin, BansPlugin, ActionsPlugin, PlatformPlugin, ModsPlugin, UpdatesPlugin, RolloutPlugin, ConfigPlugin, FilesPlugin, TypesPlugin, BackupsPlugin, DangerzonePlugin, StorePlugin, LicensePlugin, CloudPlugin, WebhooksPlugin]
+export const defaultPlugins: ReadonlyArray<AnyPlugin> = [HealthPlugin, AccountsPlugin, AuditPlugin, NotificationsPlugin, ServersPlugin, SchedulerPlugin, PlayersPlugin, LogsPlugin, PriorityPlugin, BansPlugin, ActionsPlugin, PlatformPlugin, ModsPlugin, UpdatesPlugin, RolloutPlugin, ConfigPlugin, FilesPlugin, TypesPlugin, BackupsPlugin, DangerzonePlugin, StorePlugin, LicensePlugin, CloudPlugin, WebhooksPlugin, ChatPlugin]

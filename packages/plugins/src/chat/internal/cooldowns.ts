@@ -7,6 +7,8 @@
 export interface Cooldowns {
   /** Starts the cooldown and answers undefined, or answers how long is left (ms) without starting anything. */
   readonly take: (chatUserId: string, action: string, cooldownMs: number, nowMs: number) => number | undefined
+  /** Ends a cooldown early (the call it started was refused before it did anything). */
+  readonly release: (chatUserId: string, action: string) => void
   readonly size: () => number
 }
 
@@ -26,6 +28,7 @@ export const makeCooldowns = (): Cooldowns => {
       until.set(key, nowMs + cooldownMs)
       return undefined
     },
+    release: (chatUserId, action) => void until.delete(`${chatUserId}\u0000${action}`),
     size: () => until.size
   }
 }

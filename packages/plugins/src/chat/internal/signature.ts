@@ -6,14 +6,14 @@
  *   with the bot key, over `${ts}.${action}.${chatUserId}`; the timestamp
  *   within ±300 s of now (a signature from the future is as suspect as an
  *   old one);
- * - a signature already seen inside the window is a replay (`ReplayGuard`).
+ * - a signature already seen inside the window is a replay (the database
+ *   remembers them, `SeenSignatures`).
  *
  * The signature is lower-case hex, 64 characters, and nothing else: the same
  * bytes in upper case would be a second spelling of one signature, and a
  * replay spelled differently must not pass as new. No signature headers at
  * all: the call is the bot's, unverified (the caller decides whether that is
- * allowed, `CHAT_REQUIRE_SIGNATURE`). Only a signature that verified is
- * remembered, so the guard's memory grows with the bot's own calls alone.
+ * allowed, `CHAT_REQUIRE_SIGNATURE`).
  */
 import { createHmac, timingSafeEqual } from "node:crypto"
 
@@ -69,10 +69,15 @@ const bearerOf = (authorization: string | undefined): string | undefined => {
   return match?.[1]
 }
 
-/** Checks a call's key, timestamp and signature at `nowSeconds`; the replay check is the guard's, after this. */
+/** Whether `authorization` carries the bot key (compared in constant time). */
+export const carriesBotKey = (authorization: string | undefined, botKey: string): boolean => {
+  const token = bearerOf(authorization)
+  return token !== undefined && sameText(token, botKey)
+}
+
+/** Checks a call's key, timestamp and signature at `nowSeconds`; the replay check (`SeenSignatures`) comes after this. */
 export const checkCall = (call: ChatCall, botKey: string, nowSeconds: number): CallCheck => {
-  const token = bearerOf(call.authorization)
-  if (token === undefined || !sameText(token, botKey)) return refused("the bot key is wrong or missing (Authorization: Bearer <key>)", false)
+  if (!carriesBotKey(call.authorization, botKey)) return refused("the bot key is wrong or missing (Authorization: Bearer <key>)", false)
   if (call.timestamp === undefined && call.signature === undefined) return { _tag: "Unsigned" }
   if (call.timestamp === undefined) return refused("X-Chat-Sig was sent without X-Chat-Ts")
   if (call.signature === undefined) return refused("X-Chat-Ts was sent without X-Chat-Sig")
@@ -87,36 +92,4 @@ export const checkCall = (call: ChatCall, botKey: string, nowSeconds: number): C
     return refused("X-Chat-Sig does not match the timestamp, action and chat user id")
   }
   return { _tag: "Verified", signature: call.signature, timestamp }
-}
-
-/**
- * The signatures that verified inside the window, each forgotten once its timestamp has left the window (it could
- * not pass the timestamp check again). `accept` answers false for one already seen.
- */
-export interface ReplayGuard {
-  readonly accept: (signature: string, timestamp: number, nowSeconds: number) => boolean
-  /** Signatures remembered now. */
-  readonly size: () => number
-}
-
-export const makeReplayGuard = (windowSeconds = SIGNATURE_WINDOW_SECONDS): ReplayGuard => {
-  /** Signature -> the last second it can still pass the timestamp check. */
-  const seen = new Map<string, number>()
-  const forgetOld = (nowSeconds: number) => {
-    for (const [signature, until] of seen) if (until < nowSeconds) seen.delete(signature)
-  }
-  let lastSweep = Number.NEGATIVE_INFINITY
-  return {
-    accept: (signature, timestamp, nowSeconds) => {
-      // Swept at most once a second: the map holds only what verified inside the window.
-      if (nowSeconds !== lastSweep) {
-        forgetOld(nowSeconds)
-        lastSweep = nowSeconds
-      }
-      if (seen.has(signature)) return false
-      seen.set(signature, timestamp + windowSeconds)
-      return true
-    },
-    size: () => seen.size
-  }
 }

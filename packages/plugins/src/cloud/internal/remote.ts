@@ -11,7 +11,6 @@
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import {
-  ADMIN,
   type AuditTrailShape,
   canSeeServer,
   errorMessage,
@@ -22,7 +21,7 @@ import {
   principalCan,
   recordForRequest
 } from "@garrison/runtime"
-import type { RoleRecord } from "../../accounts/index.js"
+import { principalOfRole, type RoleRecord } from "../../accounts/index.js"
 import type { ServersShape } from "../../servers/index.js"
 import { type ActionRequest, type Outbound, type RemoteAction, REMOTE_ACTIONS } from "../contract/Protocol.js"
 
@@ -33,16 +32,8 @@ export const LINK_ACTOR_NAME = "cloud link"
 const DEFAULT_KICK_REASON = "Kicked by an admin"
 
 /** The link as a principal with the role's grants (never `admin`: the enable refuses such a role, and it is dropped here too). */
-export const linkPrincipal = (role: RoleRecord): Principal => {
-  const permissions = new Set<string>()
-  const scoped = new Map<string, Set<string>>()
-  for (const grant of role.permissions) {
-    if (typeof grant === "string") {
-      if (grant !== ADMIN) permissions.add(grant)
-    } else scoped.set(grant.permission, new Set([...(scoped.get(grant.permission) ?? []), ...grant.servers]))
-  }
-  return { kind: "service", id: LINK_ACTOR_ID, name: LINK_ACTOR_NAME, role: role.name, permissions, ...(scoped.size > 0 ? { scoped } : {}) }
-}
+export const linkPrincipal = (role: RoleRecord): Principal =>
+  principalOfRole(role, { kind: "service", id: LINK_ACTOR_ID, name: LINK_ACTOR_NAME, withoutAdmin: true })
 
 /** The online player an id names: BattlEye number, GUID, Steam64, DayZ ID, else the exact name (case-insensitive). */
 export const findPlayer = (players: ReadonlyArray<OnlinePlayer>, playerId: string): OnlinePlayer | undefined => {
