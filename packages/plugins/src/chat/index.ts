@@ -11,6 +11,7 @@ import { BotKey } from "./BotKey.js"
 import { ChatBot } from "./ChatBot.js"
 import { ChatUserRoles } from "./ChatUserRoles.js"
 import { ChatApi } from "./contract/Api.js"
+import { CHAT_PERMISSIONS } from "./contract/permissions.js"
 import { migrations } from "./migrations.js"
 import { ChatBotKeyRoutes, ChatBotRoutes, ChatUserRolesRoutes } from "./routes.js"
 
@@ -21,6 +22,7 @@ export const ChatPlugin = Plugin.make({
   dependsOn: ["accounts", "servers", "players", "actions", "mods", "bans", "priority", "config"],
   // Records audit rows through the audit trail it reads when built: the audit plugin is built first.
   requires: [AuditTrail],
+  permissions: CHAT_PERMISSIONS,
   migrations,
   layer: ChatBot.layer.pipe(Layer.provideMerge(Layer.mergeAll(BotKey.layer, ChatUserRoles.layer))),
   http: Plugin.http(ChatApi, Layer.mergeAll(ChatBotRoutes, ChatUserRolesRoutes, ChatBotKeyRoutes)),
@@ -40,6 +42,7 @@ export {
   ChatUserRolesGroup,
   CHAT_USER_ID
 } from "./contract/Api.js"
+export { CHAT_PERMISSIONS } from "./contract/permissions.js"
 export { BotKey, BOT_KEY_SEALING, newBotKey } from "./BotKey.js"
 export type { BotKeyShape, BotKeyState } from "./BotKey.js"
 export { ChatBot } from "./ChatBot.js"

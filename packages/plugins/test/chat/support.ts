@@ -37,8 +37,20 @@ export interface Fleet {
   readonly audit: ReturnType<typeof auditRecorder>
 }
 
-const actorFor = (fleet: Fleet, id: string, name: string, running: boolean): ServerActor.ServerActor => {
-  const entry = makeServerEntry({ id, name, installDir: `/srv/${id}`, rcon: { protocol: "battleye", host: "127.0.0.1", port: 2306, password: "pw" } })
+/** The agent beside `s1`, when the test starts one. */
+export interface AgentAt {
+  readonly url: string
+  readonly key: string
+}
+
+const actorFor = (fleet: Fleet, id: string, name: string, running: boolean, agent?: AgentAt): ServerActor.ServerActor => {
+  const entry = makeServerEntry({
+    id,
+    name,
+    installDir: `/srv/${id}`,
+    rcon: { protocol: "battleye", host: "127.0.0.1", port: 2306, password: "pw" },
+    ...(agent === undefined ? {} : { agent: { url: agent.url, apiKey: agent.key } })
+  })
   return fakeActor(id, {
     entry: Effect.succeed(entry),
     state: Effect.succeed({ ...initialState(id), status: running ? "running" : "stopped", map: "chernarusplus", players: running ? ONLINE : [] }),
@@ -55,10 +67,10 @@ const actorFor = (fleet: Fleet, id: string, name: string, running: boolean): Ser
   })
 }
 
-export const chatController = (config: Record<string, string> = {}) => {
+export const chatController = (config: Record<string, string> = {}, agent?: AgentAt) => {
   const fleet: Fleet = { said: [], power: [], audit: auditRecorder() }
   const actors = new Map([
-    ["s1", actorFor(fleet, "s1", "Chernarus", true)],
+    ["s1", actorFor(fleet, "s1", "Chernarus", true, agent)],
     ["s2", actorFor(fleet, "s2", "Livonia", false)]
   ])
   const layer = testController(

@@ -18,6 +18,7 @@ import { ActionsPlugin } from "../../src/actions/index.js"
 import { AuditPlugin } from "../../src/audit/index.js"
 import { BackupsPlugin } from "../../src/backups/index.js"
 import { BansPlugin } from "../../src/bans/index.js"
+import { ChatPlugin, chatSignature } from "../../src/chat/index.js"
 import { CloudPlugin } from "../../src/cloud/index.js"
 import { ConfigPlugin } from "../../src/config/index.js"
 import { DangerzonePlugin } from "../../src/dangerzone/index.js"
@@ -37,6 +38,7 @@ import { WebhooksPlugin } from "../../src/webhooks/index.js"
 
 const ADMIN = "root:admin"
 const B_SECRET = "b-join-secret"
+const BOT_KEY = "gcb_scoped-routes-bot-key-0123456789abcdefghijk"
 const PERMISSIONS = ["server.deploy", "server.config", "server.restart", "server.rcon", "server.view", "players.view", "players.kick", "players.ban", "mods.view", "mods.install"]
 
 const setup = () =>
@@ -63,12 +65,19 @@ const setup = () =>
       LicensePlugin,
       CloudPlugin,
       WebhooksPlugin,
-      StorePlugin
+      StorePlugin,
+      ChatPlugin
     ],
     {
       dataPrefix: "garrison-scoped-",
       logLevel: LogLevel.Error,
-      config: { RATE_LIMIT_API: "off", ADMIN_USERNAME: "admin", ADMIN_PASSWORD: "an admin password for the test" }
+      config: {
+        RATE_LIMIT_API: "off",
+        RATE_LIMIT_CHAT: "off",
+        ADMIN_USERNAME: "admin",
+        ADMIN_PASSWORD: "an admin password for the test",
+        CHAT_BOT_API_KEY: BOT_KEY
+      }
     }
   )
 
@@ -499,5 +508,54 @@ describe("routes changed by issues 27 and 28, as a moderator scoped to server A"
       expect(entries.items.map((e) => e.name)).toEqual(["Kept"])
       expect((yield* call("GET", `/api/bans/${banId}`, { as: ADMIN })).status).toBe(200)
       expect(yield* logged()).toBe(2)
+    }).pipe(Effect.provide(setup())))
+
+  it.scopedLive("the chat bot (issue 32): user roles and the bot key are beyond a scoped role; a chat user scoped to A acts on A only and hears nothing of B", () =>
+    Effect.gen(function* () {
+      const { a, b, moderator } = yield* twoServers
+      for (const [method, path, json] of [
+        ["GET", "/api/chat/user-roles", undefined],
+        ["PUT", "/api/chat/user-roles/1234", { role: "moderator" }],
+        ["DELETE", "/api/chat/user-roles/1234", undefined],
+        ["GET", "/api/chat/bot-key", undefined],
+        ["POST", "/api/chat/bot-key/reveal", undefined],
+        ["POST", "/api/chat/bot-key/rotate", undefined]
+      ] as const) {
+        const reply = yield* call(method, path, { as: moderator, ...(json === undefined ? {} : { json }) })
+        expect(reply.status, `${method} ${path}: ${reply.text}`).toBe(403)
+        expect(reply.text).not.toContain(BOT_KEY)
+      }
+      const role = { name: "a-helper", permissions: ["server.view", "server.rcon", "mods.view"].map((permission) => ({ permission, servers: [a.id] })) }
+      expect((yield* call("POST", "/api/roles", { as: ADMIN, json: role })).status).toBe(201)
+      expect((yield* call("PUT", "/api/chat/user-roles/4242", { as: ADMIN, json: { role: "a-helper" } })).status).toBe(200)
+      // One signature per (second, action, user): a second call of an action signs the next second (inside the window).
+      const lastTs = new Map<string, number>()
+      const chat = (action: string, serverId?: string, params?: Record<string, unknown>) => {
+        const ts = Math.max(Math.floor(Date.now() / 1000), (lastTs.get(action) ?? 0) + 1)
+        lastTs.set(action, ts)
+        return call("POST", "/api/chat/action", {
+          headers: { authorization: `Bearer ${BOT_KEY}`, "x-chat-ts": String(ts), "x-chat-sig": chatSignature(BOT_KEY, ts, action, "4242") },
+          json: { action, chatUserId: "4242", ...(serverId === undefined ? {} : { serverId }), ...(params === undefined ? {} : { params }) }
+        })
+      }
+      for (const [action, params] of [
+        ["status", undefined],
+        ["mods", undefined],
+        ["message", { message: "hello B" }],
+        ["rcon", { command: "#shutdown" }],
+        ["lock", undefined]
+      ] as const) {
+        const reply = yield* chat(action, b.id, params)
+        expect(reply.status, `${action} on B: ${reply.text}`).toBe(403)
+        holdsNothingOf(reply.text, b)
+        expect(reply.text).not.toContain('"B"')
+      }
+      const listed = yield* chat("servers")
+      expect(listed.status, listed.text).toBe(200)
+      expect((listed.body as { servers: Array<{ id: string }> }).servers.map((server) => server.id)).toEqual([a.id])
+      holdsNothingOf(listed.text, b)
+      const onA = yield* chat("status", a.id)
+      expect(onA.status, onA.text).toBe(200)
+      holdsNothingOf(onA.text, b)
     }).pipe(Effect.provide(setup())))
 })

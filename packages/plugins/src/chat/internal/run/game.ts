@@ -13,9 +13,6 @@ import type { ServerHandle } from "../../../servers/index.js"
 
 /** The top of the leaderboard the bot shows. */
 export const LEADERBOARD_SIZE = 20
-/** World events read to find the latest kills. */
-const EVENTS_READ = 1000
-
 const askAgent = (call: ActionCall, server: ServerHandle, services: ChatServices, action: string, input: Record<string, unknown>) =>
   Effect.map(
     asRefusal(services.actions.run({ server, action: actionsByName.get(action)!, input, caller: call.caller, clientIp: call.clientIp })),
@@ -37,7 +34,8 @@ export const chatFeed: ServerRunner = (call, server, services) =>
 export const killfeed: ServerRunner = (call, server, services) =>
   Effect.gen(function* () {
     const limit = yield* optionalNumber(call.params, "limit", { min: 1, max: 50, integer: true, fallback: 10 })
-    const answer = yield* askAgent(call, server, services, "world-events", { limit: EVENTS_READ })
+    // The mod answers its recent events (the agent's contract takes no input here); the kills are picked from them.
+    const answer = yield* askAgent(call, server, services, "world-events", {})
     const events = Array.isArray(answer["events"]) ? (answer["events"] as ReadonlyArray<Readonly<Record<string, unknown>>>) : []
     const kills = events
       .filter((event) => event["type"] === "player.killed" && typeof event["data"] === "object" && event["data"] !== null)
