@@ -27,6 +27,7 @@ import { LicensePlugin } from "./license/index.js"
 import { CloudPlugin } from "./cloud/index.js"
 import { StorePlugin } from "./store/index.js"
 import { ChatPlugin } from "./chat/index.js"
+import { TrustPlugin } from "./trust/index.js"
 
 export * from "./accounts/index.js"
 export * from "./health/index.js"
@@ -53,6 +54,7 @@ export * from "./license/index.js"
 export * from "./cloud/index.js"
 export * from "./store/index.js"
 export * from "./chat/index.js"
+export * from "./trust/index.js"
 
 /** The plugins the controller loads by default, in no particular order (the host orders them). */
-export const defaultPlugins: ReadonlyArray<AnyPlugin> = [HealthPlugin, AccountsPlugin, AuditPlugin, NotificationsPlugin, ServersPlugin, SchedulerPlugin, PlayersPlugin, LogsPlugin, PriorityPlugin, BansPlugin, ActionsPlugin, PlatformPlugin, ModsPlugin, UpdatesPlugin, RolloutPlugin, ConfigPlugin, FilesPlugin, TypesPlugin, BackupsPlugin, DangerzonePlugin, StorePlugin, LicensePlugin, CloudPlugin, WebhooksPlugin, ChatPlugin]
+export const defaultPlugins: ReadonlyArray<AnyPlugin> = [HealthPlugin, AccountsPlugin, AuditPlugin, NotificationsPlugin, ServersPlugin, SchedulerPlugin, PlayersPlugin, LogsPlugin, PriorityPlugin, BansPlugin, ActionsPlugin, PlatformPlugin, ModsPlugin, UpdatesPlugin, RolloutPlugin, ConfigPlugin, FilesPlugin, TypesPlugin, BackupsPlugin, DangerzonePlugin, StorePlugin, LicensePlugin, CloudPlugin, WebhooksPlugin, ChatPlugin, TrustPlugin]

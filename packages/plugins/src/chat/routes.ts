@@ -5,7 +5,7 @@ import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { BadRequest, Conflict, CurrentPrincipal, CurrentRequest, Forbidden, notFoundWith, storeDefect } from "@garrison/runtime"
-import { CHAT_BOT_ROLE } from "../accounts/index.js"
+import { CHAT_BOT_ROLE, grantsBeyond, Roles } from "../accounts/index.js"
 import { BotKey } from "./BotKey.js"
 import { ChatBot } from "./ChatBot.js"
 import { ChatUserRoles } from "./ChatUserRoles.js"
@@ -68,12 +68,16 @@ const mappingNotFound = notFoundWith((error: ChatUserRoleNotFound) => `chat user
 export const ChatUserRolesRoutes = HttpApiBuilder.group(ChatApi, "chatUserRoles", (handlers) =>
   Effect.gen(function* () {
     const mappings = yield* ChatUserRoles
+    const roles = yield* Roles
     return handlers
       .handle("list", () =>
-        mappings.list.pipe(
-          Effect.map((items) => ({ items, fallbackRole: CHAT_BOT_ROLE })),
-          Effect.catchTag("ChatStoreError", storeDefect)
-        )
+        Effect.gen(function* () {
+          const caller = yield* CurrentPrincipal
+          const items = yield* mappings.list.pipe(Effect.catchTag("ChatStoreError", storeDefect))
+          // Which roles the caller may give, so a manager who is not an admin picks from them rather than learning by 403.
+          const assignableRoles = (yield* roles.list.pipe(Effect.orDie)).filter((role) => grantsBeyond(caller, role).length === 0).map((role) => role.name)
+          return { items, fallbackRole: CHAT_BOT_ROLE, assignableRoles }
+        })
       )
       .handle("set", ({ path, payload }) =>
         Effect.flatMap(CurrentPrincipal, (by) => mappings.set(path.chatUserId, payload, by)).pipe(

@@ -27,7 +27,11 @@ describe("chat user roles", () => {
         const replaced = yield* call("PUT", "/api/chat/user-roles/123456789012345678", { as: ADMIN, json: { role: "chat-bot" } })
         expect(replaced.status).toBe(200)
         const list = yield* call("GET", "/api/chat/user-roles", { as: ADMIN })
-        expect(list.body).toEqual({ items: [expect.objectContaining({ chatUserId: "123456789012345678", role: "chat-bot" })], fallbackRole: "chat-bot" })
+        expect(list.body).toEqual({
+          items: [expect.objectContaining({ chatUserId: "123456789012345678", role: "chat-bot" })],
+          fallbackRole: "chat-bot",
+          assignableRoles: ["admin", "chat-bot", "moderator"]
+        })
         const removed = yield* call("DELETE", "/api/chat/user-roles/123456789012345678", { as: ADMIN })
         expect(removed.body).toEqual({ chatUserId: "123456789012345678", removedRole: "chat-bot", fallbackRole: "chat-bot" })
         expect((yield* call("DELETE", "/api/chat/user-roles/123456789012345678", { as: ADMIN })).status).toBe(404)
@@ -46,8 +50,10 @@ describe("chat user roles", () => {
         const missing = yield* call("PUT", "/api/chat/user-roles/1234", { as: ADMIN, json: { role: "ghost" } })
         expect(missing.status).toBe(400)
         expect(missing.body).toMatchObject({ message: 'role: no role named "ghost"', details: [{ path: "role" }] })
-        const badId = yield* call("PUT", `/api/chat/user-roles/${encodeURIComponent("a b")}`, { as: ADMIN, json: { role: "moderator" } })
-        expect(badId.status).toBe(400)
+        for (const id of ["a b", "...", "x".repeat(65)]) {
+          const badId = yield* call("PUT", `/api/chat/user-roles/${encodeURIComponent(id)}`, { as: ADMIN, json: { role: "moderator" } })
+          expect(badId.status, id).toBe(400)
+        }
         const viewer = yield* call("PUT", "/api/chat/user-roles/1234", { as: "v:server.view", json: { role: "chat-bot" } })
         expect(viewer.status).toBe(403)
         expect((yield* call("GET", "/api/chat/user-roles", { as: "v:server.view" })).status).toBe(403)
@@ -73,6 +79,8 @@ describe("chat user roles", () => {
         expect((yield* call("DELETE", "/api/chat/user-roles/9999", { as: MANAGER })).status).toBe(403)
         expect((yield* call("PUT", "/api/chat/user-roles/9999", { as: MANAGER, json: { role: "chat-bot" } })).status).toBe(403)
         const list = yield* call("GET", "/api/chat/user-roles", { as: MANAGER })
+        // What the manager may hand out: the floor role and the role within their grants, not admin or moderator.
+        expect((list.body as { assignableRoles: Array<string> }).assignableRoles).toEqual(["chat-bot", "s1-restarter"])
         expect((list.body as { items: Array<{ chatUserId: string; role: string }> }).items).toEqual([
           expect.objectContaining({ chatUserId: "1234", role: "s1-restarter" }),
           expect.objectContaining({ chatUserId: "9999", role: "admin" })

@@ -32,6 +32,7 @@ import { migrations as servers } from "../../src/servers/migrations.js"
 import { migrations as webhooks } from "../../src/webhooks/migrations.js"
 import { migrations as store } from "../../src/store/migrations.js"
 import { migrations as chat } from "../../src/chat/migrations.js"
+import { migrations as trust } from "../../src/trust/migrations.js"
 
 /** Runs a plugin's migrations in order on an empty in-memory database: version, name and the SQL text's fingerprint of each. */
 const fingerprints = (list: ReadonlyArray<Migration>) =>
@@ -103,7 +104,8 @@ const released: Record<string, readonly [ReadonlyArray<Migration>, ReadonlyArray
     [3, "webhook outbox", "2a5197cd3e4f78fa"]
   ]],
   store: [store, [[1, "create store products, purchases and payment config", "282032bc6732108d"]]],
-  chat: [chat, [[1, "create chat_user_roles, chat_bot_key, chat_signatures", "25e1cf596b3d0c19"]]]
+  chat: [chat, [[1, "create chat_user_roles, chat_bot_key, chat_signatures", "25e1cf596b3d0c19"]]],
+  trust: [trust, [[1, "create the trust pool", "543ba81261660101"]]]
 }
 
 describe("released migrations", () => {

@@ -19,6 +19,7 @@ import { AuditPlugin } from "../../src/audit/index.js"
 import { BackupsPlugin } from "../../src/backups/index.js"
 import { BansPlugin } from "../../src/bans/index.js"
 import { ChatPlugin, chatSignature } from "../../src/chat/index.js"
+import { TrustPlugin } from "../../src/trust/index.js"
 import { CloudPlugin } from "../../src/cloud/index.js"
 import { ConfigPlugin } from "../../src/config/index.js"
 import { DangerzonePlugin } from "../../src/dangerzone/index.js"
@@ -66,7 +67,8 @@ const setup = () =>
       CloudPlugin,
       WebhooksPlugin,
       StorePlugin,
-      ChatPlugin
+      ChatPlugin,
+      TrustPlugin
     ],
     {
       dataPrefix: "garrison-scoped-",
@@ -557,5 +559,27 @@ describe("routes changed by issues 27 and 28, as a moderator scoped to server A"
       const onA = yield* chat("status", a.id)
       expect(onA.status, onA.text).toBe(200)
       holdsNothingOf(onA.text, b)
+    }).pipe(Effect.provide(setup())))
+
+  it.scopedLive("the trust pool (issue 32) is beyond a role scoped to A: every admin route 403; the public lookup names no server", () =>
+    Effect.gen(function* () {
+      const { b, moderator } = yield* twoServers
+      for (const [method, path, json] of [
+        ["GET", "/api/trust/pool", undefined],
+        ["POST", "/api/trust/submissions", { banId: "x", reasonCategory: "cheating" }],
+        ["GET", "/api/trust/communities", undefined],
+        ["PATCH", "/api/trust/communities/local", { weight: 2 }],
+        ["GET", "/api/trust/appeals", undefined],
+        ["PUT", "/api/trust/chat-links/123456789012345678", { platformId: "76561198012345678" }]
+      ] as const) {
+        const reply = yield* call(method, path, { as: moderator, ...(json === undefined ? {} : { json }) })
+        expect(reply.status, `${method} ${path}: ${reply.text}`).toBe(403)
+      }
+      const lookup = yield* call("GET", "/api/v1/trust/76561198012345678")
+      expect(lookup.status).toBe(200)
+      holdsNothingOf(lookup.text, b)
+      const capabilities = yield* call("GET", "/.well-known/service-trust.json")
+      expect(capabilities.text).not.toMatch(/"d":|"p":|"q":/)
+      holdsNothingOf(capabilities.text, b)
     }).pipe(Effect.provide(setup())))
 })

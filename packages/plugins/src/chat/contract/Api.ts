@@ -26,9 +26,10 @@ import {
 } from "@garrison/runtime"
 
 /** A chat platform's user id: a snowflake, or any id of at most 64 letters, digits and `._:@-`. */
-export const CHAT_USER_ID = /^[A-Za-z0-9._:@-]{1,64}$/
+/** Dots alone (`.`, `..`) are refused: a URL path would read them as segments, not as an id. */
+export const CHAT_USER_ID = /^(?!\.+$)[A-Za-z0-9._:@-]{1,64}$/
 export const ChatUserId = Schema.String.pipe(
-  Schema.filter((id) => CHAT_USER_ID.test(id) || "must be 1 to 64 letters, digits or . _ : @ - (the chat platform's user id)")
+  Schema.filter((id) => CHAT_USER_ID.test(id) || "must be 1 to 64 letters, digits or . _ : @ - (not dots alone; the chat platform's user id)")
 )
 
 export const ChatUserRolePath = Schema.Struct({ chatUserId: ChatUserId })
@@ -91,7 +92,9 @@ export class ChatUserRoleView extends Schema.Class<ChatUserRoleView>("ChatUserRo
 export class ChatUserRoleList extends Schema.Class<ChatUserRoleList>("ChatUserRoleList")({
   items: Schema.Array(ChatUserRoleView),
   /** The role of every chat user without a mapping. */
-  fallbackRole: Schema.String
+  fallbackRole: Schema.String,
+  /** The roles the caller may hand out: those whose every grant the caller holds. */
+  assignableRoles: Schema.Array(Schema.String)
 }) {}
 
 export class ChatUserRoleInput extends Schema.Class<ChatUserRoleInput>("ChatUserRoleInput")({

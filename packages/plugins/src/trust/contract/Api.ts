@@ -1,0 +1,261 @@
+/**
+ * The trust network's HTTP contract: the public lookup and capability
+ * document, and the admin's pool (submissions, appeals, overturns,
+ * communities and their weights, chat links), `trust.manage`.
+ */
+import * as HttpApi from "@effect/platform/HttpApi"
+import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
+import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
+import * as OpenApi from "@effect/platform/OpenApi"
+import * as Schema from "effect/Schema"
+import { Access, BadRequest, BodyExample, Conflict, NotFound, PlatformId, RateLimit, StoredText } from "@garrison/runtime"
+import { POOL_STATUSES, REASON_CATEGORIES } from "../internal/rules.js"
+
+export const TRUST_MANAGE = "trust.manage"
+export const LOOKUP_RATE_SCOPE = "trust-lookup"
+
+const oneOf = <const T extends ReadonlyArray<string>>(values: T) =>
+  Schema.Literal(...values).annotations({ message: () => `expected one of ${values.join(", ")}` })
+
+export const TrustSignals = Schema.Struct({
+  bans_active: Schema.Number,
+  submissions_pending: Schema.Number,
+  accuracy: Schema.NullOr(Schema.Number),
+  overturned: Schema.Number,
+  expired: Schema.Number,
+  communities: Schema.Number,
+  playtime_hours: Schema.NullOr(Schema.Number),
+  servers_seen: Schema.NullOr(Schema.Number)
+})
+
+export class TrustScoreView extends Schema.Class<TrustScoreView>("TrustScore")({
+  serviceId: Schema.String,
+  platformId: Schema.String,
+  score: Schema.Number,
+  confidence: Schema.Number,
+  band: Schema.String,
+  signals: TrustSignals,
+  reasons: Schema.Array(Schema.String),
+  computedAt: Schema.String,
+  proof: Schema.optional(Schema.String)
+}) {}
+
+export const IdentifierPath = Schema.Struct({ identifier: Schema.String.pipe(Schema.maxLength(100, { message: () => "the identifier is at most 100 characters" })) })
+
+export class PoolBanView extends Schema.Class<PoolBanView>("TrustPoolBan")({
+  id: Schema.String,
+  platformId: Schema.String,
+  reasonCategory: Schema.String,
+  status: Schema.String,
+  vouchCount: Schema.Number,
+  vouchWeight: Schema.Number,
+  activatedAt: Schema.NullOr(Schema.String),
+  expiresAt: Schema.NullOr(Schema.String),
+  createdAt: Schema.String,
+  updatedAt: Schema.String
+}) {}
+
+export class PoolBanList extends Schema.Class<PoolBanList>("TrustPoolBanList")({ items: Schema.Array(PoolBanView) }) {}
+
+export const PoolListParams = Schema.Struct({
+  status: Schema.optional(oneOf(POOL_STATUSES)),
+  platformId: Schema.optional(PlatformId),
+  limit: Schema.optional(
+    Schema.NumberFromString.pipe(Schema.int({ message: () => "limit must be a whole number" }), Schema.between(1, 500, { message: () => "limit must be from 1 to 500" }))
+  )
+})
+
+const Note = StoredText.pipe(Schema.maxLength(1000, { message: () => "must be at most 1000 characters" }))
+
+export class SubmissionInput extends Schema.Class<SubmissionInput>("TrustSubmissionInput")({
+  /** A ban of the global ban database (`/api/bans`). */
+  banId: Schema.String.pipe(Schema.minLength(1, { message: () => "must not be empty" }), Schema.maxLength(100)),
+  reasonCategory: oneOf(REASON_CATEGORIES),
+  /** Private: never shown to partners or in lookups. */
+  note: Schema.optional(Note)
+}) {}
+
+export class OverturnInput extends Schema.Class<OverturnInput>("TrustOverturnInput")({ note: Note.pipe(Schema.minLength(1, { message: () => "must not be empty" })) }) {}
+
+export class AppealView extends Schema.Class<AppealView>("TrustAppeal")({
+  id: Schema.String,
+  banId: Schema.String,
+  statement: Schema.String,
+  status: Schema.String,
+  createdAt: Schema.String,
+  createdBy: Schema.NullOr(Schema.String),
+  decidedAt: Schema.NullOr(Schema.String),
+  decidedBy: Schema.NullOr(Schema.String),
+  decisionNote: Schema.NullOr(Schema.String)
+}) {}
+
+export class AppealList extends Schema.Class<AppealList>("TrustAppealList")({ items: Schema.Array(AppealView) }) {}
+
+export class AppealInput extends Schema.Class<AppealInput>("TrustAppealInput")({
+  banId: Schema.String.pipe(Schema.minLength(1, { message: () => "must not be empty" }), Schema.maxLength(100)),
+  /** The player's words, as an admin took them down. */
+  statement: Note.pipe(Schema.minLength(1, { message: () => "must not be empty" }))
+}) {}
+
+export class DecisionInput extends Schema.Class<DecisionInput>("TrustAppealDecision")({
+  decision: oneOf(["approve", "reject"] as const),
+  note: Note.pipe(Schema.minLength(1, { message: () => "must not be empty" }))
+}) {}
+
+export const AppealListParams = Schema.Struct({ status: Schema.optional(oneOf(["open", "approved", "rejected"] as const)) })
+
+export class CommunityView extends Schema.Class<CommunityView>("TrustCommunity")({
+  id: Schema.String,
+  name: Schema.String,
+  kind: Schema.String,
+  weight: Schema.Number,
+  held: Schema.Boolean,
+  heldReason: Schema.NullOr(Schema.String),
+  overturnRate: Schema.NullOr(Schema.Number),
+  submissions: Schema.Number,
+  reviewedAt: Schema.NullOr(Schema.String),
+  reviewedBy: Schema.NullOr(Schema.String)
+}) {}
+
+export class CommunityList extends Schema.Class<CommunityList>("TrustCommunityList")({ items: Schema.Array(CommunityView), threshold: Schema.Number }) {}
+
+export class ReviewInput extends Schema.Class<ReviewInput>("TrustCommunityReview")({
+  weight: Schema.Number.pipe(Schema.between(0, 2, { message: () => "must be a number from 0 to 2" }))
+}) {}
+
+export class ChatLinkView extends Schema.Class<ChatLinkView>("TrustChatLink")({
+  chatUserId: Schema.String,
+  platformId: Schema.String,
+  linkedAt: Schema.String,
+  linkedBy: Schema.NullOr(Schema.String)
+}) {}
+
+export class ChatLinkList extends Schema.Class<ChatLinkList>("TrustChatLinkList")({ items: Schema.Array(ChatLinkView) }) {}
+
+export const ChatLinkPath = Schema.Struct({
+  chatUserId: Schema.String.pipe(Schema.pattern(/^\d{15,20}$/, { message: () => "must be a chat user id: 15 to 20 digits" }))
+})
+export class ChatLinkInput extends Schema.Class<ChatLinkInput>("TrustChatLinkInput")({ platformId: PlatformId }) {}
+
+export const IdPath = Schema.Struct({ id: Schema.String.pipe(Schema.maxLength(100)) })
+
+export class TrustPublicGroup extends HttpApiGroup.make("trustPublic")
+  .add(
+    HttpApiEndpoint.get("lookup", "/api/v1/trust/:identifier")
+      .setPath(IdentifierPath)
+      .addSuccess(TrustScoreView)
+      .addError(BadRequest)
+      .addError(NotFound)
+      .annotate(RateLimit, LOOKUP_RATE_SCOPE)
+      .annotate(OpenApi.Summary, "A player's trust score")
+      .annotate(
+        OpenApi.Description,
+        "`{identifier}`: a Steam64, a Steam2 id, a service id (UUID) or a linked chat user id; anything else is 400 naming the kinds. " +
+          "Score 0-100, confidence 0-1, band (see the capability document), raw `signals` and `reasons`. With signing on, `proof` " +
+          "(an RS256 JWT restating score, band, confidence, identity and time) and the same in `x-service-trust-proof`. Public; " +
+          "60 a minute per IP (`RATE_LIMIT_TRUST_LOOKUP`)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("capabilities", "/.well-known/service-trust.json")
+      .addSuccess(Schema.Unknown)
+      .annotate(OpenApi.Summary, "The trust API's capability document")
+      .annotate(OpenApi.Description, "Endpoints, the score schema and bands, identifier kinds, and the public key (JWK) and algorithm when signing is on.")
+  )
+  .annotate(Access, Access.none) {}
+
+export class TrustAdminGroup extends HttpApiGroup.make("trustAdmin")
+  .add(
+    HttpApiEndpoint.get("pool", "/api/trust/pool")
+      .setUrlParams(PoolListParams)
+      .addSuccess(PoolBanList)
+      .addError(BadRequest)
+      .annotate(OpenApi.Summary, "The community ban pool")
+      .annotate(OpenApi.Description, "Newest change first; by status or player; at most `limit` (50; 1-500).")
+  )
+  .add(
+    HttpApiEndpoint.post("submit", "/api/trust/submissions")
+      .setPayload(SubmissionInput)
+      .addSuccess(PoolBanView, { status: 201 })
+      .addError(BadRequest)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Submit a ban to the pool")
+      .annotate(
+        OpenApi.Description,
+        "This community's vouch for a ban of the global ban list. 409 when it already vouches for the player's pool ban, the ban " +
+          "has expired, or the community is at its cap (50 in 24 hours, 1,000 in 30 days). Audit `trust.submit`."
+      )
+      .annotate(BodyExample, { banId: "0b5f6f1e-6c1a-4c57-9a4e-2f3d8e1b7c90", reasonCategory: "cheating", note: "aimbot on video" })
+  )
+  .add(
+    HttpApiEndpoint.post("overturn", "/api/trust/pool/:id/overturn")
+      .setPath(IdPath)
+      .setPayload(OverturnInput)
+      .addSuccess(PoolBanView)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Overturn a pool ban")
+      .annotate(OpenApi.Description, "The ban becomes `overturned` (a tombstone partners mirror); every vouching community's weight × 0.7. Audit `trust.overturn`.")
+  )
+  .add(
+    HttpApiEndpoint.get("appeals", "/api/trust/appeals")
+      .setUrlParams(AppealListParams)
+      .addSuccess(AppealList)
+      .addError(BadRequest)
+      .annotate(OpenApi.Summary, "Appeals")
+  )
+  .add(
+    HttpApiEndpoint.post("appeal", "/api/trust/appeals")
+      .setPayload(AppealInput)
+      .addSuccess(AppealView, { status: 201 })
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Record a player's appeal of a pool ban")
+  )
+  .add(
+    HttpApiEndpoint.post("decide", "/api/trust/appeals/:id/decision")
+      .setPath(IdPath)
+      .setPayload(DecisionInput)
+      .addSuccess(AppealView)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Approve or reject an appeal")
+      .annotate(OpenApi.Description, "Approving overturns the ban. Audit `trust.appeal.approved` / `trust.appeal.rejected`.")
+  )
+  .add(
+    HttpApiEndpoint.get("communities", "/api/trust/communities")
+      .addSuccess(CommunityList)
+      .annotate(OpenApi.Summary, "Communities and their weights")
+      .annotate(OpenApi.Description, "This community and every partner, with weight, hold, overturn rate over the last 20 submissions; and the threshold.")
+  )
+  .add(
+    HttpApiEndpoint.patch("review", "/api/trust/communities/:id")
+      .setPath(IdPath)
+      .setPayload(ReviewInput)
+      .addSuccess(CommunityView)
+      .addError(BadRequest)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Review a community: set its weight")
+      .annotate(OpenApi.Description, "Sets the weight (0-2) and lifts a hold; pending bans it vouched for are weighed again. Audit `trust.community.review`.")
+  )
+  .add(HttpApiEndpoint.get("chatLinks", "/api/trust/chat-links").addSuccess(ChatLinkList).annotate(OpenApi.Summary, "Chat users linked to players"))
+  .add(
+    HttpApiEndpoint.put("link", "/api/trust/chat-links/:chatUserId")
+      .setPath(ChatLinkPath)
+      .setPayload(ChatLinkInput)
+      .addSuccess(ChatLinkView)
+      .addError(BadRequest)
+      .annotate(OpenApi.Summary, "Link a chat user to a player")
+      .annotate(OpenApi.Description, "Lookups by that chat user id then name the player. Audit `trust.chat-link.set`.")
+  )
+  .add(
+    HttpApiEndpoint.del("unlink", "/api/trust/chat-links/:chatUserId")
+      .setPath(ChatLinkPath)
+      .addSuccess(Schema.Struct({ unlinked: Schema.String }))
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Unlink a chat user")
+  )
+  .annotate(Access, Access.permission(TRUST_MANAGE)) {}
+
+export class TrustApi extends HttpApi.make("trust").add(TrustPublicGroup).add(TrustAdminGroup) {}

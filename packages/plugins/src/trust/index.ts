@@ -1,0 +1,43 @@
+/**
+ * The trust network: this community's view of the shared ban pool, a
+ * public score per player (signed with RS256 when signing is on), and the
+ * admin's pool: submissions, appeals, overturns, communities and weights.
+ * See README.md.
+ */
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Duration from "effect/Duration"
+import { AuditTrail, Plugin } from "@garrison/runtime"
+import { LOOKUP_RATE_SCOPE, TRUST_MANAGE, TrustApi } from "./contract/Api.js"
+import { Lookup } from "./Lookup.js"
+import { migrations } from "./migrations.js"
+import { PlayerLinks } from "./PlayerLinks.js"
+import { Pool } from "./Pool.js"
+import { TrustAdminRoutes, TrustPublicRoutes } from "./routes.js"
+import { TrustSigning } from "./Signing.js"
+
+export const TrustPlugin = Plugin.make({
+  id: "trust",
+  description: "Trust network: the community ban pool, public signed trust scores",
+  // Submissions come from the global ban database.
+  dependsOn: ["bans"],
+  requires: [AuditTrail],
+  permissions: [{ name: TRUST_MANAGE, description: "Manage the trust pool: submissions, appeals, overturns, community weights, chat links" }],
+  rateLimits: [{ scope: LOOKUP_RATE_SCOPE, limit: 60, window: Duration.minutes(1), description: "the public trust lookup" }],
+  migrations,
+  layer: Layer.mergeAll(Pool.layer, Lookup.layer, PlayerLinks.layer).pipe(Layer.provideMerge(TrustSigning.layer)),
+  http: Plugin.http(TrustApi, Layer.mergeAll(TrustPublicRoutes, TrustAdminRoutes)),
+  jobs: [{ name: "expire", every: Duration.minutes(1), run: Effect.flatMap(Pool, (pool) => pool.expire) }]
+})
+
+export { TrustApi, TrustScoreView, TRUST_MANAGE } from "./contract/Api.js"
+export { Lookup, TrustPlayerHistory } from "./Lookup.js"
+export type { LookupShape, PlayerHistoryShape, TrustScore } from "./Lookup.js"
+export { LOCAL_COMMUNITY, Pool } from "./Pool.js"
+export type { Appeal, Community, PoolBan, PoolShape } from "./Pool.js"
+export { PlayerLinks } from "./PlayerLinks.js"
+export { PROOF_ISSUER, SIGNING_ALGORITHM, TrustSigning } from "./Signing.js"
+export { BANDS as TRUST_BANDS, bandOf as trustBandOf, scoreOf as trustScoreOf } from "./internal/score.js"
+export { readIdentifier as readTrustIdentifier } from "./internal/identifiers.js"
+export { serviceIdOf } from "./internal/players.js"
+export { REASON_CATEGORIES as TRUST_REASON_CATEGORIES } from "./internal/rules.js"
