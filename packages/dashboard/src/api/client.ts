@@ -25,6 +25,7 @@ import { AccountsApi } from "../../../plugins/src/accounts/contract/Api.js"
 import { AuditApi } from "../../../plugins/src/audit/contract/Api.js"
 import { BackupsApi } from "../../../plugins/src/backups/contract/Api.js"
 import { BansApi } from "../../../plugins/src/bans/contract/Api.js"
+import { ChatApi } from "../../../plugins/src/chat/contract/Api.js"
 import { CloudApi } from "../../../plugins/src/cloud/contract/Api.js"
 import { LicenseApi } from "../../../plugins/src/license/contract/Api.js"
 import { LogsApi } from "../../../plugins/src/logs/contract/Api.js"
@@ -52,6 +53,7 @@ export const GarrisonApi = HttpApi.make("garrison")
   .addHttpApi(LicenseApi)
   .addHttpApi(CloudApi)
   .addHttpApi(WebhooksApi)
+  .addHttpApi(ChatApi)
 
 /** A refused or failed call: the status, the API's error code (`csrf-mismatch`, `mfa-required`, ...) and its message. */
 export class ApiError extends Error {

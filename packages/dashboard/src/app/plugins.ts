@@ -5,6 +5,7 @@ import { actionsUi } from "../../../plugins/src/actions/ui/index.js"
 import { auditUi } from "../../../plugins/src/audit/ui/index.js"
 import { backupsUi } from "../../../plugins/src/backups/ui/index.js"
 import { bansUi } from "../../../plugins/src/bans/ui/index.js"
+import { chatUi } from "../../../plugins/src/chat/ui/index.js"
 import { cloudUi } from "../../../plugins/src/cloud/ui/index.js"
 import { licenseUi } from "../../../plugins/src/license/ui/index.js"
 import { logsUi } from "../../../plugins/src/logs/ui/index.js"
@@ -31,5 +32,6 @@ export const plugins: ReadonlyArray<PluginUi> = [
   storeUi,
   licenseUi,
   cloudUi,
-  webhooksUi
+  webhooksUi,
+  chatUi
 ]

@@ -6,30 +6,23 @@
  * Everyone signed in: the actions the bot can run, with the permission each
  * needs and its cooldown.
  */
-import { useRef, useState } from "react"
+import { useState } from "react"
 import { api } from "@dashboard/api/client.js"
 import { allowed, useSession } from "@dashboard/app/session.js"
 import { formatTime, Loaded, useResource } from "@dashboard/ui/data.js"
-import { ActionButton, SubmitButton, useFeedback, useSubmit } from "@dashboard/ui/feedback.js"
+import { CopyField } from "@dashboard/ui/CopyField.js"
+import { ActionButton, SubmitButton, useSubmit } from "@dashboard/ui/feedback.js"
 import { ChatUserRoleInput } from "../contract/Api.js"
 
-/** `CHAT_USER_ID` for the input's `pattern` (compiled with the `v` flag: the dash escaped). */
-const CHAT_USER_ID_PATTERN = "[A-Za-z0-9._:@\\-]{1,64}"
+/**
+ * The contract's `CHAT_USER_ID` for the input's `pattern`: the browser wraps
+ * it in `^(?:…)$` and compiles it with the `v` flag (the dash escaped in the
+ * class). Dots alone (`.`, `..`) are refused, like the API does.
+ */
+const CHAT_USER_ID_PATTERN = "(?!\\.+$)[A-Za-z0-9._:@\\-]{1,64}"
 
 /** A key the API answered (revealed or rotated): copy it now, it is not shown again. */
 const KeyPanel = ({ botKey, onDone }: { readonly botKey: string; readonly onDone: () => void }) => {
-  const feedback = useFeedback()
-  const field = useRef<HTMLInputElement>(null)
-  const copy = async () => {
-    field.current?.select()
-    try {
-      await navigator.clipboard.writeText(botKey)
-      feedback.ok("Bot key copied")
-    } catch {
-      // No clipboard access (an insecure origin, a denied permission): the field is selected for Ctrl+C.
-      feedback.ok("Selected: press Ctrl+C (⌘C) to copy")
-    }
-  }
   return (
     <section className="notice stack" aria-labelledby="chat-key-shown">
       <h3 id="chat-key-shown">The bot key, shown once</h3>
@@ -37,15 +30,7 @@ const KeyPanel = ({ botKey, onDone }: { readonly botKey: string; readonly onDone
         <strong>Copy it now: you will not see it again.</strong> Give it to the bot, which sends it as <code>Authorization: Bearer …</code> and signs its
         calls with it. Lost it? Rotate the key to get a new one.
       </p>
-      <div className="row">
-        <label className="grow">
-          Key
-          <input ref={field} readOnly value={botKey} className="mono" onFocus={(e) => e.target.select()} spellCheck={false} />
-        </label>
-        <button type="button" onClick={() => void copy()}>
-          Copy
-        </button>
-      </div>
+      <CopyField label="Key" value={botKey} copiedMessage="Bot key copied" />
       <div>
         <button type="button" onClick={onDone}>
           Done, I have copied it
@@ -82,7 +67,7 @@ const BotKeyCard = () => {
                 </>
               )}
               <dt>Unsigned calls</dt>
-              <dd>
+              <dd className="break-anywhere">
                 {key.requireSignature
                   ? "refused (CHAT_REQUIRE_SIGNATURE): every call must carry X-Chat-Ts and X-Chat-Sig"
                   : "accepted, run as unverified and marked so in the audit trail (CHAT_REQUIRE_SIGNATURE=true refuses them)"}
@@ -125,25 +110,24 @@ const BotKeyCard = () => {
   )
 }
 
-/** Roles come from `GET /api/roles` (admin); whoever else holds `users.manage` types the role's name. */
-const UserRoles = ({ canListRoles }: { readonly canListRoles: boolean }) => {
+/** The roles offered are the list answer's `assignableRoles`: those whose every grant the caller holds (every role for an admin). */
+const UserRoles = () => {
   const mappings = useResource(() => api((c) => c.chatUserRoles.list()), [])
-  const roles = useResource(
-    () => (canListRoles ? api((c) => c.roles.list({ urlParams: { limit: 1000 } })) : Promise.resolve(undefined)),
-    [canListRoles]
-  )
+  const assignable = mappings.data?.assignableRoles ?? []
   const [chatUserId, setChatUserId] = useState("")
   const [role, setRole] = useState("")
   const [tag, setTag] = useState("")
+  // A pick no longer offered (the list read again after a refusal) is no pick: the select shows "Choose a role" and sends nothing stale.
+  const chosen = assignable.includes(role) ? role : ""
   const save = useSubmit(async () => {
     const chatUserTag = tag.trim()
     try {
       await api((c) =>
-        c.chatUserRoles.set({ path: { chatUserId }, payload: new ChatUserRoleInput({ role: role.trim(), ...(chatUserTag === "" ? {} : { chatUserTag }) }) })
+        c.chatUserRoles.set({ path: { chatUserId }, payload: new ChatUserRoleInput({ role: chosen, ...(chatUserTag === "" ? {} : { chatUserTag }) }) })
       )
     } catch (error) {
-      // The role may be gone since the list was read.
-      void roles.reload()
+      // The role may be gone (or no longer the caller's to give) since the list was read: read it again, so the option goes.
+      void mappings.reload()
       throw error
     }
     setChatUserId("")
@@ -223,7 +207,7 @@ const UserRoles = ({ canListRoles }: { readonly canListRoles: boolean }) => {
               value={chatUserId}
               onChange={(e) => setChatUserId(e.target.value)}
               pattern={CHAT_USER_ID_PATTERN}
-              title="The chat platform's user id: 1 to 64 letters, digits or . _ : @ -"
+              title="The chat platform's user id: 1 to 64 letters, digits or . _ : @ - (not dots alone)"
               maxLength={64}
               required
               autoComplete="off"
@@ -232,18 +216,14 @@ const UserRoles = ({ canListRoles }: { readonly canListRoles: boolean }) => {
           </label>
           <label>
             Role
-            {canListRoles ? (
-              <select value={role} onChange={(e) => setRole(e.target.value)} required>
-                <option value="">Choose a role</option>
-                {(roles.data?.items ?? []).map((r) => (
-                  <option key={r.id} value={r.name}>
-                    {r.name}
-                  </option>
-                ))}
-              </select>
-            ) : (
-              <input value={role} onChange={(e) => setRole(e.target.value)} maxLength={64} required autoComplete="off" spellCheck={false} />
-            )}
+            <select value={chosen} onChange={(e) => setRole(e.target.value)} required>
+              <option value="">Choose a role</option>
+              {assignable.map((name) => (
+                <option key={name} value={name}>
+                  {name}
+                </option>
+              ))}
+            </select>
           </label>
           <label>
             Tag (optional)
@@ -318,7 +298,7 @@ const ChatPage = () => {
         bot key.
       </p>
       {admin && <BotKeyCard />}
-      {allowed(me, "users.manage") && <UserRoles canListRoles={admin} />}
+      {allowed(me, "users.manage") && <UserRoles />}
       <ActionsTable />
     </section>
   )

@@ -8,7 +8,7 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, BodyExample, Conflict, NotFound, PlatformId, RateLimit, StoredText } from "@garrison/runtime"
+import { Access, BadRequest, BodyExample, Conflict, NotFound, PlatformId, QueryInteger, RateLimit, StoredText } from "@garrison/runtime"
 import { POOL_STATUSES, REASON_CATEGORIES } from "../internal/rules.js"
 
 export const TRUST_MANAGE = "trust.manage"
@@ -60,9 +60,7 @@ export class PoolBanList extends Schema.Class<PoolBanList>("TrustPoolBanList")({
 export const PoolListParams = Schema.Struct({
   status: Schema.optional(oneOf(POOL_STATUSES)),
   platformId: Schema.optional(PlatformId),
-  limit: Schema.optional(
-    Schema.NumberFromString.pipe(Schema.int({ message: () => "limit must be a whole number" }), Schema.between(1, 500, { message: () => "limit must be from 1 to 500" }))
-  )
+  limit: Schema.optional(QueryInteger({ minimum: 1, maximum: 500, default: 50, about: "pool bans to list" }))
 })
 
 const Note = StoredText.pipe(Schema.maxLength(1000, { message: () => "must be at most 1000 characters" }))
@@ -197,6 +195,7 @@ export class TrustAdminGroup extends HttpApiGroup.make("trustAdmin")
       .addError(Conflict)
       .annotate(OpenApi.Summary, "Overturn a pool ban")
       .annotate(OpenApi.Description, "The ban becomes `overturned` (a tombstone partners mirror); every vouching community's weight × 0.7. Audit `trust.overturn`.")
+      .annotate(BodyExample, { note: "The video shows another player" })
   )
   .add(
     HttpApiEndpoint.get("appeals", "/api/trust/appeals")
@@ -212,6 +211,7 @@ export class TrustAdminGroup extends HttpApiGroup.make("trustAdmin")
       .addError(NotFound)
       .addError(Conflict)
       .annotate(OpenApi.Summary, "Record a player's appeal of a pool ban")
+      .annotate(BodyExample, { banId: "0b5f6f1e-6c1a-4c57-9a4e-2f3d8e1b7c90", statement: "I was not on the server that night" })
   )
   .add(
     HttpApiEndpoint.post("decide", "/api/trust/appeals/:id/decision")
@@ -222,6 +222,7 @@ export class TrustAdminGroup extends HttpApiGroup.make("trustAdmin")
       .addError(Conflict)
       .annotate(OpenApi.Summary, "Approve or reject an appeal")
       .annotate(OpenApi.Description, "Approving overturns the ban. Audit `trust.appeal.approved` / `trust.appeal.rejected`.")
+      .annotate(BodyExample, { decision: "approve", note: "Logs show the player offline" })
   )
   .add(
     HttpApiEndpoint.get("communities", "/api/trust/communities")
@@ -238,6 +239,7 @@ export class TrustAdminGroup extends HttpApiGroup.make("trustAdmin")
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Review a community: set its weight")
       .annotate(OpenApi.Description, "Sets the weight (0-2) and lifts a hold; pending bans it vouched for are weighed again. Audit `trust.community.review`.")
+      .annotate(BodyExample, { weight: 1 })
   )
   .add(HttpApiEndpoint.get("chatLinks", "/api/trust/chat-links").addSuccess(ChatLinkList).annotate(OpenApi.Summary, "Chat users linked to players"))
   .add(
@@ -248,6 +250,7 @@ export class TrustAdminGroup extends HttpApiGroup.make("trustAdmin")
       .addError(BadRequest)
       .annotate(OpenApi.Summary, "Link a chat user to a player")
       .annotate(OpenApi.Description, "Lookups by that chat user id then name the player. Audit `trust.chat-link.set`.")
+      .annotate(BodyExample, { platformId: "76561198012345678" })
   )
   .add(
     HttpApiEndpoint.del("unlink", "/api/trust/chat-links/:chatUserId")
