@@ -187,13 +187,27 @@ export class Pool extends Context.Tag("@garrison/plugins/trust/Pool")<Pool, Pool
         Effect.flatMap((rows) => (rows[0] === undefined ? Effect.fail(new TrustNotFound({ message: `no pool ban with id "${id}"` })) : Effect.succeed(toBan(rows[0]))))
       )
 
+    /**
+     * The feed's next tick, inside the caller's transaction: the wall clock, or one millisecond past the last
+     * tick when that is later. The feed row stays locked until the transaction commits, so ticks are handed out
+     * in commit order: a change the export has not shown yet always has a later tick than every change it has.
+     */
+    const tick = (at: number) =>
+      Effect.map(
+        sql<{ readonly at_ms: number | string }>`UPDATE trust_feed SET at_ms = CASE WHEN at_ms >= ${at} THEN at_ms + 1 ELSE ${at} END
+                                                 WHERE id = 1 RETURNING at_ms`,
+        (rows) => Number(rows[0]!.at_ms)
+      )
+
     /** Activates a pending ban whose vouchers' weights reach the threshold (inside the caller's transaction). */
     const weigh = (banId: string, at: number) =>
       Effect.gen(function* () {
         const weights = yield* sql<{ readonly weight: number | string }>`
           SELECT c.weight FROM trust_vouches v JOIN trust_communities c ON c.id = v.community_id WHERE v.ban_id = ${banId}`
         if (!reachesThreshold(weights.map((w) => Number(w.weight)), settings.threshold)) return false
-        const activated = yield* sql`UPDATE trust_bans SET status = 'active', activated_ms = ${at}, updated_ms = ${at}
+        const pending = yield* sql`SELECT id FROM trust_bans WHERE id = ${banId} AND status = 'pending'`
+        if (pending.length === 0) return false
+        const activated = yield* sql`UPDATE trust_bans SET status = 'active', activated_ms = ${at}, updated_ms = ${yield* tick(at)}
                                      WHERE id = ${banId} AND status = 'pending' RETURNING id`
         return activated.length > 0
       })
@@ -207,13 +221,13 @@ export class Pool extends Context.Tag("@garrison/plugins/trust/Pool")<Pool, Pool
           // The longest ban vouched for wins: a permanent vouch makes the pool ban permanent.
           const current = open[0].expires_ms === null ? null : Number(open[0].expires_ms)
           if (current !== null && (expiresMs === null || expiresMs > current)) {
-            yield* sql`UPDATE trust_bans SET expires_ms = ${expiresMs}, updated_ms = ${at} WHERE id = ${open[0].id}`
+            yield* sql`UPDATE trust_bans SET expires_ms = ${expiresMs}, updated_ms = ${yield* tick(at)} WHERE id = ${open[0].id}`
           }
           return open[0].id
         }
         const id = randomUUID()
         yield* sql`INSERT INTO trust_bans (id, platform_id, reason_category, status, expires_ms, activated_ms, created_ms, updated_ms)
-                   VALUES (${id}, ${platformId}, ${reasonCategory}, 'pending', ${expiresMs}, NULL, ${at}, ${at})`
+                   VALUES (${id}, ${platformId}, ${reasonCategory}, 'pending', ${expiresMs}, NULL, ${at}, ${yield* tick(at)})`
         yield* rememberPlayer(sql, platformId)
         return id
       })
@@ -236,9 +250,15 @@ export class Pool extends Context.Tag("@garrison/plugins/trust/Pool")<Pool, Pool
         ? Effect.succeed(value as ReasonCategory)
         : Effect.fail(new InvalidTrustInput({ field: "reasonCategory", message: `reasonCategory must be one of ${REASON_CATEGORIES.join(", ")}` }))
 
-    /** `self` in one transaction; the database's own errors become `TrustStoreError`, the rest stay. */
+    /**
+     * `self` in one transaction that first locks the feed row: every pool write takes its locks in one order
+     * (the feed, then bans and communities), so two never wait on each other (PostgreSQL would find a deadlock:
+     * an overturn ticks the feed then lowers weights, a review lowers weights then re-weighs). Pool writes are
+     * an admin's or a subscription's pace: one at a time is plenty. The database's own errors become
+     * `TrustStoreError`, the rest stay.
+     */
     const transaction = <A, E>(self: Effect.Effect<A, E, never>, what: string): Effect.Effect<A, Exclude<E, SqlError> | TrustStoreError> =>
-      sql.withTransaction(self).pipe(Effect.mapError((e) => (e instanceof SqlError ? storeError(what)(e) : (e as Exclude<E, SqlError>))))
+      sql.withTransaction(Effect.zipRight(sql`UPDATE trust_feed SET at_ms = at_ms WHERE id = 1`, self)).pipe(Effect.mapError((e) => (e instanceof SqlError ? storeError(what)(e) : (e as Exclude<E, SqlError>))))
 
     const submit: PoolShape["submit"] = (input, by) =>
       Effect.gen(function* () {
@@ -339,8 +359,12 @@ export class Pool extends Context.Tag("@garrison/plugins/trust/Pool")<Pool, Pool
         const at = yield* now
         yield* transaction(
           Effect.gen(function* () {
-            const changed = yield* sql`UPDATE trust_bans SET status = 'overturned', updated_ms = ${at}
-                                       WHERE id = ${id} AND status IN ('pending', 'active') RETURNING id`
+            const open = yield* sql`SELECT id FROM trust_bans WHERE id = ${id} AND status IN ('pending', 'active')`
+            const changed =
+              open.length === 0
+                ? []
+                : yield* sql`UPDATE trust_bans SET status = 'overturned', updated_ms = ${yield* tick(at)}
+                             WHERE id = ${id} AND status IN ('pending', 'active') RETURNING id`
             if (changed.length === 0) {
               const exists = yield* sql`SELECT status FROM trust_bans WHERE id = ${id}`
               return yield* Effect.fail(
@@ -454,12 +478,17 @@ export class Pool extends Context.Tag("@garrison/plugins/trust/Pool")<Pool, Pool
           sql`INSERT INTO trust_communities (id, name, kind, weight, held, created_at)
               VALUES (${id}, ${name}, 'partner', ${STARTING_WEIGHT}, 0, ${new Date(at).toISOString()}) ON CONFLICT (id) DO NOTHING`
         ).pipe(Effect.asVoid, Effect.mapError(storeError("add a community"))),
+      // Each expired ban takes its own tick: the feed orders changes one by one.
       expire: Effect.flatMap(now, (at) =>
-        sql`UPDATE trust_bans SET status = 'expired', updated_ms = ${at}
-            WHERE status IN ('pending', 'active') AND expires_ms IS NOT NULL AND expires_ms <= ${at} RETURNING id`
-      ).pipe(
-        Effect.map((rows) => rows.length),
-        Effect.mapError(storeError("expire pool bans"))
+        transaction(
+          Effect.gen(function* () {
+            const due = yield* sql<{ readonly id: string }>`SELECT id FROM trust_bans
+                                                            WHERE status IN ('pending', 'active') AND expires_ms IS NOT NULL AND expires_ms <= ${at}`
+            for (const { id } of due) yield* sql`UPDATE trust_bans SET status = 'expired', updated_ms = ${yield* tick(at)} WHERE id = ${id}`
+            return due.length
+          }),
+          "expire pool bans"
+        )
       )
     } satisfies PoolShape
   })

@@ -13,7 +13,10 @@ import { Lookup } from "./Lookup.js"
 import { migrations } from "./migrations.js"
 import { PlayerLinks } from "./PlayerLinks.js"
 import { Pool } from "./Pool.js"
-import { TrustAdminRoutes, TrustPublicRoutes } from "./routes.js"
+import { TrustAdminRoutes, TrustPartnerKeysRoutes, TrustPublicRoutes } from "./routes.js"
+import { Export } from "./Export.js"
+import { PartnerKeys } from "./PartnerKeys.js"
+import { CURSOR_KEY } from "./internal/cursor.js"
 import { TrustSigning } from "./Signing.js"
 
 export const TrustPlugin = Plugin.make({
@@ -25,8 +28,9 @@ export const TrustPlugin = Plugin.make({
   permissions: [{ name: TRUST_MANAGE, description: "Manage the trust pool: submissions, appeals, overturns, community weights, chat links" }],
   rateLimits: [{ scope: LOOKUP_RATE_SCOPE, limit: 60, window: Duration.minutes(1), description: "the public trust lookup" }],
   migrations,
-  layer: Layer.mergeAll(Pool.layer, Lookup.layer, PlayerLinks.layer).pipe(Layer.provideMerge(TrustSigning.layer)),
-  http: Plugin.http(TrustApi, Layer.mergeAll(TrustPublicRoutes, TrustAdminRoutes)),
+  secrets: [CURSOR_KEY],
+  layer: Layer.mergeAll(Pool.layer, Lookup.layer, PlayerLinks.layer, PartnerKeys.layer, Export.layer).pipe(Layer.provideMerge(TrustSigning.layer)),
+  http: Plugin.http(TrustApi, Layer.mergeAll(TrustPublicRoutes, TrustAdminRoutes, TrustPartnerKeysRoutes)),
   jobs: [{ name: "expire", every: Duration.minutes(1), run: Effect.flatMap(Pool, (pool) => pool.expire) }]
 })
 
@@ -36,6 +40,11 @@ export type { LookupShape, PlayerHistoryShape, TrustScore } from "./Lookup.js"
 export { LOCAL_COMMUNITY, Pool } from "./Pool.js"
 export type { Appeal, Community, PoolBan, PoolShape } from "./Pool.js"
 export { PlayerLinks } from "./PlayerLinks.js"
+export { Export as TrustExport } from "./Export.js"
+export type { ExportPage as TrustExportPage, ExportRow as TrustExportRow } from "./Export.js"
+export { hashPartnerKey, PartnerKeys } from "./PartnerKeys.js"
+export type { Partner, PartnerKey } from "./PartnerKeys.js"
+export { TIERS as TRUST_TIERS } from "./internal/tiers.js"
 export { PROOF_ISSUER, SIGNING_ALGORITHM, TrustSigning } from "./Signing.js"
 export { BANDS as TRUST_BANDS, bandOf as trustBandOf, scoreOf as trustScoreOf } from "./internal/score.js"
 export { readIdentifier as readTrustIdentifier } from "./internal/identifiers.js"

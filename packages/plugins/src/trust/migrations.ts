@@ -17,6 +17,10 @@
  *   link has named, for lookups by service id.
  * - `trust_chat_links`: a chat user linked to a player, for lookups by chat
  *   user id.
+ * - `trust_feed`: one row, the feed's clock: every change of a pool ban
+ *   takes the next tick in its own transaction (the row stays locked until
+ *   it commits), so the export's order is the order changes committed in.
+ * - `trust_partner_keys`: keys partners export with, stored as SHA-256.
  */
 import { type Migration, migration } from "@garrison/runtime"
 
@@ -79,6 +83,22 @@ export const migrations: ReadonlyArray<Migration> = [
           platform_id TEXT NOT NULL,
           linked_at TEXT NOT NULL,
           linked_by TEXT
+        )`,
+    sql`CREATE TABLE trust_feed (
+          id INTEGER PRIMARY KEY,
+          at_ms BIGINT NOT NULL
+        )`,
+    sql`INSERT INTO trust_feed (id, at_ms) VALUES (1, 0)`,
+    sql`CREATE TABLE trust_partner_keys (
+          id TEXT PRIMARY KEY,
+          name TEXT NOT NULL,
+          tier TEXT NOT NULL,
+          key_hash TEXT NOT NULL UNIQUE,
+          hint TEXT NOT NULL,
+          created_ms BIGINT NOT NULL,
+          created_by TEXT,
+          revoked_ms BIGINT,
+          last_used_ms BIGINT
         )`
   ])
 ]

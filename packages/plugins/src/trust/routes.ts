@@ -1,13 +1,18 @@
 /** The handlers behind `TrustApi`; the host has checked access (none for the public group, `trust.manage` for the admin's). */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
+import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
-import { auditActorOf, BadRequest, Conflict, CurrentPrincipal, NotFound, storeDefect } from "@garrison/runtime"
+import * as Option from "effect/Option"
+import { auditActorOf, BadRequest, Conflict, CurrentPrincipal, NotFound, storeDefect, Unauthenticated } from "@garrison/runtime"
 import { trustSettings } from "./config.js"
 import { TrustApi } from "./contract/Api.js"
 import type { InvalidTrustInput, TrustConflict, TrustNotFound } from "./errors.js"
 import { capabilityDocument } from "./internal/capabilities.js"
+import { Export } from "./Export.js"
+import { TIERS } from "./internal/tiers.js"
 import { Lookup } from "./Lookup.js"
+import { PartnerKeys } from "./PartnerKeys.js"
 import { PlayerLinks } from "./PlayerLinks.js"
 import { Pool } from "./Pool.js"
 import { TrustSigning } from "./Signing.js"
@@ -17,11 +22,26 @@ const conflict = (error: TrustConflict) => Effect.fail(new Conflict({ message: e
 const notFound = (error: TrustNotFound) => Effect.fail(new NotFound({ message: error.message }))
 const caller = Effect.map(CurrentPrincipal, auditActorOf)
 
+/** The partner key a request carries: `Authorization: Bearer <key>` or `x-service-partner-key`. */
+const presentedKey = (headers: Readonly<Record<string, string | undefined>>): string | undefined => {
+  const bearer = /^Bearer[ ]+(\S+)[ ]*$/i.exec(headers["authorization"] ?? "")?.[1]
+  const header = headers["x-service-partner-key"]?.trim()
+  return bearer ?? (header === undefined || header === "" ? undefined : header)
+}
+
+const tooMany = (seconds: number) =>
+  HttpServerResponse.unsafeJson(
+    { error: "rate-limited", message: `this partner key's tier allows no more export requests this minute; retry in ${seconds} s` },
+    { status: 429, headers: { "retry-after": String(seconds) } }
+  )
+
 export const TrustPublicRoutes = HttpApiBuilder.group(TrustApi, "trustPublic", (handlers) =>
   Effect.gen(function* () {
     const lookup = yield* Lookup
     const signing = yield* TrustSigning
     const settings = yield* trustSettings
+    const exporter = yield* Export
+    const partners = yield* PartnerKeys
     const document = capabilityDocument({ communityName: settings.communityName, threshold: settings.threshold, publicJwk: signing.publicJwk })
     return handlers
       .handle("lookup", ({ path }) =>
@@ -33,6 +53,21 @@ export const TrustPublicRoutes = HttpApiBuilder.group(TrustApi, "trustPublic", (
         )
       )
       .handle("capabilities", () => Effect.succeed(document))
+      .handle("export", ({ urlParams }) =>
+        Effect.gen(function* () {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const key = presentedKey(request.headers)
+          const partner = key === undefined ? Option.none() : yield* partners.partnerOf(key)
+          if (Option.isNone(partner)) {
+            return yield* Effect.fail(
+              new Unauthenticated({ message: "a partner key is required (Authorization: Bearer <key> or x-service-partner-key); this one is unknown or revoked" })
+            )
+          }
+          const wait = yield* partners.pace(partner.value)
+          if (wait !== undefined) return tooMany(wait)
+          return HttpServerResponse.unsafeJson(yield* exporter.page(urlParams, partner.value))
+        }).pipe(Effect.catchTags({ InvalidTrustInput: invalid, TrustStoreError: storeDefect }))
+      )
   })
 )
 
@@ -99,6 +134,28 @@ export const TrustAdminRoutes = HttpApiBuilder.group(TrustApi, "trustAdmin", (ha
           Effect.as({ unlinked: path.chatUserId }),
           Effect.catchTags({ TrustNotFound: notFound, TrustStoreError: storeDefect })
         )
+      )
+  })
+)
+
+export const TrustPartnerKeysRoutes = HttpApiBuilder.group(TrustApi, "trustPartnerKeys", (handlers) =>
+  Effect.gen(function* () {
+    const keys = yield* PartnerKeys
+    return handlers
+      .handle("list", () =>
+        keys.list.pipe(
+          Effect.map((items) => ({ items, tiers: TIERS })),
+          Effect.catchTag("TrustStoreError", storeDefect)
+        )
+      )
+      .handle("issue", ({ payload }) =>
+        Effect.flatMap(caller, (by) => keys.issue(payload.name, payload.tier, by)).pipe(
+          Effect.map(({ key, record }) => ({ key, partnerKey: record })),
+          Effect.catchTags({ InvalidTrustInput: invalid, TrustStoreError: storeDefect })
+        )
+      )
+      .handle("revoke", ({ path }) =>
+        Effect.flatMap(caller, (by) => keys.revoke(path.id, by)).pipe(Effect.catchTags({ TrustNotFound: notFound, TrustStoreError: storeDefect }))
       )
   })
 )

@@ -33,3 +33,20 @@ export const submit = (banId: string, reasonCategory = "cheating", note = "seen 
   call("POST", "/api/trust/submissions", { as: MANAGER, json: { banId, reasonCategory, note } })
 
 export const lookup = (identifier: string) => call("GET", `/api/v1/trust/${encodeURIComponent(identifier)}`)
+
+/** A partner key of `tier`, issued by an admin. */
+export const partnerKey = (tier = "partner", name = "Partner") =>
+  Effect.map(call("POST", "/api/trust/partner-keys", { as: ADMIN, json: { name, tier } }), (reply) => {
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201)
+    return reply.body as { key: string; partnerKey: { id: string } }
+  })
+
+export interface Page {
+  readonly bans: ReadonlyArray<{ readonly id: string; readonly status: string; readonly updatedMs: number; readonly platformId: string }>
+  readonly nextCursor: string | null
+  readonly resumeSince: number
+  readonly proof?: string
+}
+
+export const exportPage = (key: string, query: Record<string, string>) =>
+  call("GET", `/api/v1/trust/export?${new URLSearchParams(query).toString()}`, { headers: { authorization: `Bearer ${key}` } })

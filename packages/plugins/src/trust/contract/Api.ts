@@ -8,8 +8,9 @@ import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as OpenApi from "@effect/platform/OpenApi"
 import * as Schema from "effect/Schema"
-import { Access, BadRequest, BodyExample, Conflict, NotFound, PlatformId, QueryInteger, RateLimit, StoredText } from "@garrison/runtime"
+import { Access, ADMIN, BadRequest, BodyExample, Conflict, NotFound, PlatformId, QueryInteger, RateLimit, StoredText, Unauthenticated } from "@garrison/runtime"
 import { POOL_STATUSES, REASON_CATEGORIES } from "../internal/rules.js"
+import { TIER_NAMES } from "../internal/tiers.js"
 
 export const TRUST_MANAGE = "trust.manage"
 export const LOOKUP_RATE_SCOPE = "trust-lookup"
@@ -137,6 +138,67 @@ export class ChatLinkInput extends Schema.Class<ChatLinkInput>("TrustChatLinkInp
 
 export const IdPath = Schema.Struct({ id: Schema.String.pipe(Schema.maxLength(100)) })
 
+export const ExportParams = Schema.Struct({
+  /** Changes after this moment: ISO 8601 or epoch milliseconds (a page's `resumeSince`). */
+  since: Schema.optional(Schema.String.pipe(Schema.maxLength(40, { message: () => "since is at most 40 characters" }))),
+  /** A page's `nextCursor`, as given. */
+  cursor: Schema.optional(Schema.String.pipe(Schema.maxLength(500, { message: () => "cursor is at most 500 characters" }))),
+  limit: Schema.optional(QueryInteger({ minimum: 1, maximum: 5000, about: "rows per page, up to the key's tier" })),
+  /** Comma-separated: active, overturned, expired (all three by default). */
+  status: Schema.optional(Schema.String.pipe(Schema.maxLength(100, { message: () => "status is at most 100 characters" })))
+})
+
+export class ExportRowView extends Schema.Class<ExportRowView>("TrustExportRow")({
+  id: Schema.String,
+  platformId: Schema.String,
+  serviceId: Schema.String,
+  reasonCategory: Schema.String,
+  status: Schema.String,
+  vouchCount: Schema.Number,
+  activatedAt: Schema.NullOr(Schema.String),
+  expiresAt: Schema.NullOr(Schema.String),
+  updatedAt: Schema.String,
+  updatedMs: Schema.Number
+}) {}
+
+export class ExportPageView extends Schema.Class<ExportPageView>("TrustExportPage")({
+  bans: Schema.Array(ExportRowView),
+  nextCursor: Schema.NullOr(Schema.String),
+  resumeSince: Schema.Number,
+  proof: Schema.optional(Schema.String)
+}) {}
+
+export class PartnerKeyView extends Schema.Class<PartnerKeyView>("TrustPartnerKey")({
+  id: Schema.String,
+  name: Schema.String,
+  tier: Schema.String,
+  hint: Schema.String,
+  createdAt: Schema.String,
+  createdBy: Schema.NullOr(Schema.String),
+  revokedAt: Schema.NullOr(Schema.String),
+  lastUsedAt: Schema.NullOr(Schema.String)
+}) {}
+
+export class PartnerKeyList extends Schema.Class<PartnerKeyList>("TrustPartnerKeyList")({
+  items: Schema.Array(PartnerKeyView),
+  tiers: Schema.Array(Schema.Struct({ name: Schema.String, maxLimit: Schema.Number, requestsPerMinute: Schema.Number }))
+}) {}
+
+export class PartnerKeyInput extends Schema.Class<PartnerKeyInput>("TrustPartnerKeyInput")({
+  name: StoredText.pipe(
+    Schema.minLength(1, { message: () => "must not be empty" }),
+    Schema.maxLength(100, { message: () => "must be at most 100 characters" }),
+    Schema.pattern(/^[^\r\n]*$/, { message: () => "must be a single line" })
+  ),
+  tier: oneOf(TIER_NAMES)
+}) {}
+
+export class PartnerKeyIssued extends Schema.Class<PartnerKeyIssued>("TrustPartnerKeyIssued")({
+  /** The key: give it to the partner now, it is not shown again. */
+  key: Schema.String,
+  partnerKey: PartnerKeyView
+}) {}
+
 export class TrustPublicGroup extends HttpApiGroup.make("trustPublic")
   .add(
     HttpApiEndpoint.get("lookup", "/api/v1/trust/:identifier")
@@ -152,6 +214,22 @@ export class TrustPublicGroup extends HttpApiGroup.make("trustPublic")
           "Score 0-100, confidence 0-1, band (see the capability document), raw `signals` and `reasons`. With signing on, `proof` " +
           "(an RS256 JWT restating score, band, confidence, identity and time) and the same in `x-service-trust-proof`. Public; " +
           "60 a minute per IP (`RATE_LIMIT_TRUST_LOOKUP`)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("export", "/api/v1/trust/export")
+      .setUrlParams(ExportParams)
+      .addSuccess(ExportPageView)
+      .addError(BadRequest)
+      .addError(Unauthenticated)
+      .annotate(OpenApi.Summary, "The pool's changes, for partners")
+      .annotate(
+        OpenApi.Description,
+        "Partner key as `Authorization: Bearer <key>` or `x-service-partner-key` (401 without a valid one; 429 with Retry-After past " +
+          "the tier's requests a minute). Changes in commit order, pending bans left out, tombstones (`overturned`, `expired`) in. " +
+          "Follow `nextCursor` (signed; an altered one is 400) until it is null, then resume later with `since=<resumeSince>`: every " +
+          "change arrives once. `limit` up to the tier's page; `status` a comma-separated subset of active, overturned, expired. " +
+          "`proof`: an RS256 JWT over the SHA-256 of the page's `bans` JSON (`digest`), `count`, `nextCursor` and `resumeSince`."
       )
   )
   .add(
@@ -261,4 +339,30 @@ export class TrustAdminGroup extends HttpApiGroup.make("trustAdmin")
   )
   .annotate(Access, Access.permission(TRUST_MANAGE)) {}
 
-export class TrustApi extends HttpApi.make("trust").add(TrustPublicGroup).add(TrustAdminGroup) {}
+export class TrustPartnerKeysGroup extends HttpApiGroup.make("trustPartnerKeys")
+  .add(
+    HttpApiEndpoint.get("list", "/api/trust/partner-keys")
+      .addSuccess(PartnerKeyList)
+      .annotate(OpenApi.Summary, "Partner keys and tiers")
+      .annotate(OpenApi.Description, "Every key with its tier, hint and last use (never the key), and the tiers' page sizes and rates.")
+  )
+  .add(
+    HttpApiEndpoint.post("issue", "/api/trust/partner-keys")
+      .setPayload(PartnerKeyInput)
+      .addSuccess(PartnerKeyIssued, { status: 201 })
+      .addError(BadRequest)
+      .annotate(OpenApi.Summary, "Issue a partner key")
+      .annotate(OpenApi.Description, "The key is in this answer only (stored as its SHA-256). Audit `trust.partner-key.issue`.")
+      .annotate(BodyExample, { name: "Chernarus Survivors", tier: "partner" })
+  )
+  .add(
+    HttpApiEndpoint.del("revoke", "/api/trust/partner-keys/:id")
+      .setPath(IdPath)
+      .addSuccess(PartnerKeyView)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Revoke a partner key")
+      .annotate(OpenApi.Description, "Refused at once from then on. Audit `trust.partner-key.revoke`.")
+  )
+  .annotate(Access, Access.permission(ADMIN)) {}
+
+export class TrustApi extends HttpApi.make("trust").add(TrustPublicGroup).add(TrustAdminGroup).add(TrustPartnerKeysGroup) {}

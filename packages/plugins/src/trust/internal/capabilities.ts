@@ -3,6 +3,7 @@ import * as Option from "effect/Option"
 import type { JWK } from "jose"
 import { ACCEPTED_KINDS_TEXT, IDENTIFIER_KINDS } from "./identifiers.js"
 import { BANDS } from "./score.js"
+import { TIERS } from "./tiers.js"
 
 export const CAPABILITY_PATH = "/.well-known/service-trust.json"
 
@@ -12,8 +13,16 @@ export const capabilityDocument = (options: { readonly communityName: string; re
   community: options.communityName,
   endpoints: {
     capabilities: CAPABILITY_PATH,
-    lookup: "/api/v1/trust/{identifier}"
+    lookup: "/api/v1/trust/{identifier}",
+    export: "/api/v1/trust/export"
   },
+  export: {
+    auth: ["Authorization: Bearer <partner key>", "x-service-partner-key: <partner key>"],
+    parameters: { since: "ISO 8601 or epoch milliseconds", cursor: "a page's nextCursor", limit: "rows per page, up to the tier's", status: "comma-separated: active, overturned, expired" },
+    rows: ["id", "platformId", "serviceId", "reasonCategory", "status", "vouchCount", "activatedAt", "expiresAt", "updatedAt", "updatedMs"],
+    order: "commit order; follow nextCursor to null, then resume with since=<resumeSince>"
+  },
+  tiers: TIERS,
   identifierKinds: IDENTIFIER_KINDS,
   identifierRule: ACCEPTED_KINDS_TEXT,
   score: {
