@@ -7,21 +7,30 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Duration from "effect/Duration"
-import { AuditTrail, Plugin } from "@garrison/runtime"
+import { AuditTrail, type Job, Plugin } from "@garrison/runtime"
 import { LOOKUP_RATE_SCOPE, TRUST_MANAGE, TrustApi } from "./contract/Api.js"
 import { Lookup } from "./Lookup.js"
 import { migrations } from "./migrations.js"
 import { PlayerLinks } from "./PlayerLinks.js"
 import { Pool } from "./Pool.js"
-import { TrustAdminRoutes, TrustPartnerKeysRoutes, TrustPublicRoutes } from "./routes.js"
+import { TrustAdminRoutes, TrustPartnerKeysRoutes, TrustPublicRoutes, TrustSubscriptionsRoutes } from "./routes.js"
+import { Subscriptions } from "./Subscriptions.js"
 import { Export } from "./Export.js"
 import { PartnerKeys } from "./PartnerKeys.js"
 import { CURSOR_KEY } from "./internal/cursor.js"
 import { TrustSigning } from "./Signing.js"
 
+const jobs: ReadonlyArray<Job<Pool | Subscriptions>> = [
+  { name: "expire", every: Duration.minutes(1), run: Effect.flatMap(Pool, (pool) => pool.expire) },
+  // Each subscription pulls on its own interval (60 s at least); this looks every 30 s for those that are due.
+  { name: "pull-subscriptions", every: Duration.seconds(30), run: Effect.flatMap(Subscriptions, (subscriptions) => subscriptions.pullDue) }
+]
+
+const services = Layer.mergeAll(Pool.layer, Lookup.layer, PlayerLinks.layer, PartnerKeys.layer, Export.layer).pipe(Layer.provideMerge(TrustSigning.layer))
+
 export const TrustPlugin = Plugin.make({
   id: "trust",
-  description: "Trust network: the community ban pool, public signed trust scores",
+  description: "Trust network: the community ban pool, public signed trust scores, the partner export and subscriptions to partners",
   // Submissions come from the global ban database.
   dependsOn: ["bans"],
   requires: [AuditTrail],
@@ -29,9 +38,9 @@ export const TrustPlugin = Plugin.make({
   rateLimits: [{ scope: LOOKUP_RATE_SCOPE, limit: 60, window: Duration.minutes(1), description: "the public trust lookup" }],
   migrations,
   secrets: [CURSOR_KEY],
-  layer: Layer.mergeAll(Pool.layer, Lookup.layer, PlayerLinks.layer, PartnerKeys.layer, Export.layer).pipe(Layer.provideMerge(TrustSigning.layer)),
-  http: Plugin.http(TrustApi, Layer.mergeAll(TrustPublicRoutes, TrustAdminRoutes, TrustPartnerKeysRoutes)),
-  jobs: [{ name: "expire", every: Duration.minutes(1), run: Effect.flatMap(Pool, (pool) => pool.expire) }]
+  layer: Subscriptions.layer.pipe(Layer.provideMerge(services)),
+  http: Plugin.http(TrustApi, Layer.mergeAll(TrustPublicRoutes, TrustAdminRoutes, TrustPartnerKeysRoutes, TrustSubscriptionsRoutes)),
+  jobs
 })
 
 export { TrustApi, TrustScoreView, TRUST_MANAGE } from "./contract/Api.js"
@@ -40,6 +49,8 @@ export type { LookupShape, PlayerHistoryShape, TrustScore } from "./Lookup.js"
 export { LOCAL_COMMUNITY, Pool } from "./Pool.js"
 export type { Appeal, Community, PoolBan, PoolShape } from "./Pool.js"
 export { PlayerLinks } from "./PlayerLinks.js"
+export { enforces as subscriptionEnforces, Subscriptions, SUBSCRIPTIONS_KEY } from "./Subscriptions.js"
+export type { PullReport, Subscription, SubscriptionsShape } from "./Subscriptions.js"
 export { Export as TrustExport } from "./Export.js"
 export type { ExportPage as TrustExportPage, ExportRow as TrustExportRow } from "./Export.js"
 export { hashPartnerKey, PartnerKeys } from "./PartnerKeys.js"

@@ -21,6 +21,10 @@
  *   takes the next tick in its own transaction (the row stays locked until
  *   it commits), so the export's order is the order changes committed in.
  * - `trust_partner_keys`: keys partners export with, stored as SHA-256.
+ * - `trust_subscriptions`: partners' exports this instance follows, with
+ *   their key (sealed, `trust-subscriptions-key`), policy and where the
+ *   last pull ended; `trust_subscription_bans`: the local ban each
+ *   followed pool ban made, to lift it on its tombstone.
  */
 import { type Migration, migration } from "@garrison/runtime"
 
@@ -99,6 +103,30 @@ export const migrations: ReadonlyArray<Migration> = [
           created_by TEXT,
           revoked_ms BIGINT,
           last_used_ms BIGINT
+        )`,
+    sql`CREATE TABLE trust_subscriptions (
+          id TEXT PRIMARY KEY,
+          name TEXT NOT NULL UNIQUE,
+          base_url TEXT NOT NULL,
+          partner_key TEXT NOT NULL,
+          min_vouches INTEGER NOT NULL,
+          categories TEXT NOT NULL,
+          exemptions TEXT NOT NULL,
+          interval_s INTEGER NOT NULL,
+          enabled INTEGER NOT NULL,
+          since_ms BIGINT NOT NULL,
+          last_pull_ms BIGINT,
+          last_error TEXT,
+          last_changes INTEGER,
+          created_ms BIGINT NOT NULL,
+          created_by TEXT
+        )`,
+    sql`CREATE TABLE trust_subscription_bans (
+          subscription_id TEXT NOT NULL,
+          remote_ban_id TEXT NOT NULL,
+          platform_id TEXT NOT NULL,
+          local_ban_id TEXT NOT NULL,
+          PRIMARY KEY (subscription_id, remote_ban_id)
         )`
   ])
 ]

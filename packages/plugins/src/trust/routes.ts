@@ -13,6 +13,7 @@ import { Export } from "./Export.js"
 import { TIERS } from "./internal/tiers.js"
 import { Lookup } from "./Lookup.js"
 import { PartnerKeys } from "./PartnerKeys.js"
+import { Subscriptions } from "./Subscriptions.js"
 import { PlayerLinks } from "./PlayerLinks.js"
 import { Pool } from "./Pool.js"
 import { TrustSigning } from "./Signing.js"
@@ -156,6 +157,46 @@ export const TrustPartnerKeysRoutes = HttpApiBuilder.group(TrustApi, "trustPartn
       )
       .handle("revoke", ({ path }) =>
         Effect.flatMap(caller, (by) => keys.revoke(path.id, by)).pipe(Effect.catchTags({ TrustNotFound: notFound, TrustStoreError: storeDefect }))
+      )
+  })
+)
+
+export const TrustSubscriptionsRoutes = HttpApiBuilder.group(TrustApi, "trustSubscriptions", (handlers) =>
+  Effect.gen(function* () {
+    const subscriptions = yield* Subscriptions
+    const current = (id: string) =>
+      Effect.flatMap(subscriptions.list, (all) => {
+        const found = all.find((s) => s.id === id)
+        return found === undefined ? Effect.die(new Error(`subscription ${id} vanished`)) : Effect.succeed(found)
+      })
+    return handlers
+      .handle("list", () =>
+        subscriptions.list.pipe(
+          Effect.map((items) => ({ items })),
+          Effect.catchTag("TrustStoreError", storeDefect)
+        )
+      )
+      .handle("create", ({ payload }) =>
+        Effect.flatMap(caller, (by) => subscriptions.create(payload, by)).pipe(
+          Effect.catchTags({ InvalidTrustInput: invalid, TrustConflict: conflict, TrustStoreError: storeDefect })
+        )
+      )
+      .handle("update", ({ path, payload }) =>
+        Effect.flatMap(caller, (by) => subscriptions.update(path.id, payload, by)).pipe(
+          Effect.catchTags({ InvalidTrustInput: invalid, TrustNotFound: notFound, TrustStoreError: storeDefect })
+        )
+      )
+      .handle("remove", ({ path, urlParams }) =>
+        Effect.flatMap(caller, (by) => subscriptions.remove(path.id, urlParams.liftBans === "true", by)).pipe(
+          Effect.map(({ lifted }) => ({ removed: path.id, lifted })),
+          Effect.catchTags({ TrustNotFound: notFound, TrustStoreError: storeDefect })
+        )
+      )
+      .handle("pull", ({ path }) =>
+        subscriptions.pull(path.id).pipe(
+          Effect.flatMap((report) => Effect.map(current(path.id), (subscription) => ({ ...report, subscription }))),
+          Effect.catchTags({ TrustNotFound: notFound, TrustConflict: conflict, TrustStoreError: storeDefect })
+        )
       )
   })
 )

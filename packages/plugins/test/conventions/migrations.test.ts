@@ -105,7 +105,7 @@ const released: Record<string, readonly [ReadonlyArray<Migration>, ReadonlyArray
   ]],
   store: [store, [[1, "create store products, purchases and payment config", "282032bc6732108d"]]],
   chat: [chat, [[1, "create chat_user_roles, chat_bot_key, chat_signatures", "25e1cf596b3d0c19"]]],
-  trust: [trust, [[1, "create the trust pool", "d0d110af00b354bc"]]]
+  trust: [trust, [[1, "create the trust pool", "441d2c49c8bc5ca2"]]]
 }
 
 describe("released migrations", () => {

@@ -365,4 +365,119 @@ export class TrustPartnerKeysGroup extends HttpApiGroup.make("trustPartnerKeys")
   )
   .annotate(Access, Access.permission(ADMIN)) {}
 
-export class TrustApi extends HttpApi.make("trust").add(TrustPublicGroup).add(TrustAdminGroup).add(TrustPartnerKeysGroup) {}
+const HttpUrl = Schema.String.pipe(
+  Schema.maxLength(2048, { message: () => "must be at most 2048 characters" }),
+  Schema.filter((text) => {
+    try {
+      const url = new URL(text)
+      return (url.protocol === "http:" || url.protocol === "https:") && url.username === "" && url.password === "" ? true : "must be an http(s) URL without user or password"
+    } catch {
+      return "must be an absolute http(s) URL (the partner's Garrison, https://partner.example.com)"
+    }
+  })
+)
+const PartnerKeyText = Schema.String.pipe(Schema.pattern(/^[\x21-\x7e]{16,512}$/, { message: () => "must be 16 to 512 printable ASCII characters without spaces" }))
+const Categories = Schema.Array(oneOf(REASON_CATEGORIES)).pipe(Schema.maxItems(REASON_CATEGORIES.length))
+const Exemptions = Schema.Array(PlatformId).pipe(Schema.maxItems(1000, { message: () => "at most 1000 exemptions" }))
+const MinVouches = Schema.Int.pipe(Schema.between(1, 100, { message: () => "must be a whole number from 1 to 100" }))
+const IntervalSeconds = Schema.Int.pipe(Schema.between(60, 86_400, { message: () => "must be a whole number of seconds from 60 to 86400" }))
+
+export class SubscriptionView extends Schema.Class<SubscriptionView>("TrustSubscription")({
+  id: Schema.String,
+  name: Schema.String,
+  baseUrl: Schema.String,
+  keyHint: Schema.String,
+  minVouches: Schema.Number,
+  categories: Schema.Array(Schema.String),
+  exemptions: Schema.Array(Schema.String),
+  intervalSeconds: Schema.Number,
+  enabled: Schema.Boolean,
+  since: Schema.Number,
+  lastPullAt: Schema.NullOr(Schema.String),
+  lastError: Schema.NullOr(Schema.String),
+  lastChanges: Schema.NullOr(Schema.Number),
+  bansHeld: Schema.Number,
+  createdAt: Schema.String,
+  createdBy: Schema.NullOr(Schema.String)
+}) {}
+
+export class SubscriptionList extends Schema.Class<SubscriptionList>("TrustSubscriptionList")({ items: Schema.Array(SubscriptionView) }) {}
+
+export class SubscriptionInput extends Schema.Class<SubscriptionInput>("TrustSubscriptionInput")({
+  /** Lower-case letters, digits and dashes: the local bans' source is `trust:<name>`. */
+  name: Schema.String.pipe(Schema.pattern(/^[a-z0-9][a-z0-9-]{0,39}$/, { message: () => "must be 1 to 40 lower-case letters, digits or dashes" })),
+  baseUrl: HttpUrl,
+  partnerKey: PartnerKeyText,
+  minVouches: Schema.optionalWith(MinVouches, { default: () => 1 }),
+  categories: Schema.optionalWith(Categories, { default: () => [] }),
+  exemptions: Schema.optionalWith(Exemptions, { default: () => [] }),
+  intervalSeconds: Schema.optionalWith(IntervalSeconds, { default: () => 300 }),
+  enabled: Schema.optionalWith(Schema.Boolean, { default: () => true })
+}) {}
+
+export class SubscriptionPatch extends Schema.Class<SubscriptionPatch>("TrustSubscriptionPatch")({
+  partnerKey: Schema.optional(PartnerKeyText),
+  minVouches: Schema.optional(MinVouches),
+  categories: Schema.optional(Categories),
+  exemptions: Schema.optional(Exemptions),
+  intervalSeconds: Schema.optional(IntervalSeconds),
+  enabled: Schema.optional(Schema.Boolean)
+}) {}
+
+export class PullReportView extends Schema.Class<PullReportView>("TrustPullReport")({
+  read: Schema.Number,
+  banned: Schema.Number,
+  lifted: Schema.Number,
+  skipped: Schema.Number,
+  subscription: SubscriptionView
+}) {}
+
+export const RemoveParams = Schema.Struct({ liftBans: Schema.optional(Schema.Literal("true", "false").annotations({ message: () => "liftBans is true or false" })) })
+
+export class TrustSubscriptionsGroup extends HttpApiGroup.make("trustSubscriptions")
+  .add(HttpApiEndpoint.get("list", "/api/trust/subscriptions").addSuccess(SubscriptionList).annotate(OpenApi.Summary, "Partners' feeds this instance follows"))
+  .add(
+    HttpApiEndpoint.post("create", "/api/trust/subscriptions")
+      .setPayload(SubscriptionInput)
+      .addSuccess(SubscriptionView, { status: 201 })
+      .addError(BadRequest)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Follow a partner's export")
+      .annotate(
+        OpenApi.Description,
+        "With the partner's key (sealed here, never answered). Policy: `minVouches`, `categories` (empty: all), `exemptions` (players never banned " +
+          "from this feed). Active rows that pass become local bans with source `trust:<name>`; tombstones lift them. Audit `trust.subscription.create`."
+      )
+      .annotate(BodyExample, { name: "chernarus-survivors", baseUrl: "https://garrison.partner.example", partnerKey: "gtp_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG", minVouches: 2, categories: ["cheating"], exemptions: [] })
+  )
+  .add(
+    HttpApiEndpoint.patch("update", "/api/trust/subscriptions/:id")
+      .setPath(IdPath)
+      .setPayload(SubscriptionPatch)
+      .addSuccess(SubscriptionView)
+      .addError(BadRequest)
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Change a subscription's policy, key, interval or state")
+      .annotate(BodyExample, { minVouches: 3, exemptions: ["76561198012345678"] })
+  )
+  .add(
+    HttpApiEndpoint.del("remove", "/api/trust/subscriptions/:id")
+      .setPath(IdPath)
+      .setUrlParams(RemoveParams)
+      .addSuccess(Schema.Struct({ removed: Schema.String, lifted: Schema.Number }))
+      .addError(NotFound)
+      .annotate(OpenApi.Summary, "Stop following a partner")
+      .annotate(OpenApi.Description, "`?liftBans=true` lifts the local bans the feed made; without it they stay (as bans of their own).")
+  )
+  .add(
+    HttpApiEndpoint.post("pull", "/api/trust/subscriptions/:id/pull")
+      .setPath(IdPath)
+      .addSuccess(PullReportView)
+      .addError(NotFound)
+      .addError(Conflict)
+      .annotate(OpenApi.Summary, "Pull a partner's feed now")
+      .annotate(OpenApi.Description, "Rows read, bans made and lifted, rows skipped by the policy; a failure is in `subscription.lastError`. 409 while a pull runs.")
+  )
+  .annotate(Access, Access.permission(ADMIN)) {}
+
+export class TrustApi extends HttpApi.make("trust").add(TrustPublicGroup).add(TrustAdminGroup).add(TrustPartnerKeysGroup).add(TrustSubscriptionsGroup) {}
