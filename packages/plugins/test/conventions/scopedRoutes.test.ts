@@ -570,7 +570,11 @@ describe("routes changed by issues 27 and 28, as a moderator scoped to server A"
         ["GET", "/api/trust/communities", undefined],
         ["PATCH", "/api/trust/communities/local", { weight: 2 }],
         ["GET", "/api/trust/appeals", undefined],
-        ["PUT", "/api/trust/chat-links/123456789012345678", { platformId: "76561198012345678" }]
+        ["PUT", "/api/trust/chat-links/123456789012345678", { platformId: "76561198012345678" }],
+        ["GET", "/api/trust/partner-keys", undefined],
+        ["POST", "/api/trust/partner-keys", { name: "mine", tier: "network" }],
+        ["GET", "/api/trust/subscriptions", undefined],
+        ["POST", "/api/trust/subscriptions", { name: "mine", baseUrl: "http://127.0.0.1:1", partnerKey: "gtp_0123456789abcdef" }]
       ] as const) {
         const reply = yield* call(method, path, { as: moderator, ...(json === undefined ? {} : { json }) })
         expect(reply.status, `${method} ${path}: ${reply.text}`).toBe(403)
