@@ -353,8 +353,9 @@ export const waitForHeading = async (page: WatchedPage, name: string | RegExp, l
   }
 }
 
-/** Waits (15 s) until the page has settled: its first load's spinners (`.loading`) gone. */
-export const waitForFirstLoad = (page: WatchedPage): Promise<void> => page.page.locator(".loading").waitFor({ state: "detached", timeout: 15_000 })
+/** Waits (15 s) until the page has settled: its first load's spinners (`.loading`) gone, however many sections load at once. */
+export const waitForFirstLoad = (page: WatchedPage): Promise<void> =>
+  page.page.waitForFunction("document.querySelectorAll('.loading').length === 0", undefined, { timeout: 15_000 }).then(() => undefined)
 
 /**
  * Opens `page`'s URL again in a new context at `viewport`, with `page`'s

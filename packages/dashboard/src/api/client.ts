@@ -35,6 +35,7 @@ import { PriorityApi } from "../../../plugins/src/priority/contract/Api.js"
 import { SchedulerApi } from "../../../plugins/src/scheduler/contract/Api.js"
 import { ServersApi } from "../../../plugins/src/servers/contract/Api.js"
 import { StoreApi } from "../../../plugins/src/store/contract/Api.js"
+import { TrustApi } from "../../../plugins/src/trust/contract/Api.js"
 import { WebhooksApi } from "../../../plugins/src/webhooks/contract/Api.js"
 
 /** Every typed contract the dashboard uses, as one API. (The actions API is built in a loop, so it is untyped: see `actions`.) */
@@ -54,6 +55,7 @@ export const GarrisonApi = HttpApi.make("garrison")
   .addHttpApi(CloudApi)
   .addHttpApi(WebhooksApi)
   .addHttpApi(ChatApi)
+  .addHttpApi(TrustApi)
 
 /** A refused or failed call: the status, the API's error code (`csrf-mismatch`, `mfa-required`, ...) and its message. */
 export class ApiError extends Error {

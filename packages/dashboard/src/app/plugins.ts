@@ -15,6 +15,7 @@ import { priorityUi } from "../../../plugins/src/priority/ui/index.js"
 import { schedulerUi } from "../../../plugins/src/scheduler/ui/index.js"
 import { serversUi } from "../../../plugins/src/servers/ui/index.js"
 import { storeUi } from "../../../plugins/src/store/ui/index.js"
+import { trustUi } from "../../../plugins/src/trust/ui/index.js"
 import { webhooksUi } from "../../../plugins/src/webhooks/ui/index.js"
 
 export const plugins: ReadonlyArray<PluginUi> = [
@@ -33,5 +34,6 @@ export const plugins: ReadonlyArray<PluginUi> = [
   licenseUi,
   cloudUi,
   webhooksUi,
-  chatUi
+  chatUi,
+  trustUi
 ]
