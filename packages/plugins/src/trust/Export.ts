@@ -85,6 +85,7 @@ interface Row {
   readonly expires_ms: number | string | null
   readonly updated_ms: number | string
   readonly vouch_count: number | string
+  readonly service_id: string | null
 }
 
 const iso = (ms: number | string | null) => (ms === null ? null : new Date(Number(ms)).toISOString())
@@ -113,15 +114,16 @@ export class Export extends Context.Tag("@garrison/plugins/trust/Export")<Export
           after = yield* readSince(query.since)
         }
         const rows = yield* sql<Row>`
-          SELECT b.id, b.platform_id, b.reason_category, b.status, b.activated_ms, b.expires_ms, b.updated_ms,
+          SELECT b.id, b.platform_id, b.reason_category, b.status, b.activated_ms, b.expires_ms, b.updated_ms, p.service_id,
                  (SELECT COUNT(*) FROM trust_vouches v WHERE v.ban_id = b.id) AS vouch_count
-          FROM trust_bans b
+          FROM trust_bans b LEFT JOIN trust_players p ON p.platform_id = b.platform_id
           WHERE b.updated_ms > ${after} AND b.status IN ${sql.in(statuses)}
           ORDER BY b.updated_ms LIMIT ${limit + 1}`.pipe(Effect.mapError(storeError("read the export")))
         const bans: Array<ExportRow> = rows.slice(0, limit).map((row) => ({
           id: row.id,
           platformId: row.platform_id,
-          serviceId: serviceIdOf(row.platform_id),
+          // Stored when the pool first named the player; computed only for a row that has none.
+          serviceId: row.service_id ?? serviceIdOf(row.platform_id),
           reasonCategory: row.reason_category,
           status: row.status,
           vouchCount: Number(row.vouch_count),

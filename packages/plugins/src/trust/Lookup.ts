@@ -14,6 +14,7 @@ import * as Option from "effect/Option"
 import { InvalidTrustInput, TrustNotFound, type TrustStoreError, storeError } from "./errors.js"
 import { readIdentifier } from "./internal/identifiers.js"
 import { serviceIdOf } from "./internal/players.js"
+import { makeReadCache, PoolGeneration } from "./internal/poolGeneration.js"
 import { OVERTURN_WINDOW, overturnRate } from "./internal/rules.js"
 import { scoreOf, type TrustFacts } from "./internal/score.js"
 import { TrustSigning } from "./Signing.js"
@@ -22,6 +23,10 @@ import { TrustSigning } from "./Signing.js"
 export interface PlayerHistoryShape {
   readonly of: (steam64: string) => Effect.Effect<Option.Option<{ readonly playtimeHours: number; readonly serversSeen: number }>>
 }
+
+/** How long a community's accuracy and a player's answer are kept (dropped at once by a pool write here). */
+export const ACCURACY_TTL_MS = 5_000
+export const ANSWER_TTL_MS = 5_000
 
 export class TrustPlayerHistory extends Context.Tag("@garrison/plugins/trust/TrustPlayerHistory")<TrustPlayerHistory, PlayerHistoryShape>() {}
 
@@ -55,6 +60,11 @@ export class Lookup extends Context.Tag("@garrison/plugins/trust/Lookup")<Lookup
     const sql = yield* SqlClient.SqlClient
     const signing = yield* TrustSigning
     const history = yield* Effect.serviceOption(TrustPlayerHistory)
+    const generation = yield* PoolGeneration
+    // A community's accuracy is the same for every player it vouched for until the pool changes.
+    const accuracies = makeReadCache<string, number>(generation, ACCURACY_TTL_MS, 10_000)
+    // A player looked up again within seconds gets the same answer and proof (`computedAt` says when).
+    const answers = makeReadCache<string, TrustScore>(generation, ANSWER_TTL_MS, 50_000)
 
     const steam64Of = (identifier: string) =>
       Effect.gen(function* () {
@@ -79,24 +89,35 @@ export class Lookup extends Context.Tag("@garrison/plugins/trust/Lookup")<Lookup
       })
 
     /** 1 − the overturn rate of a community's latest submissions (1 before it has any). */
-    const accuracyOf = (communityId: string) =>
-      Effect.map(
+    const accuracyOf = (communityId: string, now: number) => {
+      const kept = accuracies.get(communityId, now)
+      if (kept !== undefined) return Effect.succeed(kept)
+      return Effect.map(
         sql<{ readonly status: string }>`SELECT b.status FROM trust_vouches v JOIN trust_bans b ON b.id = v.ban_id
                                          WHERE v.community_id = ${communityId} ORDER BY v.submitted_ms DESC LIMIT ${OVERTURN_WINDOW}`,
-        (rows) => 1 - (overturnRate(rows.map((row) => row.status)) ?? 0)
+        (rows) => {
+          const accuracy = 1 - (overturnRate(rows.map((row) => row.status)) ?? 0)
+          accuracies.set(communityId, accuracy, now)
+          return accuracy
+        }
       )
+    }
 
-    const factsOf = (steam64: string) =>
+    const factsOf = (steam64: string, now: number) =>
       Effect.gen(function* () {
-        const bans = yield* sql<{ readonly id: string; readonly status: string; readonly reason_category: string }>`
-          SELECT id, status, reason_category FROM trust_bans WHERE platform_id = ${steam64}`
+        // The player's bans and, for the active ones, their vouchers: one statement.
+        const rows = yield* sql<{ readonly id: string; readonly status: string; readonly reason_category: string; readonly community_id: string | null }>`
+          SELECT b.id, b.status, b.reason_category, v.community_id
+          FROM trust_bans b LEFT JOIN trust_vouches v ON v.ban_id = b.id AND b.status = 'active'
+          WHERE b.platform_id = ${steam64}`
+        const bans = [...new Map(rows.map((row) => [row.id, row])).values()]
         const activeBans = yield* Effect.forEach(
           bans.filter((ban) => ban.status === "active"),
           (ban) =>
             Effect.gen(function* () {
-              const vouchers = yield* sql<{ readonly community_id: string }>`SELECT community_id FROM trust_vouches WHERE ban_id = ${ban.id}`
-              const accuracies = yield* Effect.forEach(vouchers, (v) => accuracyOf(v.community_id))
-              const accuracy = accuracies.length === 0 ? 1 : accuracies.reduce((a, b) => a + b, 0) / accuracies.length
+              const vouchers = rows.flatMap((row) => (row.id === ban.id && row.community_id !== null ? [row.community_id] : []))
+              const scores = yield* Effect.forEach(vouchers, (community) => accuracyOf(community, now))
+              const accuracy = scores.length === 0 ? 1 : scores.reduce((a, b) => a + b, 0) / scores.length
               return { reasonCategory: ban.reason_category, communities: vouchers.length, accuracy }
             })
         )
@@ -115,9 +136,11 @@ export class Lookup extends Context.Tag("@garrison/plugins/trust/Lookup")<Lookup
     const lookup: LookupShape["lookup"] = (identifier) =>
       Effect.gen(function* () {
         const steam64 = yield* steam64Of(identifier).pipe(Effect.catchTag("SqlError", (e) => Effect.fail(storeError("resolve a trust identifier")(e))))
-        const facts = yield* factsOf(steam64).pipe(Effect.mapError(storeError("read a player's pool record")))
-        const scored = scoreOf(facts)
         const nowMs = yield* Clock.currentTimeMillis
+        const kept = answers.get(steam64, nowMs)
+        if (kept !== undefined) return kept
+        const facts = yield* factsOf(steam64, nowMs).pipe(Effect.mapError(storeError("read a player's pool record")))
+        const scored = scoreOf(facts)
         const computedAt = new Date(nowMs).toISOString()
         const serviceId = serviceIdOf(steam64)
         const answer: TrustScore = {
@@ -144,7 +167,9 @@ export class Lookup extends Context.Tag("@garrison/plugins/trust/Lookup")<Lookup
           steam64,
           Math.floor(nowMs / 1000)
         )
-        return Option.match(proof, { onNone: () => answer, onSome: (jwt) => ({ ...answer, proof: jwt }) })
+        const signed = Option.match(proof, { onNone: () => answer, onSome: (jwt) => ({ ...answer, proof: jwt }) })
+        answers.set(steam64, signed, nowMs)
+        return signed
       })
 
     return { lookup } satisfies LookupShape

@@ -79,6 +79,8 @@ export class PartnerKeys extends Context.Tag("@garrison/plugins/trust/PartnerKey
     const audit = yield* AuditTrail
     /** Key id -> the request times inside the last minute. */
     const recent = new Map<string, Array<number>>()
+    /** Key id -> when its last use was written: at most once a minute, not a write per page. */
+    const usedWritten = new Map<string, number>()
 
     const byId = (id: string) =>
       sql<Row>`SELECT * FROM trust_partner_keys WHERE id = ${id}`.pipe(
@@ -123,7 +125,11 @@ export class PartnerKeys extends Context.Tag("@garrison/plugins/trust/PartnerKey
           const rows = yield* sql<Row>`SELECT * FROM trust_partner_keys WHERE key_hash = ${hashPartnerKey(key)} AND revoked_ms IS NULL`
           const row = rows[0]
           if (row === undefined) return Option.none()
-          yield* sql`UPDATE trust_partner_keys SET last_used_ms = ${yield* Clock.currentTimeMillis} WHERE id = ${row.id}`
+          const now = yield* Clock.currentTimeMillis
+          if (now - (usedWritten.get(row.id) ?? 0) >= WINDOW_MS) {
+            usedWritten.set(row.id, now)
+            yield* sql`UPDATE trust_partner_keys SET last_used_ms = ${now} WHERE id = ${row.id}`
+          }
           return Option.some({ keyId: row.id, name: row.name, tier: tierOf(row.tier) })
         }).pipe(Effect.mapError(storeError("check a partner key"))),
       pace: (partner) =>

@@ -19,6 +19,7 @@ import { Bans } from "../bans/index.js"
 import { trustSettings } from "./config.js"
 import { InvalidTrustInput, TrustConflict, TrustNotFound, type TrustStoreError, storeError } from "./errors.js"
 import { rememberPlayer } from "./internal/players.js"
+import { PoolGeneration } from "./internal/poolGeneration.js"
 import {
   clampWeight,
   OVERTURN_FACTOR,
@@ -168,6 +169,7 @@ export class Pool extends Context.Tag("@garrison/plugins/trust/Pool")<Pool, Pool
     const bans = yield* Bans
     const audit = yield* AuditTrail
     const settings = yield* trustSettings
+    const generation = yield* PoolGeneration
     const now = Clock.currentTimeMillis
 
     const createdIso = new Date(yield* now).toISOString()
@@ -258,7 +260,9 @@ export class Pool extends Context.Tag("@garrison/plugins/trust/Pool")<Pool, Pool
      * `TrustStoreError`, the rest stay.
      */
     const transaction = <A, E>(self: Effect.Effect<A, E, never>, what: string): Effect.Effect<A, Exclude<E, SqlError> | TrustStoreError> =>
-      sql.withTransaction(Effect.zipRight(sql`UPDATE trust_feed SET at_ms = at_ms WHERE id = 1`, self)).pipe(Effect.mapError((e) => (e instanceof SqlError ? storeError(what)(e) : (e as Exclude<E, SqlError>))))
+      sql.withTransaction(Effect.zipRight(sql`UPDATE trust_feed SET at_ms = at_ms WHERE id = 1`, self)).pipe(
+        // What lookups keep is dropped whatever the outcome (a failed write changed nothing, but costs only a re-read).
+        Effect.ensuring(Effect.sync(generation.bump)),Effect.mapError((e) => (e instanceof SqlError ? storeError(what)(e) : (e as Exclude<E, SqlError>))))
 
     const submit: PoolShape["submit"] = (input, by) =>
       Effect.gen(function* () {

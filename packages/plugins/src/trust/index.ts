@@ -18,6 +18,7 @@ import { Subscriptions } from "./Subscriptions.js"
 import { Export } from "./Export.js"
 import { PartnerKeys } from "./PartnerKeys.js"
 import { CURSOR_KEY } from "./internal/cursor.js"
+import { PoolGeneration } from "./internal/poolGeneration.js"
 import { TrustSigning } from "./Signing.js"
 
 const jobs: ReadonlyArray<Job<Pool | Subscriptions>> = [
@@ -26,7 +27,9 @@ const jobs: ReadonlyArray<Job<Pool | Subscriptions>> = [
   { name: "pull-subscriptions", every: Duration.seconds(30), run: Effect.flatMap(Subscriptions, (subscriptions) => subscriptions.pullDue) }
 ]
 
-const services = Layer.mergeAll(Pool.layer, Lookup.layer, PlayerLinks.layer, PartnerKeys.layer, Export.layer).pipe(Layer.provideMerge(TrustSigning.layer))
+const services = Layer.mergeAll(Pool.layer, Lookup.layer, PlayerLinks.layer, PartnerKeys.layer, Export.layer).pipe(
+  Layer.provideMerge(Layer.merge(TrustSigning.layer, PoolGeneration.layer))
+)
 
 export const TrustPlugin = Plugin.make({
   id: "trust",
