@@ -173,7 +173,8 @@ describe("running SteamCMD", () => {
       const pid = Number(Fs.readFileSync(childPid, "utf8"))
       expect(isAlive(pid)).toBe(true)
       yield* Fiber.interrupt(fiber)
-      expect(isAlive(pid)).toBe(false)
+      // The signal is sent before the interrupt returns; the kernel may take a moment to end the child on a busy machine.
+      yield* eventually(Effect.sync(() => isAlive(pid)), (alive) => !alive, 5_000, "the child to end")
     }))
 })
 
