@@ -111,6 +111,10 @@ describe.sequential("two Garrison instances: Bravo follows Alpha's export", { ti
     expect((await bravo.api("PATCH", `/api/trust/subscriptions/${subscriptionId}`, { partnerKey: "gtp_wrong-key-0123456789" })).status).toBe(200)
     const report = await pull()
     expect(report.subscription.lastError).toContain("401")
+    // The partner "moved" somewhere nothing listens: the pull says so; back at its address, the right key reads on.
+    expect((await bravo.api("PATCH", `/api/trust/subscriptions/${subscriptionId}`, { baseUrl: "http://127.0.0.1:9" })).status).toBe(200)
+    expect((await pull()).subscription.lastError).toContain("cannot read the partner's export")
+    expect((await bravo.api("PATCH", `/api/trust/subscriptions/${subscriptionId}`, { baseUrl: "ftp://x" })).status).toBe(400)
     const lookup = await alpha.api("GET", `/api/v1/trust/${GRIEFER}`)
     expect(lookup.body).toMatchObject({ band: "banned", signals: { bans_active: 1 } })
     expect(JSON.stringify(lookup.body)).not.toContain("private to Alpha")

@@ -83,7 +83,13 @@ export interface SubscriptionsShape {
   readonly create: (input: SubscriptionInput, by: AuditActor) => Effect.Effect<Subscription, InvalidTrustInput | TrustConflict | TrustStoreError>
   readonly update: (
     id: string,
-    patch: Partial<SubscriptionPolicy> & { readonly enabled?: boolean; readonly intervalSeconds?: number; readonly partnerKey?: string },
+    patch: Partial<SubscriptionPolicy> & {
+      readonly enabled?: boolean
+      readonly intervalSeconds?: number
+      readonly partnerKey?: string
+      /** The partner moved: the feed goes on from where it was (same partner, same feed). */
+      readonly baseUrl?: string
+    },
     by: AuditActor
   ) => Effect.Effect<Subscription, InvalidTrustInput | TrustNotFound | TrustStoreError>
   /** Stops following; with `liftBans` the local bans it made are lifted too. */
@@ -283,7 +289,8 @@ export class Subscriptions extends Context.Tag("@garrison/plugins/trust/Subscrip
         if (Either.isLeft(policy)) return yield* Effect.fail(policy.left)
         const next = { ...current, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) } as Subscription
         yield* sql`UPDATE trust_subscriptions SET min_vouches = ${next.minVouches}, categories = ${JSON.stringify(next.categories)},
-                     exemptions = ${JSON.stringify(next.exemptions)}, interval_s = ${next.intervalSeconds}, enabled = ${next.enabled ? 1 : 0} WHERE id = ${id}`.pipe(
+                     exemptions = ${JSON.stringify(next.exemptions)}, interval_s = ${next.intervalSeconds}, enabled = ${next.enabled ? 1 : 0},
+                     base_url = ${next.baseUrl} WHERE id = ${id}`.pipe(
           Effect.mapError(storeError("change a subscription"))
         )
         if (patch.partnerKey !== undefined) {

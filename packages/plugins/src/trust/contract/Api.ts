@@ -416,6 +416,8 @@ export class SubscriptionInput extends Schema.Class<SubscriptionInput>("TrustSub
 }) {}
 
 export class SubscriptionPatch extends Schema.Class<SubscriptionPatch>("TrustSubscriptionPatch")({
+  /** The partner moved: pulls go on from where they were. (The name is the bans' source, `trust:<name>`: it does not change.) */
+  baseUrl: Schema.optional(HttpUrl),
   partnerKey: Schema.optional(PartnerKeyText),
   minVouches: Schema.optional(MinVouches),
   categories: Schema.optional(Categories),
@@ -457,7 +459,7 @@ export class TrustSubscriptionsGroup extends HttpApiGroup.make("trustSubscriptio
       .addSuccess(SubscriptionView)
       .addError(BadRequest)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Change a subscription's policy, key, interval or state")
+      .annotate(OpenApi.Summary, "Change a subscription's policy, address, key, interval or state")
       .annotate(BodyExample, { minVouches: 3, exemptions: ["76561198012345678"] })
   )
   .add(
