@@ -141,9 +141,10 @@ export class ChatBot extends Context.Tag("@garrison/plugins/chat/ChatBot")<ChatB
         const caller: Principal = principalOfRole(role.value, { kind: "bot", id: actor.actor, name: actor.actorName })
         const allowed = fleet
           ? principalCan(caller, action.permission) || (caller.scoped?.get(action.permission)?.size ?? 0) > 0
-          : canSeeServer(caller, serverId!) && principalCan(caller, action.permission, serverId)
+          : canSeeServer(caller, serverId!) && principalCan(caller, action.permission, action.global ? undefined : serverId)
         if (!allowed) {
-          return yield* denied(`the role "${roleName}" lacks the permission "${action.permission}"${fleet ? "" : ` on server ${serverId}`}`, {})
+          const where = fleet ? "" : action.global ? " on every server (this action changes every server's list)" : ` on server ${serverId}`
+          return yield* denied(`the role "${roleName}" lacks the permission "${action.permission}"${where}`, {})
         }
 
         // 5. The cooldown, per chat user and action.

@@ -66,7 +66,9 @@ describe("chat-bot call check", () => {
 describe("chat-bot actions", () => {
   it("every action of the conventions' table, with its permission and cooldown", () => {
     expect(CHAT_ACTIONS.size).toBe(34)
-    expect(CHAT_ACTIONS.get("restart")).toEqual({ name: "restart", permission: "server.restart", kind: "power" })
+    expect(CHAT_ACTIONS.get("restart")).toEqual({ name: "restart", permission: "server.restart", kind: "power", global: false })
+    // The ban list and the priority queue are every server's: a grant scoped to one server does not reach them.
+    expect([...CHAT_ACTIONS.values()].filter((action) => action.global).map((action) => action.name)).toEqual(["banWhitelist", "priorityQueue"])
     expect(CHAT_ACTIONS.get("actionSpawnItem")?.permission).toBe("server.rcon")
     expect(CHAT_ACTIONS.get("leaderboard")?.permission).toBe("metrics.view")
     expect(CHAT_ACTIONS.get("status")?.kind).toBe("query")

@@ -552,6 +552,24 @@ describe("routes changed by issues 27 and 28, as a moderator scoped to server A"
         holdsNothingOf(reply.text, b)
         expect(reply.text).not.toContain('"B"')
       }
+      // The global ban list and priority queue reach every server: a grant scoped to A does not change them, even named on A.
+      const lists = { name: "a-lists", permissions: ["server.view", "bans.manage", "priority.manage"].map((permission) => ({ permission, servers: [a.id] })) }
+      expect((yield* call("POST", "/api/roles", { as: ADMIN, json: lists })).status).toBe(201)
+      expect((yield* call("PUT", "/api/chat/user-roles/4343", { as: ADMIN, json: { role: "a-lists" } })).status).toBe(200)
+      const asLists = (action: string, params: Record<string, unknown>) => {
+        const ts = Math.floor(Date.now() / 1000)
+        return call("POST", "/api/chat/action", {
+          headers: { authorization: `Bearer ${BOT_KEY}`, "x-chat-ts": String(ts), "x-chat-sig": chatSignature(BOT_KEY, ts, action, "4343") },
+          json: { action, chatUserId: "4343", serverId: a.id, params }
+        })
+      }
+      const banned = yield* asLists("banWhitelist", { op: "ban", platformId: "76561198012345670", reason: "scoped" })
+      expect(banned.status, banned.text).toBe(403)
+      expect(banned.text).toContain("every server")
+      const prioritised = yield* asLists("priorityQueue", { op: "add", platformId: "76561198012345670" })
+      expect(prioritised.status, prioritised.text).toBe(403)
+      expect(((yield* call("GET", "/api/bans", { as: ADMIN })).body as { items: Array<unknown> }).items).toHaveLength(0)
+      expect(((yield* call("GET", "/api/priority-queue", { as: ADMIN })).body as { items: Array<unknown> }).items).toHaveLength(0)
       const listed = yield* chat("servers")
       expect(listed.status, listed.text).toBe(200)
       expect((listed.body as { servers: Array<{ id: string }> }).servers.map((server) => server.id)).toEqual([a.id])

@@ -9,7 +9,15 @@ export interface ChatAction {
   readonly name: string
   readonly permission: string
   readonly kind: ActionKind
+  /**
+   * What it changes is every server's (the global ban list, the priority queue): a grant scoped to
+   * the server named in the call does not count, as `/api/bans` and `/api/priority-queue` refuse it.
+   */
+  readonly global: boolean
 }
+
+/** Actions whose effect reaches every server. */
+const GLOBAL_ACTIONS: ReadonlySet<string> = new Set(["banWhitelist", "priorityQueue"])
 
 const table: ReadonlyArray<readonly [permission: string, kind: ActionKind, names: ReadonlyArray<string>]> = [
   ["server.view", "query", ["status", "servers", "timeWeather"]],
@@ -47,7 +55,7 @@ const table: ReadonlyArray<readonly [permission: string, kind: ActionKind, names
 
 /** Every action by name. */
 export const CHAT_ACTIONS: ReadonlyMap<string, ChatAction> = new Map(
-  table.flatMap(([permission, kind, names]) => names.map((name): [string, ChatAction] => [name, { name, permission, kind }]))
+  table.flatMap(([permission, kind, names]) => names.map((name): [string, ChatAction] => [name, { name, permission, kind, global: GLOBAL_ACTIONS.has(name) }]))
 )
 
 /** The cooldown of each kind, per chat user and action (ms). */
