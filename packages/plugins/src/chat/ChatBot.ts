@@ -40,11 +40,12 @@ import { BotKey } from "./BotKey.js"
 import { ChatUserRoles } from "./ChatUserRoles.js"
 import { chatSettings } from "./config.js"
 import type { ChatActionRequest } from "./contract/Api.js"
-import { type ChatActionRefused, type ChatStoreError, type InvalidChatInput } from "./errors.js"
+import type { ChatStoreError } from "./errors.js"
 import { CHAT_ACTIONS, COOLDOWN_MS, knownActions } from "./internal/actions.js"
 import { canonicalAction } from "./internal/aliases.js"
 import { type ChatFeed, makeChatFeed } from "./internal/chatFeed.js"
 import { makeCooldowns } from "./internal/cooldowns.js"
+import { asRefusal } from "./internal/refusals.js"
 import { FLEET_RUNNERS, SERVER_RUNNERS } from "./internal/run/index.js"
 import { makeSeenSignatures } from "./internal/seenSignatures.js"
 import { carriesBotKey, checkCall } from "./internal/signature.js"
@@ -160,35 +161,20 @@ export class ChatBot extends Context.Tag("@garrison/plugins/chat/ChatBot")<ChatB
         const actionCall = { action: name, params: request.params, caller, clientIp }
         const run = fleet
           ? FLEET_RUNNERS[name]!(actionCall, services)
-          : Effect.flatMap(
-              services.servers.get(serverId!).pipe(
-                Effect.catchAll((error) =>
-                  Effect.fail(
-                    error._tag === "ServerNotFound"
-                      ? ({ _tag: "NotFoundServer" } as const)
-                      : ({ _tag: "UnreadableServer", message: error.message } as const)
-                  )
-                )
-              ),
-              (server) => SERVER_RUNNERS[name]!(actionCall, server, services)
-            )
+          : Effect.flatMap(asRefusal(services.servers.get(serverId!)), (server) => SERVER_RUNNERS[name]!(actionCall, server, services))
         const outcome = yield* Effect.either(Effect.locally(run, currentPrincipalRef, Option.some(caller)))
         const tag = { role: roleName, signature: verified ? "verified" : "unverified" }
         if (outcome._tag === "Right") {
           yield* record("chat.action", "success", tag)
           return { status: 200, body: { ok: true, action: name, serverId: serverId ?? null, verified, ...outcome.right } }
         }
-        const error = outcome.left as ChatActionRefused | InvalidChatInput | { readonly _tag: "NotFoundServer" } | { readonly _tag: "UnreadableServer"; readonly message: string }
+        const error = outcome.left
         // A call refused for its input did nothing: its cooldown is given back.
         if (error._tag === "InvalidChatInput") cooldowns.release(request.chatUserId, name)
         const reply =
           error._tag === "InvalidChatInput"
             ? failure(400, "invalid-request", error.message, [{ path: error.field, message: error.message }])
-            : error._tag === "NotFoundServer"
-              ? failure(404, "not-found", `no server with id "${serverId}"`)
-              : error._tag === "UnreadableServer"
-                ? failure(409, "conflict", error.message)
-                : failure(error.status, error.code, error.message, error.details)
+            : failure(error.status, error.code, error.message, error.details)
         yield* record("chat.action", "failure", { ...tag, status: reply.status, reason: String(reply.body["message"]) })
         return reply
       })

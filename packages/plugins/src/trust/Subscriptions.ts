@@ -80,6 +80,7 @@ export interface PullReport {
 
 export interface SubscriptionsShape {
   readonly list: Effect.Effect<ReadonlyArray<Subscription>, TrustStoreError>
+  readonly get: (id: string) => Effect.Effect<Subscription, TrustNotFound | TrustStoreError>
   readonly create: (input: SubscriptionInput, by: AuditActor) => Effect.Effect<Subscription, InvalidTrustInput | TrustConflict | TrustStoreError>
   readonly update: (
     id: string,
@@ -174,14 +175,17 @@ export class Subscriptions extends Context.Tag("@garrison/plugins/trust/Subscrip
       }
     }
 
-    const rows = sql<Row>`SELECT s.*, (SELECT COUNT(*) FROM trust_subscription_bans b WHERE b.subscription_id = s.id) AS bans_held
-                          FROM trust_subscriptions s ORDER BY s.name`
-    const list = rows.pipe(Effect.map((all) => all.map(toSubscription)), Effect.mapError(storeError("list subscriptions")))
-    const get = (id: string) =>
-      Effect.flatMap(list, (all) => {
-        const found = all.find((s) => s.id === id)
-        return found === undefined ? Effect.fail(new TrustNotFound({ message: `no subscription with id "${id}"` })) : Effect.succeed(found)
-      })
+    const select = (where: ReturnType<typeof sql.and>) =>
+      sql<Row>`SELECT s.*, (SELECT COUNT(*) FROM trust_subscription_bans b WHERE b.subscription_id = s.id) AS bans_held
+               FROM trust_subscriptions s WHERE ${where} ORDER BY s.name`.pipe(
+        Effect.map((all) => all.map(toSubscription)),
+        Effect.mapError(storeError("read subscriptions"))
+      )
+    const list = select(sql.and([sql`1 = 1`]))
+    const get: SubscriptionsShape["get"] = (id) =>
+      Effect.flatMap(select(sql.and([sql`s.id = ${id}`])), (found) =>
+        found[0] === undefined ? Effect.fail(new TrustNotFound({ message: `no subscription with id "${id}"` })) : Effect.succeed(found[0])
+      )
     const keyOf = (id: string) =>
       Effect.flatMap(
         sql<{ readonly partner_key: string }>`SELECT partner_key FROM trust_subscriptions WHERE id = ${id}`.pipe(Effect.mapError(storeError("read a partner key"))),
@@ -343,6 +347,7 @@ export class Subscriptions extends Context.Tag("@garrison/plugins/trust/Subscrip
 
     return {
       list,
+      get,
       create,
       update,
       remove,

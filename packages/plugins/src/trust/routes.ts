@@ -164,11 +164,6 @@ export const TrustPartnerKeysRoutes = HttpApiBuilder.group(TrustApi, "trustPartn
 export const TrustSubscriptionsRoutes = HttpApiBuilder.group(TrustApi, "trustSubscriptions", (handlers) =>
   Effect.gen(function* () {
     const subscriptions = yield* Subscriptions
-    const current = (id: string) =>
-      Effect.flatMap(subscriptions.list, (all) => {
-        const found = all.find((s) => s.id === id)
-        return found === undefined ? Effect.die(new Error(`subscription ${id} vanished`)) : Effect.succeed(found)
-      })
     return handlers
       .handle("list", () =>
         subscriptions.list.pipe(
@@ -194,7 +189,7 @@ export const TrustSubscriptionsRoutes = HttpApiBuilder.group(TrustApi, "trustSub
       )
       .handle("pull", ({ path }) =>
         subscriptions.pull(path.id).pipe(
-          Effect.flatMap((report) => Effect.map(current(path.id), (subscription) => ({ ...report, subscription }))),
+          Effect.flatMap((report) => Effect.map(subscriptions.get(path.id), (subscription) => ({ ...report, subscription }))),
           Effect.catchTags({ TrustNotFound: notFound, TrustConflict: conflict, TrustStoreError: storeDefect })
         )
       )
