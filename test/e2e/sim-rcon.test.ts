@@ -111,7 +111,7 @@ describe("simulated DayZ server over BattlEye RCon", () => {
       const [player] = yield* players(client)
       expect(player).toMatchObject({ slot: 0, name: "Bravo17", guid, verified: true, inLobby: false })
       expect(readAdm(sim.install)).toContain(`Player "Bravo17" is connected (id=${PlayerIds.toDayzId(steam64)})`)
-      expect(readAdm(sim.install)).toContain(`Chat("Bravo17"(id=${PlayerIds.toDayzId(steam64)})): hello there`)
+      expect(readAdm(sim.install)).toContain(`[Chat - Global]("Bravo17"(id=${PlayerIds.toDayzId(steam64)})): hello there`)
 
       expect(yield* client.command("say -1 Restart in 5 minutes")).toBe("")
       yield* until("say echoed", () => seen.includes("RCon admin #0: (Global) Restart in 5 minutes"))

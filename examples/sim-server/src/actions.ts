@@ -290,6 +290,12 @@ const setFlag = (key: "frozen" | "godmode" | "invisible" | "staminaInfinite" | "
     return { platformId: person.steam64, name: person.name, [key]: value, message: `${verb} ${person.name}` }
   }
 
+/** Knocking out or waking a player, with the admin log's `is unconscious` / `regained consciousness` line. */
+const logged = (unconscious: boolean, handler: Handler): Handler => (ctx, p) => {
+  ctx.population.consciousness(onlinePlayer(ctx, p).person, unconscious)
+  return handler(ctx, p)
+}
+
 const mutate = (verb: string, change: (person: Person, p: Params, ctx: ActionContext) => Record<string, unknown> | void): Handler =>
   (ctx, p) => {
     const { person } = onlinePlayer(ctx, p)
@@ -429,8 +435,8 @@ const handlers: Record<string, Handler> = {
     person.character.energy = Math.min(20000, person.character.energy + 1000)
     return { energy: person.character.energy }
   }),
-  "player.knockout": setFlag("unconscious", true, "knocked out"),
-  "player.wake": setFlag("unconscious", false, "woken"),
+  "player.knockout": logged(true, setFlag("unconscious", true, "knocked out")),
+  "player.wake": logged(false, setFlag("unconscious", false, "woken")),
   "player.setBleeding": mutate("bleeding set", (person, p) => {
     person.character.bleedingSources = num(p, "sourceCount", { min: 0, max: 20, int: true })
     return { bleedingSources: person.character.bleedingSources }

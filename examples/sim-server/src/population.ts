@@ -40,6 +40,7 @@ const CHAT_LINES = [
   "friendly?", "anyone near Elektro?", "need a medic", "got a spare can opener?", "heli crash north of Vybor",
   "don't shoot!", "lol", "where is everyone", "selling beans", "server restart soon?", "gg", "watch out, zombies"
 ]
+/** Firearms: hits and kills ` with <weapon> from <n> meters ` (the game leaves the trailing space). */
 export const WEAPONS = [
   { weapon: "M4-A1", ammo: "Bullet_556x45" },
   { weapon: "FX-45", ammo: "Bullet_45ACP" },
@@ -48,11 +49,41 @@ export const WEAPONS = [
   { weapon: "SKS", ammo: "Bullet_762x39" },
   { weapon: "CR-75", ammo: "Bullet_9x19" }
 ] as const
+/** Melee weapons: ` with <weapon>`, no distance. `fists` in a script: no weapon, `(MeleeFist)`. */
+export const MELEE = [
+  { weapon: "Combat Knife", ammo: "MeleeSharpLight_2" },
+  { weapon: "Machete", ammo: "MeleeSharpHeavy_1" },
+  { weapon: "Baseball Bat", ammo: "MeleeBat" },
+  { weapon: "Sledgehammer", ammo: "MeleeSledgehammer" }
+] as const
+const FISTS = "fists"
+
+/** What a player fights with; `weapon` is what the kill record names (`MeleeFist` for fists). */
+interface Armed {
+  readonly kind: "firearm" | "melee" | "fists"
+  readonly weapon: string
+  readonly ammo: string
+}
 const BODY_PARTS = ["Head(0)", "Torso(12)", "LeftArm(16)", "RightArm(9)", "LeftLeg(22)", "RightLeg(19)"] as const
 const ZOMBIES = ["ZmbM_HermitSkinny_Beige", "ZmbF_CitizenANormal_Blue", "ZmbM_SoldierNormal", "ZmbM_FarmerFat_Green"] as const
+/**
+ * Creatures by class (what a kill line names) and what their hit lines name instead: the display name and the
+ * ammo (`hit by Infected into Torso(1) for 6 damage (MeleeInfected)`, then `killed by ZmbM_SoldierNormal`).
+ */
+const CREATURES: ReadonlyArray<{ readonly prefix: string; readonly display: string; readonly ammo: string }> = [
+  { prefix: "Zmb", display: "Infected", ammo: "MeleeInfected" },
+  { prefix: "Animal_CanisLupus", display: "Wolf", ammo: "MeleeWolf" },
+  { prefix: "Animal_UrsusArctos", display: "Brown Bear", ammo: "MeleeBear" },
+  { prefix: "Animal_", display: "Animal", ammo: "MeleeAnimal" }
+]
+const creatureOf = (className: string) => CREATURES.find((c) => className.startsWith(c.prefix))
 export const CHAT_CHANNELS = ["Global", "Side", "Direct", "Vehicle", "Group", "Command", "Lobby"] as const
 
-const who = (p: Person) => `"${p.name}" (id=${p.dayzId} pos=${formatPos(p.character.position)})`
+/** `"Name" (id=<DayZ ID> pos=<x, y, z>)`, with ` (DEAD)` after the name when the line is written about a dead player. */
+const who = (p: Person, dead = false) => `"${p.name}"${dead ? " (DEAD)" : ""} (id=${p.dayzId} pos=${formatPos(p.character.position)})`
+
+/** A distance as the game prints a float: at most six significant digits. */
+const metresText = (metres: number) => String(Number(metres.toPrecision(6)))
 
 export class Population {
   private readonly timers = new Set<NodeJS.Timeout>()
@@ -151,6 +182,8 @@ export class Population {
 
   private refuse(person: Person, reason: string): "refused" {
     this.hooks.logs.engine(`Player "${person.name}"(steamID=${person.steam64}) kicked from server: ${reason}`)
+    // A client refused while the server runs left before it was connected, with no identity yet: `id=Unknown`.
+    if (this.hooks.canJoin()) this.hooks.logs.admin(`Player "${person.name}"(id=Unknown) has been disconnected`)
     this.world.record("player.refused", { platformId: person.steam64, name: person.name, reason })
     this.scheduleRejoin(person)
     return "refused"
@@ -250,30 +283,67 @@ export class Population {
     for (const online of this.world.onlineSorted()) this.disconnect(online)
   }
 
+  /**
+   * Chat: vanilla DayZ has direct chat only, `Chat("Name"(id=...)): text` (the executable writes it); the other
+   * channels come from a chat mod, which writes `[Chat - Global]("Name"(id=...)): text` (Expansion's form).
+   */
   chat(person: Person, channel: string, text: string): void {
     const online = this.world.onlineBySteam(person.steam64)
     if (online === undefined) return
     this.hooks.broadcast(`(${channel}) ${person.name}: ${text}`)
-    this.hooks.logs.admin(`Chat("${person.name}"(id=${person.dayzId})): ${text}`)
+    const tag = channel === "Direct" ? "Chat" : `[Chat - ${channel}]`
+    this.hooks.logs.admin(`${tag}("${person.name}"(id=${person.dayzId})): ${text}`)
     this.world.record("chat", { platformId: person.steam64, name: person.name, channel, text })
   }
 
+  /** What a player fights with: a firearm of the table, a melee weapon, `fists`; any other name a firearm; none, a random firearm. */
+  private armed(name: string | undefined, orRandom: boolean): Armed {
+    if (name !== undefined && name.toLowerCase() === FISTS) return { kind: "fists", weapon: "MeleeFist", ammo: "MeleeFist" }
+    const melee = name === undefined ? undefined : MELEE.find((w) => w.weapon.toLowerCase() === name.toLowerCase())
+    if (melee !== undefined) return { kind: "melee", weapon: melee.weapon, ammo: melee.ammo }
+    const gun = WEAPONS.find((w) => w.weapon === name)
+    if (gun !== undefined) return { kind: "firearm", weapon: gun.weapon, ammo: gun.ammo }
+    if (name !== undefined && !orRandom) return { kind: "firearm", weapon: name, ammo: "Bullet_762x39" }
+    const random = this.rng.pick(WEAPONS)
+    return { kind: "firearm", weapon: random.weapon, ammo: random.ammo }
+  }
+
+  /** What follows `hit by ` for a hit dealt by `attacker` (a player or a class name) into `part`. */
+  private hitBy(attacker: Person | string, arms: Armed | undefined, part: string, damage: number, metres: number, ammo: string | undefined): string {
+    if (typeof attacker !== "string") {
+      const blow = `Player ${who(attacker)} into ${part} for ${damage} damage (${arms!.ammo})`
+      if (arms!.kind === "fists") return blow
+      if (arms!.kind === "melee") return `${blow} with ${arms!.weapon}`
+      return `${blow} with ${arms!.weapon} from ${metresText(metres)} meters `
+    }
+    const creature = creatureOf(attacker)
+    // Infected and animals by their display name; explosions by their ammo; objects (vehicles, fire, wire) by class and ammo.
+    if (creature !== undefined) return `${creature.display} into ${part} for ${damage} damage (${ammo ?? creature.ammo})`
+    if (attacker === "explosion") return `explosion (${ammo ?? "LandMineExplosion"})`
+    return `${attacker} with ${ammo ?? "TransportHit"}`
+  }
+
+  /**
+   * A hit, as the game logs it: `Player "V" (id=... pos=<...>)[HP: <health after>] hit by ...`, the victim
+   * `(DEAD)` and `[HP: 0]` when it kills (the death line follows). `attacker`: a player, or a class
+   * (`ZmbM_...` and `Animal_...` hit by display name; `explosion`; anything else an object, `with <ammo>`,
+   * the ammo `weapon` names, `TransportHit` by default).
+   */
   hit(attacker: Person | string, victim: Person, options: { damage?: number; weapon?: string; bodyPart?: string }): void {
     if (this.world.onlineBySteam(victim.steam64) === undefined || !victim.character.alive) return
     const damage = options.damage ?? 20
     const c = victim.character
     if (!c.godmode) c.health = Math.max(0, Math.round((c.health - damage) * 10) / 10)
     const part = options.bodyPart ?? this.rng.pick(BODY_PARTS)
-    let line: string
-    if (typeof attacker === "string") {
-      line = `Player ${who(victim)}[HP: ${c.health}] hit by ${attacker} into ${part} for ${damage} damage (MeleeZombie)`
-    } else {
+    let arms: Armed | undefined
+    let metres = 0
+    if (typeof attacker !== "string") {
       this.closeIn(attacker, victim)
-      const gun = WEAPONS.find((w) => w.weapon === options.weapon) ?? this.rng.pick(WEAPONS)
-      const metres = distance(attacker.character.position, c.position)
-      line = `Player ${who(victim)}[HP: ${c.health}] hit by Player ${who(attacker)} into ${part} for ${damage} damage (${gun.ammo}) with ${gun.weapon} from ${metres.toFixed(5)} meters`
+      arms = this.armed(options.weapon, true)
+      metres = Math.round(distance(attacker.character.position, c.position) * 100) / 100
     }
-    this.hooks.logs.admin(line)
+    const fatal = c.health <= 0
+    this.hooks.logs.admin(`Player ${who(victim, fatal)}[HP: ${c.health}] hit by ${this.hitBy(attacker, arms, part, damage, metres, typeof attacker === "string" ? options.weapon : undefined)}`)
     this.world.record("player.hit", {
       platformId: victim.steam64,
       name: victim.name,
@@ -281,7 +351,7 @@ export class Population {
       damage,
       health: c.health
     })
-    if (c.health <= 0) this.kill(attacker, victim, { weapon: options.weapon, headshot: part.startsWith("Head") })
+    if (fatal) this.died(attacker, victim, { arms, metres, headshot: part.startsWith("Head") })
   }
 
   /** Fights happen at fighting range: an attacker far away is moved within 2-250 m of the victim. */
@@ -297,25 +367,50 @@ export class Population {
     }
   }
 
+  /**
+   * A kill, as the game logs it: the fatal blow (`(DEAD) ...[HP: 0] hit by ...`, into the head for a headshot)
+   * by a player or a creature, then `(DEAD) ... killed by Player "K" (...) with <weapon> from <n> meters `
+   * (melee: no distance; fists: `with (MeleeFist)`), `killed by ZmbM_...`, `killed by Animal_...`, or, for any
+   * other class (a trap, an explosive), the kill line alone: `killed by LandMineTrap`.
+   */
   kill(killer: Person | string, victim: Person, options: { weapon?: string | undefined; distance?: number; headshot?: boolean }): void {
     if (this.world.onlineBySteam(victim.steam64) === undefined) return
+    const c = victim.character
+    const headshot = options.headshot ?? this.rng.chance(0.2)
+    let arms: Armed | undefined
+    let metres = 0
+    if (typeof killer !== "string") {
+      this.closeIn(killer, victim)
+      arms = this.armed(options.weapon, false)
+      metres = options.distance ?? Math.round(distance(killer.character.position, c.position) * 100) / 100
+    }
+    if (typeof killer !== "string" || creatureOf(killer) !== undefined) {
+      const part = headshot ? "Head(0)" : this.rng.pick(BODY_PARTS.filter((p) => !p.startsWith("Head")))
+      const damage = Math.max(1, Math.round(c.health * 10) / 10)
+      c.health = 0
+      this.hooks.logs.admin(`Player ${who(victim, true)}[HP: 0] hit by ${this.hitBy(killer, arms, part, damage, metres, undefined)}`)
+    }
+    this.died(killer, victim, { arms, metres, headshot })
+  }
+
+  /** The death line of a kill (after its fatal blow), the records, and the respawn. */
+  private died(killer: Person | string, victim: Person, how: { arms: Armed | undefined; metres: number; headshot: boolean }): void {
     const c = victim.character
     const victimPos = { ...c.position }
     c.alive = false
     c.health = 0
     victim.deaths++
-    const weapon = options.weapon ?? this.rng.pick(WEAPONS).weapon
-    const headshot = options.headshot ?? this.rng.chance(0.2)
+    const weapon = typeof killer === "string" ? killer : how.arms!.weapon
+    const metres = how.arms === undefined || how.arms.kind !== "firearm" ? 0 : how.metres
     let line: string
-    let metres = 0
     if (typeof killer === "string") {
-      line = `Player "${victim.name}" (DEAD) (id=${victim.dayzId} pos=${formatPos(victimPos)}) killed by ${killer}`
+      line = `Player ${who(victim, true)} killed by ${killer}`
     } else {
-      this.closeIn(killer, victim)
-      metres = options.distance ?? Math.round(distance(killer.character.position, victimPos) * 100) / 100
-      line = `Player "${victim.name}" (DEAD) (id=${victim.dayzId} pos=${formatPos(victimPos)}) killed by Player ${who(killer)} with ${weapon} from ${metres} meters`
+      const arms = how.arms!
+      const used = arms.kind === "fists" ? "(MeleeFist)" : arms.kind === "melee" ? arms.weapon : `${arms.weapon} from ${metresText(metres)} meters `
+      line = `Player ${who(victim, true)} killed by Player ${who(killer)} with ${used}`
       killer.kills++
-      if (headshot) killer.headshots++
+      if (how.headshot) killer.headshots++
       killer.character.stats["playersKilled"] = (killer.character.stats["playersKilled"] ?? 0) + 1
       if (killer.longestKill === undefined || metres > killer.longestKill.distance) {
         killer.longestKill = { distance: metres, weapon, victim: victim.name, timestamp: Date.now() }
@@ -327,9 +422,9 @@ export class Population {
       killerName: typeof killer === "string" ? killer : killer.name,
       victim: victim.steam64,
       victimName: victim.name,
-      weapon: typeof killer === "string" ? killer : weapon,
+      weapon,
       distance: metres,
-      headshot: typeof killer === "string" ? false : headshot,
+      headshot: typeof killer === "string" ? false : how.headshot,
       timestamp: Date.now(),
       killerPos: typeof killer === "string" ? undefined : { ...killer.character.position },
       victimPos
@@ -345,17 +440,55 @@ export class Population {
     victim.character = this.world.freshCharacter()
   }
 
-  /** Death without a killer (admin kill, explosion, ...): the ADM `died. Stats>` line; the player respawns. */
-  die(person: Person, cause: string): void {
+  /**
+   * A death with no one else to blame (admin kill, explosion by the mod, a fall, hunger, bleeding out, a
+   * suicide): the game's one death line for it, `(DEAD) ... died. Stats> Water: ... Energy: ... Bleed sources:
+   * ...`, then `after` (the same prefix) when given; the player respawns.
+   */
+  die(person: Person, cause: string, after?: string): void {
     if (this.world.onlineBySteam(person.steam64) === undefined) return
     const c = person.character
     const at = { ...c.position }
+    c.alive = false
+    c.health = 0
     person.deaths++
-    this.hooks.logs.admin(
-      `Player "${person.name}" (DEAD) (id=${person.dayzId} pos=${formatPos(at)}) died. Stats> Water: ${c.water.toFixed(3)} Energy: ${c.energy.toFixed(3)} Bleed sources: ${c.bleedingSources}`
-    )
+    this.hooks.logs.admin(`Player ${who(person, true)} died. Stats> Water: ${c.water.toFixed(3)} Energy: ${c.energy.toFixed(3)} Bleed sources: ${c.bleedingSources}`)
+    if (after !== undefined) this.hooks.logs.admin(`Player ${who(person, true)} ${after}`)
     this.world.record("player.died", { platformId: person.steam64, name: person.name, cause, position: at })
     person.character = this.world.freshCharacter()
+  }
+
+  /** The suicide emote: `committed suicide` (written before the death, so not `(DEAD)`), then `died.`. */
+  suicide(person: Person): void {
+    if (this.world.onlineBySteam(person.steam64) === undefined || !person.character.alive) return
+    this.hooks.logs.admin(`Player ${who(person)} committed suicide`)
+    this.die(person, "suicide")
+  }
+
+  /** A fall: `[HP: n] hit by FallDamageHealth`; a fatal one is `(DEAD) ...[HP: 0] hit by FallDamageHealth` then `died.`. */
+  fall(person: Person, damage = 35): void {
+    if (this.world.onlineBySteam(person.steam64) === undefined || !person.character.alive) return
+    const c = person.character
+    if (!c.godmode) c.health = Math.max(0, Math.round((c.health - damage) * 10) / 10)
+    const fatal = c.health <= 0
+    this.hooks.logs.admin(`Player ${who(person, fatal)}[HP: ${c.health}] hit by FallDamageHealth`)
+    this.world.record("player.hit", { platformId: person.steam64, name: person.name, attacker: "FallDamageHealth", damage, health: c.health })
+    if (fatal) this.die(person, "fall")
+  }
+
+  /** Bleeding out: the player dies first (`died. Stats> ... Bleed sources: n`), then `(DEAD) ... bled out`. */
+  bleed(person: Person): void {
+    if (this.world.onlineBySteam(person.steam64) === undefined || !person.character.alive) return
+    person.character.bleedingSources = Math.max(1, person.character.bleedingSources)
+    this.die(person, "bleeding", "bled out")
+  }
+
+  /** `is unconscious` / `regained consciousness` (the latter only for the living, as the game does). */
+  consciousness(person: Person, unconscious: boolean): void {
+    const c = person.character
+    if (this.world.onlineBySteam(person.steam64) === undefined || c.unconscious === unconscious) return
+    c.unconscious = unconscious
+    if (unconscious || c.alive) this.hooks.logs.admin(`Player ${who(person)} ${unconscious ? "is unconscious" : "regained consciousness"}`)
   }
 
   /** The ADM `PlayerList log` block. */

@@ -7,7 +7,7 @@
  * in the RPT), a crash (non-zero, no termination line; also a broken mod
  * some time after start-up), or not at all (hang mode).
  */
-import { createHash, randomBytes } from "node:crypto"
+import { randomBytes } from "node:crypto"
 import * as Dgram from "node:dgram"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
@@ -32,7 +32,7 @@ import { inspectMods, installedKeys, type LoadedMod, loadingLine, unsignedAddons
 import { type LaunchParameters, type Parsed, type SimOptions } from "./options.js"
 import { Population } from "./population.js"
 import { Rng } from "./rng.js"
-import { ControlFolder, parseScript, schedule, type ScriptTarget } from "./script.js"
+import { ControlFolder, parseScript, playerVerbs, schedule, type ScriptTarget } from "./script.js"
 import { SourceServer } from "./source.js"
 import { Storage } from "./storage.js"
 import { type Person, World } from "./world.js"
@@ -519,40 +519,9 @@ export class Simulator {
   }
 
   private scriptTarget(): ScriptTarget {
-    const person = (who: string) => this.world.findPerson(who)
     const log = (line: string) => this.logs.engine(line)
     return {
-      join: (steam64, name) => {
-        const h = createHash("md5").update(steam64).digest()
-        const ip = `${(h[0]! % 200) + 11}.${h[1]}.${h[2]}.${(h[3]! % 254) + 1}`
-        this.population.attemptJoin(this.world.person(steam64, name, ip))
-      },
-      leave: (who) => {
-        const p = person(who)
-        if (p === undefined) log(`[sim] leave: no player "${who}"`)
-        else this.population.leave(p)
-      },
-      kick: (who, reason) => {
-        const p = person(who)
-        const online = p === undefined ? undefined : this.world.onlineBySteam(p.steam64)
-        if (online === undefined) log(`[sim] kick: "${who}" is not online`)
-        else this.population.kick(online, reason)
-      },
-      chat: (who, channel, text) => {
-        const p = person(who)
-        if (p === undefined) log(`[sim] chat: no player "${who}"`)
-        else this.population.chat(p, channel, text)
-      },
-      hit: (attacker, victim, damage, weapon) => {
-        const v = person(victim)
-        if (v === undefined) return log(`[sim] hit: no player "${victim}"`)
-        this.population.hit(person(attacker) ?? attacker, v, { ...(damage === undefined ? {} : { damage }), ...(weapon === undefined ? {} : { weapon }) })
-      },
-      kill: (killer, victim, weapon) => {
-        const v = person(victim)
-        if (v === undefined) return log(`[sim] kill: no player "${victim}"`)
-        this.population.kill(person(killer) ?? killer, v, { weapon })
-      },
+      ...playerVerbs(this.world, this.population, log),
       lock: (locked) => this.setLocked(locked),
       shutdown: () => void this.shutdown("scripted shutdown"),
       crash: (code) => this.crash(code),

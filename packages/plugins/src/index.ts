@@ -28,6 +28,9 @@ import { CloudPlugin } from "./cloud/index.js"
 import { StorePlugin } from "./store/index.js"
 import { ChatPlugin } from "./chat/index.js"
 import { TrustPlugin } from "./trust/index.js"
+import { MapsPlugin } from "./maps/index.js"
+import { GameLogPlugin } from "./gamelog/index.js"
+import { WatchlistPlugin } from "./watchlist/index.js"
 
 export * from "./accounts/index.js"
 export * from "./health/index.js"
@@ -55,6 +58,9 @@ export * from "./cloud/index.js"
 export * from "./store/index.js"
 export * from "./chat/index.js"
 export * from "./trust/index.js"
+export * from "./maps/index.js"
+export * from "./gamelog/index.js"
+export * from "./watchlist/index.js"
 
 /** The plugins the controller loads by default, in no particular order (the host orders them). */
-export const defaultPlugins: ReadonlyArray<AnyPlugin> = [HealthPlugin, AccountsPlugin, AuditPlugin, NotificationsPlugin, ServersPlugin, SchedulerPlugin, PlayersPlugin, LogsPlugin, PriorityPlugin, BansPlugin, ActionsPlugin, PlatformPlugin, ModsPlugin, UpdatesPlugin, RolloutPlugin, ConfigPlugin, FilesPlugin, TypesPlugin, BackupsPlugin, DangerzonePlugin, StorePlugin, LicensePlugin, CloudPlugin, WebhooksPlugin, ChatPlugin, TrustPlugin]
+export const defaultPlugins: ReadonlyArray<AnyPlugin> = [HealthPlugin, AccountsPlugin, AuditPlugin, NotificationsPlugin, ServersPlugin, SchedulerPlugin, PlayersPlugin, LogsPlugin, PriorityPlugin, BansPlugin, ActionsPlugin, PlatformPlugin, ModsPlugin, UpdatesPlugin, RolloutPlugin, ConfigPlugin, FilesPlugin, TypesPlugin, BackupsPlugin, DangerzonePlugin, StorePlugin, LicensePlugin, CloudPlugin, WebhooksPlugin, ChatPlugin, TrustPlugin, MapsPlugin, GameLogPlugin, WatchlistPlugin]

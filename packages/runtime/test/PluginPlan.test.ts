@@ -72,6 +72,16 @@ describe("planPlugins", () => {
     expect(consumers[1]!.dependsOn).toEqual(["provider"])
   })
 
+  it("builds the provider of an extension point a plugin uses (optionally) first when it is loaded; none loaded is no error", () => {
+    const Slot = Context.GenericTag<{ readonly n: number }>("test/OptionalSlot")
+    const provider = Plugin.make({ id: "provider", provides: [Slot] })
+    const user = Plugin.make({ id: "user", uses: [Slot] })
+    for (const list of [[user, provider], [provider, user]]) {
+      expect(Either.getOrThrow(planPlugins(list)).ordered.map((p) => p.id)).toEqual(["provider", "user"])
+    }
+    expect(Either.getOrThrow(planPlugins([user])).ordered.map((p) => p.id)).toEqual(["user"])
+  })
+
   it("refuses to start a plugin that records audit rows without a plugin that stores them, naming both", () => {
     const error = failure(planPlugins([Plugin.make({ id: "bans", requires: [AuditTrail] })]))
     expect(error.reason).toBe("missing-dependency")

@@ -27,6 +27,7 @@ import { BackupsApi } from "../../../plugins/src/backups/contract/Api.js"
 import { BansApi } from "../../../plugins/src/bans/contract/Api.js"
 import { ChatApi } from "../../../plugins/src/chat/contract/Api.js"
 import { CloudApi } from "../../../plugins/src/cloud/contract/Api.js"
+import { GameLogApi } from "../../../plugins/src/gamelog/contract/Api.js"
 import { LicenseApi } from "../../../plugins/src/license/contract/Api.js"
 import { LogsApi } from "../../../plugins/src/logs/contract/Api.js"
 import { NotificationsApi } from "../../../plugins/src/notifications/contract/Api.js"
@@ -36,6 +37,7 @@ import { SchedulerApi } from "../../../plugins/src/scheduler/contract/Api.js"
 import { ServersApi } from "../../../plugins/src/servers/contract/Api.js"
 import { StoreApi } from "../../../plugins/src/store/contract/Api.js"
 import { TrustApi } from "../../../plugins/src/trust/contract/Api.js"
+import { WatchlistApi } from "../../../plugins/src/watchlist/contract/Api.js"
 import { WebhooksApi } from "../../../plugins/src/webhooks/contract/Api.js"
 
 /** Every typed contract the dashboard uses, as one API. (The actions API is built in a loop, so it is untyped: see `actions`.) */
@@ -56,6 +58,8 @@ export const GarrisonApi = HttpApi.make("garrison")
   .addHttpApi(WebhooksApi)
   .addHttpApi(ChatApi)
   .addHttpApi(TrustApi)
+  .addHttpApi(GameLogApi)
+  .addHttpApi(WatchlistApi)
 
 /** A refused or failed call: the status, the API's error code (`csrf-mismatch`, `mfa-required`, ...) and its message. */
 export class ApiError extends Error {

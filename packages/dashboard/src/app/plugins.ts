@@ -7,6 +7,7 @@ import { backupsUi } from "../../../plugins/src/backups/ui/index.js"
 import { bansUi } from "../../../plugins/src/bans/ui/index.js"
 import { chatUi } from "../../../plugins/src/chat/ui/index.js"
 import { cloudUi } from "../../../plugins/src/cloud/ui/index.js"
+import { gamelogUi } from "../../../plugins/src/gamelog/ui/index.js"
 import { licenseUi } from "../../../plugins/src/license/ui/index.js"
 import { logsUi } from "../../../plugins/src/logs/ui/index.js"
 import { notificationsUi } from "../../../plugins/src/notifications/ui/index.js"
@@ -16,6 +17,7 @@ import { schedulerUi } from "../../../plugins/src/scheduler/ui/index.js"
 import { serversUi } from "../../../plugins/src/servers/ui/index.js"
 import { storeUi } from "../../../plugins/src/store/ui/index.js"
 import { trustUi } from "../../../plugins/src/trust/ui/index.js"
+import { watchlistUi } from "../../../plugins/src/watchlist/ui/index.js"
 import { webhooksUi } from "../../../plugins/src/webhooks/ui/index.js"
 
 export const plugins: ReadonlyArray<PluginUi> = [
@@ -35,5 +37,7 @@ export const plugins: ReadonlyArray<PluginUi> = [
   cloudUi,
   webhooksUi,
   chatUi,
-  trustUi
+  trustUi,
+  gamelogUi,
+  watchlistUi
 ]

@@ -47,6 +47,7 @@ import { type ChatFeed, makeChatFeed } from "./internal/chatFeed.js"
 import { makeCooldowns } from "./internal/cooldowns.js"
 import { asRefusal } from "./internal/refusals.js"
 import { FLEET_RUNNERS, SERVER_RUNNERS } from "./internal/run/index.js"
+import { Watchlist } from "../watchlist/index.js"
 import { makeSeenSignatures } from "./internal/seenSignatures.js"
 import { carriesBotKey, checkCall } from "./internal/signature.js"
 
@@ -91,7 +92,9 @@ export class ChatBot extends Context.Tag("@garrison/plugins/chat/ChatBot")<ChatB
       priority: yield* PriorityQueue,
       configs: yield* ServerConfigs,
       bus: yield* EventBus,
-      chatFeed: makeChatFeed()
+      chatFeed: makeChatFeed(),
+      // The watchlist plugin's, when it is loaded (the plugin declares it in `uses`).
+      watchlist: Option.getOrUndefined(yield* Effect.serviceOption(Watchlist))
     }
     const seen = makeSeenSignatures(sql)
     const cooldowns = makeCooldowns()

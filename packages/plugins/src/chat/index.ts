@@ -6,6 +6,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { Watchlist } from "../watchlist/index.js"
 import { AuditTrail, ChatMessage, on, Plugin, ServerDeleted } from "@garrison/runtime"
 import { BotKey } from "./BotKey.js"
 import { ChatBot } from "./ChatBot.js"
@@ -22,6 +23,8 @@ export const ChatPlugin = Plugin.make({
   dependsOn: ["accounts", "servers", "players", "actions", "mods", "bans", "priority", "config"],
   // Records audit rows through the audit trail it reads when built: the audit plugin is built first.
   requires: [AuditTrail],
+  // The bot's watchList reads the watchlist plugin's entries when it is loaded.
+  uses: [Watchlist],
   permissions: CHAT_PERMISSIONS,
   migrations,
   layer: ChatBot.layer.pipe(Layer.provideMerge(Layer.mergeAll(BotKey.layer, ChatUserRoles.layer))),

@@ -9,6 +9,8 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import {
+  EventBus,
+  ServerWiped,
   type AuditActor,
   auditActorFields,
   AuditTrail,
@@ -74,11 +76,12 @@ const notFoundAsEmpty = <A>(effect: Effect.Effect<ReadonlyArray<A>, ConfinedFile
   effect.pipe(Effect.catchIf((e) => e.problem === "not-found" || e.problem === "not-a-folder", () => Effect.succeed([] as ReadonlyArray<A>)))
 
 export class Dangerzone extends Context.Tag("@garrison/plugins/Dangerzone")<Dangerzone, DangerzoneShape>() {
-  static readonly layer: Layer.Layer<Dangerzone, never, Servers | ServerBackups | AuditTrail> = Layer.effect(
+  static readonly layer: Layer.Layer<Dangerzone, never, Servers | ServerBackups | AuditTrail | EventBus> = Layer.effect(
     Dangerzone,
     Effect.gen(function* () {
       const servers = yield* Servers
       const audit = yield* AuditTrail
+      const bus = yield* EventBus
       const backups = yield* ServerBackups
       // `by` is the caller's id and name, handed on into the server actor's operation too (the backup first, the entry's change).
       const record = (by: AuditActor, action: string, serverId: string, details: Record<string, unknown>, result: "success" | "failure" = "success") =>
@@ -137,7 +140,18 @@ export class Dangerzone extends Context.Tag("@garrison/plugins/Dangerzone")<Dang
 
       return Dangerzone.of({
         wipe: (serverId, input, by) =>
-          audited(by, "dangerzone.wipe", serverId, { preset: input.preset }, wipe({ servers, backups, storageOf }, serverId, input, by), (r) => ({
+          audited(
+            by,
+            "dangerzone.wipe",
+            serverId,
+            { preset: input.preset },
+            // Told once the wipe is done: a new season of the game begins (the leaderboard starts afresh).
+            Effect.tap(wipe({ servers, backups, storageOf }, serverId, input, by), (result) =>
+              Effect.flatMap(servers.entry(serverId).pipe(Effect.map((e) => e.name), Effect.orElseSucceed(() => serverId)), (name) =>
+                bus.publish(new ServerWiped({ serverId, name, preset: result.preset }))
+              )
+            ),
+            (r) => ({
             backup: r.backup,
             removed: r.removed.map((p) => p.path),
             freedBytes: r.freedBytes

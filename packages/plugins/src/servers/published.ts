@@ -11,6 +11,7 @@ import {
   PlayerDisconnected,
   published,
   ServerCrashed,
+  ServerWiped,
   ServerDeleted,
   ServerLocked,
   ServerRestarted,
@@ -91,6 +92,13 @@ export const SERVER_EVENTS = [
     description: "A server entry was deleted from the controller (its files stay on disk).",
     example: new ServerDeleted(server),
     summary: (e) => `Server entry ${e.name} was deleted`
+  }),
+  published(ServerWiped, {
+    name: "server.wiped",
+    description: "A game server's persistence was wiped (the dangerzone's wipe, after its pre-wipe backup): a new season begins.",
+    example: new ServerWiped({ ...server, preset: "full" }),
+    severity: "warning",
+    summary: (e) => `Server ${e.name} wiped (${e.preset})`
   }),
   published(ServerLocked, {
     name: "server.locked",

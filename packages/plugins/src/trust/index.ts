@@ -9,7 +9,7 @@ import * as Layer from "effect/Layer"
 import * as Duration from "effect/Duration"
 import { AuditTrail, type Job, Plugin } from "@garrison/runtime"
 import { LOOKUP_RATE_SCOPE, TRUST_MANAGE, TrustApi } from "./contract/Api.js"
-import { Lookup } from "./Lookup.js"
+import { Lookup, TrustPlayerHistory } from "./Lookup.js"
 import { migrations } from "./migrations.js"
 import { PlayerLinks } from "./PlayerLinks.js"
 import { Pool } from "./Pool.js"
@@ -37,6 +37,8 @@ export const TrustPlugin = Plugin.make({
   // Submissions come from the global ban database.
   dependsOn: ["bans"],
   requires: [AuditTrail],
+  // Playtime and servers seen, from the game log's player history when it is loaded.
+  uses: [TrustPlayerHistory],
   permissions: [{ name: TRUST_MANAGE, description: "Manage the trust pool: submissions, appeals, overturns, community weights, chat links" }],
   rateLimits: [{ scope: LOOKUP_RATE_SCOPE, limit: 60, window: Duration.minutes(1), description: "the public trust lookup" }],
   migrations,

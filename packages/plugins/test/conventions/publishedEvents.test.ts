@@ -41,7 +41,11 @@ const CONVENTION_NAMES = [
 const INTERNAL_ONLY: Readonly<Record<string, string>> = {
   // Every line a server pushes over RCON, for the console view: far too chatty for a webhook, and a line may
   // carry what an admin typed (a password in a command). Chat arrives as ChatMessage (`player.chat`).
-  ConsoleLine: "every RCON line"
+  ConsoleLine: "every RCON line",
+  // The game log's joins as the watchlist reads them; webhooks have player.joined (RCON) and watchlist.joined.
+  GamePlayerJoined: "every connect line of every admin log",
+  // A signal to the live map's streams that positions moved: no content of its own.
+  GamePositionsChanged: "the live map's refresh signal"
 }
 
 const plan = planPlugins(defaultPlugins)

@@ -20,6 +20,9 @@ import { BackupsPlugin } from "../../src/backups/index.js"
 import { BansPlugin } from "../../src/bans/index.js"
 import { ChatPlugin, chatSignature } from "../../src/chat/index.js"
 import { TrustPlugin } from "../../src/trust/index.js"
+import { GameLogPlugin } from "../../src/gamelog/index.js"
+import { MapsPlugin } from "../../src/maps/index.js"
+import { WatchlistPlugin } from "../../src/watchlist/index.js"
 import { CloudPlugin } from "../../src/cloud/index.js"
 import { ConfigPlugin } from "../../src/config/index.js"
 import { DangerzonePlugin } from "../../src/dangerzone/index.js"
@@ -38,6 +41,8 @@ import { UpdatesPlugin } from "../../src/updates/index.js"
 import { WebhooksPlugin } from "../../src/webhooks/index.js"
 
 const ADMIN = "root:admin"
+/** A DayZ ID of the right shape for a name (the tests need no real Steam64 behind it). */
+const dayzId = (name: string) => `${Buffer.from(name.padEnd(32, "_")).toString("base64url").slice(0, 43)}=`
 const B_SECRET = "b-join-secret"
 const BOT_KEY = "gcb_scoped-routes-bot-key-0123456789abcdefghijk"
 const PERMISSIONS = ["server.deploy", "server.config", "server.restart", "server.rcon", "server.view", "players.view", "players.kick", "players.ban", "mods.view", "mods.install"]
@@ -68,7 +73,10 @@ const setup = () =>
       WebhooksPlugin,
       StorePlugin,
       ChatPlugin,
-      TrustPlugin
+      TrustPlugin,
+      MapsPlugin,
+      GameLogPlugin,
+      WatchlistPlugin
     ],
     {
       dataPrefix: "garrison-scoped-",
@@ -78,7 +86,8 @@ const setup = () =>
         RATE_LIMIT_CHAT: "off",
         ADMIN_USERNAME: "admin",
         ADMIN_PASSWORD: "an admin password for the test",
-        CHAT_BOT_API_KEY: BOT_KEY
+        CHAT_BOT_API_KEY: BOT_KEY,
+        GAMELOG_POLL_INTERVAL: "200 millis"
       }
     }
   )
@@ -603,5 +612,49 @@ describe("routes changed by issues 27 and 28, as a moderator scoped to server A"
       const capabilities = yield* call("GET", "/.well-known/service-trust.json")
       expect(capabilities.text).not.toMatch(/"d":|"p":|"q":/)
       holdsNothingOf(capabilities.text, b)
+    }).pipe(Effect.provide(setup())))
+
+  it.scopedLive("game data (issue 33): kills, leaderboard, map, log status and watchlist joins of B reach no moderator of A", () =>
+    Effect.gen(function* () {
+      const { a, b, moderator } = yield* twoServers
+      const killLine = (victim: string, killer: string) =>
+        `18:03:00 | Player "${victim}" (DEAD) (id=${dayzId(victim)} pos=<1.0, 2.0, 3.0>) killed by Player "${killer}" (id=${dayzId(killer)} pos=<4.0, 5.0, 6.0>) with M4-A1 from 10 meters`
+      const writeAdm = (dir: string, lines: ReadonlyArray<string>) => {
+        Fs.mkdirSync(NodePath.join(dir, "profiles"), { recursive: true })
+        Fs.writeFileSync(NodePath.join(dir, "profiles", "DayZServer_x64_2026-11-21_18-00-00.ADM"), ["AdminLog started on 2026-11-21 at 18:00:00", ...lines].join("\n") + "\n")
+      }
+      writeAdm(a.dir, [killLine("Avictim", "Akiller")])
+      writeAdm(b.dir, [`18:00:01 | Player "Bwatched" is connected (id=${dayzId("Bwatched")})`, killLine("Bvictim", "Bkiller")])
+      const watched = yield* call("POST", "/api/watchlist", { as: ADMIN, json: { player: dayzId("Bwatched"), note: "seen on B" } })
+      expect(watched.status, watched.text).toBe(201)
+      yield* eventually(call("GET", "/api/killfeed", { as: ADMIN }), (reply) => (reply.body as { items: Array<unknown> }).items.length === 2)
+      yield* eventually(call("GET", "/api/watchlist", { as: ADMIN }), (reply) => (reply.body as { items: Array<{ lastJoinedServerId: string | null }> }).items[0]?.lastJoinedServerId === b.id)
+
+      const feed = yield* call("GET", "/api/killfeed", { as: moderator })
+      expect((feed.body as { items: Array<{ serverId: string }> }).items.map((k) => k.serverId)).toEqual([a.id])
+      expect(feed.text).not.toContain("Bkiller")
+      expect((yield* call("GET", `/api/killfeed?serverId=${b.id}`, { as: moderator })).text).not.toContain("Bkiller")
+      const board = yield* call("GET", "/api/leaderboard", { as: moderator })
+      expect(board.text).toContain("Akiller")
+      expect(board.text).not.toContain("Bkiller")
+      expect((yield* call("GET", `/api/leaderboard?serverId=${b.id}`, { as: moderator })).status).toBe(404)
+      const seasons = yield* call("GET", "/api/leaderboard/seasons", { as: moderator })
+      expect((seasons.body as { items: Array<{ serverId: string }> }).items.map((s) => s.serverId)).toEqual([a.id])
+      for (const [method, path, json] of [
+        ["GET", `/api/servers/${b.id}/map`, undefined],
+        ["GET", `/api/servers/${b.id}/map/players`, undefined],
+        ["GET", `/api/servers/${b.id}/map/stream`, undefined],
+        ["GET", `/api/servers/${b.id}/gamelog`, undefined],
+        ["POST", `/api/servers/${b.id}/leaderboard/seasons`, { reason: "mine" }]
+      ] as const) {
+        const reply = yield* call(method, path, { as: moderator, ...(json === undefined ? {} : { json }) })
+        expect(reply.status, `${method} ${path}: ${reply.text}`).toBe(403)
+        holdsNothingOf(reply.text, b)
+      }
+      // players.view scoped to A does not open the history of every server.
+      expect((yield* call("GET", "/api/player-history", { as: moderator })).status).toBe(403)
+      const list = yield* call("GET", "/api/watchlist", { as: moderator })
+      expect((list.body as { items: Array<{ lastJoinedServerId: string | null; lastJoinedAt: string | null }> }).items[0]).toMatchObject({ lastJoinedServerId: null, lastJoinedAt: null })
+      expect(list.text).not.toContain(b.id)
     }).pipe(Effect.provide(setup())))
 })

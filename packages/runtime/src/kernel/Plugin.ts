@@ -96,6 +96,12 @@ export interface Plugin<Provides = never, R = never> {
   readonly provides: ReadonlyArray<PluginService>
   /** Extension points this plugin's layer reads; a provider must be loaded, and is built first. */
   readonly requires: ReadonlyArray<PluginService>
+  /**
+   * Extension points this plugin's layer reads when some plugin provides
+   * them (`Effect.serviceOption`): a provider loaded is built first; none
+   * loaded is no error.
+   */
+  readonly uses: ReadonlyArray<PluginService>
   readonly permissions: ReadonlyArray<PermissionDefinition>
   readonly migrations: ReadonlyArray<Migration>
   /** Services the plugin exports to later plugins and to embedders. */
@@ -148,6 +154,7 @@ export interface PluginSpec<Provides, RL, RH, RE, RK, RJ, RS, RA> {
   readonly dependsOn?: ReadonlyArray<PluginRef>
   readonly provides?: ReadonlyArray<PluginService>
   readonly requires?: ReadonlyArray<PluginService>
+  readonly uses?: ReadonlyArray<PluginService>
   readonly permissions?: ReadonlyArray<PermissionDefinition>
   readonly migrations?: ReadonlyArray<Migration>
   readonly layer?: Layer.Layer<Provides, unknown, RL>
@@ -173,6 +180,7 @@ export const make = <Provides = never, RL = never, RH = never, RE = never, RK = 
   dependsOn: (spec.dependsOn ?? []).map((ref) => (typeof ref === "string" ? ref : ref.id)),
   provides: spec.provides ?? [],
   requires: spec.requires ?? [],
+  uses: spec.uses ?? [],
   permissions: spec.permissions ?? [],
   migrations: spec.migrations ?? [],
   layer: spec.layer ?? (Layer.empty as unknown as Layer.Layer<Provides, unknown, RL>),

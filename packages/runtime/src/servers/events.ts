@@ -53,6 +53,11 @@ export class ServerRestarted extends Schema.TaggedClass<ServerRestarted>()("Serv
  * metrics) drop it here.
  */
 export class ServerDeleted extends Schema.TaggedClass<ServerDeleted>()("ServerDeleted", server) {}
+/** A server's persistence was wiped (the dangerzone's wipe): a new season of the game begins. */
+export class ServerWiped extends Schema.TaggedClass<ServerWiped>()("ServerWiped", {
+  ...server,
+  preset: Schema.String
+}) {}
 export class ServerLocked extends Schema.TaggedClass<ServerLocked>()("ServerLocked", server) {}
 export class ServerUnlocked extends Schema.TaggedClass<ServerUnlocked>()("ServerUnlocked", server) {}
 export class PlayerConnected extends Schema.TaggedClass<PlayerConnected>()("PlayerConnected", {

@@ -46,7 +46,7 @@ const checkDependencies = (plugins: ReadonlyArray<AnyPlugin>, byId: ReadonlyMap<
   return Either.void
 }
 
-/** Extension points: each plugin that requires one is built after its providers (there must be one). */
+/** Extension points: each plugin that requires one is built after its providers (there must be one); one it uses, after any. */
 const providersFirst = (plugins: ReadonlyArray<AnyPlugin>): Either.Either<ReadonlyMap<string, ReadonlyArray<string>>, StartupError> => {
   const providers = new Map<string, Array<string>>()
   for (const plugin of plugins) for (const service of plugin.provides) providers.set(service.key, [...(providers.get(service.key) ?? []), plugin.id])
@@ -64,6 +64,8 @@ const providersFirst = (plugins: ReadonlyArray<AnyPlugin>): Either.Either<Readon
       }
       after.push(...from)
     }
+    // Optional extension points: after their providers when any is loaded.
+    for (const service of plugin.uses) after.push(...(providers.get(service.key) ?? []).filter((id) => id !== plugin.id))
     builtAfter.set(plugin.id, after)
   }
   return Either.right(builtAfter)

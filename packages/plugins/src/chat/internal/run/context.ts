@@ -1,4 +1,5 @@
 /** What an action's runner is given: the call, the server it is about, and the services it may use. */
+import type { WatchlistShape } from "../../../watchlist/index.js"
 import type * as Effect from "effect/Effect"
 import type { EventBus, Principal } from "@garrison/runtime"
 import type { AdminActionsShape } from "../../../actions/index.js"
@@ -20,6 +21,8 @@ export interface ChatServices {
   readonly configs: ServerConfigsShape
   readonly chatFeed: ChatFeed
   readonly bus: EventBus["Type"]
+  /** Absent when the watchlist plugin is not loaded. */
+  readonly watchlist: WatchlistShape | undefined
 }
 
 export interface ActionCall {

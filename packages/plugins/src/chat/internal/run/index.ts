@@ -9,11 +9,22 @@ import * as players from "./players.js"
 import * as servers from "./servers.js"
 
 /**
- * The watchlist is the game-data plugin's (watched players, their notes and
- * join alerts); until a controller has one, the bot's `watchList` says so.
+ * The watchlist is the watchlist plugin's (watched players, their notes and
+ * join alerts): every entry, with its last join when it was on this server.
+ * Without the plugin loaded, the bot says so.
  */
-const watchList: ServerRunner = () =>
-  Effect.fail(refused(503, "unavailable", "this controller keeps no watchlist yet: watchList needs the game-data plugin"))
+const watchList: ServerRunner = (_call, server, services) =>
+  Effect.gen(function* () {
+    if (services.watchlist === undefined) return yield* Effect.fail(refused(503, "unavailable", "this controller keeps no watchlist: load the watchlist plugin"))
+    const entries = yield* services.watchlist
+      .list((serverId) => serverId === server.id)
+      .pipe(Effect.catchAll(() => Effect.fail(refused(503, "unavailable", "the watchlist cannot be read now"))))
+    const lines = entries.map((e) => `${e.name ?? e.identifier} (${e.platformId ?? e.playerId})${e.note === "" ? "" : `: ${e.note}`}${e.lastJoinedAt === null ? "" : ` · joined here ${e.lastJoinedAt}`}`)
+    return {
+      message: entries.length === 0 ? "Nobody is on the watchlist." : lines.join("\n"),
+      watchlist: entries.map((e) => ({ name: e.name, platformId: e.platformId, playerId: e.playerId, note: e.note, lastJoinedHere: e.lastJoinedAt }))
+    }
+  })
 
 export const SERVER_RUNNERS: Readonly<Record<string, ServerRunner>> = {
   status: servers.status,
