@@ -290,17 +290,22 @@ const killfeedOnce = async (baseUrl: string, token: string, query: string): Prom
 
 /** The statements `KillFeed.list` runs for each kind of request (its SQL as written there), with parameters. */
 const feedQueries = (busiestId: string, server: string, deep: { readonly at: number; readonly id: string }) => {
-  const sql = (where: string) => `SELECT k.*, kp.steam64 AS killer_steam64, vp.steam64 AS victim_steam64
-            FROM game_kills k
+  const order = "ORDER BY k.at_ms DESC, k.id DESC LIMIT ?"
+  const page = (kills: string) => `SELECT k.*, kp.steam64 AS killer_steam64, vp.steam64 AS victim_steam64
+            FROM (${kills}) k
             LEFT JOIN game_players kp ON kp.id = k.killer_id
             LEFT JOIN game_players vp ON vp.id = k.victim_id
-            WHERE ${where}
-            ORDER BY k.at_ms DESC, k.id DESC LIMIT ?`
+            ${order}`
+  const sql = (where: string) => page(`SELECT k.* FROM game_kills k WHERE ${where} ${order}`)
+  // A player's page: their kills and their deaths, each by its own index, merged.
+  const player = page(
+    `SELECT * FROM (SELECT k.* FROM game_kills k WHERE k.killer_id = ? ${order}) killed UNION SELECT * FROM (SELECT k.* FROM game_kills k WHERE k.victim_id = ? ${order}) died`
+  )
   return [
-    { label: "first page", sql: sql("1 = 1"), params: [PAGE + 1] },
-    { label: "busiest player", sql: sql("(k.killer_id = ? OR k.victim_id = ?)"), params: [busiestId, busiestId, PAGE + 1] },
-    { label: "busiest server", sql: sql("k.server_id = ?"), params: [server, PAGE + 1] },
-    { label: "deepest cursor page", sql: sql("(k.at_ms < ? OR (k.at_ms = ? AND k.id < ?))"), params: [deep.at, deep.at, deep.id, PAGE + 1] }
+    { label: "first page", sql: sql("1 = 1"), params: [PAGE + 1, PAGE + 1] },
+    { label: "busiest player", sql: player, params: [busiestId, PAGE + 1, busiestId, PAGE + 1, PAGE + 1] },
+    { label: "busiest server", sql: sql("k.server_id = ?"), params: [server, PAGE + 1, PAGE + 1] },
+    { label: "deepest cursor page", sql: sql("(k.at_ms < ? OR (k.at_ms = ? AND k.id < ?))"), params: [deep.at, deep.at, deep.id, PAGE + 1, PAGE + 1] }
   ]
 }
 

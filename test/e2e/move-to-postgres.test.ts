@@ -108,9 +108,14 @@ const sqliteCounts = (): Record<string, number> =>
     return Object.fromEntries(names.map((name) => [name, Number(db.prepare(`SELECT count(*) FROM "${name}"`).pluck().all()[0])]))
   })
 
-/** The same tables' rows on PostgreSQL, in one statement. */
+/** The same tables' rows on PostgreSQL, in one statement (a JSON object of each table's count, merged). */
 const postgresCounts = async (database: string, tables: ReadonlyArray<string>): Promise<Record<string, number>> => {
-  const json = await postgres.query(`SELECT json_build_object(${tables.map((t) => `'${t}', (SELECT count(*) FROM "${t}")`).join(", ")})`, database)
+  // json_build_object takes at most 100 arguments (50 tables): one object per 50 tables, merged into one.
+  const objects: Array<string> = []
+  for (let i = 0; i < tables.length; i += 50) {
+    objects.push(`json_build_object(${tables.slice(i, i + 50).map((t) => `'${t}', (SELECT count(*) FROM "${t}")`).join(", ")})::jsonb`)
+  }
+  const json = await postgres.query(`SELECT (${objects.length === 0 ? "'{}'::jsonb" : objects.join(" || ")})::text`, database)
   return JSON.parse(json) as Record<string, number>
 }
 

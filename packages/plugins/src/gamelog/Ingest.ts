@@ -27,7 +27,7 @@ import { Servers } from "../servers/index.js"
 import { type GameLogStoreError, storeError } from "./errors.js"
 import { GameKillRecorded, GamePlayerJoined, GamePositionsChanged } from "./events.js"
 import { parseAdmLine } from "./internal/adm/parse.js"
-import { type AdmFile, listAdmFiles, readLines } from "./internal/ingest/admFiles.js"
+import { type AdmFile, eachLine, listAdmFiles, readLines } from "./internal/ingest/admFiles.js"
 import { addEvent, type Batch, newBatch } from "./internal/ingest/batch.js"
 import { dateOfFileName, initialClock, localDate, stampOfFileName } from "./internal/ingest/lineClock.js"
 import { closeOpenSessions, type Cursor, loadCursor, openSeason, saveCursor, writeBatch } from "./internal/ingest/store.js"
@@ -55,7 +55,7 @@ export interface IngestShape {
 const TRUSTED = { disableValidation: true } as const
 
 /** Bytes per read (and transaction). */
-export const READ_CHUNK = 8 * 1024 * 1024
+export const READ_CHUNK = 16 * 1024 * 1024
 const POLL_BUDGET = 32 * 1024 * 1024
 
 export class Ingest extends Context.Tag("@garrison/plugins/gamelog/Ingest")<Ingest, IngestShape>() {
@@ -86,16 +86,16 @@ export class Ingest extends Context.Tag("@garrison/plugins/gamelog/Ingest")<Inge
     const readOnce = (serverId: string, logs: LogFolder, cursor: Cursor, final: boolean, maxBytes: number) =>
       Effect.gen(function* () {
         const read = yield* readLines(logs, cursor.fileName, cursor.offset, maxBytes, final)
-        if (read.lines.length === 0 && read.next === cursor.offset) return { cursor, batch: undefined, size: read.size }
+        if (read.text === "" && read.next === cursor.offset) return { cursor, batch: undefined, size: read.size }
         const fallbackDate = dateOfFileName(cursor.fileName) ?? localDate(yield* Clock.currentTimeMillis)
         const batch = newBatch(cursor.clock, cursor.pending)
         const prefix = `${serverId}:${cursor.fileName}:`
-        for (const line of read.lines) {
+        eachLine(read, (line, offset) => {
           batch.lines++
-          const parsed = parseAdmLine(line.text)
-          if (parsed.kind === "event") addEvent(batch, parsed.event, prefix, line.offset, fallbackDate)
+          const parsed = parseAdmLine(line)
+          if (parsed.kind === "event") addEvent(batch, parsed.event, prefix, offset, fallbackDate)
           else if (parsed.kind === "unknown") batch.unknown++
-        }
+        })
         const next: Cursor = {
           fileName: cursor.fileName,
           offset: read.next,

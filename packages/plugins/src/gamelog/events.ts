@@ -5,8 +5,7 @@
  */
 import * as Schema from "effect/Schema"
 
-const NullableNumber = Schema.NullOr(Schema.Number)
-const Pos = Schema.NullOr(Schema.Struct({ x: Schema.Number, y: Schema.Number, z: Schema.Number }))
+import { killFields } from "./internal/killFields.js"
 
 /** A player's connect line was read. `steam64` when RCON has linked the player. */
 export class GamePlayerJoined extends Schema.TaggedClass<GamePlayerJoined>()("GamePlayerJoined", {
@@ -18,24 +17,7 @@ export class GamePlayerJoined extends Schema.TaggedClass<GamePlayerJoined>()("Ga
 }) {}
 
 /** A death was recorded (any killer kind; `killerKind: "player"` is a kill). */
-export class GameKillRecorded extends Schema.TaggedClass<GameKillRecorded>()("GameKillRecorded", {
-  id: Schema.String,
-  serverId: Schema.String,
-  killerKind: Schema.String,
-  platformId: Schema.NullOr(Schema.String),
-  playerId: Schema.NullOr(Schema.String),
-  name: Schema.NullOr(Schema.String),
-  victimPlatformId: Schema.NullOr(Schema.String),
-  victimPlayerId: Schema.NullOr(Schema.String),
-  victimName: Schema.String,
-  distance: NullableNumber,
-  weapon: Schema.NullOr(Schema.String),
-  zone: Schema.NullOr(Schema.String),
-  headshot: Schema.Boolean,
-  timestamp: Schema.String,
-  killerPos: Pos,
-  victimPos: Pos
-}) {}
+export class GameKillRecorded extends Schema.TaggedClass<GameKillRecorded>()("GameKillRecorded", killFields) {}
 
 /** Players' positions on a server changed (read from its admin log). */
 export class GamePositionsChanged extends Schema.TaggedClass<GamePositionsChanged>()("GamePositionsChanged", {

@@ -28,7 +28,7 @@ const fight = [
   "AdminLog started on 2026-11-21 at 18:00:00",
   `18:00:05 | Player "Alice" is connected (id=${id(1)})`,
   `18:00:06 | Player "Bob" is connected (id=${id(2)})`,
-  `18:01:00 | [Chat - Global]("Alice"(id=${id(1)})): hello`,
+  `18:01:00 | [Chat - Global]("Alice"(id=${id(1)})): héllo wörld ✓`,
   "18:02:00 | ##### PlayerList log: 2 players",
   `18:02:00 | Player "Alice" (id=${id(1)} pos=<4500.5, 10200.2, 310.0>)`,
   `18:02:00 | Player "Bob" (id=${id(2)} pos=<4510.0, 10210.0, 311.0>)`,
@@ -81,6 +81,10 @@ describe("gamelog ingest", () => {
           ["zombie", "ZmbM_CitizenASkinny_Brown", "Alice", null, null, false],
           ["player", "Alice", "Bob", "M4-A1", "Head", true]
         ])
+        // A kill's id names its line by byte offset (the chat line before it is not ASCII).
+        const text = fight.join("\r\n") + "\r\n"
+        const firstKill = text.indexOf(`18:03:00 | Player "Bob" (DEAD)`)
+        expect(feed[2]?.["id"]).toBe(`s1:${ADM}:${Buffer.byteLength(text.slice(0, firstKill))}`)
         expect(feed[2]).toMatchObject({ distance: 14.2, playerId: id(1), victimPlayerId: id(2), killerPos: { x: 4500.5, y: 10200.2, z: 310 }, timestamp: new Date(2026, 10, 21, 18, 3, 0).toISOString() })
 
         const board = yield* leaderboard("?serverId=s1")

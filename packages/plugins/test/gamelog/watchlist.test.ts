@@ -9,7 +9,7 @@ import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import type { AnyPlugin } from "@garrison/runtime"
 import { EventBus, PlayerIds, profilesFolder } from "@garrison/runtime"
-import { call, StubFleet, testController } from "@garrison/testkit"
+import { call, eventually, StubFleet, testController } from "@garrison/testkit"
 import { ActionsPlugin } from "../../src/actions/index.js"
 import { GameLogPlugin, Ingest } from "../../src/gamelog/index.js"
 import { NotificationsPlugin } from "../../src/notifications/index.js"
@@ -46,6 +46,9 @@ describe("watchlist", () => {
       yield* ingest.poll("s1", profilesFolder(fleet.server("s1").entry))
       yield* ingest.poll("s1", profilesFolder(fleet.server("s1").entry))
 
+      // The bus's handlers run beside the poll: wait for the notification, then for a stray second one.
+      yield* eventually(call("GET", "/api/notifications", { as: "viewer:server.view" }), (reply) => (reply.body as { items: Array<unknown> }).items.length > 0)
+      yield* Effect.sleep("300 millis")
       const inbox = (yield* call("GET", "/api/notifications", { as: "viewer:server.view" })).body as { items: Array<{ title: string; message: string; serverId: string | null }> }
       expect(inbox.items).toHaveLength(1)
       expect(inbox.items[0]).toMatchObject({ title: "Watched player Dupe King joined Chernarus #1", serverId: "s1" })
@@ -56,8 +59,9 @@ describe("watchlist", () => {
       const list = (yield* call("GET", "/api/watchlist", { as: "mia:" })).body as { items: Array<Record<string, unknown>> }
       expect(list.items[0]).toMatchObject({ name: "Dupe King", lastJoinedServerId: "s1" })
 
-      // Exactly one event (the bus delivers before publish returns to the poll; a moment more for a stray second one).
-      yield* Effect.sleep("200 millis")
+      // Exactly one event: waited for, then a moment more for a stray second one.
+      yield* eventually(Effect.sync(() => events.length), (n) => n > 0)
+      yield* Effect.sleep("300 millis")
       expect(events.map((e) => [e.name, e.serverName, e.platformId, e.note])).toEqual([["Dupe King", "Chernarus #1", STEAM, "suspected duper"]])
 
       const id = String(list.items[0]?.["id"])

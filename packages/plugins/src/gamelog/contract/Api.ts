@@ -26,26 +26,11 @@ const oneOf = <const T extends ReadonlyArray<string>>(values: T) =>
 
 const Text = (max: number) => StoredText.pipe(Schema.maxLength(max, { message: () => `must be at most ${max} characters` }))
 
-export const Position = Schema.Struct({ x: Schema.Number, y: Schema.Number, z: Schema.Number })
+import { killFields, Position } from "../internal/killFields.js"
+export { Position }
 
-export class Kill extends Schema.Class<Kill>("Kill")({
-  id: Schema.String,
-  serverId: Schema.String,
-  killerKind: Schema.String,
-  platformId: Schema.NullOr(Schema.String),
-  playerId: Schema.NullOr(Schema.String),
-  name: Schema.NullOr(Schema.String),
-  victimPlatformId: Schema.NullOr(Schema.String),
-  victimPlayerId: Schema.NullOr(Schema.String),
-  victimName: Schema.String,
-  distance: Schema.NullOr(Schema.Number),
-  weapon: Schema.NullOr(Schema.String),
-  zone: Schema.NullOr(Schema.String),
-  headshot: Schema.Boolean,
-  timestamp: Schema.String,
-  killerPos: Schema.NullOr(Position),
-  victimPos: Schema.NullOr(Position)
-}) {}
+/** A death, as the feed, its stream and the `game.kill` event show it (see README). */
+export class Kill extends Schema.Class<Kill>("Kill")(killFields) {}
 
 export class KillPage extends Schema.Class<KillPage>("KillPage")({ ...pageFields(Kill) }) {}
 

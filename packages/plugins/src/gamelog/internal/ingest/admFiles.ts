@@ -28,12 +28,43 @@ export const listAdmFiles = (logs: LogFolder) =>
   )
 
 export interface LineRead {
-  /** Each whole line (no line end) with the byte offset where it starts. */
-  readonly lines: ReadonlyArray<{ readonly text: string; readonly offset: number }>
+  /** The whole lines read, decoded, line ends included (see `eachLine`). */
+  readonly text: string
+  /** The bytes `text` was decoded from. */
+  readonly bytes: Buffer
+  /** Where `text` starts in the file. */
+  readonly offset: number
   /** Where the next read starts: after the last line end read (or past a line too long to keep). */
   readonly next: number
   /** The file's size when opened. */
   readonly size: number
+}
+
+/**
+ * Each line of a read, without its line end (`\n` or `\r\n`) and the file's
+ * byte-order mark, with the byte offset where it starts in the file. No
+ * array of lines is made: a read holds a hundred thousand of them.
+ */
+export const eachLine = (read: LineRead, use: (line: string, offset: number) => void): void => {
+  const { text, bytes } = read
+  // Byte offsets follow the string's indexes while the text is ASCII; else the buffer's own line ends give them
+  // (a UTF-8 sequence never holds the byte 0x0A).
+  const ascii = text.length === bytes.length
+  let start = 0
+  let byteStart = 0
+  while (start < text.length) {
+    let stop = text.indexOf("\n", start)
+    if (stop < 0) stop = text.length
+    const end = stop > start && text.charCodeAt(stop - 1) === 13 ? stop - 1 : stop
+    const from = read.offset + byteStart === 0 && text.charCodeAt(start) === 0xfeff ? start + 1 : start
+    use(text.slice(from, end), read.offset + byteStart)
+    if (ascii) byteStart = stop + 1
+    else {
+      const byteStop = bytes.indexOf(NEWLINE, byteStart)
+      byteStart = byteStop < 0 ? bytes.length : byteStop + 1
+    }
+    start = stop + 1
+  }
 }
 
 /** A "line" longer than this is not an admin-log line: it is skipped (counted unknown by the caller). */
@@ -50,38 +81,30 @@ export const readLines = (logs: LogFolder, name: string, offset: number, maxByte
     Effect.gen(function* () {
       const file = yield* logs.files.open(inLogFolder(logs, name))
       const size = file.size
-      if (size <= offset) return { lines: [], next: Math.min(offset, size), size } satisfies LineRead
-      let bytes = Buffer.from(yield* file.read(offset, Math.min(size - offset, maxBytes)))
+      const nothing = (next: number, text = ""): LineRead => ({ text, bytes: EMPTY, offset, next, size })
+      if (size <= offset) return nothing(Math.min(offset, size))
+      let bytes = asBuffer(yield* file.read(offset, Math.min(size - offset, maxBytes)))
       let end = bytes.lastIndexOf(NEWLINE)
       // A read smaller than one line: read as far as the longest line may go.
       if (end < 0 && bytes.length < size - offset && bytes.length < MAX_LINE_BYTES) {
-        bytes = Buffer.from(yield* file.read(offset, Math.min(size - offset, MAX_LINE_BYTES)))
+        bytes = asBuffer(yield* file.read(offset, Math.min(size - offset, MAX_LINE_BYTES)))
         end = bytes.lastIndexOf(NEWLINE)
       }
       const atEnd = offset + bytes.length >= size
       let usable = end + 1
       if (end < 0 || (final && atEnd)) {
-        // No line end at all: a last line of a finished file, or one too long to be a line (skipped whole).
+        // No line end at all: a last line of a finished file, or one too long to be a line (skipped whole, as
+        // one line the parser does not know).
         if (final && atEnd) usable = bytes.length
-        else if (bytes.length >= MAX_LINE_BYTES) return { lines: [{ text: "\u0000", offset }], next: offset + bytes.length, size } satisfies LineRead
-        else return { lines: [], next: offset, size } satisfies LineRead
+        else if (bytes.length >= MAX_LINE_BYTES) return { text: "\u0000", bytes: NUL, offset, next: offset + bytes.length, size }
+        else return nothing(offset)
       }
       const chunk = bytes.subarray(0, usable)
-      const text = chunk.toString("utf8")
-      const ascii = text.length === chunk.length
-      const lines: Array<{ text: string; offset: number }> = []
-      let start = 0
-      let byteStart = offset
-      while (start < text.length) {
-        let stop = text.indexOf("\n", start)
-        if (stop < 0) stop = text.length
-        let line = text.slice(start, stop)
-        if (line.endsWith("\r")) line = line.slice(0, -1)
-        if (byteStart === 0 && line.charCodeAt(0) === 0xfeff) line = line.slice(1)
-        lines.push({ text: line, offset: byteStart })
-        byteStart += ascii ? stop + 1 - start : Buffer.byteLength(text.slice(start, stop + 1))
-        start = stop + 1
-      }
-      return { lines, next: offset + usable, size } satisfies LineRead
+      return { text: chunk.toString("utf8"), bytes: chunk, offset, next: offset + usable, size }
     })
   )
+
+const EMPTY = Buffer.alloc(0)
+const NUL = Buffer.from([0])
+/** The bytes read, as a Buffer over the same memory (no copy of a read of megabytes). */
+const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)

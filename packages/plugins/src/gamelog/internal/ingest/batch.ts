@@ -48,7 +48,8 @@ export interface PlayerDelta {
   playtimeAddedMs: number
   /** After this read: online since (a time), offline (null), or unchanged (undefined). */
   onlineSinceMs: number | null | undefined
-  position: { readonly pos: Position; readonly atMs: number } | null
+  /** The newest sighting with a position (changed in place: one object per player and read). */
+  position: { pos: Position; atMs: number } | null
   online: boolean | undefined
 }
 
@@ -104,7 +105,7 @@ const touch = (batch: Batch, player: LoggedPlayer, atMs: number): PlayerDelta | 
       name: player.name,
       firstSeenMs: atMs,
       lastSeenMs: atMs,
-      names: new Map(),
+      names: new Map([[player.name, { firstSeenMs: atMs, lastSeenMs: atMs }]]),
       closeStoredAtMs: undefined,
       closeStoredAtLastSeen: false,
       sessionsAdded: 0,
@@ -115,14 +116,31 @@ const touch = (batch: Batch, player: LoggedPlayer, atMs: number): PlayerDelta | 
     }
     batch.players.set(id, delta)
   }
-  delta.name = player.name
   if (atMs < delta.firstSeenMs) delta.firstSeenMs = atMs
+  // Most lines name a player as the last did: their name's sighting is the player's (see `nameSightings`).
+  if (player.name !== delta.name) {
+    delta.names.get(delta.name)!.lastSeenMs = Math.max(delta.names.get(delta.name)!.lastSeenMs, delta.lastSeenMs)
+    const seen = delta.names.get(player.name)
+    if (seen === undefined) delta.names.set(player.name, { firstSeenMs: atMs, lastSeenMs: atMs })
+    else seen.lastSeenMs = Math.max(seen.lastSeenMs, atMs)
+    delta.name = player.name
+  }
   if (atMs > delta.lastSeenMs) delta.lastSeenMs = atMs
-  const seen = delta.names.get(player.name)
-  if (seen === undefined) delta.names.set(player.name, { firstSeenMs: atMs, lastSeenMs: atMs })
-  else seen.lastSeenMs = Math.max(seen.lastSeenMs, atMs)
-  if (player.pos !== null && (delta.position === null || atMs >= delta.position.atMs)) delta.position = { pos: player.pos, atMs }
+  if (player.pos !== null && (delta.position === null || atMs >= delta.position.atMs)) {
+    if (delta.position === null) delta.position = { pos: player.pos, atMs }
+    else {
+      delta.position.pos = player.pos
+      delta.position.atMs = atMs
+    }
+  }
   return delta
+}
+
+/** Each name a player used in the read, with its sightings: the current name's last is the player's. */
+export const nameSightings = (delta: PlayerDelta): ReadonlyMap<string, { readonly firstSeenMs: number; readonly lastSeenMs: number }> => {
+  const current = delta.names.get(delta.name)!
+  current.lastSeenMs = Math.max(current.lastSeenMs, delta.lastSeenMs)
+  return delta.names
 }
 
 const stat = (batch: Batch, playerId: string, name: string): StatDelta => {

@@ -40,17 +40,17 @@ export const stampOfFileName = (name: string): number | null => {
 const ROLLOVER_SECONDS = 3600
 
 /** The last day's midnight (epoch ms), and whether the day is 24 hours long: a line's instant is then one addition. */
-let lastDay: { readonly key: string; readonly midnight: number; readonly plain: boolean } | undefined
+let lastDay: { readonly logDate: string; readonly dayShift: number; readonly midnight: number; readonly plain: boolean } | undefined
 
 const instantOf = (logDate: string, dayShift: number, seconds: number): number => {
-  const key = `${logDate}|${dayShift}`
-  if (lastDay?.key !== key) {
+  let day = lastDay
+  if (day === undefined || day.logDate !== logDate || day.dayShift !== dayShift) {
     const [y, m, d] = logDate.split("-").map(Number) as [number, number, number]
     const midnight = new Date(y, m - 1, d + dayShift).getTime()
     // A day the clocks change on (23 or 25 hours) is computed line by line.
-    lastDay = { key, midnight, plain: new Date(y, m - 1, d + dayShift + 1).getTime() - midnight === 86_400_000 }
+    day = lastDay = { logDate, dayShift, midnight, plain: new Date(y, m - 1, d + dayShift + 1).getTime() - midnight === 86_400_000 }
   }
-  if (lastDay.plain) return lastDay.midnight + seconds * 1000
+  if (day.plain) return day.midnight + seconds * 1000
   const [y, m, d] = logDate.split("-").map(Number) as [number, number, number]
   return new Date(y, m - 1, d + dayShift, 0, 0, seconds).getTime()
 }

@@ -7,7 +7,7 @@ import type * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import { randomUUID } from "node:crypto"
 import type { SqlError } from "@effect/sql/SqlError"
-import type { Batch, PendingHit } from "./batch.js"
+import { type Batch, nameSightings, type PendingHit } from "./batch.js"
 import type { LineClockState } from "./lineClock.js"
 
 export interface Cursor {
@@ -123,7 +123,7 @@ export const writeBatch = (sql: SqlClient.SqlClient, serverId: string, seasonId:
           first_seen_ms = CASE WHEN excluded.first_seen_ms < game_players.first_seen_ms THEN excluded.first_seen_ms ELSE game_players.first_seen_ms END,
           last_seen_ms = CASE WHEN excluded.last_seen_ms > game_players.last_seen_ms THEN excluded.last_seen_ms ELSE game_players.last_seen_ms END`
     }
-    const names = players.flatMap(([id, p]) => [...p.names].map(([name, seen]) => ({ player_id: id, name, name_folded: fold(name), first_seen_ms: seen.firstSeenMs, last_seen_ms: seen.lastSeenMs })))
+    const names = players.flatMap(([id, p]) => [...nameSightings(p)].map(([name, seen]) => ({ player_id: id, name, name_folded: fold(name), first_seen_ms: seen.firstSeenMs, last_seen_ms: seen.lastSeenMs })))
     for (const part of chunks(names)) {
       yield* sql`INSERT INTO game_player_names ${sql.insert(part)} ON CONFLICT (player_id, name) DO UPDATE SET
           last_seen_ms = CASE WHEN excluded.last_seen_ms > game_player_names.last_seen_ms THEN excluded.last_seen_ms ELSE game_player_names.last_seen_ms END`
