@@ -90,8 +90,10 @@ export const migrations: ReadonlyArray<Migration> = [
         )`,
     sql`CREATE INDEX game_kills_at ON game_kills (at_ms, id)`,
     sql`CREATE INDEX game_kills_server ON game_kills (server_id, at_ms, id)`,
-    sql`CREATE INDEX game_kills_killer ON game_kills (killer_id, at_ms, id)`,
-    sql`CREATE INDEX game_kills_victim ON game_kills (victim_id, at_ms, id)`,
+    // A player's pages read these newest first; the rare kills of one player in the same millisecond are ordered
+    // by id after the index (a small sort, not a wider index on every insert).
+    sql`CREATE INDEX game_kills_killer ON game_kills (killer_id, at_ms)`,
+    sql`CREATE INDEX game_kills_victim ON game_kills (victim_id, at_ms)`,
     sql`CREATE TABLE game_stats (
           season_id TEXT NOT NULL,
           player_id TEXT NOT NULL,

@@ -7,7 +7,7 @@
  * statements.
  */
 import type { AdmEvent, Attacker, LoggedPlayer, Position } from "../adm/events.js"
-import { advance, type LineClockState, restart } from "./lineClock.js"
+import { advance, type LineClockState, type MutableLineClock, restart } from "./lineClock.js"
 
 /** A fatal hit (`[HP: 0]`) waiting for its kill line: gives the kill its zone and headshot. */
 export interface PendingHit {
@@ -73,7 +73,7 @@ export interface Batch {
   readonly stats: Map<string, StatDelta>
   readonly joined: Array<Joined>
   readonly chat: Array<{ readonly playerId: string | null; readonly name: string; readonly channel: string | null; readonly text: string; readonly atMs: number }>
-  clock: LineClockState
+  clock: MutableLineClock
   pending: Array<PendingHit>
   unknown: number
   lines: number
@@ -90,7 +90,7 @@ export const newBatch = (clock: LineClockState, pending: ReadonlyArray<PendingHi
   stats: new Map(),
   joined: [],
   chat: [],
-  clock,
+  clock: { ...clock },
   pending: [...pending],
   unknown: 0,
   lines: 0
@@ -239,9 +239,7 @@ export const addEvent = (batch: Batch, event: AdmEvent, idPrefix: string, offset
     batch.clock = restart(event.date, event.seconds)
     return
   }
-  const moved = advance(batch.clock, event.seconds, fallbackDate)
-  batch.clock = moved.state
-  const atMs = moved.atMs
+  const atMs = advance(batch.clock, event.seconds, fallbackDate)
   switch (event.type) {
     case "connected":
       return connected(batch, event.player, atMs)

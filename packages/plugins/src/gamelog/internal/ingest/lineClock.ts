@@ -55,13 +55,16 @@ const instantOf = (logDate: string, dayShift: number, seconds: number): number =
   return new Date(y, m - 1, d + dayShift, 0, 0, seconds).getTime()
 }
 
-/** Moves the clock to a line at `seconds` of day; answers the new state and the line's epoch ms. */
-export const advance = (state: LineClockState, seconds: number, fallbackDate: string): { readonly state: LineClockState; readonly atMs: number } => {
-  const logDate = state.logDate ?? fallbackDate
-  const dayShift = state.lastSeconds !== null && seconds < state.lastSeconds - ROLLOVER_SECONDS ? state.dayShift + 1 : state.dayShift
-  const atMs = instantOf(logDate, dayShift, seconds)
-  return { state: state.logDate === logDate && state.lastSeconds === seconds && state.dayShift === dayShift ? state : { logDate, lastSeconds: seconds, dayShift }, atMs }
+/** Moves the clock to a line at `seconds` of day; answers the line's epoch ms. Changes `clock` in place (it runs once a line). */
+export const advance = (clock: MutableLineClock, seconds: number, fallbackDate: string): number => {
+  if (clock.logDate === null) clock.logDate = fallbackDate
+  if (clock.lastSeconds !== null && seconds < clock.lastSeconds - ROLLOVER_SECONDS) clock.dayShift++
+  clock.lastSeconds = seconds
+  return instantOf(clock.logDate, clock.dayShift, seconds)
 }
+
+/** A clock a read moves line by line: a copy of the cursor's, stored back with the cursor. */
+export type MutableLineClock = { -readonly [K in keyof LineClockState]: LineClockState[K] }
 
 /** A header names the date from here on: day 0 again. */
 export const restart = (date: string, seconds: number): LineClockState => ({ logDate: date, lastSeconds: seconds, dayShift: 0 })
