@@ -61,7 +61,15 @@ export interface AdminActionsShape {
   ) => Effect.Effect<{ readonly provider: "agent" | "rcon"; readonly data: unknown }, ActorError | ProviderUnavailable>
   /** Every catalogue action on this server, with the provider that would serve it now or why none can. */
   readonly routes: (server: ServerHandle) => Effect.Effect<ReadonlyArray<ActionRoute>>
+  /**
+   * Adds what the controller knows to an action's answer (a later plugin's: the game log's player history on
+   * `player.details`). The game's answer is kept as it is when the addition fails.
+   */
+  readonly addToAnswer: (action: string, add: AnswerAddition) => Effect.Effect<void>
 }
+
+/** What a plugin adds to an action's answer: the new answer, from the call and the game's answer. */
+export type AnswerAddition = (call: Pick<RunInput, "server" | "input" | "caller">, data: unknown) => Effect.Effect<unknown, { readonly message: string }>
 
 /** The actions RCON can stand in for: the mod's `player.message` is `say <slot>`. */
 const RCON_FALLBACK = new Set(["player.message"])
@@ -205,10 +213,18 @@ export class AdminActions extends Context.Tag("@garrison/plugins/actions/AdminAc
         }
         const result = provider === "agent" && Either.isRight(agent) ? viaAgent(entry, action, input, agent.right, grants(caller.permissions, ADMIN)) : messageOverRcon(server, input)
         const data = yield* result.pipe(Effect.tapBoth({ onFailure: (error) => record(false, error.message), onSuccess: () => record(true) }))
-        return { provider, data }
+        const addition = additions.get(action.name)
+        if (addition === undefined) return { provider, data }
+        const added = addition({ server, input, caller }, data).pipe(
+          Effect.catchAll((error) => Effect.as(Effect.logWarning(`${action.name}: the controller's part of the answer is left out: ${error.message}`), data))
+        )
+        return { provider, data: yield* added }
       })
 
-    return AdminActions.of({ run, routes })
+    const additions = new Map<string, AnswerAddition>()
+    const addToAnswer: AdminActionsShape["addToAnswer"] = (action, add) => Effect.sync(() => void additions.set(action, add))
+
+    return AdminActions.of({ run, routes, addToAnswer })
   })
 
   static readonly layer = Layer.effect(AdminActions, AdminActions.make)

@@ -56,7 +56,7 @@ export const ActionsPlugin = Plugin.make({
 })
 
 export { AdminActions, ProviderUnavailable } from "./AdminActions.js"
-export type { ActionRoute, AdminActionsShape, RunInput } from "./AdminActions.js"
+export type { ActionRoute, AdminActionsShape, AnswerAddition, RunInput } from "./AdminActions.js"
 export { AgentLinks, HEALTH_TTL } from "./AgentLinks.js"
 export type { AgentLink, AgentLinksShape } from "./AgentLinks.js"
 export { ActionReply, ActionsApi, Capabilities } from "./contract/Api.js"

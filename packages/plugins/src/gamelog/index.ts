@@ -16,6 +16,7 @@ import { Leaderboard } from "./Leaderboard.js"
 import { LiveMap } from "./LiveMap.js"
 import { migrations } from "./migrations.js"
 import { PlayerHistory } from "./PlayerHistory.js"
+import { playerDetailsHistory } from "./playerDetails.js"
 import { GameFeedRoutes, GameServerRoutes, PlayerHistoryRoutes } from "./routes.js"
 import { GAMELOG_EVENTS } from "./published.js"
 import { gamelogSettings } from "./settings.js"
@@ -57,7 +58,10 @@ export const GameLogPlugin = Plugin.make({
   migrations,
   // The trust network's playtime signals come from the player history.
   provides: [TrustPlayerHistory],
-  layer: Layer.provideMerge(trustHistory, Layer.mergeAll(Ingest.layer, KillFeed.layer, Leaderboard.layer, LiveMap.layer, PlayerHistory.layer)),
+  layer: Layer.provideMerge(
+    Layer.merge(trustHistory, playerDetailsHistory),
+    Layer.mergeAll(Ingest.layer, KillFeed.layer, Leaderboard.layer, LiveMap.layer, PlayerHistory.layer)
+  ),
   http: Plugin.http(GameLogApi, Layer.mergeAll(GameFeedRoutes, GameServerRoutes, PlayerHistoryRoutes), { quietPaths: ["/api/killfeed/stream"] }),
   // A wipe starts a new season: kills after it count on a fresh leaderboard.
   events: [on(ServerWiped, (event) => Effect.flatMap(Leaderboard, (board) => board.startSeason(event.serverId, "wipe")), "newSeasonOnWipe")],
