@@ -67,7 +67,8 @@ export class Ingest extends Context.Tag("@garrison/plugins/gamelog/Ingest")<Inge
 
     const publishAfter = (serverId: string, batch: Batch) =>
       Effect.gen(function* () {
-        if (batch.joined.length === 0 && batch.kills.length === 0 && ![...batch.players.values()].some((p) => p.position !== null || p.online !== undefined)) return
+        const moved = [...batch.players.values()].some((p) => p.position !== null || p.online !== undefined)
+        if (batch.joined.length === 0 && batch.kills.length === 0 && !moved) return
         const ids = new Set<string>()
         for (const j of batch.joined) ids.add(j.playerId)
         for (const k of batch.kills) {
@@ -79,7 +80,7 @@ export class Ingest extends Context.Tag("@garrison/plugins/gamelog/Ingest")<Inge
           yield* bus.publish(new GamePlayerJoined({ serverId, playerId: j.playerId, steam64: steam.get(j.playerId) ?? null, name: j.name, at: new Date(j.atMs).toISOString() }, TRUSTED))
         }
         for (const k of batch.kills) yield* bus.publish(new GameKillRecorded(killEventOf(serverId, k, steam), TRUSTED))
-        if ([...batch.players.values()].some((p) => p.position !== null || p.online !== undefined)) yield* bus.publish(new GamePositionsChanged({ serverId }))
+        if (moved) yield* bus.publish(new GamePositionsChanged({ serverId }))
       })
 
     /** One read of whole lines from the cursor's file, written with the cursor's move in one transaction. */

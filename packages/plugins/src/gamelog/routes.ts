@@ -16,6 +16,7 @@ import {
   fieldBadRequest,
   NotFound,
   recordForRequest,
+  sseEvent,
   storeDefect,
   visibleServers
 } from "@garrison/runtime"
@@ -32,7 +33,6 @@ import * as SqlClient from "@effect/sql/SqlClient"
 
 const HEARTBEAT = "15 seconds"
 const encoder = new TextEncoder()
-const frame = (event: string, data: unknown) => encoder.encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
 const heartbeat = Stream.tick(HEARTBEAT).pipe(Stream.map(() => encoder.encode(": heartbeat\n\n")))
 const sse = (body: Stream.Stream<Uint8Array>) =>
   HttpServerResponse.stream(body, { contentType: "text/event-stream", headers: { "cache-control": "no-cache", "x-accel-buffering": "no" } })
@@ -81,7 +81,7 @@ export const GameFeedRoutes = HttpApiBuilder.group(GameLogApi, "gameFeed", (hand
           const kills = Stream.unwrapScoped(Effect.map(bus.subscribe(GameKillRecorded), (events) => events)).pipe(
             Stream.filter((kill) => wanted(kill.serverId)),
             Stream.buffer({ capacity: 1000, strategy: "sliding" }),
-            Stream.map(({ _tag, ...kill }) => frame("kill", kill))
+            Stream.map(({ _tag, ...kill }) => sseEvent("kill", kill))
           )
           return sse(Stream.merge(heartbeat, kills))
         })
@@ -149,7 +149,7 @@ export const GameServerRoutes = HttpApiBuilder.group(GameLogApi, "gameServer", (
           const caller = yield* CurrentPrincipal
           const entry = yield* server.entry
           const snapshot = map.positions(server, caller, 0).pipe(
-            Effect.map((positions) => frame("positions", positions)),
+            Effect.map((positions) => sseEvent("positions", positions)),
             Effect.orElseSucceed(() => encoder.encode(": positions unavailable\n\n"))
           )
           // With an agent the positions move without log lines: asked every 2 s. Else on each change the log shows.

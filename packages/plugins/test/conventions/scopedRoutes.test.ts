@@ -651,6 +651,14 @@ describe("routes changed by issues 27 and 28, as a moderator scoped to server A"
         expect(reply.status, `${method} ${path}: ${reply.text}`).toBe(403)
         holdsNothingOf(reply.text, b)
       }
+      // On A: the map and the log status say nothing of the host (no folder) or of A's config beyond its mission.
+      for (const path of [`/api/servers/${a.id}/map`, `/api/servers/${a.id}/map/players?offlineHours=24`, `/api/servers/${a.id}/gamelog`]) {
+        const reply = yield* call("GET", path, { as: moderator })
+        expect(reply.status, `${path}: ${reply.text}`).toBe(200)
+        expect(reply.text).not.toContain(a.dir)
+        expect(reply.text).not.toContain("a-secret")
+        holdsNothingOf(reply.text, b)
+      }
       // players.view scoped to A does not open the history of every server.
       expect((yield* call("GET", "/api/player-history", { as: moderator })).status).toBe(403)
       const list = yield* call("GET", "/api/watchlist", { as: moderator })
