@@ -18,14 +18,14 @@
  * `node --enable-source-maps` to get TypeScript positions in stack traces.
  */
 import { build } from "esbuild"
+import { writeFileSync } from "node:fs"
+import { externalPackages, LAZY_MODULES, NATIVE_MODULES } from "./bundleSettings.mjs"
 import { lazyModules } from "./lazyModules.mjs"
 import * as NodePath from "node:path"
 import { fileURLToPath } from "node:url"
 
 const dist = NodePath.join(NodePath.dirname(fileURLToPath(import.meta.url)), "..", "dist")
 
-/** Loaded on first use, not at start-up (see lazyModules.mjs); each is a dependency of a workspace package. */
-const LAZY_MODULES = ["yazl", "yauzl", "fast-xml-parser", "otpauth", "pidusage", "ws", "mime"]
 
 const result = await build({
   entryPoints: [NodePath.join(dist, "main.js")],
@@ -34,7 +34,7 @@ const result = await build({
   platform: "node",
   format: "esm",
   target: "node20",
-  external: ["better-sqlite3", "@node-rs/argon2"],
+  external: NATIVE_MODULES,
   plugins: [lazyModules(LAZY_MODULES)],
   // CommonJS dependencies (pidusage, rcon-client, ...) call `require` for Node built-ins.
   banner: { js: 'import { createRequire as __garrisonCreateRequire } from "node:module"; const require = __garrisonCreateRequire(import.meta.url);' },
@@ -58,3 +58,5 @@ if (lazyInside.length > 0) {
   console.error(`bundle: packages meant to load on first use were bundled: ${lazyInside.slice(0, 5).join(", ")}`)
   process.exit(1)
 }
+// What the bundle loads from node_modules at run time: the installable package's dependencies (pack.mjs).
+writeFileSync(NodePath.join(dist, "garrison.externals.json"), `${JSON.stringify(externalPackages(result.metafile), null, 2)}\n`)

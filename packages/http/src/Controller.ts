@@ -27,7 +27,8 @@ import {
   type RateLimitRule,
   rateLimitSettingName,
   Runtime,
-  StartupError
+  StartupError,
+  Telemetry
 } from "@garrison/runtime"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { createServer as createNetServer } from "node:net"
@@ -62,6 +63,7 @@ const serveRouter = (listen: ListenOptions, rateLimits: ReadonlyMap<string, Rate
       // The license plugin's gate when it is loaded; else the slot's default, which allows every feature.
       const license = yield* LicenseGate
       const load = yield* RequestLoad
+      const telemetry = yield* Telemetry
       const router = yield* HttpLayerRouter.HttpRouter
       const clock = yield* Effect.clock
       const verdicts = new WeakMap<IncomingMessage, GateVerdict>()
@@ -79,6 +81,7 @@ const serveRouter = (listen: ListenOptions, rateLimits: ReadonlyMap<string, Rate
         audit,
         license,
         load,
+        telemetry,
         verdicts,
         errorCodes: registry.plan.errorCodes
       })

@@ -34,7 +34,8 @@ import {
   type Principal,
   type RequestLoadShape,
   type RouteEntry,
-  type SchemeAuthenticator
+  type SchemeAuthenticator,
+  type TelemetryShape
 } from "@garrison/runtime"
 import type { IncomingMessage } from "node:http"
 import { parseJsonBody } from "./body/JsonBody.js"
@@ -52,6 +53,8 @@ export interface FrontDoorOptions {
   readonly license?: LicenseGateShape
   /** Counts the requests being answered, for background work that gives way to them; not counted when left out. */
   readonly load?: RequestLoadShape
+  /** Told of every request answered here (method, route template, status, duration); nothing told when left out. */
+  readonly telemetry?: TelemetryShape
   /** Where the gate left its verdict for each request. */
   readonly verdicts: WeakMap<IncomingMessage, GateVerdict>
   /** The code each error class answers with (the plan's `errorCodes`); the table's when left out. */
@@ -101,7 +104,7 @@ export const makeFrontDoor = (options: FrontDoorOptions) => (app: App): App =>
       Effect.map((response) => (request.method === "GET" ? withETag(response, headerOf(request, "if-none-match")) : response)),
       Effect.locally(currentRequestRef, Option.some({ requestId, clientIp: verdict.ip }))
     )
-    const logged = logRequest(handled, request.method, path, requestId, route.quiet)
+    const logged = logRequest(handled, request.method, path, requestId, route, options.telemetry)
     return options.load === undefined ? logged : options.load.track(logged)
   })
 
@@ -383,23 +386,28 @@ const audited = (
  * One line per request at Info: `POST /api/x 201 12ms`, or for a client
  * that went away `POST /api/x aborted by the client after 12ms` (no stack,
  * no status: nothing failed on our side). Quiet routes (health pings) log
- * nothing, and their aborts only at Debug.
+ * nothing, and their aborts only at Debug. Every request, quiet or not, is
+ * told to `telemetry` by its route's template (a plain call, no fiber).
  */
 const logRequest = <E, R>(
   self: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>,
   method: string,
   path: string,
   requestId: string,
-  quiet: boolean
+  route: RouteEntry,
+  telemetry: TelemetryShape | undefined
 ) =>
   Effect.flatMap(Clock.currentTimeMillis, (start) =>
     Effect.tap(self, (response) => {
-      if (quiet && response !== clientGone) return Effect.void
-      return Effect.flatMap(Clock.currentTimeMillis, (end) =>
-        response === clientGone
+      const quiet = route.quiet
+      if (quiet && response !== clientGone && telemetry === undefined) return Effect.void
+      return Effect.flatMap(Clock.currentTimeMillis, (end) => {
+        telemetry?.requestAnswered(method, route.path, response.status, end - start)
+        if (quiet && response !== clientGone) return Effect.void
+        return response === clientGone
           ? Effect.logWithLevel(quiet ? LogLevel.Debug : LogLevel.Info, `${method} ${path} aborted by the client after ${end - start}ms`)
           : Effect.logInfo(`${method} ${path} ${response.status} ${end - start}ms`)
-      )
+      })
     })
   ).pipe(Effect.annotateLogs({ requestId }))
 

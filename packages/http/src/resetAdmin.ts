@@ -11,18 +11,15 @@
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { AccountsPlugin, AuditPlugin, resetAdminPassword } from "@garrison/plugins"
-import { Database, errorMessage, GarrisonConfig, Runtime, StartupError } from "@garrison/runtime"
+import { errorMessage, GarrisonConfig, Runtime, StartupError } from "@garrison/runtime"
+import { requireControllerDatabase } from "./cli/LocalStore.js"
 import * as Cause from "effect/Cause"
 import * as ConfigError from "effect/ConfigError"
 import * as Console from "effect/Console"
-import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
-import { existsSync } from "node:fs"
-import * as NodePath from "node:path"
 
 const USAGE = "usage: npm run reset-admin -- [username] [--mfa-off]"
 
@@ -44,31 +41,6 @@ const parseArguments = (args: ReadonlyArray<string>) =>
 const describe = (error: unknown) =>
   ConfigError.isConfigError(error) ? `bad configuration: ${String(error)}` : errorMessage(error)
 
-const noDatabase = (where: string, hint: string) =>
-  new StartupError({ reason: "data-dir", message: `no controller database at ${where}: ${hint}` })
-
-/**
- * Refuses unless the configured store holds a controller's database, before the runtime (whose migrations would
- * make an empty one) opens it. SQLite: `<DATA_DIR>/garrison.db` exists (nothing is opened). PostgreSQL: the store
- * opens (it answers, version, writable) and found Garrison's tables (`startup` is not `created`), then closes.
- */
-const requireControllerDatabase = Effect.gen(function* () {
-  const config = yield* GarrisonConfig
-  if (config.databaseUrl === undefined) {
-    const database = NodePath.join(config.dataDir, "garrison.db")
-    if (!existsSync(database)) {
-      return yield* noDatabase(database, "start the controller once, or set DATA_DIR to its data directory")
-    }
-    return
-  }
-  const { file, startup } = yield* Effect.scoped(Effect.map(Layer.build(Database.layer), (context) => Context.get(context, Database)))
-  if (startup.outcome === "created") {
-    return yield* noDatabase(
-      file,
-      "the database has no Garrison tables (no garrison_migrations); start the controller once on this DATABASE_URL, or set DATABASE_URL to its database"
-    )
-  }
-})
 
 const program = Effect.gen(function* () {
   const { username, turnMfaOff } = yield* parseArguments(process.argv.slice(2))

@@ -113,14 +113,23 @@ describe("the OpenAPI document", () => {
     expect(document.components.securitySchemes).toEqual({
       bearer: expect.objectContaining({ type: "http", scheme: "bearer" }),
       cookie: expect.objectContaining({ type: "apiKey", in: "cookie", name: "auth-token" }),
-      csrf: expect.objectContaining({ type: "apiKey", in: "header", name: "X-CSRF-Token" })
+      csrf: expect.objectContaining({ type: "apiKey", in: "header", name: "X-CSRF-Token" }),
+      // The prometheus plugin's scrape token, accepted by GET /metrics alone.
+      metricsToken: expect.objectContaining({ type: "http", scheme: "bearer" })
     })
     // Bearer first: the accounts plugin lists it first, so curl snippets work without a CSRF header.
     const read = [{ bearer: [] }, { cookie: [] }]
     const write = [{ bearer: [] }, { cookie: [], csrf: [] }]
     for (const { label, method, operation } of all) {
       const access = operation["x-garrison-access"]
-      const expected = access === "None" ? [] : label === "POST /api/auth/logout" || method === "get" ? read : write
+      const expected =
+        label === "GET /metrics"
+          ? [{ metricsToken: [] }]
+          : access === "None"
+            ? []
+            : label === "POST /api/auth/logout" || method === "get"
+              ? read
+              : write
       expect(operation.security, label).toEqual(expected)
     }
     // Spot checks against the spec's table.

@@ -31,6 +31,8 @@ import { TrustPlugin } from "./trust/index.js"
 import { MapsPlugin } from "./maps/index.js"
 import { GameLogPlugin } from "./gamelog/index.js"
 import { WatchlistPlugin } from "./watchlist/index.js"
+import { SystemPlugin } from "./system/index.js"
+import { PrometheusPlugin } from "./prometheus/index.js"
 
 export * from "./accounts/index.js"
 export * from "./health/index.js"
@@ -61,6 +63,8 @@ export * from "./trust/index.js"
 export * from "./maps/index.js"
 export * from "./gamelog/index.js"
 export * from "./watchlist/index.js"
+export * from "./system/index.js"
+export * from "./prometheus/index.js"
 
 /** The plugins the controller loads by default, in no particular order (the host orders them). */
-export const defaultPlugins: ReadonlyArray<AnyPlugin> = [HealthPlugin, AccountsPlugin, AuditPlugin, NotificationsPlugin, ServersPlugin, SchedulerPlugin, PlayersPlugin, LogsPlugin, PriorityPlugin, BansPlugin, ActionsPlugin, PlatformPlugin, ModsPlugin, UpdatesPlugin, RolloutPlugin, ConfigPlugin, FilesPlugin, TypesPlugin, BackupsPlugin, DangerzonePlugin, StorePlugin, LicensePlugin, CloudPlugin, WebhooksPlugin, ChatPlugin, TrustPlugin, MapsPlugin, GameLogPlugin, WatchlistPlugin]
+export const defaultPlugins: ReadonlyArray<AnyPlugin> = [HealthPlugin, AccountsPlugin, AuditPlugin, NotificationsPlugin, ServersPlugin, SchedulerPlugin, PlayersPlugin, LogsPlugin, PriorityPlugin, BansPlugin, ActionsPlugin, PlatformPlugin, ModsPlugin, UpdatesPlugin, RolloutPlugin, ConfigPlugin, FilesPlugin, TypesPlugin, BackupsPlugin, DangerzonePlugin, StorePlugin, LicensePlugin, CloudPlugin, WebhooksPlugin, ChatPlugin, TrustPlugin, MapsPlugin, GameLogPlugin, WatchlistPlugin, PrometheusPlugin, SystemPlugin]

@@ -11,6 +11,8 @@ export { planPlugins, listEndpoints, routeShape } from "./kernel/PluginPlan.js"
 export type { PluginPlan, RouteEntry, HostRoute } from "./kernel/PluginPlan.js"
 export { PluginRegistry } from "./kernel/PluginRegistry.js"
 export { StartupError } from "./kernel/StartupError.js"
+// Run-time settings: declared by plugins, read with `currentSetting`, overridden through the system plugin.
+export * from "./settings/index.js"
 export { Hooks, HookFailed, hookPoint, BeforeServerStart, BeforeServerUpdate } from "./kernel/Hooks.js"
 export type { ServerUpdateHookInput } from "./kernel/Hooks.js"
 export { Announcements } from "./kernel/Announcements.js"
@@ -139,6 +141,16 @@ export {
 export { allowEveryFeature, isReadMethod, LicenseGate } from "./http/LicenseGate.js"
 export { BUSY_LOOP_SHARE, eventLoopShare, makeRequestLoad, RECENT_REQUESTS, RECENT_WINDOW_MS, RequestLoad } from "./http/RequestLoad.js"
 export type { RequestLoadShape } from "./http/RequestLoad.js"
+export { makeTelemetry, Telemetry } from "./telemetry/Telemetry.js"
+export type {
+  FailureSource,
+  GaugeSample,
+  RconFailureKind,
+  TelemetryGauge,
+  TelemetryObserver,
+  TelemetryShape
+} from "./telemetry/Telemetry.js"
+export { countRconFailures, rconFailureKind } from "./telemetry/rconFailures.js"
 export type { LicenseGateShape, LicenseRefusal, LicenseRefusalCode } from "./http/LicenseGate.js"
 export {
   builtInRateLimits,

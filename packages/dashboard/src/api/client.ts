@@ -36,6 +36,7 @@ import { PriorityApi } from "../../../plugins/src/priority/contract/Api.js"
 import { SchedulerApi } from "../../../plugins/src/scheduler/contract/Api.js"
 import { ServersApi } from "../../../plugins/src/servers/contract/Api.js"
 import { StoreApi } from "../../../plugins/src/store/contract/Api.js"
+import { SystemApi } from "../../../plugins/src/system/contract/Api.js"
 import { TrustApi } from "../../../plugins/src/trust/contract/Api.js"
 import { WatchlistApi } from "../../../plugins/src/watchlist/contract/Api.js"
 import { WebhooksApi } from "../../../plugins/src/webhooks/contract/Api.js"
@@ -60,17 +61,34 @@ export const GarrisonApi = HttpApi.make("garrison")
   .addHttpApi(TrustApi)
   .addHttpApi(GameLogApi)
   .addHttpApi(WatchlistApi)
+  .addHttpApi(SystemApi)
 
-/** A refused or failed call: the status, the API's error code (`csrf-mismatch`, `mfa-required`, ...) and its message. */
+/**
+ * A refused or failed call: the status, the API's error code (`csrf-mismatch`, `mfa-required`, ...), its
+ * message and, for a refused input, each field's own message (`details: [{path, message}]`, by path).
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
-    readonly retryAfter?: number
+    readonly retryAfter?: number,
+    readonly fields: Readonly<Record<string, string>> = {}
   ) {
     super(message)
   }
+}
+
+/** The `details` of an error body as field → message (the items that name a path). */
+const fieldsOf = (details: unknown): Record<string, string> => {
+  const fields: Record<string, string> = {}
+  if (!Array.isArray(details)) return fields
+  for (const item of details as ReadonlyArray<unknown>) {
+    if (typeof item !== "object" || item === null) continue
+    const { path, message } = item as { readonly path?: unknown; readonly message?: unknown }
+    if (typeof path === "string" && path !== "" && typeof message === "string") fields[path] = message
+  }
+  return fields
 }
 
 /** The `csrf-token` cookie the controller sets at sign-in (readable by scripts by design). */
@@ -167,7 +185,7 @@ const toApiError = (error: unknown): ApiError => {
   if (error instanceof ApiError) return error
   if (error instanceof HttpClientError.ResponseError) {
     const status = error.response.status
-    let body: { error?: unknown; message?: unknown } = {}
+    let body: { error?: unknown; message?: unknown; details?: unknown } = {}
     try {
       body = JSON.parse(error.description ?? "{}") as typeof body
     } catch {
@@ -178,7 +196,8 @@ const toApiError = (error: unknown): ApiError => {
       status,
       typeof body.error === "string" ? body.error : "http-" + status,
       typeof body.message === "string" ? body.message : `the controller answered ${status}`,
-      Number.isFinite(retry) ? retry : undefined
+      Number.isFinite(retry) ? retry : undefined,
+      fieldsOf(body.details)
     )
   }
   if (error instanceof HttpClientError.RequestError) return new ApiError(0, "network", "the controller cannot be reached")

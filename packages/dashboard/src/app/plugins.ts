@@ -16,6 +16,7 @@ import { priorityUi } from "../../../plugins/src/priority/ui/index.js"
 import { schedulerUi } from "../../../plugins/src/scheduler/ui/index.js"
 import { serversUi } from "../../../plugins/src/servers/ui/index.js"
 import { storeUi } from "../../../plugins/src/store/ui/index.js"
+import { systemUi } from "../../../plugins/src/system/ui/index.js"
 import { trustUi } from "../../../plugins/src/trust/ui/index.js"
 import { watchlistUi } from "../../../plugins/src/watchlist/ui/index.js"
 import { webhooksUi } from "../../../plugins/src/webhooks/ui/index.js"
@@ -39,5 +40,6 @@ export const plugins: ReadonlyArray<PluginUi> = [
   chatUi,
   trustUi,
   gamelogUi,
-  watchlistUi
+  watchlistUi,
+  systemUi
 ]

@@ -74,7 +74,8 @@ export const contentTypeOf = (name: string): string => CONTENT_TYPES[NodePath.ex
 /**
  * The default folder: `packages/dashboard/dist` beside the http package,
  * found from this module's own location (the nearest folder up whose
- * package.json is `@garrison/http`), so it is the same from the sources
+ * package.json is `@garrison/http`; in the installable package, whose
+ * package.json names its `garrisonDashboard` folder), so it is the same from the sources
  * (tests), the compiled `dist/` and the bundle `dist/garrison.mjs`,
  * whatever the working directory.
  */
@@ -89,8 +90,11 @@ export const defaultDashboardDir = (moduleUrl: string = import.meta.url): string
     const manifest = NodePath.join(dir, "package.json")
     try {
       const parsed: unknown = JSON.parse(Fs.readFileSync(manifest, "utf8"))
-      if (typeof parsed === "object" && parsed !== null && (parsed as { name?: unknown }).name === "@garrison/http") {
-        return NodePath.join(dir, "..", "dashboard", "dist")
+      if (typeof parsed === "object" && parsed !== null) {
+        if ((parsed as { name?: unknown }).name === "@garrison/http") return NodePath.join(dir, "..", "dashboard", "dist")
+        // The installable package (`npm run pack`) carries the built dashboard inside itself.
+        const packaged = (parsed as { garrisonDashboard?: unknown }).garrisonDashboard
+        if (typeof packaged === "string" && !NodePath.isAbsolute(packaged) && !packaged.split(/[\\/]/).includes("..")) return NodePath.join(dir, packaged)
       }
     } catch {
       // No manifest here (or not readable): look further up.

@@ -12,9 +12,10 @@ import { errorMessage, type StartupError } from "@garrison/runtime"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
-import { existsSync, readFileSync, statSync } from "node:fs"
+import { existsSync } from "node:fs"
 import { createRequire } from "node:module"
 import { listed, migrationKey, quote, refuse } from "./text.js"
+import { sqliteLockHolders } from "../SqliteLocks.js"
 
 export interface SourceStatement {
   all(...params: ReadonlyArray<unknown>): Array<unknown>
@@ -59,39 +60,11 @@ export interface Source {
   readonly tables: ReadonlyArray<SourceTable>
 }
 
-/**
- * Other processes holding SQLite locks on `file` (their pids), from
- * `/proc/locks`: a controller keeps its database open, and in WAL mode an
- * open connection holds a shared lock on the file for as long as it is open,
- * busy or idle. Matched by inode (overlay filesystems report another device
- * there than `stat` does) and by the lock's range (SQLite's lock bytes start
- * at 0x40000000). `undefined` where there is no `/proc/locks` (not Linux).
- */
-const lockHolders = (file: string): ReadonlyArray<number> | undefined => {
-  let locks: string
-  try {
-    locks = readFileSync("/proc/locks", "utf8")
-  } catch {
-    return undefined
-  }
-  const inode = statSync(file, { bigint: true }).ino.toString()
-  const pids = new Set<number>()
-  for (const line of locks.split("\n")) {
-    // "1: POSIX  ADVISORY  READ 7260 fe:00:2435426 1073741826 1073742335" (a waiting lock has "->" after the number)
-    const fields = line.trim().split(/\s+/).filter((field) => field !== "->")
-    const [, kind, , , pidText, where, start] = fields
-    if (kind !== "POSIX" || where === undefined || start === undefined) continue
-    if (where.split(":")[2] !== inode || !/^\d+$/.test(start) || BigInt(start) < 0x40000000n) continue
-    const pid = Number(pidText)
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid) pids.add(pid)
-  }
-  return [...pids].sort((a, b) => a - b)
-}
 
 /** Refuses while another process has the database open; a warning, once, where that cannot be seen. */
 export const refuseIfInUse = (file: string, when: "before" | "during"): Effect.Effect<void, StartupError> =>
   Effect.suspend(() => {
-    const holders = lockHolders(file)
+    const holders = sqliteLockHolders(file)
     if (holders === undefined) {
       return when === "before"
         ? Console.error(`warning: cannot tell on this system whether a controller has ${file} open (no /proc/locks): make sure it is stopped`)

@@ -8,8 +8,8 @@
  */
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
-import { AgentClient } from "@garrison/agent/client"
-import type { AgentSettings, ServerEntry } from "@garrison/runtime"
+import { AgentClient, type AgentError } from "@garrison/agent/client"
+import { type AgentSettings, type ServerEntry, Telemetry } from "@garrison/runtime"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -67,6 +67,32 @@ const judge = (url: string, health: AgentClient.AgentClient["health"]) =>
     })
   )
 
+/** An agent error as the metrics name its kind. */
+export const agentFailureKind = (error: AgentError): string => {
+  switch (error._tag) {
+    case "AgentUnauthorized":
+      return "unauthorized"
+    case "AgentInvalidInput":
+      return "invalid-input"
+    case "AgentModError":
+      return "mod-error"
+    case "AgentUnavailable":
+      return "unavailable"
+    case "AgentTimedOut":
+      return "timeout"
+    case "AgentUnreachable":
+      return "unreachable"
+    case "AgentBadResponse":
+      return "bad-response"
+  }
+}
+
+/** The client, its failed action calls told to `failed` (health checks are not calls: `availability` reports those). */
+const countFailures = (client: AgentClient.AgentClient, failed: (error: AgentError) => void): AgentClient.AgentClient => ({
+  ...client,
+  call: (action, input) => Effect.tapError(client.call(action, input), (error) => Effect.sync(() => failed(error)))
+})
+
 /** The reasons of `judge` that tell an open port from a closed one. */
 const NETWORK_REASON = /^the agent at (\S+) (refused Garrison's key[^;]*|is not reachable|answered its health check badly)/
 
@@ -81,15 +107,19 @@ export const reasonFor = (isAdmin: boolean, reason: string): string => (isAdmin 
 export class AgentLinks extends Context.Tag("@garrison/plugins/actions/AgentLinks")<AgentLinks, AgentLinksShape>() {
   static readonly make = Effect.gen(function* () {
     const http = yield* HttpClient.HttpClient
+    const telemetry = yield* Telemetry
     // `forEntry` is a plain function (a provider's `forServer`): it builds links with this layer's runtime.
     const runSync = EffectRuntime.runSync(yield* Effect.runtime<never>())
     const links = new Map<string, { readonly settings: AgentSettings; readonly link: AgentLink }>()
 
-    const makeLink = (settings: AgentSettings): AgentLink => {
-      const client = runSync(
-        AgentClient.make({ baseUrl: settings.url, key: settings.apiKey === "" ? undefined : settings.apiKey }).pipe(
-          Effect.provideService(HttpClient.HttpClient, http)
-        )
+    const makeLink = (serverId: string, settings: AgentSettings): AgentLink => {
+      const client = countFailures(
+        runSync(
+          AgentClient.make({ baseUrl: settings.url, key: settings.apiKey === "" ? undefined : settings.apiKey }).pipe(
+            Effect.provideService(HttpClient.HttpClient, http)
+          )
+        ),
+        (error) => telemetry.failed("agent", serverId, agentFailureKind(error))
       )
       // One health check at a time refreshes the answer; callers meanwhile wait for that one.
       const [availability, refresh] = runSync(Effect.cachedInvalidateWithTTL(judge(settings.url, client.health), HEALTH_TTL))
@@ -102,7 +132,7 @@ export class AgentLinks extends Context.Tag("@garrison/plugins/actions/AgentLink
       if (known !== undefined && known.settings.url === entry.agent.url && known.settings.apiKey === entry.agent.apiKey) {
         return Option.some(known.link)
       }
-      const link = makeLink(entry.agent)
+      const link = makeLink(entry.id, entry.agent)
       links.set(entry.id, { settings: entry.agent, link })
       return Option.some(link)
     }

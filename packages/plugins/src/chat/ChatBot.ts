@@ -27,7 +27,8 @@ import {
   EventBus,
   type Principal,
   principalCan,
-  recordForRequest
+  recordForRequest,
+  RuntimeSettings
 } from "@garrison/runtime"
 import { CHAT_BOT_ROLE, principalOfRole, Roles } from "../accounts/index.js"
 import { AdminActions } from "../actions/index.js"
@@ -38,7 +39,7 @@ import { PriorityQueue } from "../priority/index.js"
 import { Servers } from "../servers/index.js"
 import { BotKey } from "./BotKey.js"
 import { ChatUserRoles } from "./ChatUserRoles.js"
-import { chatSettings } from "./config.js"
+import { RequireSignatureSetting } from "./config.js"
 import type { ChatActionRequest } from "./contract/Api.js"
 import type { ChatStoreError } from "./errors.js"
 import { CHAT_ACTIONS, COOLDOWN_MS, knownActions } from "./internal/actions.js"
@@ -79,7 +80,7 @@ const failure = (status: number, error: string, message: string, details?: unkno
 export class ChatBot extends Context.Tag("@garrison/plugins/chat/ChatBot")<ChatBot, ChatBotShape>() {
   static readonly make = Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
-    const settings = yield* chatSettings
+    const runtimeSettings = yield* RuntimeSettings
     const botKey = yield* BotKey
     const mappings = yield* ChatUserRoles
     const roles = yield* Roles
@@ -113,7 +114,7 @@ export class ChatBot extends Context.Tag("@garrison/plugins/chat/ChatBot")<ChatB
         const nowSeconds = Math.floor(nowMs / 1000)
         const check = checkCall({ ...headers, action: request.action, chatUserId: request.chatUserId }, key, nowSeconds)
         if (check._tag === "Refused") return yield* sigRejected(check.refusal.reason)
-        if (check._tag === "Unsigned" && settings.requireSignature) {
+        if (check._tag === "Unsigned" && (yield* runtimeSettings.get(RequireSignatureSetting))) {
           return yield* sigRejected("this controller requires signed calls (X-Chat-Ts and X-Chat-Sig; CHAT_REQUIRE_SIGNATURE)")
         }
         if (check._tag === "Verified" && !(yield* seen.accept(check.signature, check.timestamp, nowSeconds))) {

@@ -11,10 +11,10 @@
 import * as Config from "effect/Config"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import { RuntimeSetting } from "@garrison/runtime"
 
 export interface ChatSettings {
   readonly botKey: Option.Option<Redacted.Redacted<string>>
-  readonly requireSignature: boolean
 }
 
 /** Printable ASCII without spaces: it travels in a header. */
@@ -29,6 +29,12 @@ export const chatSettings: Config.Config<ChatSettings> = Config.all({
         validation: (key) => Redacted.value(key) === "" || BOT_KEY_PATTERN.test(Redacted.value(key))
       })
     )
-  ).pipe(Config.map(Option.filter((key) => Redacted.value(key) !== ""))),
-  requireSignature: Config.boolean("CHAT_REQUIRE_SIGNATURE").pipe(Config.withDefault(false))
+  ).pipe(Config.map(Option.filter((key) => Redacted.value(key) !== "")))
+})
+
+/** `CHAT_REQUIRE_SIGNATURE`, a run-time setting: read on every call, so a change applies to the next one. */
+export const RequireSignatureSetting = RuntimeSetting.boolean({
+  key: "CHAT_REQUIRE_SIGNATURE",
+  description: "Refuse chat-bot calls without the X-Chat-Ts and X-Chat-Sig signature headers",
+  default: false
 })

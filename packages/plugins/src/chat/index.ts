@@ -7,9 +7,10 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { Watchlist } from "../watchlist/index.js"
-import { AuditTrail, ChatMessage, on, Plugin, ServerDeleted } from "@garrison/runtime"
+import { AuditTrail, ChatMessage, on, Plugin, RuntimeSettings, ServerDeleted } from "@garrison/runtime"
 import { BotKey } from "./BotKey.js"
 import { ChatBot } from "./ChatBot.js"
+import { RequireSignatureSetting } from "./config.js"
 import { ChatUserRoles } from "./ChatUserRoles.js"
 import { ChatApi } from "./contract/Api.js"
 import { CHAT_PERMISSIONS } from "./contract/permissions.js"
@@ -23,8 +24,9 @@ export const ChatPlugin = Plugin.make({
   dependsOn: ["accounts", "servers", "players", "actions", "mods", "bans", "priority", "config"],
   // Records audit rows through the audit trail it reads when built: the audit plugin is built first.
   requires: [AuditTrail],
-  // The bot's watchList reads the watchlist plugin's entries when it is loaded.
-  uses: [Watchlist],
+  // The bot's watchList reads the watchlist plugin's entries when it is loaded; the run-time settings their stored values.
+  uses: [Watchlist, RuntimeSettings],
+  settings: [RequireSignatureSetting],
   permissions: CHAT_PERMISSIONS,
   migrations,
   layer: ChatBot.layer.pipe(Layer.provideMerge(Layer.mergeAll(BotKey.layer, ChatUserRoles.layer))),

@@ -4,12 +4,12 @@ import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import { BadRequest, Conflict, CurrentPrincipal, CurrentRequest, Forbidden, notFoundWith, storeDefect } from "@garrison/runtime"
+import { BadRequest, Conflict, CurrentPrincipal, CurrentRequest, Forbidden, notFoundWith, RuntimeSettings, storeDefect } from "@garrison/runtime"
 import { CHAT_BOT_ROLE, grantsBeyond, Roles } from "../accounts/index.js"
 import { BotKey } from "./BotKey.js"
 import { ChatBot } from "./ChatBot.js"
 import { ChatUserRoles } from "./ChatUserRoles.js"
-import { chatSettings } from "./config.js"
+import { RequireSignatureSetting } from "./config.js"
 import { ChatApi } from "./contract/Api.js"
 import type { BotKeyAlreadyShown, ChatRoleBeyondCaller, ChatUserRoleNotFound, UnknownChatRole } from "./errors.js"
 import { CHAT_ACTIONS, COOLDOWN_MS } from "./internal/actions.js"
@@ -101,11 +101,11 @@ const alreadyShown = (error: BotKeyAlreadyShown) =>
 export const ChatBotKeyRoutes = HttpApiBuilder.group(ChatApi, "chatBotKey", (handlers) =>
   Effect.gen(function* () {
     const key = yield* BotKey
-    const settings = yield* chatSettings
+    const settings = yield* RuntimeSettings
     return handlers
       .handle("status", () =>
-        key.state.pipe(
-          Effect.map((state) => ({ ...state, requireSignature: settings.requireSignature })),
+        Effect.zip(key.state, settings.get(RequireSignatureSetting)).pipe(
+          Effect.map(([state, requireSignature]) => ({ ...state, requireSignature })),
           Effect.catchTag("ChatStoreError", storeDefect)
         )
       )

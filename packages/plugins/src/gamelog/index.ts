@@ -7,7 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { TrustPlayerHistory } from "../trust/index.js"
-import { AuditTrail, type Job, on, Plugin, ServerWiped } from "@garrison/runtime"
+import { AuditTrail, currentSetting, type Job, on, Plugin, ServerWiped } from "@garrison/runtime"
 import { Servers } from "../servers/index.js"
 import { GameLogApi, LEADERBOARD_MANAGE } from "./contract/Api.js"
 import { Ingest } from "./Ingest.js"
@@ -19,7 +19,7 @@ import { PlayerHistory } from "./PlayerHistory.js"
 import { playerDetailsHistory } from "./playerDetails.js"
 import { GameFeedRoutes, GameServerRoutes, PlayerHistoryRoutes } from "./routes.js"
 import { GAMELOG_EVENTS } from "./published.js"
-import { gamelogSettings } from "./settings.js"
+import { PollIntervalSetting } from "./settings.js"
 
 /** Steam64s RCON shows beside DayZ IDs (the `players` list, whose ids the logs proved) are kept with the player. */
 const linkPlayers = Effect.gen(function* () {
@@ -45,7 +45,7 @@ const trustHistory = Layer.effect(
 )
 
 const jobs: ReadonlyArray<Job<Ingest | Servers | PlayerHistory>> = [
-  { name: "ingest", every: Effect.map(gamelogSettings, (s) => s.pollInterval), initialDelay: "1 second", run: Effect.flatMap(Ingest, (ingest) => ingest.pollAll) },
+  { name: "ingest", every: currentSetting(PollIntervalSetting), initialDelay: "1 second", run: Effect.flatMap(Ingest, (ingest) => ingest.pollAll) },
   { name: "link-players", every: "30 seconds", run: linkPlayers }
 ]
 
@@ -66,6 +66,7 @@ export const GameLogPlugin = Plugin.make({
   // A wipe starts a new season: kills after it count on a fresh leaderboard.
   events: [on(ServerWiped, (event) => Effect.flatMap(Leaderboard, (board) => board.startSeason(event.serverId, "wipe")), "newSeasonOnWipe")],
   publishes: GAMELOG_EVENTS,
+  settings: [PollIntervalSetting],
   jobs
 })
 

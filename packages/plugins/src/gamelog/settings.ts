@@ -1,8 +1,15 @@
 /** The game-log plugin's settings. */
-import * as Config from "effect/Config"
-import * as Duration from "effect/Duration"
+import { RuntimeSetting } from "@garrison/runtime"
 
-/** `GAMELOG_POLL_INTERVAL`: how often every server's admin log is read (default 2 seconds). */
-export const gamelogSettings = Config.all({
-  pollInterval: Config.duration("GAMELOG_POLL_INTERVAL").pipe(Config.withDefault(Duration.seconds(2)))
+/**
+ * `GAMELOG_POLL_INTERVAL`: how often every server's admin log is read
+ * (default 2 seconds), a run-time setting: the ingest job reads it before
+ * each wait and again when it changes.
+ */
+export const PollIntervalSetting = RuntimeSetting.duration({
+  key: "GAMELOG_POLL_INTERVAL",
+  description: "How often every server's admin log is read",
+  default: "2 seconds",
+  min: "100 millis",
+  max: "10 minutes"
 })

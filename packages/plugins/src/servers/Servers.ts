@@ -49,6 +49,7 @@ import { type ControlProvider, ControlProviders } from "./ControlProviders.js"
 import { type CompositeControl, composeControl } from "./internal/compositeControl.js"
 import type { InstallDirInUse, InstallDirReserved, PortsInUse } from "./errors.js"
 import { changedFields } from "./internal/entryChanges.js"
+import { registerServerGauges } from "./internal/gauges.js"
 import { oneEntryPerInstall, ServerEntries } from "./ServerEntries.js"
 
 export interface ServerHandle {
@@ -251,5 +252,6 @@ export class Servers extends Context.Tag("@garrison/plugins/Servers")<Servers, S
   })
 
   /** Needs the servers plugin's `ServerEntries` and the `Supervisor`; provides the `ControlProviders` registry with it. */
-  static readonly layer = Layer.effect(Servers, Servers.make).pipe(Layer.provideMerge(ControlProviders.layer))
+  // Registers the servers' gauges with `Telemetry` here, so every plugin serving `Servers` (the test stubs too) has them.
+  static readonly layer = Layer.scoped(Servers, Effect.tap(Servers.make, registerServerGauges)).pipe(Layer.provideMerge(ControlProviders.layer))
 }

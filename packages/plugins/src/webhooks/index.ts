@@ -8,7 +8,9 @@
  */
 import * as Effect from "effect/Effect"
 import { AuditTrail, Plugin } from "@garrison/runtime"
+import * as Layer from "effect/Layer"
 import { webhooksConfig } from "./config.js"
+import { webhookGauges } from "./internal/gauges.js"
 import { WebhooksApi } from "./contract/Api.js"
 import { migrations } from "./migrations.js"
 import { WebhooksRoutes } from "./routes.js"
@@ -22,7 +24,8 @@ export const WebhooksPlugin = Plugin.make({
   // Records audit rows (changes, disables) through the trail it reads when built: the audit plugin is built first.
   requires: [AuditTrail],
   migrations,
-  layer: Webhooks.layer,
+  // The queue's depth, for an exporter's scrape (see internal/gauges.ts).
+  layer: Layer.merge(Webhooks.layer, webhookGauges),
   http: Plugin.http(WebhooksApi, WebhooksRoutes),
   checkSettings: Effect.asVoid(webhooksConfig),
   jobs: [

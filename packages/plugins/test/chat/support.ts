@@ -4,7 +4,7 @@
  * plugins the bot's actions call, and the chat plugin; a bot that signs its
  * calls as the conventions say.
  */
-import { initialState, makeServerEntry, type ServerActor } from "@garrison/runtime"
+import { type AnyPlugin, initialState, makeServerEntry, type ServerActor } from "@garrison/runtime"
 import { auditRecorder, call, fakeActor, identifiedPlayers, jsonBody, playersReply, request, stubServersPlugin, testController } from "@garrison/testkit"
 import { Clock, Effect, LogLevel } from "effect"
 import { AccountsPlugin } from "../../src/accounts/index.js"
@@ -67,14 +67,15 @@ const actorFor = (fleet: Fleet, id: string, name: string, running: boolean, agen
   })
 }
 
-export const chatController = (config: Record<string, string> = {}, agent?: AgentAt) => {
+/** `extra`: more plugins (the system plugin, for run-time settings). */
+export const chatController = (config: Record<string, string> = {}, agent?: AgentAt, extra: ReadonlyArray<AnyPlugin> = []) => {
   const fleet: Fleet = { said: [], power: [], audit: auditRecorder() }
   const actors = new Map([
     ["s1", actorFor(fleet, "s1", "Chernarus", true, agent)],
     ["s2", actorFor(fleet, "s2", "Livonia", false)]
   ])
   const layer = testController(
-    [fleet.audit.plugin, stubServersPlugin(actors), AccountsPlugin, PlayersPlugin, ActionsPlugin, PlatformPlugin, ModsPlugin, BansPlugin, PriorityPlugin, ConfigPlugin, ChatPlugin],
+    [fleet.audit.plugin, stubServersPlugin(actors), AccountsPlugin, PlayersPlugin, ActionsPlugin, PlatformPlugin, ModsPlugin, BansPlugin, PriorityPlugin, ConfigPlugin, ChatPlugin, ...extra],
     {
       dataPrefix: "garrison-chat-",
       logLevel: LogLevel.Error,

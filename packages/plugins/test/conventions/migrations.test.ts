@@ -35,6 +35,7 @@ import { migrations as chat } from "../../src/chat/migrations.js"
 import { migrations as trust } from "../../src/trust/migrations.js"
 import { migrations as gamelog } from "../../src/gamelog/migrations.js"
 import { migrations as watchlist } from "../../src/watchlist/migrations.js"
+import { migrations as system } from "../../src/system/migrations.js"
 
 /** Runs a plugin's migrations in order on an empty in-memory database: version, name and the SQL text's fingerprint of each. */
 const fingerprints = (list: ReadonlyArray<Migration>) =>
@@ -109,7 +110,8 @@ const released: Record<string, readonly [ReadonlyArray<Migration>, ReadonlyArray
   chat: [chat, [[1, "create chat_user_roles, chat_bot_key, chat_signatures", "25e1cf596b3d0c19"]]],
   trust: [trust, [[1, "create the trust pool", "441d2c49c8bc5ca2"]]],
   gamelog: [gamelog, [[1, "create the game log tables", "869c8a3f83e7ebf2"]]],
-  watchlist: [watchlist, [[1, "create watchlist_entries", "78b5a69a50123eb4"]]]
+  watchlist: [watchlist, [[1, "create watchlist_entries", "78b5a69a50123eb4"]]],
+  system: [system, [[1, "create system_settings", "c50b3398ae5e49f0"]]]
 }
 
 describe("released migrations", () => {

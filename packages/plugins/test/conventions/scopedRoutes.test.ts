@@ -23,6 +23,7 @@ import { TrustPlugin } from "../../src/trust/index.js"
 import { GameLogPlugin } from "../../src/gamelog/index.js"
 import { MapsPlugin } from "../../src/maps/index.js"
 import { WatchlistPlugin } from "../../src/watchlist/index.js"
+import { SystemPlugin } from "../../src/system/index.js"
 import { CloudPlugin } from "../../src/cloud/index.js"
 import { ConfigPlugin } from "../../src/config/index.js"
 import { DangerzonePlugin } from "../../src/dangerzone/index.js"
@@ -76,7 +77,8 @@ const setup = () =>
       TrustPlugin,
       MapsPlugin,
       GameLogPlugin,
-      WatchlistPlugin
+      WatchlistPlugin,
+      SystemPlugin
     ],
     {
       dataPrefix: "garrison-scoped-",

@@ -32,9 +32,13 @@ export const principalCan = (principal: Principal, permission: string, serverId?
   grants(principal.permissions, permission) ||
   (serverId !== undefined && principal.scoped?.get(permission)?.has(serverId) === true)
 
-/** Why a request could not be authenticated. The host maps it to the error shape. */
+/**
+ * Why a request could not be authenticated. The host maps it to the error
+ * shape. 404 is for a scheme that hides its routes while it is off (the
+ * metrics token: no `METRICS_TOKEN`, no `/metrics`).
+ */
 export class AuthenticationFailed extends Schema.TaggedError<AuthenticationFailed>()("AuthenticationFailed", {
-  status: Schema.Literal(401, 403, 429),
+  status: Schema.Literal(401, 403, 404, 429),
   code: Schema.String,
   message: Schema.String,
   retryAfterSeconds: Schema.optional(Schema.Number)

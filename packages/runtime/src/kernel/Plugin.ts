@@ -25,6 +25,7 @@ import type { EventHandler } from "../events/EventBus.js"
 import type { AnyPublishedEvent } from "../events/PublishedEvents.js"
 import type { RateLimitDeclaration } from "../http/RateLimits.js"
 import type { HookHandler } from "./Hooks.js"
+import type { AnyRuntimeSetting } from "../settings/RuntimeSetting.js"
 import type { StartupError } from "./StartupError.js"
 
 /** What the host provides to every plugin's routes layer. */
@@ -135,6 +136,12 @@ export interface Plugin<Provides = never, R = never> {
    * start with one line, and a first start stays a first start.
    */
   readonly checkSettings: Effect.Effect<void, StartupError | ConfigError.ConfigError> | undefined
+  /**
+   * Its settings that may change while the controller runs (see
+   * `RuntimeSetting`): their environment values are checked at start-up
+   * like `checkSettings`; read them with `currentSetting`.
+   */
+  readonly settings: ReadonlyArray<AnyRuntimeSetting>
 }
 
 /**
@@ -170,6 +177,8 @@ export interface PluginSpec<Provides, RL, RH, RE, RK, RJ, RS, RA> {
   readonly onStart?: Effect.Effect<void, unknown, RS>
   /** Checks the plugin's settings (read through Effect `Config`) before anything is written. */
   readonly checkSettings?: Effect.Effect<void, StartupError | ConfigError.ConfigError>
+  /** Its run-time settings (see `Plugin.settings`). */
+  readonly settings?: ReadonlyArray<AnyRuntimeSetting>
 }
 
 export const make = <Provides = never, RL = never, RH = never, RE = never, RK = never, RJ = never, RS = never, RA = never>(
@@ -194,7 +203,8 @@ export const make = <Provides = never, RL = never, RH = never, RE = never, RK = 
   hooks: spec.hooks ?? [],
   jobs: spec.jobs ?? [],
   onStart: spec.onStart as Effect.Effect<void, unknown, Exclude<RS, Scope.Scope> | Scope.Scope> | undefined,
-  checkSettings: spec.checkSettings
+  checkSettings: spec.checkSettings,
+  settings: spec.settings ?? []
 })
 
 /**

@@ -13,7 +13,6 @@ import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Schedule from "effect/Schedule"
 import { Authenticators, type SchemeAuthenticator } from "../access/Authenticators.js"
 import { PermissionCatalog } from "../access/Permissions.js"
 import { DataDir, Secrets, SESSION_SIGNING_KEY } from "../config/DataDir.js"
@@ -31,7 +30,10 @@ import type { AnyPlugin, Job, Plugin } from "./Plugin.js"
 import { type HostRoute, planPlugins } from "./PluginPlan.js"
 import { GroupCommit } from "../database/GroupCommit.js"
 import { RequestLoad } from "../http/RequestLoad.js"
+import { Telemetry } from "../telemetry/Telemetry.js"
 import { PluginRegistry } from "./PluginRegistry.js"
+import { liveLogging } from "../settings/LiveLogLevel.js"
+import { RuntimeSettings } from "../settings/RuntimeSettings.js"
 import { StartupError } from "./StartupError.js"
 
 /** Services every plugin can use. */
@@ -49,6 +51,7 @@ export type KernelServices =
   | PermissionCatalog
   | PublishedEvents
   | RequestLoad
+  | Telemetry
   | PluginRegistry
   | Announcements
   | Authenticators
@@ -105,6 +108,10 @@ export const layer = <const Plugins extends ReadonlyArray<AnyPlugin>>(
           ConfigError.isConfigError(error) ? new StartupError({ reason: "config", message: `bad configuration: ${String(error)}` }) : error
         )
       }
+      // Run-time settings read their environment value whenever no override is stored: a bad one stops the start now.
+      for (const setting of plan.ordered.flatMap((plugin) => plugin.settings)) {
+        yield* Effect.mapError(setting.env, (error) => new StartupError({ reason: "config", message: `bad configuration: ${String(error)}` }))
+      }
       const startedAt = yield* Clock.currentTimeMillis
 
       const storage = Database.layer.pipe(Layer.provideMerge(DataDir.layer))
@@ -118,6 +125,7 @@ export const layer = <const Plugins extends ReadonlyArray<AnyPlugin>>(
         PublishedEvents.layer(plan.publishedEvents),
         GroupCommit.layer,
         RequestLoad.layer,
+        Telemetry.layer,
         Layer.succeed(PluginRegistry, { plan, startedAt, version: config.version })
       ).pipe(Layer.provideMerge(storage))
 
@@ -136,7 +144,9 @@ export const layer = <const Plugins extends ReadonlyArray<AnyPlugin>>(
       // Built after the kernel and before any plugin, so its finalizer runs once every
       // plugin has closed (nothing writes any more) and while the database is still open.
       const backupAtShutdown = Layer.scopedDiscard(Effect.addFinalizer(() => shutdownBackup()))
-      const base = options.scheduledBackups === false ? migrated : Layer.provideMerge(backupAtShutdown, migrated)
+      const backedUp = options.scheduledBackups === false ? migrated : Layer.provideMerge(backupAtShutdown, migrated)
+      // First of all: everything built after it logs through the filter `LOG_LEVEL` moves at run time.
+      const base = Layer.provideMerge(backedUp, liveLogging)
 
       // Each plugin's services see the kernel and every plugin loaded before it.
       // The list is dynamic, so its types are checked by id (planPlugins), not by the compiler.
@@ -208,7 +218,15 @@ export const layer = <const Plugins extends ReadonlyArray<AnyPlugin>>(
 /** A background job (see `Job`): every run logged on failure or time-out, never stopping the loop. */
 const forkJob = (owner: string, job: Job<never>) =>
   Effect.gen(function* () {
-    const every = Effect.isEffect(job.every) ? yield* job.every : job.every
+    // Read once now, so a bad interval stops the start; later reads that fail keep the last good one.
+    let last = Duration.decode(Effect.isEffect(job.every) ? yield* job.every : job.every)
+    const readEvery = Effect.isEffect(job.every)
+      ? job.every.pipe(
+          Effect.map((every) => (last = Duration.decode(every))),
+          Effect.catchAllCause(() => Effect.succeed(last))
+        )
+      : Effect.succeed(last)
+    const settings = yield* RuntimeSettings
     const timed = job.timeout === undefined
       ? job.run
       : job.run.pipe(
@@ -218,8 +236,28 @@ const forkJob = (owner: string, job: Job<never>) =>
           })
         )
     const once = timed.pipe(Effect.catchAllCause((cause) => Effect.logWarning(`job ${owner}/${job.name} failed`, Cause.pretty(cause))))
-    yield* Effect.sleep(job.initialDelay ?? every).pipe(
-      Effect.zipRight(Effect.repeat(once, Schedule.spaced(every))),
-      Effect.forkScoped
-    )
+    const loop: Effect.Effect<never, unknown> = Effect.zipRight(once, Effect.suspend(() => Effect.zipRight(waitEvery(readEvery, settings.changed), loop)))
+    const first = job.initialDelay === undefined ? waitEvery(readEvery, settings.changed) : Effect.sleep(job.initialDelay)
+    yield* Effect.zipRight(first, loop).pipe(Effect.forkScoped)
+  })
+
+/**
+ * Waits one interval. An interval read from a setting is read again when a
+ * run-time setting changes, and the wait then ends at the new interval
+ * counted from the same start: a shorter poll interval applies at once, not
+ * after the old one.
+ */
+const waitEvery = <R>(readEvery: Effect.Effect<Duration.Duration, never, R>, changed: Effect.Effect<void>) =>
+  Effect.gen(function* () {
+    const since = yield* Clock.currentTimeMillis
+    let every = Duration.toMillis(yield* readEvery)
+    for (;;) {
+      const elapsed = (yield* Clock.currentTimeMillis) - since
+      const outcome = yield* Effect.raceFirst(
+        Effect.as(Effect.sleep(Duration.millis(Math.max(0, every - elapsed))), "slept" as const),
+        Effect.as(changed, "changed" as const)
+      )
+      if (outcome === "slept") return
+      every = Duration.toMillis(yield* readEvery)
+    }
   })

@@ -14,6 +14,7 @@ import * as SynchronizedRef from "effect/SynchronizedRef"
 import { EventBus } from "../events/EventBus.js"
 import { Hooks } from "../kernel/Hooks.js"
 import { connectRcon } from "../rcon/index.js"
+import { Telemetry } from "../telemetry/Telemetry.js"
 import type { ActorError } from "./ActorError.js"
 import { ProcessLauncher } from "./ProcessLauncher.js"
 import { ProcessRecords } from "./ProcessRecords.js"
@@ -58,6 +59,7 @@ export class Supervisor extends Context.Tag("@garrison/runtime/Supervisor")<Supe
         bus: yield* EventBus,
         hooks: yield* Hooks,
         connectRcon: (settings) => connectRcon(settings),
+        telemetry: yield* Telemetry,
         portOwner: (port, serverId) => {
           for (const entry of entries.values()) {
             if (entry.id !== serverId && portsOf(entry).some((taken) => taken.port === port)) {

@@ -28,6 +28,7 @@ import { ServerLocked, ServerStarted, ServerStarting, ServerStopped, ServerUnloc
 import { launchProblem } from "../LaunchParameters.js"
 import type { ProcessExit, ProcessHandle } from "../ProcessLauncher.js"
 import { profilesFolder } from "../ProfilesFolder.js"
+import { countRconFailures } from "../../telemetry/rconFailures.js"
 import type { ActorKit } from "./cell.js"
 import { rconSession } from "./rconSession.js"
 import { statusPoller } from "./statusPoller.js"
@@ -82,7 +83,7 @@ export const makeLifecycle = (kit: ActorKit, deps: LifecycleDeps): Lifecycle => 
       if (cell.entry.rcon !== undefined) {
         yield* child(
           rconSession(cell.entry.rcon, {
-            connect: env.connectRcon,
+            connect: env.telemetry === undefined ? env.connectRcon : countRconFailures(env.connectRcon, env.telemetry, serverId),
             retry: options.rconRetry,
             setClient: (client) => Ref.set(rconClient, client),
             showState: (rcon) => patch({ rcon }),

@@ -6,6 +6,7 @@ import type * as Scope from "effect/Scope"
 import type { EventBusShape } from "../../events/EventBus.js"
 import type { HooksShape } from "../../kernel/Hooks.js"
 import type { RconClient, RconConnectError } from "../../rcon/RconClient.js"
+import type { TelemetryShape } from "../../telemetry/Telemetry.js"
 import type { ProcessLauncherShape } from "../ProcessLauncher.js"
 import type { ProcessRecordsShape } from "../ProcessRecords.js"
 import type { RconSettings } from "../ServerEntry.js"
@@ -56,6 +57,8 @@ export interface ActorEnvironment {
   readonly bus: EventBusShape
   readonly hooks: HooksShape
   readonly connectRcon: (settings: RconSettings) => Effect.Effect<RconClient, RconConnectError, Scope.Scope>
+  /** Told of every failed RCON connection and command (none told when left out). */
+  readonly telemetry?: TelemetryShape
   /** Which other entry takes this port, if any (the supervisor answers from its actors' entries). */
   readonly portOwner?: (port: number, serverId: string) => PortOwner | undefined
 }
