@@ -13,13 +13,17 @@
  * - `service install --dry-run`: `systemd-analyze verify` accepts the unit and `systemd-analyze security`
  *   rates its exposure 4.0 or less;
  * - `backup` of a running controller, then `restore` (refused while it runs): a user created after the
- *   backup is gone.
+ *   backup is gone. On SQLite always; on the PostgreSQL pass also on PostgreSQL (pg_dump in the zip; refused while
+ *   the controller's port answers, and while it is connected to the database; an archive of the other engine is
+ *   refused both ways).
  *
  * The user test runs on both database engines (on the PostgreSQL pass the command gets the data directory's
- * `DATABASE_URL`, as the controller does); doctor and backup are about SQLite's file and pin SQLite.
+ * `DATABASE_URL`, as the controller does); doctor and the first backup test are about SQLite's file and pin SQLite.
  */
+import { dataDirDatabaseUrl, postgresQuery, testDatabaseEngine } from "@garrison/testkit/core"
 import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
 import { createServer, type Server, type Socket } from "node:net"
 import * as NodePath from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
@@ -303,4 +307,70 @@ describe("backup and restore", () => {
     expect((await login(again.baseUrl, ADMIN.username, ADMIN.password)).status).toBe(200)
     await stopProcess(again)
   }, 120_000)
+
+  it.runIf(testDatabaseEngine() === "postgres")(
+    "PostgreSQL: a restore brings back the backup's users, refused while the controller runs or is connected, and across engines",
+    async () => {
+      const root = tempDir()
+      const dataDir = NodePath.join(root, "data")
+      const port = await freePort()
+      // No DATABASE_URL: the controller and the commands get the data directory's database (test/support).
+      const env = adminEnv(dataDir, port)
+      const controller = await start(dataDir, env)
+      const archive = NodePath.join(root, "data-backup.zip")
+      const backup = await garrison(["backup", "--out", archive], env)
+      expect(backup.code, backup.output).toBe(0)
+      expect(backup.output).toContain(`backup written to ${archive} (garrison.pgdump, secrets;`)
+
+      const late = await garrison(["user", "create", "late", "--role", "moderator"], env)
+      expect(late.code, late.output).toBe(0)
+      const latePassword = oneTimePassword(late.output)
+      expect((await login(controller.baseUrl, "late", latePassword)).status).toBe(200)
+
+      const refused = await garrison(["restore", archive], env)
+      expect(refused.code, refused.output).toBe(1)
+      expect(refused.output).toContain(`a Garrison controller answers on ${HOST}:${port}: stop the controller on ${dataDir} before restoring`)
+      // Another PORT: the port check passes, the controller's connections to the database do not.
+      const connected = await garrison(["restore", archive], { ...env, PORT: String(await freePort()) })
+      expect(connected.code, connected.output).toBe(1)
+      expect(connected.output).toMatch(/garrison: \d+ other sessions? (is|are) connected to postgres:\/\/\S+: stop the controller .*; nothing was changed/)
+
+      await stopProcess(controller)
+      // A SQLite archive onto PostgreSQL, and this PostgreSQL one onto SQLite: refused, nothing changed.
+      const sqliteDir = NodePath.join(root, "sqlite-data")
+      mkdirSync(sqliteDir)
+      const Sqlite = createRequire(import.meta.url)("better-sqlite3") as new (file: string) => { exec(sql: string): void; close(): void }
+      const db = new Sqlite(NodePath.join(sqliteDir, "garrison.db"))
+      db.exec("CREATE TABLE t (x INTEGER)")
+      db.close()
+      const sqliteArchive = NodePath.join(root, "sqlite-backup.zip")
+      const sqliteBackup = await garrison(["backup", "--out", sqliteArchive], { DATA_DIR: sqliteDir, ...SQLITE })
+      expect(sqliteBackup.code, sqliteBackup.output).toBe(0)
+      const crossed = await garrison(["restore", sqliteArchive], env)
+      expect(crossed.code, crossed.output).toBe(1)
+      expect(crossed.output).toContain(`${sqliteArchive} is a SQLite backup (garrison.db) and the store here is PostgreSQL (DATABASE_URL)`)
+      expect(crossed.output).toContain("garrison move-to-postgres")
+      const back = await garrison(["restore", archive], { DATA_DIR: NodePath.join(root, "elsewhere"), ...SQLITE })
+      expect(back.code, back.output).toBe(1)
+      expect(back.output).toContain(`${archive} is a PostgreSQL backup (garrison.pgdump) and the store here is SQLite`)
+
+      // A table the backup does not have (a later version's): --clean would leave it beside older migration rows.
+      const url = dataDirDatabaseUrl(dataDir)!
+      await postgresQuery(url, "CREATE TABLE added_later (x integer)")
+      const newer = await garrison(["restore", archive], env)
+      expect(newer.code, newer.output).toBe(1)
+      expect(newer.output).toContain("has tables the backup does not (public.added_later: made by a later version or plugin)")
+      await postgresQuery(url, "DROP TABLE added_later")
+
+      const restored = await garrison(["restore", archive], env)
+      expect(restored.code, restored.output).toBe(0)
+      expect(restored.output).toMatch(/restored garrison\.pgdump, secrets from .* into postgres:\/\/\S+ and /)
+      expect(restored.output).toMatch(/what was there \(garrison-\S+-before-restore\.pgdump, secrets\) is in .*before-restore-/)
+      const again = await start(dataDir, env)
+      expect((await login(again.baseUrl, "late", latePassword)).status).toBe(401)
+      expect((await login(again.baseUrl, ADMIN.username, ADMIN.password)).status).toBe(200)
+      await stopProcess(again)
+    },
+    180_000
+  )
 })

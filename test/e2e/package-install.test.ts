@@ -108,6 +108,33 @@ describe("the installable package", () => {
     expect(existsSync(archive)).toBe(true)
   })
 
+  it("install-debian.sh --dry-run: the steps in order, on the given package, with the unit's folders and user", { timeout: 60_000 }, () => {
+    const script = NodePath.join(repoRoot, "packages/http/scripts/install-debian.sh")
+    const run = spawnSync("bash", [script, "--dry-run", "--prefix", "/opt/g", "--data-dir", "/var/lib/g", "--servers-dir", "/srv/g", "--user", "gar", tarballs.controller], {
+      encoding: "utf8",
+      timeout: 30_000
+    })
+    expect(run.status, run.stderr).toBe(0)
+    const steps = run.stdout.split("\n").filter((line) => line.startsWith("+ "))
+    const at = (pattern: RegExp) => {
+      const index = steps.findIndex((line) => pattern.test(line))
+      expect(index, `${pattern} in:\n${steps.join("\n")}`).toBeGreaterThanOrEqual(0)
+      return index
+    }
+    const version = NodePath.basename(tarballs.controller, ".tgz")
+    const user = at(/useradd --system .*--shell \/usr\/sbin\/nologin .*gar$/)
+    const unpack = at(new RegExp(`tar -xzf .*${version}\\.tgz -C /opt/g/${version}\\.partial`))
+    const install = at(/npm\\ ci\\ --omit=dev/) // inside `sh -c`, quoted by printf %q
+    const current = at(new RegExp(`ln -sfn /opt/g/${version} /opt/g/current`))
+    const data = at(/install -d -m 0750 -o gar -g gar \/var\/lib\/g$/)
+    const unit = at(/\/opt\/g\/current\/bin\/garrison\.mjs service install --user gar --data-dir \/var\/lib\/g --servers-dir \/srv\/g$/)
+    const enable = at(/systemctl enable --now garrison$/)
+    expect(user).toBeLessThan(data)
+    expect([unpack, install, current, unit, enable]).toEqual([...[unpack, install, current, unit, enable]].sort((a, b) => a - b))
+    // Nothing was done: a dry run changes nothing on the host.
+    expect(existsSync("/opt/g")).toBe(false)
+  })
+
   it("packs the agent, which installs alone and answers its health check", { timeout: 180_000 }, async () => {
     const work = tempDir("garrison-package-agent-")
     expect(contentsOf(tarballs.agent).filter((file) => /\/(src|test)\/|\.tsbuildinfo$/.test(file))).toEqual([])

@@ -40,7 +40,7 @@ export type { AnyEvent, EventClass, EventHandler } from "./events/EventBus.js"
 export { eventPatternMatches, isEventPattern, PUBLISHED_EVENT_NAME, published, PublishedEvents, SUMMARY_MAX } from "./events/PublishedEvents.js"
 export type { AnyPublishedEvent, EventSeverity, PublishableClass, PublishedEvent, PublishedEventsShape, PublishSpec } from "./events/PublishedEvents.js"
 
-export { GarrisonConfig, settingsConfig } from "./config/GarrisonConfig.js"
+export { describeDatabaseUrl, GarrisonConfig, settingsConfig } from "./config/GarrisonConfig.js"
 export { type HostFolders, hostFolders } from "./config/HostFolders.js"
 export type { GarrisonSettings } from "./config/GarrisonConfig.js"
 export { DataDir, SecretError, Secrets, SESSION_SIGNING_KEY } from "./config/DataDir.js"
@@ -68,6 +68,8 @@ export { type SqliteSnapshot, type SqliteSnapshotOptions, snapshotSqlite, Sqlite
 export type { ServerFileSyncOptions, ServerFileSyncShape } from "./files/ServerFileSync.js"
 
 export * from "./database/index.js"
+// The command line's backup and restore on PostgreSQL: the same pg_dump/pg_restore calls as the store's backups.
+export { findPgTools, run as runPgTool, splitPassword as splitDatabasePassword, takePgDump } from "./database/internal/pgDump.js"
 
 export { daysInMonth, IsoDateOrDateTime, IsoDateTime, isLeapYear, isoOf, isoOrNull, readIsoDateTime } from "./time/IsoDateTime.js"
 export type { IsoReadOptions } from "./time/IsoDateTime.js"

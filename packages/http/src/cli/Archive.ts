@@ -23,9 +23,18 @@ export interface Manifest {
   readonly garrisonVersion: string
   /** The data directory it was taken from (information only). */
   readonly dataDir: string
-  /** Top-level names in the archive: `garrison.db`, and folders such as `secrets`. */
+  /** The store it was taken from; absent in archives made before PostgreSQL was backed up: SQLite. */
+  readonly engine?: ArchiveEngine
+  /** PostgreSQL: the database it was taken from, without its password (information only). */
+  readonly database?: string
+  /** Top-level names in the archive: `garrison.db` (SQLite) or `garrison.pgdump` (PostgreSQL), and folders such as `secrets`. */
   readonly items: ReadonlyArray<string>
 }
+
+export type ArchiveEngine = "sqlite" | "postgres"
+
+/** The engine of an archive's database: the manifest's word (none: SQLite, from before there was one). */
+export const archiveEngine = (manifest: Manifest): ArchiveEngine => (manifest.engine === "postgres" ? "postgres" : "sqlite")
 
 /** Every regular file under `dir` (relative paths with `/`), folders walked, links and others left out. */
 export const filesUnder = (dir: string): ReadonlyArray<string> => {
@@ -89,7 +98,12 @@ export const unpackArchive = (archive: string, into: string): Effect.Effect<Mani
         const chunks: Array<Buffer> = []
         for await (const chunk of await readStream(zip, manifestEntry)) chunks.push(chunk as Buffer)
         const manifest = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Manifest
-        if (manifest.format !== FORMAT || manifest.version !== 1 || !Array.isArray(manifest.items)) {
+        if (
+          manifest.format !== FORMAT ||
+          manifest.version !== 1 ||
+          !Array.isArray(manifest.items) ||
+          (manifest.engine !== undefined && manifest.engine !== "sqlite" && manifest.engine !== "postgres")
+        ) {
           throw new Error(`${MANIFEST} is not a garrison data backup of version 1`)
         }
         const allowed = new Set(manifest.items)

@@ -39,7 +39,7 @@ export const findPgTools = (env: Readonly<Record<string, string | undefined>>): 
 }
 
 /** The URL without its password, and the password apart (for `PGPASSWORD`). */
-const splitPassword = (url: Redacted.Redacted<string>): { readonly url: string; readonly password: string | undefined } => {
+export const splitPassword = (url: Redacted.Redacted<string>): { readonly url: string; readonly password: string | undefined } => {
   const parsed = new URL(Redacted.value(url))
   const password = parsed.password === "" ? undefined : decodeURIComponent(parsed.password)
   parsed.password = ""
@@ -47,7 +47,7 @@ const splitPassword = (url: Redacted.Redacted<string>): { readonly url: string; 
   return { url: parsed.toString(), password }
 }
 
-const run = (file: string, args: ReadonlyArray<string>, password: string | undefined) =>
+export const run = (file: string, args: ReadonlyArray<string>, password: string | undefined) =>
   Effect.async<void, string>((resume) => {
     const child = execFile(
       file,
