@@ -251,6 +251,25 @@ describe.sequential("the dashboard over a real controller and a simulated server
     })
   })
 
+  it("gives a player priority for 30d by name, as the bans page takes an expiry", async () => {
+    const page = admin.page
+    await page.goto(`${baseUrl}/priority`)
+    await heading(admin, "Priority queue")
+    const form = page.getByRole("form", { name: "Add a player" })
+    await form.getByLabel("Player id (Steam64)").fill(ALPHA.steam64)
+    await form.getByLabel("Player name").fill(ALPHA.name)
+    await form.getByLabel(/^Expires/).fill("30d")
+    await form.getByRole("button", { name: "Add" }).click()
+    await page.getByRole("status").getByText("Added to the priority queue").waitFor({ timeout: 15_000 })
+    const row = page.getByRole("table", { name: "Priority queue" }).getByRole("row").filter({ hasText: ALPHA.steam64 })
+    await row.getByRole("combobox", { name: `Role of ${ALPHA.name}` }).waitFor({ timeout: 15_000 })
+    expect(await row.getByRole("cell").nth(2).textContent()).not.toBe("never")
+    const entries = (await api("GET", "/api/priority-queue")).body as { items: ReadonlyArray<{ platformId: string; playerName: string; expiresAt: string | null }> }
+    const added = entries.items.find((e) => e.platformId === ALPHA.steam64)
+    expect(added?.playerName).toBe(ALPHA.name)
+    expect(Math.abs(Date.parse(added?.expiresAt ?? "") - Date.now() - 30 * 86_400_000)).toBeLessThan(10 * 60_000)
+  })
+
   // One test per page (each page is checked at two widths with axe): each has its own time budget on a busy machine.
   const otherPages: ReadonlyArray<readonly [path: (serverId: string) => string, name: string, title: string]> = [
     [() => "/users", "users", "Users"],

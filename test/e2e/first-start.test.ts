@@ -103,6 +103,20 @@ describe("a failed first start", () => {
     expect(refused.output).not.toContain("Applied migration")
     expect(existsSync(dataDir)).toBe(false)
   }, 30_000)
+
+  it("with a weak or common ADMIN_PASSWORD (the password policy) says why in one line, before anything is written", async () => {
+    const dataDir = NodePath.join(tempRoot(), "data")
+    for (const [password, reason] of [
+      ["Password1", /cannot start: ADMIN_PASSWORD: this password is among the most common ones; .*\(strength [0-2] of 4, at least 3 needed\)$/],
+      ["boss-Lantern-Harbour-2026", /cannot start: ADMIN_PASSWORD: it contains your username/]
+    ] as const) {
+      const refused = await runControllerToExit({ dataDir, env: { ADMIN_USERNAME: "boss", ADMIN_PASSWORD: password } })
+      expect(refused.code, refused.output).toBe(1)
+      expect(errorLines(refused.output), refused.output).toEqual([expect.stringMatching(reason)])
+      expect(refused.output).not.toMatch(/\n\s+at /)
+      expect(existsSync(dataDir)).toBe(false)
+    }
+  }, 30_000)
 })
 
 describe("the first admin's password", () => {

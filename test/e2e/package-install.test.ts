@@ -23,7 +23,7 @@ import { delay, freePort, HOST, makeTempDir, removeDir, repoRoot, requestJson, s
 const dirs: Array<string> = []
 afterAll(() => dirs.forEach(removeDir))
 
-const ADMIN = { username: "packaged", password: "Packaged-Password-2026!" }
+const ADMIN = { username: "packaged", password: "Boxed-Password-2026!" }
 
 const tempDir = (prefix: string) => {
   const dir = makeTempDir(prefix)

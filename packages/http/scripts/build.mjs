@@ -5,9 +5,14 @@
  * `vite build`, into `packages/dashboard/dist`), saying what it does and how
  * long it took. On a fresh clone this is the silent minute before the
  * controller starts; later builds only redo what changed and take seconds
- * (the dashboard is built again only when a file it may be made from is
- * newer than its `dist/index.html`; delete `packages/dashboard/dist` to
- * force it). A failed step fails the build.
+ * (the bundle is made again only when a file it is made from is newer than
+ * `dist/garrison.mjs`, see `bundleUpToDate`; the dashboard only when a file
+ * it may be made from is newer than its `dist/index.html`; delete
+ * `packages/http/dist/garrison.mjs` or `packages/dashboard/dist` to force
+ * either). A failed step fails the build.
+ *
+ * `GARRISON_ROOT` points it at another checkout (a copy: the test of the
+ * up-to-date checks builds one, never the real dist that other tests run).
  */
 import { spawnSync } from "node:child_process"
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs"
@@ -15,7 +20,7 @@ import { createRequire } from "node:module"
 import * as NodePath from "node:path"
 import { fileURLToPath } from "node:url"
 
-const root = NodePath.resolve(NodePath.dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
+const root = process.env["GARRISON_ROOT"] || NodePath.resolve(NodePath.dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc")
 const first = !existsSync(NodePath.join(root, "packages", "http", "dist", "garrison.mjs"))
 
@@ -35,7 +40,57 @@ console.error(
     : "build: compiling what changed and bundling the controller..."
 )
 const compiled = step("tsc -b", [tsc, "-b"])
-const bundled = step("the bundle", [NodePath.join(root, "packages", "http", "scripts", "bundle.mjs")])
+
+/** The newest modification time of the files under `dir` whose names pass `keep` (0 when there is no such folder). */
+const newestIn = (dir, keep) => {
+  let newest = 0
+  const walk = (at) => {
+    let entries
+    try {
+      entries = readdirSync(at, { withFileTypes: true })
+    } catch {
+      return
+    }
+    for (const entry of entries) {
+      const path = NodePath.join(at, entry.name)
+      if (entry.isDirectory()) walk(path)
+      else if (entry.isFile() && keep(entry.name)) newest = Math.max(newest, statSync(path).mtimeMs)
+    }
+  }
+  walk(dir)
+  return newest
+}
+
+/**
+ * Whether `dist/garrison.mjs` is newer than everything it is bundled from: the compiled JavaScript of
+ * the runtime, the plugins, the agent and the http package (every `.js` file in their `dist` folders,
+ * which tsc rewrites only when a source changed), the lockfile (the dependencies bundled in) and the bundle's own scripts. The
+ * bundle's side files (source map, externals list) are written with it.
+ */
+const bundleUpToDate = () => {
+  const http = NodePath.join(root, "packages", "http")
+  const built = NodePath.join(http, "dist", "garrison.mjs")
+  if (!existsSync(built) || !existsSync(NodePath.join(http, "dist", "garrison.externals.json"))) return false
+  const compiledJs = (name) => name.endsWith(".js")
+  const inputs = [
+    ...["runtime", "plugins", "agent"].map((name) => newestIn(NodePath.join(root, "packages", name, "dist"), compiledJs)),
+    newestIn(NodePath.join(http, "dist"), compiledJs),
+    ...["package-lock.json", ...["bundle.mjs", "bundleSettings.mjs", "lazyModules.mjs"].map((name) => NodePath.join("packages", "http", "scripts", name))].map(
+      (file) => statSync(NodePath.join(root, file)).mtimeMs
+    )
+  ]
+  return statSync(built).mtimeMs >= Math.max(...inputs)
+}
+
+let bundled = 0
+let bundleNote
+if (bundleUpToDate()) {
+  bundleNote = "bundle up to date"
+  console.error("build: bundle up to date (packages/http/dist/garrison.mjs)")
+} else {
+  bundled = step("the bundle", [NodePath.join(root, "packages", "http", "scripts", "bundle.mjs")])
+  bundleNote = `bundle ${(bundled / 1000).toFixed(1)} s`
+}
 
 // The dashboard: its workspace's own `build` script, when it has one (the app may not exist yet).
 const dashboard = NodePath.join(root, "packages", "dashboard")
@@ -99,5 +154,5 @@ if (dashboardScript === undefined) {
   dashboardNote = `dashboard ${(dashboardMs / 1000).toFixed(1)} s`
 }
 console.error(
-  `build: done in ${((compiled + bundled + dashboardMs) / 1000).toFixed(1)} s (tsc ${(compiled / 1000).toFixed(1)} s, bundle ${(bundled / 1000).toFixed(1)} s, ${dashboardNote})`
+  `build: done in ${((compiled + bundled + dashboardMs) / 1000).toFixed(1)} s (tsc ${(compiled / 1000).toFixed(1)} s, ${bundleNote}, ${dashboardNote})`
 )

@@ -12,7 +12,8 @@
  *
  * Native addons stay external: they load their `.node` binaries at run time.
  * Packages no request needs at start-up (zip, XML, TOTP, process metrics,
- * WebSocket, MIME types) stay out too and load on first use
+ * WebSocket, MIME types, the password policy's zxcvbn dictionaries) stay
+ * out too and load on first use
  * (`lazyModules.mjs`).
  * The source map is written next to the bundle; run with
  * `node --enable-source-maps` to get TypeScript positions in stack traces.

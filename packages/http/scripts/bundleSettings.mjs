@@ -5,8 +5,22 @@ import { builtinModules } from "node:module"
 /** Native addons: they load their `.node` binaries at run time, from node_modules. */
 export const NATIVE_MODULES = ["better-sqlite3", "@node-rs/argon2"]
 
-/** Loaded on first use, not at start-up (see lazyModules.mjs); each is a dependency of a workspace package. */
-export const LAZY_MODULES = ["yazl", "yauzl", "fast-xml-parser", "otpauth", "pidusage", "ws", "mime"]
+/**
+ * Loaded on first use, not at start-up (see lazyModules.mjs); each is a dependency of a workspace package.
+ * zxcvbn-ts (the password policy) is several megabytes of dictionaries: loaded by the first password checked.
+ */
+export const LAZY_MODULES = [
+  "yazl",
+  "yauzl",
+  "fast-xml-parser",
+  "otpauth",
+  "pidusage",
+  "ws",
+  "mime",
+  "@zxcvbn-ts/core",
+  "@zxcvbn-ts/language-common",
+  "@zxcvbn-ts/language-en"
+]
 
 /** The packages (not Node's built-ins) an esbuild metafile's outputs import from node_modules at run time, sorted. */
 export const externalPackages = (metafile) => {

@@ -71,8 +71,9 @@ const renderPath = (segments: ReadonlyArray<string>): string =>
   truncateText(segments.map((s) => (s.length > MAX_SEGMENT ? `${sliceWhole(s, MAX_SEGMENT)}…` : s)).join("."), MAX_PATH)
 
 /** The rule comes from the schema, the value from the caller: a secret's value is never shown, others are cut. */
-const safeIssueMessage = ({ rule, actual }: PlainIssue, secret: boolean): string => {
-  const shownRule = truncateText(rule, MAX_RULE)
+const safeIssueMessage = ({ rule, actual, whole }: PlainIssue, secret: boolean): string => {
+  // A list of what the schema allows (a body's fields) comes from the schema, never the caller: cutting it would hide the one the caller meant.
+  const shownRule = whole === true ? rule : truncateText(rule, MAX_RULE)
   // A schema's own message (`passwords are 8 to 128 characters long`) quotes nothing by convention.
   if (actual === undefined) return shownRule
   return secret ? `${shownRule} (value not shown)` : `${shownRule} (got ${describeActual(actual)})`

@@ -56,6 +56,18 @@ describe("decode issues in words", () => {
     expect(answer({ role: "VIP", name: "x", own: "no" }).message).toBe("own: own must be ok")
   })
 
+  it("never passes on the schema library's names for what it expected (a query's or path's issues, put in words from the platform's text)", () => {
+    const rules = (message: string) => plainIssues([{ segments: ["x"], message }]).map((i) => i.rule)
+    expect(rules("Expected Struct (Encoded side), actual 5")).toEqual(["must be an object"])
+    expect(rules("Expected RolloutInput (Type side), actual 5")).toEqual(["must be an object"])
+    expect(rules("Expected { readonly a: string; readonly \"b-c\"?: number | undefined }, actual 5")).toEqual(["must be an object with fields a, b-c"])
+    expect(rules("Expected ReadonlyArray<string>, actual 5")).toEqual(["must be a list"])
+    expect(rules('Expected "a" | "b", actual 5')).toEqual(["must be one of a, b"])
+    expect(rules("Expected { number | filter }, actual 5")).toEqual(["must be a number"])
+    expect(rules("Expected <declaration schema>, actual 5")).toEqual(["must be a value of another shape"])
+    expect(rules("is unexpected")).toEqual(["is not a field of this body"])
+  })
+
   it("reads a query number the platform could not decode", () => {
     expect(plainIssues([{ segments: ["limit"], message: 'Unable to decode "ten" into a number' }])).toEqual([
       { segments: ["limit"], rule: "must be a number", actual: '"ten"' }

@@ -188,12 +188,9 @@ describe("the OpenAPI document", () => {
       description: expect.stringContaining("e.g. 2026-01-31T12:00:00Z"),
       examples: ["2026-01-31", "2026-01-31T12:00:00Z"]
     })
-    expect(document.components.schemas["IsoDateTime"]).toMatchObject({
-      type: "string",
-      format: "date-time",
-      description: expect.stringMatching(/^ISO-8601 date-time with a zone .*e\.g\. 2026-01-31T12:00:00Z/),
-      examples: ["2026-01-31T12:00:00Z"]
-    })
+    // An expiry (a ban's, a priority entry's): a date, a date-time or a duration, in words and examples.
+    const expiry = JSON.stringify(find("post", "/api/priority-queue").requestBody)
+    for (const form of ["midnight UTC", "30m, 12h, 7d or 2w", "30d", "2027-01-31"]) expect(expiry).toContain(form)
   })
 
   it("documents errors in the one shape the controller sends, with the front door's 401, 403 and 429", () => {

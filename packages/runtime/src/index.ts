@@ -74,6 +74,7 @@ export { findPgTools, run as runPgTool, splitPassword as splitDatabasePassword, 
 export { daysInMonth, IsoDateOrDateTime, IsoDateTime, isLeapYear, isoOf, isoOrNull, readIsoDateTime } from "./time/IsoDateTime.js"
 export type { IsoReadOptions } from "./time/IsoDateTime.js"
 export { DURATION_EXAMPLES, readUserDuration } from "./time/UserDuration.js"
+export { EXPIRY_FORMS, looksLikeDate, readExpiry, readExpiryDate } from "./time/Expiry.js"
 
 export {
   BadGateway,
@@ -128,6 +129,7 @@ export type { KeyPart, KeysetOptions, KeysetPaging, KeyValue, SortKey } from "./
 export { conflictWith, cursorBadRequest, fieldBadRequest, notFoundWith } from "./http/EndpointErrors.js"
 export type { FieldRefusal } from "./http/EndpointErrors.js"
 export { knownFieldsOnly, requireKnownFields } from "./http/KnownFields.js"
+export { type DecodeIssue, decodeIssues, describeExpected, PLAIN_ISSUES_MARKER } from "./http/DecodeIssues.js"
 export type { ConstantResponseValue } from "./http/ConstantResponse.js"
 export type { AuthenticationMethod, OperationFacts } from "./http/AuthenticationMethods.js"
 export {
@@ -190,5 +192,5 @@ export { serverSentEvents, sseEvent } from "./http/ServerSentEvents.js"
 export { profilesFolder } from "./servers/ProfilesFolder.js"
 export { forkUntilBegan, runOperationFor, startOperation } from "./servers/StartOperation.js"
 export type { StartedBody } from "./servers/StartOperation.js"
-export { etagMatches, ifMatchHeader, VersionMismatch, versionMismatchHttp } from "./http/Preconditions.js"
+export { etagMatches, ifMatchHeader, versionedAnswer, VersionMismatch, versionMismatchHttp } from "./http/Preconditions.js"
 export { Refusal, refusalHttpError } from "./http/Refusal.js"

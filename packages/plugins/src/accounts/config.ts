@@ -61,7 +61,11 @@ export const checkAccountsSettings: Effect.Effect<void, StartupError | ConfigErr
   if (!isValidUsername(username.value)) {
     return yield* new StartupError({ reason: "config", message: `ADMIN_USERNAME: ${USERNAME_RULE}` })
   }
-  const policy = checkPolicy(Redacted.value(settings.adminPassword.value))
+  // The same policy as every password a person sets (passwords/policy.ts): a weak one stops the start.
+  // In a worker thread (`isolated`): the start keeps none of the dictionaries' memory.
+  const policy = yield* Effect.either(
+    checkPolicy(Redacted.value(settings.adminPassword.value), { username: username.value, field: "ADMIN_PASSWORD" }, { isolated: true })
+  )
   if (Either.isLeft(policy)) {
     return yield* new StartupError({ reason: "config", message: `ADMIN_PASSWORD: ${policy.left.message}` })
   }

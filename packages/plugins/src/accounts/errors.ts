@@ -14,8 +14,9 @@ export class AccountStoreError extends Schema.TaggedError<AccountStoreError>()("
 /** `storeError("<what was being done>")`: an `SqlError` (or unreadable rows) as an `AccountStoreError`. */
 export const storeError = storeErrorMapper(AccountStoreError)
 
-/** A password outside the policy (length 8 to 128). */
+/** A password outside the policy (passwords/policy.ts): `field` is the request field (or setting) it came in, `message` why. */
 export class PasswordRejected extends Schema.TaggedError<PasswordRejected>()("PasswordRejected", {
+  field: Schema.String,
   message: Schema.String
 }) {}
 

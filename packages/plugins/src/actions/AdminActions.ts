@@ -4,8 +4,9 @@
  * entry names one and its health says it and its mod answer; `message` (one
  * player) falls back to RCON (`say <slot>`), as do the `GameControl` actions
  * the servers gateway composes (kick, ban, broadcast, lock, unlock).
- * Everything else needs the agent: without one, the answer is 503
- * `provider-unavailable`, naming why.
+ * Everything else needs the agent: on a server without one the answer is
+ * 409 `agent-not-configured` naming the field to set (waiting cannot help);
+ * with one that cannot be reached, 503 `provider-unavailable`, naming why.
  *
  * Every action leaves an audit row (actor, server, action, target,
  * parameters) and publishes `AdminAction`, whatever its outcome.
@@ -31,10 +32,10 @@ import * as Option from "effect/Option"
 import type { ServerHandle } from "../servers/index.js"
 import { agentActorError } from "./agentControl.js"
 import { type AgentLink, AgentLinks, reasonFor } from "./AgentLinks.js"
-import { ProviderUnavailable } from "./contract/errors.js"
+import { AgentNotConfigured, ProviderUnavailable } from "./contract/errors.js"
 import { AdminAction } from "./events.js"
 
-export { ProviderUnavailable }
+export { AgentNotConfigured, ProviderUnavailable }
 
 /** Who would run an action on a server now. */
 export interface ActionRoute {
@@ -58,7 +59,7 @@ export interface AdminActionsShape {
   /** The game's answer (`data`) of the action, run by the first provider that can, and which one that was. */
   readonly run: (
     input: RunInput
-  ) => Effect.Effect<{ readonly provider: "agent" | "rcon"; readonly data: unknown }, ActorError | ProviderUnavailable>
+  ) => Effect.Effect<{ readonly provider: "agent" | "rcon"; readonly data: unknown }, ActorError | ProviderUnavailable | AgentNotConfigured>
   /** Every catalogue action on this server, with the provider that would serve it now or why none can. */
   readonly routes: (server: ServerHandle) => Effect.Effect<ReadonlyArray<ActionRoute>>
   /**
@@ -82,6 +83,16 @@ const findOnline = (players: ReadonlyArray<OnlinePlayer>, platformId: string): O
   }
   return players.find((p) => p.dayzId === platformId)
 }
+
+/** No agent set up, and RCON cannot stand in: a configuration to change, not a passing state. */
+const noAgent = (entry: ServerEntry, action: AgentAction) =>
+  new AgentNotConfigured({
+    message:
+      `server "${entry.name}" has no agent, so nothing can run ${action.name}` +
+      `${RCON_FALLBACK.has(action.name) ? " (RCON cannot either)" : ""}: set its agent's URL and key ` +
+      `(PATCH /api/servers/${entry.id} with {"agent": {"url": ..., "apiKey": ...}})`,
+    details: { serverId: entry.id, action: action.name }
+  })
 
 const noProvider = (entry: ServerEntry, action: AgentAction, reason: string) =>
   new ProviderUnavailable({
@@ -209,7 +220,7 @@ export class AdminActions extends Context.Tag("@garrison/plugins/actions/AdminAc
         if (provider === undefined) {
           const reason = Either.isLeft(agent) ? agent.left : "no provider"
           yield* record(false, reason)
-          return yield* noProvider(entry, action, reason)
+          return yield* Effect.fail(Either.isLeft(agent) ? noAgent(entry, action) : noProvider(entry, action, reason))
         }
         const result = provider === "agent" && Either.isRight(agent) ? viaAgent(entry, action, input, agent.right, grants(caller.permissions, ADMIN)) : messageOverRcon(server, input)
         const data = yield* result.pipe(Effect.tapBoth({ onFailure: (error) => record(false, error.message), onSuccess: () => record(true) }))

@@ -46,7 +46,13 @@ export const ActionsPlugin = Plugin.make({
       tag: "ProviderUnavailable",
       code: "provider-unavailable",
       status: 503,
-      description: "No provider can run the action now: no agent set up, the agent unreachable or its mod not answering"
+      description: "No provider can run the action now: the server's agent unreachable, refusing the key or its mod not answering"
+    },
+    {
+      tag: "AgentNotConfigured",
+      code: "agent-not-configured",
+      status: 409,
+      description: "The server has no agent set up and nothing else can run the action: set the entry's agent (url, apiKey)"
     }
   ],
   events: [
@@ -55,7 +61,7 @@ export const ActionsPlugin = Plugin.make({
   publishes: ACTION_EVENTS
 })
 
-export { AdminActions, ProviderUnavailable } from "./AdminActions.js"
+export { AdminActions, AgentNotConfigured, ProviderUnavailable } from "./AdminActions.js"
 export type { ActionRoute, AdminActionsShape, AnswerAddition, RunInput } from "./AdminActions.js"
 export { AgentLinks, HEALTH_TTL } from "./AgentLinks.js"
 export type { AgentLink, AgentLinksShape } from "./AgentLinks.js"

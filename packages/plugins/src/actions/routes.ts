@@ -1,19 +1,25 @@
 /**
  * The handlers of the actions API: every endpoint runs the catalogue action
  * its `ActionOf` annotation names, through `AdminActions` (the Provider
- * System), and answers `{action, provider, data}`. Failures map as every
- * server route's: 502 the agent answered badly, 504 its mod did not answer in
- * time (the command was withdrawn), 503 `provider-unavailable` when nothing
- * can run it, 409 when the game refused it.
+ * System), and answers `{action, provider, data}`. The player argument
+ * (`platformId`) is named as a kick names a player: a Steam64 or DayZ ID
+ * goes to the agent as is, anything else is resolved among the players
+ * online by the players plugin's `resolvePlayer` (the same 404 and 409).
+ * Failures map as every server route's: 502 the agent answered badly, 504
+ * its mod did not answer in time (the command was withdrawn), 409
+ * `agent-not-configured` when the server has no agent and nothing else can
+ * run it, 503 `provider-unavailable` when its agent cannot be reached now,
+ * 409 when the game refused it.
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
 import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import { actionsByName } from "@garrison/agent/client"
-import { actorErrorToHttp, ADMIN, BadRequest, CurrentPrincipal, CurrentRequest, grants } from "@garrison/runtime"
+import { actorErrorToHttp, ADMIN, BadRequest, Conflict, CurrentPrincipal, CurrentRequest, grants, PlayerIds } from "@garrison/runtime"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import { resolvePlayer } from "../players/index.js"
 import { type ServerHandle, Servers } from "../servers/index.js"
 import { AdminActions } from "./AdminActions.js"
 import { ActionOf, ActionsApi, ActionsGroup, AgentPassthroughGroup } from "./contract/Api.js"
@@ -41,6 +47,26 @@ interface Deps {
   readonly links: Context.Tag.Service<AgentLinks>
 }
 
+/**
+ * The Steam64 or DayZ ID the agent is sent for a player argument: a Steam64 or DayZ ID as is (the player need not be
+ * online); else the online player it names (as a kick resolves it), by the Steam64 (or DayZ ID) the logs prove.
+ */
+export const platformIdOf = (server: ServerHandle, playerId: string) =>
+  Effect.gen(function* () {
+    const id = playerId.trim()
+    if (PlayerIds.isSteam64(id) || PlayerIds.isDayzId(id)) return id
+    const player = yield* resolvePlayer(yield* server.control.players.pipe(Effect.mapError(actorErrorToHttp)), playerId)
+    const known = player.steam64 ?? player.dayzId ?? null
+    if (known !== null) return known
+    const entry = yield* server.entry
+    return yield* new Conflict({
+      message:
+        `${entry.name}: ${player.name} (player number ${player.slot}) is online, but the server's logs do not name their ` +
+        "Steam64 yet (the RPT does when they connect): name them by Steam64",
+      details: { serverId: entry.id, playerId, slot: player.slot }
+    })
+  })
+
 const runEndpoint = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps, { servers, actions, links }: Deps) => {
   const info = Context.get(endpoint.annotations as Context.Context<ActionOf>, ActionOf)
   return (request: LooseRequest) =>
@@ -50,6 +76,8 @@ const runEndpoint = (endpoint: HttpApiEndpoint.HttpApiEndpoint.AnyWithProps, { s
         ...((request.payload ?? request.urlParams ?? {}) as Record<string, unknown>)
       }
       for (const [agentParam, ours] of Object.entries(info.pathParams)) input[agentParam] = request.path[ours]
+      // Named as a kick names a player: a name, slot or GUID becomes the id the agent knows them by.
+      if (typeof input["platformId"] === "string") input["platformId"] = yield* platformIdOf(server, input["platformId"])
       if (info.toggle === true) {
         const frozen = input["frozen"]
         input["frozen"] =

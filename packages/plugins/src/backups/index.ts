@@ -6,8 +6,10 @@
  */
 import * as Effect from "effect/Effect"
 import { AuditTrail, BeforeServerUpdate, on, Plugin, ServerDeleted } from "@garrison/runtime"
+import { Notifications } from "../notifications/index.js"
 import { BackupsApi } from "./contract/Api.js"
 import { migrations } from "./migrations.js"
+import { backupNotices } from "./notices.js"
 import { BACKUP_EVENTS } from "./published.js"
 import { BackupsRoutes } from "./routes.js"
 import { SCHEDULE_TICK, ServerBackups, ServerBackupsLive } from "./ServerBackups.js"
@@ -16,6 +18,8 @@ export const BackupsPlugin = Plugin.make({
   id: "backups",
   // Records audit rows through the audit trail it reads when built: the audit plugin is built first.
   requires: [AuditTrail],
+  // Notifies whoever may view the server when the notifications plugin is loaded (`notices.ts`).
+  uses: [Notifications],
   description: "Backups of a server's config, profiles and world: scheduled, tiered retention, restore",
   dependsOn: ["servers"],
   migrations,
@@ -26,7 +30,11 @@ export const BackupsPlugin = Plugin.make({
       Effect.flatMap(ServerBackups, (backups) => backups.backupNow(input.serverId, "pre-update", input.by))
     )
   ],
-  events: [on(ServerDeleted, (event) => Effect.flatMap(ServerBackups, (backups) => backups.forgetServer(event.serverId)), "forgetServer")],
+  events: [
+    on(ServerDeleted, (event) => Effect.flatMap(ServerBackups, (backups) => backups.forgetServer(event.serverId)), "forgetServer"),
+    // A backup that failed: a notification for whoever may view the server.
+    ...backupNotices
+  ],
   publishes: BACKUP_EVENTS,
   // The schedule: every minute, the backups that are due (a failed pass is logged; the next minute tries again).
   jobs: [{ name: "scheduled-backups", every: SCHEDULE_TICK, run: Effect.flatMap(ServerBackups, (backups) => backups.runDue) }]

@@ -73,8 +73,23 @@ export interface ServerConfigsShape {
 interface FileText {
   readonly text: string
   readonly utf8: boolean
+  /** The tag of the file's bytes (the version the API shows is `configVersion`'s). */
   readonly etag: string
 }
+
+/**
+ * The version the API shows (the body's `etag` and the `ETag` header): of
+ * the file's bytes, its name and whether the server runs, everything the
+ * answer shows, so a conditional GET is 304 only while the whole answer is
+ * the same. A change is checked against the file alone (`namesFile`): a
+ * version read before the server started or stopped still names its bytes.
+ */
+export const configVersion = (file: string, bytesTag: string, running: boolean): string =>
+  etagOf(new TextEncoder().encode(`${file}\u0000${running ? 1 : 0}\u0000${bytesTag}`))
+
+/** Whether `ifMatch` names this file's bytes, whatever the server's state was when it was read. */
+const namesFile = (ifMatch: string, file: string, bytesTag: string): boolean =>
+  etagMatches(ifMatch, configVersion(file, bytesTag, false)) || etagMatches(ifMatch, configVersion(file, bytesTag, true))
 
 const utf8Decoder = new TextDecoder("utf-8", { fatal: true })
 const decode = (bytes: Uint8Array): FileText => {
@@ -127,7 +142,7 @@ export const viewOf = (file: string, content: FileText, restartNeeded: boolean):
     unknown,
     problems: parsed.problems.map((p) => new ConfigProblem(p)),
     text,
-    etag: content.etag,
+    etag: configVersion(file, content.etag, restartNeeded),
     restartNeeded
   })
 }
@@ -188,11 +203,14 @@ export class ServerConfigs extends Context.Tag("@garrison/plugins/ServerConfigs"
       const read: ServerConfigsShape["read"] = (serverId) => Effect.map(fileOf(serverId), ({ content, file, running }) => viewOf(file, content, running))
 
       /** Writes what `text` makes of the file, in the file's encoding unless it says which (a template's own). */
-      const write = <E>(serverId: string, text: (current: FileText) => Effect.Effect<string | { readonly text: string; readonly utf8: boolean }, E>) =>
+      const write = <E>(
+        serverId: string,
+        text: (current: FileText, at: { readonly file: string; readonly running: boolean }) => Effect.Effect<string | { readonly text: string; readonly utf8: boolean }, E>
+      ) =>
         writes.withPermits(1)(
           Effect.gen(function* () {
             const { handle, file, content, running } = yield* fileOf(serverId)
-            const made = yield* text(content)
+            const made = yield* text(content, { file, running })
             const next = typeof made === "string" ? { text: made, utf8: content.utf8 } : made
             const bytes = encode(next.text, next.utf8)
             if (next.text !== content.text || next.utf8 !== content.utf8) {
@@ -226,12 +244,12 @@ export class ServerConfigs extends Context.Tag("@garrison/plugins/ServerConfigs"
       return ServerConfigs.of({
         read,
         update: (serverId, patch, ifMatch) =>
-          write(serverId, (current) =>
+          write(serverId, (current, { file, running }) =>
             Effect.gen(function* () {
-              if (ifMatch !== undefined && !etagMatches(ifMatch, current.etag)) {
+              if (ifMatch !== undefined && !namesFile(ifMatch, file, current.etag)) {
                 return yield* new VersionMismatch({
                   message: "the configuration changed since you read it: read it again (its ETag is in the answer) and redo the change",
-                  current: current.etag
+                  current: configVersion(file, current.etag, running)
                 })
               }
               const parsed = parseServerConfig(current.text)

@@ -9,9 +9,10 @@ import {
   type ConfinedFileHttpError,
   Forbidden,
   ifMatchHeader,
+  versionedAnswer,
   versionMismatchHttp
 } from "@garrison/runtime"
-import { FilesApi } from "./contract/Api.js"
+import { FileContent, FilesApi, FileWritten } from "./contract/Api.js"
 import type { FilesError } from "./errors.js"
 import { FileEditor } from "./FileEditor.js"
 
@@ -41,9 +42,18 @@ export const FilesRoutes = HttpApiBuilder.group(FilesApi, "files", (handlers) =>
     const editor = yield* FileEditor
     return handlers
       .handle("list", ({ path, urlParams }) => editor.list(path.id, urlParams.path).pipe(Effect.catchTags(answered)))
-      .handle("read", ({ path, urlParams }) => editor.read(path.id, urlParams.path).pipe(Effect.catchTags({ ...answered, FileNotText: filesHttpError })))
+      // The file's version is the `ETag` header too: one tag for `If-None-Match` and `If-Match`.
+      .handle("read", ({ path, urlParams }) =>
+        editor.read(path.id, urlParams.path).pipe(
+          Effect.flatMap((content) => versionedAnswer(FileContent, content, content.etag)),
+          Effect.catchTags({ ...answered, FileNotText: filesHttpError })
+        )
+      )
       .handle("write", ({ path, payload }) =>
-        Effect.flatMap(ifMatchHeader, (tag) => editor.write(path.id, payload, tag)).pipe(Effect.catchTags({ ...answered, FileNeverWritten: filesHttpError, VersionMismatch: versionMismatchHttp }))
+        Effect.flatMap(ifMatchHeader, (tag) => editor.write(path.id, payload, tag)).pipe(
+          Effect.flatMap((written) => versionedAnswer(FileWritten, written, written.etag)),
+          Effect.catchTags({ ...answered, FileNeverWritten: filesHttpError, VersionMismatch: versionMismatchHttp })
+        )
       )
   })
 )

@@ -7,9 +7,12 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { AuditTrail, on, Plugin, ServerDeleted } from "@garrison/runtime"
+import { Notifications } from "../notifications/index.js"
+import type { Servers } from "../servers/index.js"
 import { ModsApi } from "./contract/Api.js"
 import { migrations } from "./migrations.js"
 import { Mods } from "./Mods.js"
+import { modNotices } from "./notices.js"
 import { MOD_EVENTS } from "./published.js"
 import { ModJobsRoutes, ModsRoutes } from "./routes.js"
 import { MODS_PERMISSIONS } from "./contract/Api.js"
@@ -19,17 +22,21 @@ export const ModsPlugin = Plugin.make({
   permissions: MODS_PERMISSIONS,
   // Records audit rows through the audit trail it reads when built: the audit plugin is built first.
   requires: [AuditTrail],
+  // Notifies whoever may view the server when the notifications plugin is loaded (`notices.ts`).
+  uses: [Notifications],
   description: "Workshop mods per server: install, update, load order, launch parameters",
   dependsOn: ["servers", "platform"],
   migrations,
   layer: Mods.layer,
   http: Plugin.http(ModsApi, Layer.merge(ModsRoutes, ModJobsRoutes)),
   events: [
-    on(
+    on<ServerDeleted, Mods | Servers>(
       ServerDeleted,
       (event) => Effect.flatMap(Mods, (mods) => mods.forgetServer(event.serverId)).pipe(Effect.catchAll((e) => Effect.logWarning(`mods: ${e.message}`))),
       "forgetServer"
-    )
+    ),
+    // A mod updated, an install or update that failed: a notification for whoever may view the server.
+    ...modNotices
   ],
   publishes: MOD_EVENTS
 })

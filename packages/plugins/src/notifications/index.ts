@@ -16,6 +16,8 @@ import { NotificationsRoutes } from "./routes.js"
 export const NotificationsPlugin = Plugin.make({
   id: "notifications",
   description: "Notifications for users, permission holders or everyone",
+  // Plugins that notify when it is loaded (rollouts, updates, mods, backups, the scheduler) use it: built first, none loaded is no error.
+  provides: [Notifications],
   migrations,
   layer: Notifications.layer,
   http: Plugin.http(NotificationsApi, NotificationsRoutes),
@@ -52,5 +54,5 @@ export {
 } from "./contract/Api.js"
 export type { NotificationInput } from "./contract/Api.js"
 export { InvalidNotification, NotificationStoreError } from "./errors.js"
-export { serverAudience } from "./internal/serverAlerts.js"
+export { aboutServer, notifyIfLoaded, serverAudience } from "./internal/serverAlerts.js"
 export { NotificationPublished } from "./events.js"

@@ -22,6 +22,10 @@ export const PlayersPlugin = Plugin.make({
 
 export { PlayerKicked } from "./events.js"
 export { KickBody, KickReply, MAX_MESSAGE_LENGTH, MessageBody, PlayerList, PlayersApi, PlayersGroup, RconBody, RconReply } from "./contract/Api.js"
-/** How a request names an online player (slot, GUID, Steam64, DayZ ID or exact name): shared with the bans plugin's player ban. */
+/**
+ * How a request names an online player (slot, GUID, Steam64, DayZ ID or exact name), and the one refusal when it
+ * names no one or several: shared with the bans plugin's player ban, the actions plugin's admin actions and the chat bot.
+ */
 export { findPlayer } from "./internal/resolve.js"
+export { resolvePlayer } from "./http/resolvePlayer.js"
 export type { FindablePlayer } from "./internal/resolve.js"

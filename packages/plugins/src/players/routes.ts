@@ -4,11 +4,11 @@
  */
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
-import { type ActorError, actorErrorToHttp, CurrentPrincipal, EventBus, type GameControl, NotFound } from "@garrison/runtime"
+import { type ActorError, actorErrorToHttp, type Conflict, CurrentPrincipal, EventBus, type GameControl, type NotFound } from "@garrison/runtime"
 import { playerView, type ServerHandle, Servers } from "../servers/index.js"
 import { PlayersApi } from "./contract/Api.js"
 import { PlayerKicked } from "./events.js"
-import { findPlayer } from "./internal/resolve.js"
+import { resolvePlayer } from "./http/resolvePlayer.js"
 
 const DEFAULT_KICK_REASON = "Kicked by an admin"
 
@@ -17,7 +17,7 @@ export const PlayersRoutes = HttpApiBuilder.group(PlayersApi, "players", (handle
     const servers = yield* Servers
     const bus = yield* EventBus
     /** Runs `use` on the server's game control; refusals answer as every server route does. */
-    const withControl = <A, R>(serverId: string, use: (control: GameControl, server: ServerHandle) => Effect.Effect<A, ActorError | NotFound, R>) =>
+    const withControl = <A, R>(serverId: string, use: (control: GameControl, server: ServerHandle) => Effect.Effect<A, ActorError | NotFound | Conflict, R>) =>
       Effect.flatMap(servers.get(serverId), (server) =>
         use(server.control, server).pipe(Effect.catchTag("ActorError", (error) => Effect.fail(actorErrorToHttp(error))))
       )
@@ -37,10 +37,7 @@ export const PlayersRoutes = HttpApiBuilder.group(PlayersApi, "players", (handle
       .handle("kick", ({ path, payload }) =>
         withControl(path.id, (control, server) =>
           Effect.gen(function* () {
-            const player = findPlayer(yield* control.players, path.playerId)
-            if (player === undefined) {
-              return yield* Effect.fail(new NotFound({ message: `no player "${path.playerId}" is online on this server` }))
-            }
+            const player = yield* resolvePlayer(yield* control.players, path.playerId)
             const reason = payload.reason ?? DEFAULT_KICK_REASON
             yield* control.kick(player, reason)
             const [entry, caller] = yield* Effect.all([server.entry, CurrentPrincipal])

@@ -24,9 +24,11 @@ import {
   type JsonChunks,
   keysetChunks,
   type PageOf,
+  readExpiry,
   ServerFileSync,
   type ServerFileSyncError
 } from "@garrison/runtime"
+import * as Either from "effect/Either"
 import { randomUUID } from "node:crypto"
 import {
   PriorityCleanupResult,
@@ -39,7 +41,8 @@ import {
   type PriorityListParams,
   PriorityPage,
   DEFAULT_PAGE_SIZE,
-  MAX_PAGE_SIZE
+  MAX_PAGE_SIZE,
+  playerNameOf
 } from "./contract/Api.js"
 import {
   InvalidPriorityEntry,
@@ -190,15 +193,25 @@ export class PriorityQueue extends Context.Tag("@garrison/plugins/PriorityQueue"
     const find = (id: string) =>
       Effect.flatMap(store.byId(id), Option.match({ onNone: () => Effect.fail(new PriorityEntryNotFound({ id })), onSome: Effect.succeed }))
 
-    /** A date must lie in the future; stored in UTC. */
-    const checkExpiry = (expiresAt: Date | null) =>
-      Effect.flatMap(now, (ms) =>
-        expiresAt === null
-          ? Effect.succeed(null)
-          : expiresAt.getTime() <= ms
-            ? Effect.fail(new InvalidPriorityEntry({ field: "expiresAt", message: "expiresAt: must be in the future (or null for permanent)" }))
-            : Effect.succeed(iso(expiresAt.getTime()))
-      )
+    const invalidExpiry = (problem: string) => Effect.fail(new InvalidPriorityEntry({ field: "expiresAt", message: `expiresAt: ${problem}` }))
+
+    /**
+     * `expiresAt` as a ban reads it (the runtime's `readExpiry`: an ISO-8601 date or date-time, or a duration from
+     * now); it must lie in the future; stored in UTC.
+     */
+    const checkExpiry = (expiresAt: string | null) =>
+      Effect.flatMap(now, (ms) => {
+        if (expiresAt === null) return Effect.succeed(null)
+        const at = readExpiry(expiresAt, ms, "entry")
+        if (Either.isLeft(at)) return invalidExpiry(at.left)
+        return at.right <= ms ? invalidExpiry("must be in the future (or null for permanent)") : Effect.succeed(iso(at.right))
+      })
+
+    /** The body's player name (`playerName`, or the deprecated `name`), or the refusal naming the field. */
+    const nameOf = (body: Parameters<typeof playerNameOf>[0], required: boolean) => {
+      const named = playerNameOf(body, required)
+      return "field" in named ? Effect.fail(new InvalidPriorityEntry(named)) : Effect.succeed(named.playerName)
+    }
 
     /** The list's filters, cursor and limit, shared by `list` and `listJson`. */
     const listQuery = (params: PriorityListParams) =>
@@ -237,12 +250,13 @@ export class PriorityQueue extends Context.Tag("@garrison/plugins/PriorityQueue"
 
     const add: PriorityQueueShape["add"] = (input, addedBy) =>
       Effect.gen(function* () {
+        const name = (yield* nameOf(input, true)) ?? ""
         const expiresAt = yield* checkExpiry(input.expiresAt)
         const at = yield* nowIso
         const fields = {
           id: randomUUID(),
           platformId: input.platformId,
-          name: input.name,
+          name,
           role: input.role,
           expiresAt,
           addedBy,
@@ -269,9 +283,10 @@ export class PriorityQueue extends Context.Tag("@garrison/plugins/PriorityQueue"
 
     const update: PriorityQueueShape["update"] = (id, patch) =>
       Effect.gen(function* () {
+        const name = yield* nameOf(patch, false)
         const current = yield* find(id)
         const expiresAt = patch.expiresAt === undefined ? current.expiresAt : yield* checkExpiry(patch.expiresAt)
-        const row: EntryRow = { ...current, name: patch.name ?? current.name, role: patch.role ?? current.role, expiresAt }
+        const row: EntryRow = { ...current, name: name ?? current.name, role: patch.role ?? current.role, expiresAt }
         const event = yield* transaction("change a priority entry", Effect.zipRight(store.update(row), stageChange("updated", [row])))
         yield* changed(event)
         return toView(row)

@@ -7,8 +7,10 @@
  */
 import * as Effect from "effect/Effect"
 import { AuditTrail, on, Plugin, ServerDeleted } from "@garrison/runtime"
+import { Notifications } from "../notifications/index.js"
 import { RolloutApi } from "./contract/Api.js"
 import { migrations } from "./migrations.js"
+import { rolloutNotices } from "./notices.js"
 import { ROLLOUT_EVENTS } from "./published.js"
 import { RolloutRoutes } from "./routes.js"
 import { Rollouts, RolloutsLive } from "./Rollouts.js"
@@ -20,12 +22,18 @@ export const RolloutPlugin = Plugin.make({
   requires: [AuditTrail],
   // The scheduler's "apply pending updates" jobs roll out through it.
   provides: [ScheduledUpdates],
+  // Notifies whoever may view the server when the notifications plugin is loaded (`notices.ts`).
+  uses: [Notifications],
   description: "Safe rollouts of mod and game updates: warnings, lock, kick, health check, rollback",
   dependsOn: ["servers", "platform", "mods", "updates", "scheduler"],
   migrations,
   layer: RolloutsLive,
   http: Plugin.http(RolloutApi, RolloutRoutes),
-  events: [on(ServerDeleted, (event) => Effect.flatMap(Rollouts, (rollouts) => rollouts.forgetServer(event.serverId)), "forgetServer")],
+  events: [
+    on(ServerDeleted, (event) => Effect.flatMap(Rollouts, (rollouts) => rollouts.forgetServer(event.serverId)), "forgetServer"),
+    // A rollout done, rolled back or failed: a notification for whoever may view the server.
+    ...rolloutNotices
+  ],
   publishes: ROLLOUT_EVENTS
 })
 

@@ -3,7 +3,7 @@ import { oneLine, published } from "@garrison/runtime"
 import { RolloutCompleted, RolloutFailed, RolloutRolledBack } from "./events.js"
 
 /** What a rollout put on: `2 mods (CF, Trader)`, `the game server`, or both. */
-const whatRolled = (mods: ReadonlyArray<{ readonly name: string }>, server: boolean) => {
+export const whatRolled = (mods: ReadonlyArray<{ readonly name: string }>, server: boolean) => {
   const modPart = mods.length === 0 ? [] : [`${mods.length} mod${mods.length === 1 ? "" : "s"} (${mods.map((m) => oneLine(m.name, 60)).join(", ")})`]
   const parts = [...modPart, ...(server ? ["the game server"] : [])]
   return parts.length === 0 ? "nothing new" : parts.join(" and ")

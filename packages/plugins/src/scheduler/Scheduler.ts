@@ -12,6 +12,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Schema from "effect/Schema"
+import { type AuditActor, type AuditEntry, AuditTrail } from "@garrison/runtime"
 import { type ServerLookupError, Servers } from "../servers/index.js"
 import { randomUUID } from "node:crypto"
 import { JobInput, type ScheduledJob, WARNING_KINDS } from "./contract/Api.js"
@@ -26,9 +27,11 @@ import { JobRow, type StoredJob, toView } from "./internal/rows.js"
 
 export interface SchedulerShape {
   readonly list: (serverId: string) => Effect.Effect<ReadonlyArray<ScheduledJob>, ServerLookupError | SchedulerStoreError>
+  /** `by`: who makes it (kept, and named in the audit rows of its runs); none for work without a caller. */
   readonly create: (
     serverId: string,
-    input: JobInput
+    input: JobInput,
+    by?: AuditActor
   ) => Effect.Effect<ScheduledJob, ServerLookupError | InvalidScheduledJob | SchedulerStoreError>
   readonly replace: (
     serverId: string,
@@ -54,13 +57,15 @@ export interface SchedulerShape {
   // For the runner.
   readonly enabledJobs: Effect.Effect<ReadonlyArray<StoredJob>, SchedulerStoreError>
   readonly find: (jobId: string) => Effect.Effect<Option.Option<StoredJob>, SchedulerStoreError>
-  readonly recordRun: (jobId: string, at: number, result: string) => Effect.Effect<void, SchedulerStoreError>
+  /** Sets the job's last run and, given, writes the run's audit row in the same transaction. */
+  readonly recordRun: (jobId: string, at: number, result: string, audited?: AuditEntry) => Effect.Effect<void, SchedulerStoreError>
   /** Completes at the next change to any job (or at once when one happened since the last call). */
   readonly changed: Effect.Effect<void>
 }
 
 const SELECT_COLUMNS = `id, server_id AS "serverId", kind, cron, time_zone AS "timeZone", warnings, message, reason, command,
-  enabled, last_run_at AS "lastRunAt", last_result AS "lastResult", created_at AS "createdAt", updated_at AS "updatedAt"`
+  enabled, last_run_at AS "lastRunAt", last_result AS "lastResult", created_at AS "createdAt", updated_at AS "updatedAt",
+  created_by AS "createdBy", created_by_name AS "createdByName"`
 
 const decodeRows = Schema.decodeUnknown(Schema.Array(JobRow))
 
@@ -80,6 +85,7 @@ export class Scheduler extends Context.Tag("@garrison/plugins/Scheduler")<Schedu
   static readonly make = Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const servers = yield* Servers
+    const audit = yield* AuditTrail
     // Sliding with room for one: many changes while the runner is busy collapse into one wake-up.
     const changes = yield* Queue.sliding<void>(1)
     const notify = Queue.offer(changes, undefined).pipe(Effect.asVoid)
@@ -130,16 +136,18 @@ export class Scheduler extends Context.Tag("@garrison/plugins/Scheduler")<Schedu
         return rows.map((row) => toView(row, at))
       })
 
-    const create: SchedulerShape["create"] = (serverId, input) =>
+    const create: SchedulerShape["create"] = (serverId, input, by) =>
       Effect.gen(function* () {
         yield* requireServer(serverId)
         const job = yield* checked(input)
         const id = randomUUID()
         const at = yield* isoNow
         yield* sql`INSERT INTO scheduled_jobs
-          (id, server_id, kind, cron, time_zone, warnings, message, reason, command, enabled, last_run_at, last_result, created_at, updated_at)
+          (id, server_id, kind, cron, time_zone, warnings, message, reason, command, enabled, last_run_at, last_result, created_at, updated_at,
+            created_by, created_by_name)
           VALUES (${id}, ${serverId}, ${job.kind}, ${job.cron}, ${job.timeZone}, ${JSON.stringify(job.warnings)},
-            ${job.message ?? null}, ${job.reason ?? null}, ${job.command ?? null}, ${job.enabled ? 1 : 0}, NULL, NULL, ${at}, ${at})`.pipe(
+            ${job.message ?? null}, ${job.reason ?? null}, ${job.command ?? null}, ${job.enabled ? 1 : 0}, NULL, NULL, ${at}, ${at},
+            ${by?.id ?? null}, ${by?.name ?? null})`.pipe(
           Effect.mapError(storeError("create a scheduled job"))
         )
         yield* notify
@@ -195,8 +203,11 @@ export class Scheduler extends Context.Tag("@garrison/plugins/Scheduler")<Schedu
         Effect.tap((count) => (count > 0 ? notify : Effect.void))
       )
 
-    const recordRun: SchedulerShape["recordRun"] = (jobId, at, result) =>
+    const recordRun: SchedulerShape["recordRun"] = (jobId, at, result, audited) =>
       sql`UPDATE scheduled_jobs SET last_run_at = ${new Date(at).toISOString()}, last_result = ${result} WHERE id = ${jobId}`.pipe(
+        // The run's audit row commits with its record, or neither does.
+        Effect.zipRight(audited === undefined ? Effect.void : audit.record(audited)),
+        sql.withTransaction,
         Effect.asVoid,
         Effect.mapError(storeError("record a scheduled run"))
       )
@@ -215,6 +226,6 @@ export class Scheduler extends Context.Tag("@garrison/plugins/Scheduler")<Schedu
     })
   })
 
-  /** Needs the kernel's `SqlClient` and the servers plugin's `Servers`. */
+  /** Needs the kernel's `SqlClient` and `AuditTrail`, and the servers plugin's `Servers`. */
   static readonly layer = Layer.effect(Scheduler, Scheduler.make)
 }

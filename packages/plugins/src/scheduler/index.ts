@@ -6,24 +6,31 @@
  * rollout plugin provides it). A deleted server's jobs are deleted (`ServerDeleted`).
  * See README.md for the rules on missed runs.
  */
-import { on, Plugin, ServerDeleted } from "@garrison/runtime"
+import { AuditTrail, on, Plugin, ServerDeleted } from "@garrison/runtime"
+import { Notifications } from "../notifications/index.js"
 import * as Effect from "effect/Effect"
 import { SchedulerApi } from "./contract/Api.js"
 import { migrations } from "./migrations.js"
+import { schedulerNotices } from "./notices.js"
 import { SCHEDULER_EVENTS } from "./published.js"
 import { SchedulerRoutes } from "./routes.js"
 import { runScheduler } from "./runner.js"
 import { Scheduler } from "./Scheduler.js"
+import type { Servers } from "../servers/index.js"
 
 export const SchedulerPlugin = Plugin.make({
   id: "scheduler",
   description: "Cron jobs per server: restarts with warnings, messages, locks, kicks, RCON commands",
   dependsOn: ["servers"],
+  // Each run that acts writes an audit row (actor "scheduler") through the trail it reads when built.
+  requires: [AuditTrail],
+  // Notifies whoever may view the server when the notifications plugin is loaded (`notices.ts`).
+  uses: [Notifications],
   migrations,
   layer: Scheduler.layer,
   http: Plugin.http(SchedulerApi, SchedulerRoutes),
   events: [
-    on(
+    on<ServerDeleted, Scheduler | Servers>(
       ServerDeleted,
       (event) =>
         Effect.flatMap(Scheduler, (scheduler) => scheduler.removeServerJobs(event.serverId)).pipe(
@@ -33,7 +40,9 @@ export const SchedulerPlugin = Plugin.make({
           Effect.annotateLogs({ plugin: "scheduler", serverId: event.serverId })
         ),
       "removeServerJobs"
-    )
+    ),
+    // A scheduled restart or stop that ran, any run that failed: a notification for whoever may view the server.
+    ...schedulerNotices
   ],
   publishes: SCHEDULER_EVENTS,
   onStart: Effect.asVoid(Effect.forkScoped(runScheduler()))

@@ -26,5 +26,10 @@ export const migrations: ReadonlyArray<Migration> = [
           updated_at TEXT NOT NULL
         )`,
     sql`CREATE INDEX scheduled_jobs_server ON scheduled_jobs (server_id)`
+  ]),
+  // Who made the job (id and name), for the audit rows of its runs; null on jobs made before.
+  migration(2, "scheduled_jobs created_by", (sql) => [
+    sql`ALTER TABLE scheduled_jobs ADD COLUMN created_by TEXT`,
+    sql`ALTER TABLE scheduled_jobs ADD COLUMN created_by_name TEXT`
   ])
 ]

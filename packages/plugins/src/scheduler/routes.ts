@@ -2,7 +2,7 @@
 import * as HttpApiBuilder from "@effect/platform/HttpApiBuilder"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { cursorBadRequest, cursorCodec, fieldBadRequest, Keyset, notFoundWith, storeDefect } from "@garrison/runtime"
+import { auditActorOf, CurrentPrincipal, cursorBadRequest, cursorCodec, fieldBadRequest, Keyset, notFoundWith, storeDefect } from "@garrison/runtime"
 import { JOB_PAGE, SchedulerApi, type ScheduledJob } from "./contract/Api.js"
 import type { ScheduledJobNotFound } from "./errors.js"
 import { Scheduler } from "./Scheduler.js"
@@ -33,7 +33,8 @@ export const SchedulerRoutes = HttpApiBuilder.group(SchedulerApi, "scheduler", (
         }).pipe(Effect.catchTags({ InvalidCursor: cursorBadRequest, SchedulerStoreError: storeDefect }))
       )
       .handle("create", ({ path, payload }) =>
-        scheduler.create(path.id, payload).pipe(
+        // The caller is kept as the job's maker: the audit rows of its runs name them.
+        Effect.flatMap(CurrentPrincipal, (caller) => scheduler.create(path.id, payload, auditActorOf(caller))).pipe(
           Effect.catchTags({ InvalidScheduledJob: fieldBadRequest, SchedulerStoreError: storeDefect })
         )
       )

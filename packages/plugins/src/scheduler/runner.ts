@@ -17,11 +17,12 @@ import * as Effect from "effect/Effect"
 import * as FiberSet from "effect/FiberSet"
 import * as Option from "effect/Option"
 import * as Either from "effect/Either"
-import { EventBus } from "@garrison/runtime"
+import { type AuditEntry, auditActorFields, EventBus, SCHEDULER_ACTOR } from "@garrison/runtime"
 import { Servers } from "../servers/index.js"
 import { ScheduledJobRan } from "./events.js"
 import { runJob, isRunning, warningText } from "./internal/fire.js"
 import { earliestAfter, type Moment } from "./internal/plan.js"
+import type { StoredJob } from "./internal/rows.js"
 import { Scheduler } from "./Scheduler.js"
 
 export interface RunnerOptions {
@@ -32,6 +33,28 @@ export interface RunnerOptions {
 }
 
 export const defaultRunnerOptions: RunnerOptions = { lateGrace: Duration.minutes(1), retryAfter: Duration.seconds(10) }
+
+/**
+ * The audit row of a run that acted (done or failed; a skipped run did
+ * nothing to the server and has none): the scheduler's marker as actor,
+ * `server.<kind>` as action, and in details the job and who made it.
+ */
+export const runAuditEntry = (job: StoredJob, dueAt: string, error: string | undefined): AuditEntry => ({
+  ...auditActorFields(SCHEDULER_ACTOR),
+  ip: null,
+  action: `server.${job.kind}`,
+  target: job.serverId,
+  result: error === undefined ? "success" : "failure",
+  details: {
+    jobId: job.id,
+    kind: job.kind,
+    cron: job.cron,
+    timeZone: job.timeZone,
+    dueAt,
+    createdBy: job.createdBy === null ? null : { id: job.createdBy, name: job.createdByName },
+    ...(error === undefined ? {} : { error })
+  }
+})
 
 /** Fires one moment; every outcome is logged, none escapes. */
 const fire = (moment: Moment) =>
@@ -72,7 +95,8 @@ const fire = (moment: Moment) =>
       event.ok ? Effect.logInfo(`scheduled ${job.kind}: ${result}`) : Effect.logWarning(`scheduled ${job.kind}: ${result}`),
       annotations
     )
-    yield* scheduler.recordRun(job.id, moment.at, result)
+    // One audit row per action run, in the transaction that records the run.
+    yield* scheduler.recordRun(job.id, moment.at, result, event.skipped === undefined ? runAuditEntry(job, dueAt, event.error) : undefined)
     yield* bus.publish(event)
   }).pipe(
     Effect.catchAllCause((cause) =>

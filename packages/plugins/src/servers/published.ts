@@ -37,7 +37,9 @@ const crashOutcome = (event: ServerCrashed) =>
       : `restarting in ${Math.round(event.restartInMs / 1000)} s`
     : event.watchdog === "off"
       ? "the watchdog is off"
-      : `gave up after ${event.consecutiveCrashes} crashes in a row`
+      : event.watchdog === "operation"
+        ? `the ${event.operation === "mod-rollout" ? "rollout" : (event.operation ?? "operation")} running on it handles it`
+        : `gave up after ${event.consecutiveCrashes} crashes in a row`
 
 export const SERVER_EVENTS = [
   published(ServerStarting, {
@@ -63,7 +65,7 @@ export const SERVER_EVENTS = [
   }),
   published(ServerCrashed, {
     name: "server.crashed",
-    description: "A game server's process ended without being asked to; `watchdog` says whether it will be restarted (restarting, off, gave-up).",
+    description: "A game server's process ended without being asked to; `watchdog` says whether it will be restarted (restarting, off, gave-up), or `operation` when the operation running on it (`operation`: a mod rollout) handles the crash instead.",
     example: new ServerCrashed({
       ...server,
       exitCode: 1,

@@ -2,7 +2,7 @@
 import { oneLine, published } from "@garrison/runtime"
 import { ServerUpdated, ServerUpdateFailed } from "./events.js"
 
-const DONE = { update: "updated", rebuild: "rebuilt (files validated)", deploy: "installed" } as const
+export const DONE = { update: "updated", rebuild: "rebuilt (files validated)", deploy: "installed" } as const
 
 export const UPDATE_EVENTS = [
   published(ServerUpdated, {

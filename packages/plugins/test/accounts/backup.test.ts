@@ -27,7 +27,7 @@ describe("config backups", () => {
     Effect.gen(function* () {
       const admin = yield* signInAdmin
       const secret = yield* turnOnMfa(admin)
-      yield* createUser(admin, { username: "mod", password: "mod-password", role: "moderator" })
+      yield* createUser(admin, { username: "mod", password: "quiet-harbour-lantern-41", role: "moderator" })
       const reply = yield* call("GET", "/api/backup/users", { headers: admin.bearer })
       expect(reply.status).toBe(200)
       const backup = reply.body as UsersBackup
@@ -41,7 +41,7 @@ describe("config backups", () => {
   it.scoped("a users restore keeps existing credentials and gives new users one-time, must-change passwords", () =>
     Effect.gen(function* () {
       const admin = yield* signInAdmin
-      yield* createUser(admin, { username: "mod", password: "mod-password", role: "moderator" })
+      yield* createUser(admin, { username: "mod", password: "quiet-harbour-lantern-41", role: "moderator" })
       const backup = (yield* call("GET", "/api/backup/users", { headers: admin.bearer })).body as UsersBackup
 
       const edited = {
@@ -64,7 +64,7 @@ describe("config backups", () => {
       expect(report.temporaryPasswords.map((t) => t.username)).toEqual(["newcomer", "sleeper"])
 
       // Existing users kept their passwords; the role came from the backup.
-      const mod = yield* login("mod", "mod-password")
+      const mod = yield* login("mod", "quiet-harbour-lantern-41")
       expect(mod.body).toMatchObject({ user: { role: "chat-bot" } })
       expect((yield* login(ADMIN.username, ADMIN.password)).status).toBe(200)
 

@@ -240,10 +240,10 @@ describe("MFA", () => {
       const admin = yield* signInAdmin
       yield* enrol(admin)
       const other = yield* call("POST", "/api/users", {
-        json: { username: "helper", password: "helper-password", role: "admin", mustChangePassword: false },
+        json: { username: "helper", password: "willow-anvil-quartet-83", role: "admin", mustChangePassword: false },
         headers: admin.bearer
       })
-      const helper = yield* signIn("helper", "helper-password")
+      const helper = yield* signIn("helper", "willow-anvil-quartet-83")
       const off = yield* call("PATCH", `/api/users/${admin.userId}`, { json: { mfaEnabled: false }, headers: helper.bearer })
       expect(off.status).toBe(200)
       expect(off.body).toMatchObject({ mfaEnabled: false })

@@ -68,7 +68,7 @@ describe("resetAdminPassword", () => {
       const notAdmin = yield* Effect.either(resetAdminPassword("moddy"))
       expect(Either.isLeft(notAdmin) && notAdmin.left.message).toBe('"moddy" is not an admin; an admin can set their password with PATCH /api/users/:id')
 
-      yield* createUser(admin, { username: "second", password: "second admin password", role: "admin" })
+      yield* createUser(admin, { username: "second", password: "another admin passphrase", role: "admin" })
       const unnamed = yield* Effect.either(resetAdminPassword(undefined))
       expect(Either.isLeft(unnamed) && unnamed.left.message).toBe(`there are 2 admins (${ADMIN.username}, second): name the one to reset`)
       // Nothing changed: the admin still signs in with their own password.

@@ -62,10 +62,10 @@ describe("login", () => {
     const audit = auditRecorder()
     return Effect.gen(function* () {
       const admin = yield* signInAdmin
-      const id = yield* createUser(admin, { username: "dora", password: "dora-password", role: "moderator" })
+      const id = yield* createUser(admin, { username: "dora", password: "granite-puffin-sonnet-24", role: "moderator" })
       yield* call("PATCH", `/api/users/${id}`, { json: { disabled: true }, headers: admin.bearer })
 
-      for (const [username, password] of [[ADMIN.username, "wrong-password"], ["nobody", "whatever1"], ["dora", "dora-password"]] as const) {
+      for (const [username, password] of [[ADMIN.username, "wrong-password"], ["nobody", "whatever1"], ["dora", "granite-puffin-sonnet-24"]] as const) {
         const reply = yield* login(username, password)
         expect(reply.status).toBe(401)
         expect(reply.body).toEqual({ error: "unauthenticated", message: "wrong username or password" })
@@ -86,7 +86,7 @@ describe("login", () => {
         [id, "dora"]
       ])
       expect(JSON.stringify(audit.rows)).not.toContain("wrong-password")
-      expect(JSON.stringify(audit.rows)).not.toContain("dora-password")
+      expect(JSON.stringify(audit.rows)).not.toContain("granite-puffin-sonnet-24")
     }).pipe(Effect.provide(accountsController({ audit })))
   })
 
@@ -102,8 +102,8 @@ describe("sessions", () => {
   it.scoped("the cookie is read first, then Authorization: Bearer; no credentials is 401", () =>
     Effect.gen(function* () {
       const admin = yield* signInAdmin
-      const id = yield* createUser(admin, { username: "mod", password: "mod-password", role: "moderator" })
-      const mod = yield* signIn("mod", "mod-password")
+      const id = yield* createUser(admin, { username: "mod", password: "quiet-harbour-lantern-41", role: "moderator" })
+      const mod = yield* signIn("mod", "quiet-harbour-lantern-41")
 
       // Admin's cookie with the moderator's bearer token: the cookie wins.
       const both = yield* call("GET", "/api/users", { headers: { ...admin.cookieOnly, authorization: `Bearer ${mod.token}` } })
@@ -185,8 +185,8 @@ describe("sessions", () => {
   it.scoped("permissions are read per request: a role change takes effect on the next request", () =>
     Effect.gen(function* () {
       const admin = yield* signInAdmin
-      const id = yield* createUser(admin, { username: "rita", password: "rita-password", role: "moderator" })
-      const rita = yield* signIn("rita", "rita-password")
+      const id = yield* createUser(admin, { username: "rita", password: "tangerine-glacier-mosaic-53", role: "moderator" })
+      const rita = yield* signIn("rita", "tangerine-glacier-mosaic-53")
       expect((yield* call("GET", "/api/users", { headers: rita.bearer })).status).toBe(403)
 
       // Her user's role changes: same token, new permissions.
@@ -230,42 +230,42 @@ describe("sessions", () => {
   it.scoped("disabling a user ends their sessions (401), and re-enabling does not bring them back; deleting does too", () =>
     Effect.gen(function* () {
       const admin = yield* signInAdmin
-      const id = yield* createUser(admin, { username: "dave", password: "dave-password", role: "admin" })
-      const dave = yield* signIn("dave", "dave-password")
+      const id = yield* createUser(admin, { username: "dave", password: "harbour-walnut-cinema-71", role: "admin" })
+      const dave = yield* signIn("dave", "harbour-walnut-cinema-71")
       expect((yield* call("GET", "/api/users", { headers: dave.bearer })).status).toBe(200)
 
       expect((yield* call("PATCH", `/api/users/${id}`, { json: { disabled: true }, headers: admin.bearer })).status).toBe(200)
       expect((yield* call("GET", "/api/users", { headers: dave.bearer })).status).toBe(401)
       expect((yield* call("GET", "/api/users", { headers: dave.browser })).status).toBe(401)
-      expect((yield* login("dave", "dave-password")).status).toBe(401)
+      expect((yield* login("dave", "harbour-walnut-cinema-71")).status).toBe(401)
 
       expect((yield* call("PATCH", `/api/users/${id}`, { json: { disabled: false }, headers: admin.bearer })).status).toBe(200)
       expect((yield* call("GET", "/api/users", { headers: dave.bearer })).status).toBe(401)
 
-      const again = yield* signIn("dave", "dave-password")
+      const again = yield* signIn("dave", "harbour-walnut-cinema-71")
       expect((yield* call("GET", "/api/users", { headers: again.bearer })).status).toBe(200)
       expect((yield* call("DELETE", `/api/users/${id}`, { headers: admin.bearer })).status).toBe(204)
       expect((yield* call("GET", "/api/users", { headers: again.bearer })).status).toBe(401)
-      expect((yield* login("dave", "dave-password")).status).toBe(401)
+      expect((yield* login("dave", "harbour-walnut-cinema-71")).status).toBe(401)
     }).pipe(Effect.provide(accountsController())))
 
   it.scoped("an admin setting a user's password ends that user's sessions", () =>
     Effect.gen(function* () {
       const admin = yield* signInAdmin
-      const id = yield* createUser(admin, { username: "paul", password: "paul-password", role: "admin" })
-      const paul = yield* signIn("paul", "paul-password")
-      const reset = yield* call("PATCH", `/api/users/${id}`, { json: { password: "temporary-1" }, headers: admin.bearer })
+      const id = yield* createUser(admin, { username: "paul", password: "new-copper-kettle-08", role: "admin" })
+      const paul = yield* signIn("paul", "new-copper-kettle-08")
+      const reset = yield* call("PATCH", `/api/users/${id}`, { json: { password: "temporary-saffron-pylon-2" }, headers: admin.bearer })
       expect(reset.status).toBe(200)
       expect(reset.body).toMatchObject({ mustChangePassword: true })
       expect((yield* call("GET", "/api/users", { headers: paul.bearer })).status).toBe(401)
-      expect((yield* login("paul", "paul-password")).status).toBe(401)
-      expect((yield* login("paul", "temporary-1")).status).toBe(200)
+      expect((yield* login("paul", "new-copper-kettle-08")).status).toBe(401)
+      expect((yield* login("paul", "temporary-saffron-pylon-2")).status).toBe(200)
     }).pipe(Effect.provide(accountsController())))
 
   it.scoped("no response carries a password hash, an MFA secret or a session token but login's", () =>
     Effect.gen(function* () {
       const admin = yield* signInAdmin
-      yield* createUser(admin, { username: "zoe", password: "zoe-password", role: "moderator" })
+      yield* createUser(admin, { username: "zoe", password: "lilac-bramble-tractor-66", role: "moderator" })
       for (const path of ["/api/users", "/api/roles", "/api/backup/users", "/api/backup/roles"]) {
         const reply = yield* call("GET", path, { headers: admin.bearer })
         expect(reply.status, `${path}: ${reply.text}`).toBe(200)

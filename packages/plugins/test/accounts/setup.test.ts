@@ -124,15 +124,15 @@ describe("first run", () => {
       const badName = yield* call("POST", "/api/setup/admin", { json: { username: "no spaces", password: "long-enough-1" } })
       expect(badName.status).toBe(400)
 
-      const created = yield* call("POST", "/api/setup/admin", { json: { username: "owner", password: "owner-password" } })
+      const created = yield* call("POST", "/api/setup/admin", { json: { username: "owner", password: "crimson-ferry-almanac-57" } })
       expect(created.status).toBe(201)
       expect(created.body).toMatchObject({ username: "owner", role: "admin", mustChangePassword: false })
-      expect(created.text).not.toMatch(/argon2|owner-password/)
+      expect(created.text).not.toMatch(/argon2|crimson-ferry-almanac-57/)
 
       const again = yield* call("POST", "/api/setup/admin", { json: { username: "second", password: "second-password" } })
       expect(again.status).toBe(409)
       expect((yield* call("GET", "/api/setup/status")).body).toEqual({ open: false })
-      const owner = yield* signIn("owner", "owner-password")
+      const owner = yield* signIn("owner", "crimson-ferry-almanac-57")
       expect((yield* call("GET", "/api/users", { headers: owner.bearer })).status).toBe(200)
     }).pipe(Effect.provide(accountsController())))
 })
@@ -155,15 +155,61 @@ describe("forced password change", () => {
   it.scoped("changing it ends the user's other sessions, keeps this one", () =>
     Effect.gen(function* () {
       const admin = yield* signInAdmin
-      yield* createUser(admin, { username: "kim", password: "kims-first-password", role: "admin", mustChangePassword: true })
-      const here = yield* signIn("kim", "kims-first-password")
-      const there = yield* signIn("kim", "kims-first-password")
+      yield* createUser(admin, { username: "kim", password: "first-pebble-orbit-harp-14", role: "admin", mustChangePassword: true })
+      const here = yield* signIn("kim", "first-pebble-orbit-harp-14")
+      const there = yield* signIn("kim", "first-pebble-orbit-harp-14")
       const changed = yield* call("POST", "/api/auth/change-password-forced", {
-        json: { currentPassword: "kims-first-password", newPassword: "kims-own-password" },
+        json: { currentPassword: "first-pebble-orbit-harp-14", newPassword: "own-cobalt-meadow-lark-39" },
         headers: here.bearer
       })
       expect(changed.status).toBe(204)
       expect((yield* call("GET", "/api/users", { headers: here.bearer })).status).toBe(200)
       expect((yield* call("GET", "/api/users", { headers: there.bearer })).status).toBe(401)
+    }).pipe(Effect.provide(accountsController())))
+
+  it.scoped("refuses common, weak and username-holding passwords with a 400 naming the field and why, on every path that sets one", () =>
+    Effect.gen(function* () {
+      const admin = yield* signInAdmin
+      yield* createUser(admin, { username: "kestrel", password: "first-pebble-orbit-harp-14", role: "moderator", mustChangePassword: true })
+      const kestrel = yield* signIn("kestrel", "first-pebble-orbit-harp-14")
+      const change = (newPassword: string) =>
+        call("POST", "/api/auth/change-password-forced", {
+          json: { currentPassword: "first-pebble-orbit-harp-14", newPassword },
+          headers: kestrel.bearer
+        })
+      const refusals = [
+        ["password", /^this password is among the most common ones; .*\(strength 0 of 4, at least 3 needed\)$/],
+        ["Password1", /^this password is among the most common ones; .*capitalise more than the first letter/],
+        ["garrison123", /^it contains your username or the name Garrison; add more words that are less common/],
+        ["Kestrel-Orchard-Violin-2026", /^it contains your username$/]
+      ] as const
+      for (const [password, why] of refusals) {
+        const refused = yield* change(password)
+        expect(refused.status, password).toBe(400)
+        expect(refused.body, password).toEqual({
+          error: "invalid-request",
+          message: expect.stringMatching(/^newPassword: /),
+          details: [{ path: "newPassword", message: expect.stringMatching(why) }]
+        })
+        // The password itself is never echoed (the word "password" is in the reasons).
+        if (password !== "password") expect(refused.text).not.toContain(password)
+      }
+      // Still must change: nothing was stored.
+      yield* mustChangeBlocked(kestrel)
+      expect((yield* change("own-cobalt-meadow-lark-39")).status).toBe(204)
+
+      // The same policy where an admin sets one (create, update) and at setup, named `password`.
+      const created = yield* call("POST", "/api/users", { json: { username: "wren", password: "Password1", role: "moderator" }, headers: admin.bearer })
+      expect(created.body).toMatchObject({ error: "invalid-request", details: [{ path: "password", message: expect.stringContaining("most common") }] })
+      const wren = yield* createUser(admin, { username: "wren", password: "silver-tundra-kettle-38", role: "moderator" })
+      const updated = yield* call("PATCH", `/api/users/${wren}`, { json: { password: "wren-is-a-small-brown-bird" }, headers: admin.bearer })
+      expect(updated.body).toMatchObject({ error: "invalid-request", details: [{ path: "password", message: "it contains your username" }] })
+      // The policy reads the username the user will have.
+      const renamed = yield* call("PATCH", `/api/users/${wren}`, { json: { username: "robin", password: "robin-Lantern-Harbour-88" }, headers: admin.bearer })
+      expect(renamed.body).toMatchObject({ details: [{ path: "password", message: "it contains your username" }] })
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`DELETE FROM accounts_users`
+      const setup = yield* call("POST", "/api/setup/admin", { json: { username: "owner", password: "qwertyuiop" } })
+      expect(setup.body).toMatchObject({ error: "invalid-request", details: [{ path: "password", message: expect.stringContaining("most common") }] })
     }).pipe(Effect.provide(accountsController())))
 })

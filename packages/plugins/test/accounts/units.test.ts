@@ -12,21 +12,52 @@ import { Effect, Either, Option } from "effect"
 import { AccountsPlugin } from "../../src/accounts/index.js"
 import { clientIp, credentialsOf, isHttps } from "../../src/accounts/http/request.js"
 import { lockDurationMs } from "../../src/accounts/lockout/schedule.js"
-import { checkPolicy, generatePassword } from "../../src/accounts/passwords/Passwords.js"
+import { checkPolicy, generatePassword, MIN_STRENGTH } from "../../src/accounts/passwords/Passwords.js"
+import { lengthProblem } from "../../src/accounts/passwords/policy.js"
 import { accountsController, call, signInAdmin } from "./support.js"
 
 const request = (headers: Record<string, string>) => HttpServerRequest.fromWeb(new Request("http://controller/api/x", { headers }))
 
 describe("passwords", () => {
   it("are 8 to 128 characters, counted as code points", () => {
-    expect(Either.isLeft(checkPolicy("1234567"))).toBe(true)
-    expect(Either.isRight(checkPolicy("12345678"))).toBe(true)
-    expect(Either.isRight(checkPolicy("x".repeat(128)))).toBe(true)
-    expect(Either.isLeft(checkPolicy("x".repeat(129)))).toBe(true)
+    expect(lengthProblem("1234567")).toBe("passwords are 8 to 128 characters long")
+    expect(lengthProblem("12345678")).toBeUndefined()
+    expect(lengthProblem("x".repeat(128))).toBeUndefined()
+    expect(lengthProblem("x".repeat(129))).toBeDefined()
     // Four emoji are four characters (eight UTF-16 units): too short.
-    expect(Either.isLeft(checkPolicy("🔑🔑🔑🔑"))).toBe(true)
+    expect(lengthProblem("🔑🔑🔑🔑")).toBeDefined()
     expect(generatePassword()).toMatch(/^[A-Za-z2-9]{24}$/)
   })
+
+  const refusal = (password: string, username = "alice", field = "newPassword") =>
+    Effect.map(Effect.flip(checkPolicy(password, { username, field })), (e) => ({ field: e.field, message: e.message }))
+
+  it.effect("refuse common passwords, ones zxcvbn scores below 3 and ones holding the username, saying why", () =>
+    Effect.gen(function* () {
+      expect(MIN_STRENGTH).toBe(3)
+      for (const common of ["password", "Password1"]) {
+        const refused = yield* refusal(common)
+        expect(refused.field).toBe("newPassword")
+        expect(refused.message).toMatch(/^this password is among the most common ones; .*\(strength [0-2] of 4, at least 3 needed\)$/)
+      }
+      // Short by one character, so refused for its length before anything else.
+      expect((yield* refusal("passwor")).message).toBe("passwords are 8 to 128 characters long")
+      const site = yield* refusal("garrison123")
+      expect(site.message).toMatch(/^it contains your username or the name Garrison; add more words that are less common \(strength 1 of 4/)
+      expect(yield* refusal("P@ssw0rd2026")).toMatchObject({ message: expect.stringMatching(/^this password is one of the most common ones with small changes; .*look-alikes/) })
+      expect(yield* refusal("qwertyuiop")).toMatchObject({ message: expect.stringMatching(/^this password is among the most common ones/) })
+      // Strong on its own (zxcvbn scores it 4), refused for the username alone, ignoring case.
+      expect(yield* refusal("Alice-Garden-Tractor-77", "alice", "password")).toEqual({ field: "password", message: "it contains your username" })
+      // A username shorter than 3 characters is not looked for: it sits inside too many good passwords.
+      expect(yield* checkPolicy("bench-Password-2026!x", { username: "ch", field: "password" })).toBe("bench-Password-2026!x")
+    }))
+
+  it.effect("accept strong passwords, including the ones the tests use", () =>
+    Effect.gen(function* () {
+      for (const strong of ["correct horse battery staple", "bench-Password-2026!x", "a long moderator passphrase", "Tr0ub4dor&3-Sunflower", generatePassword()]) {
+        expect(yield* checkPolicy(strong, { username: "alice", field: "password" })).toBe(strong)
+      }
+    }))
 
   it.scoped("are stored as Argon2id with m=19456 KiB, t=2, p=1", () =>
     Effect.gen(function* () {

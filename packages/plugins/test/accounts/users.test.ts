@@ -130,7 +130,7 @@ describe("roles", () => {
     Effect.gen(function* () {
       const admin = yield* signInAdmin
       yield* call("POST", "/api/roles", { json: { name: "ops", permissions: ["server.view"] }, headers: admin.bearer })
-      const id = yield* createUser(admin, { username: "olga", password: "olga-password", role: "ops" })
+      const id = yield* createUser(admin, { username: "olga", password: "amber-falcon-teapot-17", role: "ops" })
       expect((yield* call("DELETE", "/api/roles/ops", { headers: admin.bearer })).status).toBe(409)
       yield* call("PATCH", `/api/users/${id}`, { json: { role: "moderator" }, headers: admin.bearer })
       expect((yield* call("DELETE", "/api/roles/ops", { headers: admin.bearer })).status).toBe(204)
@@ -144,7 +144,7 @@ describe("users", () => {
     return Effect.gen(function* () {
       const admin = yield* signInAdmin
       const created = yield* call("POST", "/api/users", {
-        json: { username: "Mia", password: "mias-password", role: "moderator" },
+        json: { username: "Mia", password: "copper-meadow-violin-62", role: "moderator" },
         headers: admin.bearer
       })
       expect(created.status).toBe(201)
@@ -160,20 +160,22 @@ describe("users", () => {
         updatedAt: expect.any(String)
       })
       // Usernames are unique ignoring case; roles must exist; passwords follow the policy.
-      const dup = yield* call("POST", "/api/users", { json: { username: "mia", password: "another-one", role: "moderator" }, headers: admin.bearer })
+      const dup = yield* call("POST", "/api/users", { json: { username: "mia", password: "another-velvet-orchard-95", role: "moderator" }, headers: admin.bearer })
       expect(dup.status).toBe(409)
-      const noRole = yield* call("POST", "/api/users", { json: { username: "ned", password: "neds-password", role: "ghosts" }, headers: admin.bearer })
+      const noRole = yield* call("POST", "/api/users", { json: { username: "ned", password: "silver-tundra-kettle-38", role: "ghosts" }, headers: admin.bearer })
       expect(noRole.status).toBe(400)
       const short = yield* call("POST", "/api/users", { json: { username: "ned", password: "1234567", role: "moderator" }, headers: admin.bearer })
       expect(short.status).toBe(400)
       const long = yield* call("POST", "/api/users", { json: { username: "ned", password: "x".repeat(129), role: "moderator" }, headers: admin.bearer })
       expect(long.status).toBe(400)
-      const edge = yield* call("POST", "/api/users", { json: { username: "ned", password: "x".repeat(128), role: "moderator" }, headers: admin.bearer })
+      const longest = "tangerine glacier mosaic harbour walnut cinema lilac bramble tractor copper meadow violin amber falcon teapot silver tundra kettle and more".slice(0, 128)
+      expect([...longest].length).toBe(128)
+      const edge = yield* call("POST", "/api/users", { json: { username: "ned", password: longest, role: "moderator" }, headers: admin.bearer })
       expect(edge.status).toBe(201)
 
       const renamed = yield* call("PATCH", `/api/users/${mia.id}`, { json: { username: "mia2", mustChangePassword: false }, headers: admin.bearer })
       expect(renamed.body).toMatchObject({ username: "mia2", mustChangePassword: false })
-      expect((yield* login("mia2", "mias-password")).status).toBe(200)
+      expect((yield* login("mia2", "copper-meadow-violin-62")).status).toBe(200)
       expect((yield* call("PATCH", "/api/users/nope", { json: {}, headers: admin.bearer })).status).toBe(404)
 
       const list = ((yield* call("GET", "/api/users", { headers: admin.bearer })).body as { items: Array<{ username: string }> }).items
@@ -191,7 +193,7 @@ describe("users", () => {
       const actions = audit.rows.filter((r) => r.action.startsWith("users.")).map((r) => r.action)
       expect(actions).toEqual(["users.create", "users.create", "users.update", "users.delete"])
       expect(audit.rows.find((r) => r.action === "users.update")?.details).toMatchObject({ fields: ["username", "mustChangePassword"] })
-      expect(JSON.stringify(audit.rows)).not.toContain("mias-password")
+      expect(JSON.stringify(audit.rows)).not.toContain("copper-meadow-violin-62")
     }).pipe(Effect.provide(accountsController({ audit })))
   })
 
@@ -217,14 +219,14 @@ describe("users", () => {
       expect((yield* call("GET", "/api/users", { headers: admin.bearer })).status).toBe(200)
 
       // A disabled admin does not count; an enabled one does.
-      const other = yield* createUser(admin, { username: "second", password: "second-password", role: "admin" })
+      const other = yield* createUser(admin, { username: "second", password: "hazel-compass-ribbon-48", role: "admin" })
       yield* call("PATCH", `/api/users/${other}`, { json: { disabled: true }, headers: admin.bearer })
       expect((yield* call("PATCH", `/api/users/${self}`, { json: { role: "moderator" }, headers: admin.bearer })).status).toBe(409)
       yield* call("PATCH", `/api/users/${other}`, { json: { disabled: false }, headers: admin.bearer })
       const demoted = yield* call("PATCH", `/api/users/${self}`, { json: { role: "moderator" }, headers: admin.bearer })
       expect(demoted.status).toBe(200)
       // Now the other is the last admin.
-      const second = yield* signIn("second", "second-password")
+      const second = yield* signIn("second", "hazel-compass-ribbon-48")
       expect((yield* call("DELETE", `/api/users/${other}`, { headers: second.bearer })).status).toBe(409)
       expect((yield* call("DELETE", `/api/users/${self}`, { headers: second.bearer })).status).toBe(204)
     }).pipe(Effect.provide(accountsController())))
@@ -232,8 +234,8 @@ describe("users", () => {
   it.scoped("every users, roles and backup endpoint needs `admin`: 403 naming it", () =>
     Effect.gen(function* () {
       const admin = yield* signInAdmin
-      yield* createUser(admin, { username: "mod", password: "mod-password", role: "moderator" })
-      const mod = yield* signIn("mod", "mod-password")
+      yield* createUser(admin, { username: "mod", password: "quiet-harbour-lantern-41", role: "moderator" })
+      const mod = yield* signIn("mod", "quiet-harbour-lantern-41")
       const endpoints = [
         ["GET", "/api/users"],
         ["POST", "/api/users"],

@@ -10,23 +10,32 @@
  * published; the capabilities say who would serve what and why not.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { type AnyEvent, initialState, makeServerEntry, on, type ServerActor, ServerEntry } from "@garrison/runtime"
+import { type AnyEvent, initialState, makeServerEntry, on, PlayerIds, type ServerActor, ServerEntry } from "@garrison/runtime"
 import { FetchHttpClient, type HttpClient } from "@effect/platform"
 import { Effect, Option, TestClock } from "effect"
 import { ActionsPlugin, AdminAction, AgentLinks } from "../../src/actions/index.js"
 import { PlayersPlugin } from "../../src/players/index.js"
 import { type FakeAgent, startFakeAgent } from "./fakeAgent.js"
-import { auditRecorder, call, fakeActor, identifiedPlayers, playersReply, stubServersPlugin, testController } from "@garrison/testkit"
+import { auditRecorder, call, fakeActor, identifiedPlayers, jsonBody, playersReply, request, stubServersPlugin, testController } from "@garrison/testkit"
 
 const BRAVO = "76561198012345678"
 const BRAVO_GUID = "2d3fe9abaa51e04aa876a7bcfe84e0d6"
+const ECHO = "76561198000000009" as PlayerIds.Steam64
 const MOD = "mod:server.rcon,players.view,server.view,players.kick"
 const ROSTER = playersReply([
   [4, BRAVO_GUID, "Bravo"],
   [5, "0123456789abcdef0123456789abcdef", "Charlie"]
 ])
 
-const setUp = (agent: { readonly url: string; readonly key: string } | undefined) =>
+/** The log line that proves a player's Steam64. */
+const connected = (name: string, steam64: string) => `Player "${name}"(steamID=${steam64}) is connected`
+
+const setUp = (
+  agent: { readonly url: string; readonly key: string } | undefined,
+  roster: string = ROSTER,
+  // Bravo's Steam64 is proven by the logs; Charlie's is not.
+  logLines: ReadonlyArray<string> = [connected("Bravo", BRAVO)]
+) =>
   Effect.sync(() => {
     const said: Array<string> = []
     const events: Array<AnyEvent> = []
@@ -43,12 +52,11 @@ const setUp = (agent: { readonly url: string; readonly key: string } | undefined
       state: Effect.succeed({ ...initialState("s1"), status: "running" }),
       rcon: (command) =>
         Effect.sync(() => {
-          if (command === "players") return ROSTER
+          if (command === "players") return roster
           said.push(command)
           return ""
         }),
-      // Bravo's Steam64 is proven by the logs; Charlie's is not.
-      players: Effect.sync(() => identifiedPlayers(ROSTER, [`Player "Bravo"(steamID=${BRAVO}) is connected`]))
+      players: Effect.sync(() => identifiedPlayers(roster, logLines))
     })
     const recorder = on(AdminAction, (event) => Effect.sync(() => void events.push(event)), "record")
     const layer = testController([audit.plugin, stubServersPlugin(new Map([["s1", actor]]), { events: [recorder] }), ActionsPlugin, PlayersPlugin], {
@@ -88,12 +96,18 @@ describe("admin actions through the agent", () => {
           ["/api/servers/s1/actions/world/weather", { overcast: 0.5, rain: 1.5, fog: 0, snow: 0, wind: 0 }, "rain"],
           ["/api/servers/s1/actions/teleport", { platformId: BRAVO, x: 1, y: 2 }, "z"],
           ["/api/servers/s1/actions/spawn-item", { platformId: BRAVO, itemClass: "M4A1", quantity: 0 }, "quantity"],
-          ["/api/servers/s1/actions/heal", { platformId: "not-an-id" }, "platformId"]
+          ["/api/servers/s1/actions/heal", { platformId: "" }, "platformId"],
+          ["/api/servers/s1/actions/heal", { platformId: "two\nlines" }, "platformId"]
         ] as const) {
           const refused = yield* call("POST", path, { as: MOD, json })
           expect(refused.status, path).toBe(400)
           expect(JSON.stringify(refused.body), path).toContain(field)
         }
+        expect(agent.calls.length).toBe(before)
+        // Not an id: a name, looked up among the players online (as a kick does); no one by that name is 404.
+        const nobody = yield* call("POST", "/api/servers/s1/actions/heal", { as: MOD, json: { platformId: "not-an-id" } })
+        expect(nobody.status).toBe(404)
+        expect(nobody.body).toEqual({ error: "not-found", message: 'no player "not-an-id" is online on this server' })
         expect(agent.calls.length).toBe(before)
         // Permissions: actions need server.rcon; player details players.view.
         expect((yield* call("POST", "/api/servers/s1/actions/heal", { as: "viewer:players.view", json: { platformId: BRAVO } })).status).toBe(403)
@@ -274,5 +288,103 @@ describe("without the agent", () => {
         expect(capabilities.actions.every((a) => a.provider === "agent")).toBe(true)
       })
     )
+  )
+})
+
+describe("the player argument of an admin action", () => {
+  it.scopedLive("is named as a kick names a player: exact name, any case, player number, GUID; sent as the Steam64 the logs prove", () =>
+    withAgent((agent) =>
+      Effect.gen(function* () {
+        for (const named of ["Bravo", "bravo", " BRAVO ", "4", BRAVO_GUID, BRAVO_GUID.toUpperCase()]) {
+          const healed = yield* call("POST", "/api/servers/s1/actions/heal", { as: MOD, json: { platformId: named } })
+          expect([named, healed.status], JSON.stringify(healed.body)).toEqual([named, 200])
+          expect(agent.calls.at(-1), named).toEqual({ method: "POST", path: "/player/heal", body: { platformId: BRAVO } })
+        }
+        // Every body with a player takes it; freeze (which asks the game first) and player details too.
+        expect((yield* call("POST", "/api/servers/s1/actions/teleport", { as: MOD, json: { platformId: "Bravo", x: 1, y: 2, z: 3 } })).status).toBe(200)
+        expect(agent.calls.at(-1)).toEqual({ method: "POST", path: "/player/teleport", body: { platformId: BRAVO, x: 1, y: 2, z: 3 } })
+        expect((yield* call("POST", "/api/servers/s1/actions/freeze", { as: MOD, json: { platformId: "bravo", frozen: true } })).status).toBe(200)
+        expect(agent.calls.at(-1)).toEqual({ method: "POST", path: "/player/freeze", body: { platformId: BRAVO, frozen: 1 } })
+        const details = yield* call("GET", "/api/servers/s1/actions/player/Bravo", { as: "viewer:players.view" })
+        expect(details.status, JSON.stringify(details.body)).toBe(200)
+        expect(agent.calls.at(-1)).toEqual({ method: "GET", path: "/player/details", body: { platformId: BRAVO } })
+        // A Steam64 need not be online: sent as is, RCON not asked.
+        const offline = "76561198000000042"
+        expect((yield* call("POST", "/api/servers/s1/actions/kill", { as: MOD, json: { platformId: offline } })).status).toBe(200)
+        expect(agent.calls.at(-1)).toEqual({ method: "POST", path: "/player/kill", body: { platformId: offline } })
+
+        // Charlie is online, but no log names his Steam64: the agent could not find him; 409 says so.
+        const before = agent.calls.length
+        const charlie = yield* call("POST", "/api/servers/s1/actions/heal", { as: MOD, json: { platformId: "Charlie" } })
+        expect(charlie.status).toBe(409)
+        expect(charlie.body).toMatchObject({ error: "conflict", details: { serverId: "s1", slot: 5 } })
+        expect(String((charlie.body as { message: string }).message)).toContain("Chernarus: Charlie (player number 5) is online, but the server's logs do not name their Steam64 yet")
+        expect(agent.calls.length).toBe(before)
+      })
+    )
+  )
+
+  it.scopedLive("answers what a kick answers for a name no one online has, or several share", () =>
+    Effect.gen(function* () {
+      const agent = yield* startFakeAgent()
+      const roster = playersReply([
+        [4, BRAVO_GUID, "Bravo"],
+        [6, "11111111111111111111111111111111", "Delta"],
+        [7, "22222222222222222222222222222222", "Delta"],
+        [8, "33333333333333333333333333333333", "echo"],
+        [9, PlayerIds.toBattlEyeGuid(ECHO), "Echo"]
+      ])
+      const env = yield* setUp(agent, roster, [connected("Bravo", BRAVO), connected("Echo", ECHO)])
+      yield* Effect.gen(function* () {
+        for (const named of ["Nobody", "Delta", "ECHO", "12"]) {
+          const kick = yield* call("POST", `/api/servers/s1/players/${named}/kick`, { as: MOD, json: { reason: "AFK" } })
+          const heal = yield* call("POST", "/api/servers/s1/actions/heal", { as: MOD, json: { platformId: named } })
+          expect([named, heal.status, heal.body]).toEqual([named, kick.status, kick.body])
+          expect(heal.status, named).toBe(named === "Nobody" || named === "12" ? 404 : 409)
+        }
+        const delta = yield* call("POST", "/api/servers/s1/actions/heal", { as: MOD, json: { platformId: "Delta" } })
+        expect(delta.body).toEqual({
+          error: "conflict",
+          message: '2 players named "Delta" are online on this server (player numbers 6, 7): name one by its player number, GUID or Steam64',
+          details: { playerId: "Delta", players: [{ slot: 6, name: "Delta" }, { slot: 7, name: "Delta" }] }
+        })
+        // The exact spelling picks one of two names that differ only in case.
+        expect((yield* call("POST", "/api/servers/s1/actions/heal", { as: MOD, json: { platformId: "Echo" } })).status).toBe(200)
+        expect(agent.calls).toEqual([{ method: "POST", path: "/player/heal", body: { platformId: ECHO } }])
+        expect(env.said).toEqual([])
+      }).pipe(Effect.provide(env.layer))
+    })
+  )
+})
+
+describe("a server with no agent", () => {
+  it.scopedLive("answers 409 agent-not-configured naming the field to set, without Retry-After; message still goes over RCON", () =>
+    Effect.gen(function* () {
+      const env = yield* setUp(undefined)
+      yield* Effect.gen(function* () {
+        const heal = yield* request("POST", "/api/servers/s1/actions/heal", { as: MOD, json: { platformId: BRAVO } })
+        expect(heal.status, heal.text).toBe(409)
+        expect(heal.headers["retry-after"]).toBeUndefined()
+        expect(jsonBody(heal.text, undefined)).toEqual({
+          error: "agent-not-configured",
+          message:
+            'server "Chernarus" has no agent, so nothing can run player.heal: set its agent\'s URL and key ' +
+            '(PATCH /api/servers/s1 with {"agent": {"url": ..., "apiKey": ...}})',
+          details: { serverId: "s1", action: "player.heal" }
+        })
+        // By name as well: the player is found, then the same answer.
+        expect((yield* call("POST", "/api/servers/s1/actions/teleport", { as: MOD, json: { platformId: "Bravo", x: 1, y: 2, z: 3 } })).body).toMatchObject({
+          error: "agent-not-configured"
+        })
+        expect((yield* call("POST", "/api/servers/s1/agent/world/set-fog", { as: MOD, json: { density: 0.4 } })).status).toBe(409)
+        const message = yield* call("POST", "/api/servers/s1/actions/message", { as: MOD, json: { platformId: "Bravo", message: "hello" } })
+        expect(message.status, JSON.stringify(message.body)).toBe(200)
+        expect(message.body).toMatchObject({ provider: "rcon" })
+        expect(env.said).toEqual(["say 4 hello"])
+        // The refusal is audited and published like any action.
+        expect(env.audit.rows.find((row) => row.action === "action.player.heal")).toMatchObject({ result: "failure" })
+        expect(env.events).toContainEqual(expect.objectContaining({ action: "player.heal", ok: false }))
+      }).pipe(Effect.provide(env.layer))
+    })
   )
 })

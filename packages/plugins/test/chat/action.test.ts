@@ -262,7 +262,7 @@ describe("chat-bot actions on players, bans and the priority queue", () => {
     )
   )
 
-  it.scoped("priorityQueue adds with days, checks and removes; an in-game action without an agent is 503 provider-unavailable", () =>
+  it.scoped("priorityQueue adds with days, checks and removes; an in-game action on a server with no agent is 409 agent-not-configured", () =>
     run(() =>
       Effect.gen(function* () {
         expect((yield* makeRole("events", ["priority.manage", "server.rcon", "server.view"])).status).toBe(201)
@@ -273,8 +273,10 @@ describe("chat-bot actions on players, bans and the priority queue", () => {
         yield* TestClock.adjust("10 seconds")
         expect((yield* bot({ action: "priorityQueue", serverId: "s1", params: { op: "remove", platformId: BRAVO } })).status).toBe(200)
         const heal = yield* bot({ action: "actionHeal", serverId: "s1", params: { platformId: BRAVO } })
-        expect(heal.status).toBe(503)
-        expect(heal.body).toMatchObject({ error: "provider-unavailable" })
+        // No agent set up: a setting to change (409, no Retry-After), not a passing state.
+        expect(heal.status).toBe(409)
+        expect(heal.body).toMatchObject({ error: "agent-not-configured", details: { serverId: "s1", action: "player.heal" } })
+        expect(heal.headers["retry-after"]).toBeUndefined()
         const spawn = yield* bot({ action: "actionSpawnItem", serverId: "s1", params: { platformId: BRAVO, itemClass: "M4A1", quantity: 101 } })
         expect(spawn.status).toBe(400)
         expect(spawn.body).toMatchObject({ details: [{ path: "params.quantity" }] })

@@ -83,7 +83,7 @@ export const chatController = (config: Record<string, string> = {}, agent?: Agen
         RATE_LIMIT_CHAT: "off",
         RATE_LIMIT_API: "off",
         ADMIN_USERNAME: "admin",
-        ADMIN_PASSWORD: "an admin password for the test",
+        ADMIN_PASSWORD: "a passphrase for the test controller",
         CHAT_BOT_API_KEY: BOT_KEY,
         ...config
       }

@@ -13,7 +13,7 @@ export const cloudController = (config: Record<string, string>, audit = auditRec
   testController<CloudLink | SqlClient.SqlClient>([fakeFleet().plugin, AccountsPlugin, CloudPlugin, audit.plugin], {
     dataPrefix: "garrison-cloud-",
     logLevel: LogLevel.Error,
-    config: { RATE_LIMIT_API: "off", ADMIN_USERNAME: "admin", ADMIN_PASSWORD: "an admin password for the test", ...config }
+    config: { RATE_LIMIT_API: "off", ADMIN_USERNAME: "admin", ADMIN_PASSWORD: "a passphrase for the test controller", ...config }
   })
 
 /** A role for the link: `permissions` as roles take them. */

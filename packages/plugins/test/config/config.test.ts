@@ -154,6 +154,46 @@ describe("server configuration", () => {
       }).pipe(Effect.provide(layer))
     }))
 
+  it.scoped("one ETag: the header is the body's, If-Match with it changes the file, If-None-Match with it is 304 until anything shown changes", () =>
+    Effect.gen(function* () {
+      const { layer } = setup()
+      yield* Effect.gen(function* () {
+        const { id, file } = yield* server
+        const url = `/api/servers/${id}/config`
+        const first = yield* request("GET", url, { as: EDITOR })
+        const body = JSON.parse(first.text) as Config
+        expect(first.headers["etag"]).toBe(body.etag)
+        expect((yield* request("GET", url, { as: EDITOR, headers: { "if-none-match": body.etag } })).status).toBe(304)
+
+        // The header's tag, sent back as If-Match, is the version read: the change is made.
+        const changed = yield* request("PATCH", url, { as: EDITOR, json: { maxPlayers: 50 }, headers: { "if-match": first.headers["etag"]! } })
+        expect(changed.status).toBe(200)
+        const now = JSON.parse(changed.text) as Config
+        expect(changed.headers["etag"]).toBe(now.etag)
+        expect(now.etag).not.toBe(body.etag)
+        const again = yield* request("GET", url, { as: EDITOR, headers: { "if-none-match": body.etag } })
+        expect(again.status).toBe(200)
+        expect(again.headers["etag"]).toBe(now.etag)
+        expect((JSON.parse(again.text) as Config).etag).toBe(now.etag)
+
+        // A stale tag is 412 naming the current one, and changes nothing.
+        const stale = yield* request("PATCH", url, { as: EDITOR, json: { maxPlayers: 10 }, headers: { "if-match": first.headers["etag"]! } })
+        expect(stale.status).toBe(412)
+        expect(JSON.parse(stale.text)).toMatchObject({ error: "precondition-failed", details: { etag: now.etag } })
+        expect(Fs.readFileSync(file, "utf8")).toContain("maxPlayers = 50;")
+
+        // The server starting changes the answer (restartNeeded), so its tag; the file did not change, so the tag read before still writes.
+        expect((yield* call("POST", `/api/servers/${id}/start`, { as: EDITOR })).status).toBe(200)
+        const running = yield* request("GET", url, { as: EDITOR, headers: { "if-none-match": now.etag } })
+        expect(running.status).toBe(200)
+        const shown = JSON.parse(running.text) as Config
+        expect(shown.restartNeeded).toBe(true)
+        expect(running.headers["etag"]).toBe(shown.etag)
+        expect(shown.etag).not.toBe(now.etag)
+        expect((yield* request("PATCH", url, { as: EDITOR, json: { maxPlayers: 40 }, headers: { "if-match": now.etag } })).status).toBe(200)
+      }).pipe(Effect.provide(layer))
+    }))
+
   it.scoped("bad values are 400 naming the key; a file DayZ would refuse is 409 and stays; a running server needs a restart", () =>
     Effect.gen(function* () {
       const { layer } = setup()
@@ -174,6 +214,15 @@ describe("server configuration", () => {
           expect(reply.text).toContain(key)
         }
         expect(Fs.readFileSync(file, "utf8")).toBe(CFG)
+        // An unknown key: the message lists every setting the route takes, whole (the last one too), in the API's words.
+        const typo = yield* call("PATCH", `/api/servers/${id}/config`, { as: EDITOR, json: { hostnme: "typo" } })
+        const said = (typo.body as { message: string }).message
+        expect(said).toMatch(/^hostnme is not a field of this body; its fields are hostname, password, passwordAdmin, /)
+        expect(said).toContain(", instanceId, ")
+        expect(said).not.toMatch(/…|characters\)/)
+        const wrongShape = yield* call("PATCH", `/api/servers/${id}/config`, { as: EDITOR, json: { motd: "one line" } })
+        expect((wrongShape.body as { message: string }).message).toBe('motd must be a list (each item a string at most 256 characters long) (got "one line")')
+        expect(wrongShape.text).not.toMatch(/Struct|Encoded side|Type side|readonly|Expected|Refinement|Transformation|Union/)
 
         const broken = CFG.replace("maxPlayers = 60;", "maxPlayers = 60")
         Fs.writeFileSync(file, broken)

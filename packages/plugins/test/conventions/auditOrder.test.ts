@@ -64,7 +64,7 @@ describe("audit rows, whatever the plugin order", () => {
           testController(order, {
             dataPrefix: "garrison-audit-order-",
             logLevel: LogLevel.Error,
-            config: { ADMIN_USERNAME: "admin", ADMIN_PASSWORD: "an admin password for the test", RATE_LIMIT_API: "off" }
+            config: { ADMIN_USERNAME: "admin", ADMIN_PASSWORD: "a passphrase for the test controller", RATE_LIMIT_API: "off" }
           })
         )
       ))

@@ -96,7 +96,7 @@ const released: Record<string, readonly [ReadonlyArray<Migration>, ReadonlyArray
   ]],
   rollout: [rollout, [[1, "create rollout_policies", "26868e03163e85f4"]]],
   backups: [backups, [[1, "create backup_configs", "6f8df405e0e071f8"]]],
-  scheduler: [scheduler, [[1, "create scheduled_jobs", "6158d01c323d89f8"]]],
+  scheduler: [scheduler, [[1, "create scheduled_jobs", "6158d01c323d89f8"], [2, "scheduled_jobs created_by", "f6659ab27cce8be4"]]],
   servers: [servers, [
     [1, "create servers and server_processes", "45beb0a353de4ec3"],
     [2, "seal RCON passwords stored in clear", "39aa865b368bab87"]

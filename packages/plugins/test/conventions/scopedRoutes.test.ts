@@ -87,7 +87,7 @@ const setup = () =>
         RATE_LIMIT_API: "off",
         RATE_LIMIT_CHAT: "off",
         ADMIN_USERNAME: "admin",
-        ADMIN_PASSWORD: "an admin password for the test",
+        ADMIN_PASSWORD: "a passphrase for the test controller",
         CHAT_BOT_API_KEY: BOT_KEY,
         GAMELOG_POLL_INTERVAL: "200 millis"
       }

@@ -6,7 +6,7 @@
  * reads or writes a byte outside the install folder.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { callWithText as call, fakeFleet, fakeInstall, tempDir, testController } from "@garrison/testkit"
+import { callWithText as call, fakeFleet, fakeInstall, request, tempDir, testController } from "@garrison/testkit"
 import { Effect, LogLevel } from "effect"
 import * as Fs from "node:fs"
 import * as NodePath from "node:path"
@@ -75,6 +75,31 @@ describe("the file editor", () => {
         expect((yield* call("PUT", `/api/servers/${id}/files/write`, { as: EDITOR, json: { path: "nope/x.txt", content: "x" } })).status).toBe(404)
         expect((yield* call("PUT", `/api/servers/${id}/files/write`, { as: EDITOR, json: { path: "a.txt", content: "a\u0000b" } })).status).toBe(400)
         expect((yield* call("GET", `/api/servers/${id}/files`, { as: "v:server.view" })).status).toBe(403)
+      }).pipe(Effect.provide(setup()))
+    }))
+
+  it.scoped("one ETag: the header is the body's; If-Match with it writes, a stale one is 412; If-None-Match with it is 304", () =>
+    Effect.gen(function* () {
+      yield* Effect.gen(function* () {
+        const { id, dir } = yield* server
+        const url = `/api/servers/${id}/files/read?path=serverDZ.cfg`
+        const first = yield* request("GET", url, { as: EDITOR })
+        const tag = first.headers["etag"]!
+        expect(tag).toBe((JSON.parse(first.text) as { etag: string }).etag)
+        expect((yield* request("GET", url, { as: EDITOR, headers: { "if-none-match": tag } })).status).toBe(304)
+
+        const written = yield* request("PUT", `/api/servers/${id}/files/write`, { as: EDITOR, json: { path: "serverDZ.cfg", content: 'hostname = "New";\n' }, headers: { "if-match": tag } })
+        expect(written.status).toBe(200)
+        const next = (JSON.parse(written.text) as { etag: string }).etag
+        expect(written.headers["etag"]).toBe(next)
+        const read = yield* request("GET", url, { as: EDITOR, headers: { "if-none-match": tag } })
+        expect(read.status).toBe(200)
+        expect(read.headers["etag"]).toBe(next)
+
+        const stale = yield* request("PUT", `/api/servers/${id}/files/write`, { as: EDITOR, json: { path: "serverDZ.cfg", content: "x" }, headers: { "if-match": tag } })
+        expect(stale.status).toBe(412)
+        expect(JSON.parse(stale.text)).toMatchObject({ error: "precondition-failed", details: { etag: next } })
+        expect(Fs.readFileSync(NodePath.join(dir, "serverDZ.cfg"), "utf8")).toBe('hostname = "New";\n')
       }).pipe(Effect.provide(setup()))
     }))
 

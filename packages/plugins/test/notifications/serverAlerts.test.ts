@@ -103,6 +103,14 @@ describe("what the alerts say", () => {
     expect(serverAudience("any")).toEqual({ permission: "server.view" })
   })
 
+  it("a crash during a rollout says the rollout handles it, not the watchdog", () => {
+    const during = new ServerCrashed({ ...crashed("operation"), operation: "mod-rollout" })
+    const alert = crashAlert(during)
+    expect(alert).toMatchObject({ level: "warning", serverId: "s-1", title: "Chernarus #1 crashed during a rollout" })
+    expect(alert.message).toContain("exited with code 1. The rollout running on it handles this, not the watchdog")
+    expect(alert.message).not.toContain("watchdog restarts")
+  })
+
   it("a long name or reason is cut to what a notification holds, never refused", () => {
     const long = new ServerCrashed({ ...crashed("off"), name: "n".repeat(300), reason: "r".repeat(5000) })
     const alert = crashAlert(long)

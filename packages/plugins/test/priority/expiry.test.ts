@@ -17,7 +17,7 @@ const START = Date.parse("2026-03-01T12:00:00.000Z")
 const vip = (platformId: string, name: string, expiresIn: number | null) =>
   Schema.decodeUnknownSync(PriorityEntryInput)({
     platformId,
-    name,
+    playerName: name,
     role: "VIP",
     expiresAt: expiresIn === null ? null : new Date(START + expiresIn).toISOString()
   })

@@ -40,19 +40,19 @@ describe("priority queue over HTTP", () => {
     withController(
       Effect.gen(function* () {
         const expiresAt = future()
-        const created = yield* add({ platformId: STEAM2, name: " Survivor ", role: "VIP", expiresAt })
+        const created = yield* add({ platformId: STEAM2, playerName: " Survivor ", role: "VIP", expiresAt })
         expect(created.status).toBe(201)
-        expect(entry(created)).toMatchObject({ platformId: STEAM64, name: "Survivor", role: "VIP", expiresAt, addedBy: "mia" })
+        expect(entry(created)).toMatchObject({ platformId: STEAM64, playerName: "Survivor", name: "Survivor", role: "VIP", expiresAt, addedBy: "mia" })
 
         for (const form of [STEAM64, STEAM3, "STEAM_1:0:26039975"]) {
-          const again = yield* add({ platformId: form, name: "Copy", role: "Supporter", expiresAt: null })
+          const again = yield* add({ platformId: form, playerName: "Copy", role: "Supporter", expiresAt: null })
           expect(again.status, form).toBe(409)
           expect(failure(again).error).toBe("conflict")
         }
-        const permanent = yield* add({ platformId: OTHER, name: "Forever", role: "Premium", expiresAt: null })
+        const permanent = yield* add({ platformId: OTHER, playerName: "Forever", role: "Premium", expiresAt: null })
         expect(entry(permanent).expiresAt).toBeNull()
         // expiresAt may be left out: permanent.
-        expect(entry(yield* add({ platformId: THIRD, name: "NoExpiry", role: "VIP" })).expiresAt).toBeNull()
+        expect(entry(yield* add({ platformId: THIRD, playerName: "NoExpiry", role: "VIP" })).expiresAt).toBeNull()
       })
     )
   )
@@ -60,15 +60,16 @@ describe("priority queue over HTTP", () => {
   it.scopedLive("add rejects bad ids, roles, names and past or malformed dates, naming the field", () =>
     withController(
       Effect.gen(function* () {
-        const good = { platformId: STEAM64, name: "A", role: "VIP", expiresAt: null }
+        const good = { platformId: STEAM64, playerName: "A", role: "VIP", expiresAt: null }
         const cases: ReadonlyArray<readonly [Record<string, unknown>, string]> = [
           [{ ...good, platformId: "12345" }, "platformId"],
           [{ ...good, platformId: "not-an-id" }, "platformId"],
           [{ ...good, platformId: "STEAM_0:0:0" }, "platformId"],
           [{ ...good, role: "Admin" }, "role"],
           [{ ...good, role: "vip" }, "role"],
-          [{ ...good, name: "" }, "name"],
-          [{ ...good, name: "two\nlines" }, "name"],
+          [{ ...good, playerName: "" }, "playerName"],
+          [{ ...good, playerName: "two\nlines" }, "playerName"],
+          [{ platformId: STEAM64, role: "VIP" }, "playerName"],
           [{ ...good, expiresAt: "tomorrow" }, "expiresAt"],
           [{ ...good, expiresAt: "2020-01-01T00:00:00Z" }, "expiresAt"]
         ]
@@ -83,16 +84,16 @@ describe("priority queue over HTTP", () => {
     )
   )
 
-  it.scopedLive("PATCH changes name, role and expiry; validates; 404 for unknown ids", () =>
+  it.scopedLive("PATCH changes playerName, role and expiry; validates; 404 for unknown ids", () =>
     withController(
       Effect.gen(function* () {
-        const id = entry(yield* add({ platformId: STEAM64, name: "A", role: "VIP", expiresAt: future() })).id
-        const patched = yield* call("PATCH", `${BASE}/${id}`, { as: MANAGER, json: { name: "B", role: "Premium", expiresAt: null } })
+        const id = entry(yield* add({ platformId: STEAM64, playerName: "A", role: "VIP", expiresAt: future() })).id
+        const patched = yield* call("PATCH", `${BASE}/${id}`, { as: MANAGER, json: { playerName: "B", role: "Premium", expiresAt: null } })
         expect(patched.status).toBe(200)
-        expect(entry(patched)).toMatchObject({ id, platformId: STEAM64, name: "B", role: "Premium", expiresAt: null, addedBy: "mia" })
+        expect(entry(patched)).toMatchObject({ id, platformId: STEAM64, playerName: "B", name: "B", role: "Premium", expiresAt: null, addedBy: "mia" })
 
-        const onlyName = yield* call("PATCH", `${BASE}/${id}`, { as: MANAGER, json: { name: "C" } })
-        expect(entry(onlyName)).toMatchObject({ name: "C", role: "Premium", expiresAt: null })
+        const onlyName = yield* call("PATCH", `${BASE}/${id}`, { as: MANAGER, json: { playerName: "C" } })
+        expect(entry(onlyName)).toMatchObject({ playerName: "C", role: "Premium", expiresAt: null })
 
         const badRole = yield* call("PATCH", `${BASE}/${id}`, { as: MANAGER, json: { role: "Gold" } })
         expect(badRole.status).toBe(400)
@@ -101,7 +102,7 @@ describe("priority queue over HTTP", () => {
         expect(past.status).toBe(400)
         expect(failure(past).message).toContain("expiresAt")
 
-        const missing = yield* call("PATCH", `${BASE}/nope`, { as: MANAGER, json: { name: "X" } })
+        const missing = yield* call("PATCH", `${BASE}/nope`, { as: MANAGER, json: { playerName: "X" } })
         expect(missing.status).toBe(404)
         expect(failure(missing).error).toBe("not-found")
       })
@@ -111,12 +112,12 @@ describe("priority queue over HTTP", () => {
   it.scopedLive("DELETE removes; 404 after", () =>
     withController(
       Effect.gen(function* () {
-        const id = entry(yield* add({ platformId: STEAM64, name: "A", role: "VIP", expiresAt: null })).id
+        const id = entry(yield* add({ platformId: STEAM64, playerName: "A", role: "VIP", expiresAt: null })).id
         expect((yield* call("DELETE", `${BASE}/${id}`, { as: MANAGER })).status).toBe(204)
         expect((yield* call("DELETE", `${BASE}/${id}`, { as: MANAGER })).status).toBe(404)
         expect(page(yield* call("GET", BASE, { as: MANAGER })).items).toEqual([])
         // The player may be added again.
-        expect((yield* add({ platformId: STEAM64, name: "A", role: "VIP", expiresAt: null })).status).toBe(201)
+        expect((yield* add({ platformId: STEAM64, playerName: "A", role: "VIP", expiresAt: null })).status).toBe(201)
       })
     )
   )
@@ -128,10 +129,10 @@ describe("priority queue over HTTP", () => {
         for (let i = 0; i < 5; i++) {
           const platformId = (76561198000000010n + BigInt(i)).toString()
           const role = i % 2 === 0 ? "VIP" : "Supporter"
-          ids.push(entry(yield* add({ platformId, name: `P${i}`, role, expiresAt: null })).id)
+          ids.push(entry(yield* add({ platformId, playerName: `P${i}`, role, expiresAt: null })).id)
         }
         const vip = page(yield* call("GET", `${BASE}?role=VIP`, { as: MANAGER }))
-        expect(vip.items.map((e) => e.name).sort()).toEqual(["P0", "P2", "P4"])
+        expect(vip.items.map((e) => e.playerName).sort()).toEqual(["P0", "P2", "P4"])
         expect((yield* call("GET", `${BASE}?role=Gold`, { as: MANAGER })).status).toBe(400)
 
         expect(page(yield* call("GET", `${BASE}?active=true`, { as: MANAGER })).items).toHaveLength(5)
@@ -160,15 +161,45 @@ describe("priority queue over HTTP", () => {
   it.scopedLive("export is every entry as a JSON download named by date", () =>
     withController(
       Effect.gen(function* () {
-        yield* add({ platformId: STEAM64, name: "A", role: "VIP", expiresAt: null })
-        yield* add({ platformId: OTHER, name: "B", role: "Premium", expiresAt: future() })
+        yield* add({ platformId: STEAM64, playerName: "A", role: "VIP", expiresAt: null })
+        yield* add({ platformId: OTHER, playerName: "B", role: "Premium", expiresAt: future() })
         const reply = yield* call("GET", `${BASE}/export`, { as: MANAGER })
         expect(reply.status).toBe(200)
         const today = new Date().toISOString().slice(0, 10)
         expect(reply.headers["content-disposition"]).toBe(`attachment; filename="service-priority-${today}.json"`)
         const body = reply.body as ReadonlyArray<Record<string, unknown>>
         expect(body.map((e) => e["platformId"])).toEqual([STEAM64, OTHER])
-        expect(Object.keys(body[0] ?? {}).sort()).toEqual(["addedAt", "addedBy", "expiresAt", "id", "name", "platformId", "role", "source"])
+        // `name` (deprecated) is answered beside `playerName` for one release.
+        expect(Object.keys(body[0] ?? {}).sort()).toEqual(["addedAt", "addedBy", "expiresAt", "id", "name", "platformId", "playerName", "role", "source"])
+        expect(body.map((e) => [e["playerName"], e["name"]])).toEqual([["A", "A"], ["B", "B"]])
+      })
+    )
+  )
+
+  it.scopedLive("name is the deprecated spelling of playerName: accepted alone or equal, refused when it differs", () =>
+    withController(
+      Effect.gen(function* () {
+        // An older client's body, with `name` alone: stored as the player name, answered under both keys.
+        const old = yield* add({ platformId: STEAM64, name: "Old client", role: "VIP" })
+        expect(old.status, JSON.stringify(old.body)).toBe(201)
+        expect(entry(old)).toMatchObject({ playerName: "Old client", name: "Old client" })
+        expect((yield* add({ platformId: OTHER, playerName: "Both", name: "Both", role: "VIP" })).status).toBe(201)
+        const differ = yield* add({ platformId: THIRD, playerName: "One", name: "Other", role: "VIP" })
+        expect(differ.status).toBe(400)
+        expect(detailPaths(failure(differ).details)).toEqual(["name"])
+        expect(failure(differ).message).toContain("send playerName alone")
+
+        const id = entry(old).id
+        const renamed = yield* call("PATCH", `${BASE}/${id}`, { as: MANAGER, json: { name: "Renamed" } })
+        expect(entry(renamed)).toMatchObject({ playerName: "Renamed", name: "Renamed" })
+        const conflicting = yield* call("PATCH", `${BASE}/${id}`, { as: MANAGER, json: { playerName: "A", name: "B" } })
+        expect(conflicting.status).toBe(400)
+        expect(detailPaths(failure(conflicting).details)).toEqual(["name"])
+        // The list answers both keys too.
+        expect(page(yield* call("GET", BASE, { as: MANAGER })).items.map((e) => [e.playerName, e.name])).toEqual([
+          ["Renamed", "Renamed"],
+          ["Both", "Both"]
+        ])
       })
     )
   )

@@ -40,6 +40,8 @@ export interface Reply {
 export interface EntryBody {
   readonly id: string
   readonly platformId: string
+  readonly playerName: string
+  /** Deprecated: the same as `playerName`, answered for one release. */
   readonly name: string
   readonly role: string
   readonly expiresAt: string | null

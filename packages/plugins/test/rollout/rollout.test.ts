@@ -14,6 +14,7 @@ import * as Fs from "node:fs"
 import * as NodePath from "node:path"
 import { publishItemVersion } from "@garrison/example-sim-steamcmd"
 import { ModsPlugin } from "../../src/mods/index.js"
+import { NotificationsPlugin } from "../../src/notifications/index.js"
 import { PlatformPlugin } from "../../src/platform/index.js"
 import { RolloutPlugin } from "../../src/rollout/index.js"
 import { SchedulerPlugin } from "../../src/scheduler/index.js"
@@ -36,7 +37,7 @@ interface Status {
 const controller = (steam: FakeSteam, apiUrl: string) => {
   const fleet = fakeFleet()
   const audit = auditRecorder()
-  const layer = testController([audit.plugin, fleet.plugin, PlatformPlugin, ModsPlugin, UpdatesPlugin, RolloutPlugin, SchedulerPlugin], {
+  const layer = testController([audit.plugin, fleet.plugin, NotificationsPlugin, PlatformPlugin, ModsPlugin, UpdatesPlugin, RolloutPlugin, SchedulerPlugin], {
     dataPrefix: "garrison-rollout-",
     logLevel: LogLevel.Error,
     // The test polls the status in real time while the TestClock stands still: no rate limit.
@@ -64,6 +65,10 @@ const advancingUntil = (id: string, check: (s: Status) => boolean) =>
     }
     return yield* Effect.dieMessage(`not reached: ${JSON.stringify(yield* status(id))}`)
   })
+/** The notifications a viewer of the server sees, oldest first. */
+const notices = Effect.map(call("GET", "/api/notifications?limit=200", { as: "viewer:server.view" }), (r) =>
+  [...(r.body as { items: ReadonlyArray<{ level: string; title: string; message: string }> }).items].reverse()
+)
 const serverState = (id: string) => Effect.map(call("GET", `/api/servers/${id}/status`, { as: OPERATOR }), (r) => (r.body as { status: string }).status)
 const pbo = (dir: string, folder: string) => Fs.readFileSync(NodePath.join(dir, folder, "addons", "data.pbo"), "utf8")
 
@@ -130,6 +135,10 @@ describe("rollouts", () => {
         expect(actorsOf(audit, "mods.update", { rollout: true })).toEqual([["ops", "ops"]])
         // (The status says done just before that row is written: waited for.)
         expect(yield* eventually(Effect.sync(() => actorsOf(audit, "rollout.done")), (rows) => rows.length > 0)).toEqual([["ops", "ops"]])
+        // Whoever may view the server is told, once: the mod put on, and the rollout done.
+        const told = yield* eventually(notices, (n) => n.some((x) => x.title === "Main: rollout done"))
+        expect(told.filter((x) => x.title === "Main: rollout done")).toHaveLength(1)
+        expect(told.find((x) => x.title === "Main: rollout done")?.message).toContain("1 mod (@cf)")
         // Nothing is due any more.
         expect((yield* call("POST", `/api/servers/${id}/rollout`, { as: OPERATOR, json: {} })).status).toBe(409)
       }).pipe(Effect.provide(layer))
@@ -157,6 +166,17 @@ describe("rollouts", () => {
         expect(ended.log.at(-1)).toContain("runs the previous versions again")
         expect(yield* serverState(id)).toBe("running")
         expect(yield* eventually(Effect.sync(() => actorsOf(audit, "rollout.rolled-back")), (rows) => rows.length > 0)).toEqual([["ops", "ops"]])
+        // The crash is the rollout's to handle, and its notification says so (not "the watchdog restarts it"); the rollback follows with its reason.
+        const told = yield* eventually(notices, (n) => n.some((x) => x.title === "Main: rollout rolled back"))
+        const crash = told.filter((x) => x.title.startsWith("Main crashed"))
+        expect(crash.map((x) => x.title)).toEqual(["Main crashed during a rollout"])
+        expect(crash[0]?.message).toContain("The rollout running on it handles this, not the watchdog")
+        expect(told.some((x) => x.message.includes("watchdog restarts"))).toBe(false)
+        const rolledBack = told.filter((x) => x.title === "Main: rollout rolled back")
+        expect(rolledBack).toHaveLength(1)
+        expect(rolledBack[0]).toMatchObject({ level: "warning" })
+        expect(rolledBack[0]?.message).toContain("crashed within the check window")
+        expect(rolledBack[0]?.message).toContain("the server runs them again")
 
         const mods = (yield* call("GET", `/api/servers/${id}/mods`, { as: OPERATOR })).body as {
           items: ReadonlyArray<{ workshopId: string; heldUpdate: string | null; pendingUpdate: unknown }>
@@ -229,6 +249,16 @@ describe("rollouts", () => {
         expect(pbo(dir, "@cf")).toBe(`item ${CF} version 2`)
         // No principal behind the scheduler's rollout: its rows keep the marker, with no name.
         expect(actorsOf(audit, "mods.update", { rollout: true })).toEqual([["scheduler", null]])
+        // The run itself: one row, the scheduler's, naming the job and who made it.
+        const runs = audit.rows.filter((row) => row.action === "server.apply-updates")
+        expect(runs).toHaveLength(1)
+        expect(runs[0]).toMatchObject({
+          actor: "scheduler",
+          actorName: null,
+          target: id,
+          result: "success",
+          details: { jobId: (job.body as { id: string }).id, kind: "apply-updates", createdBy: { id: "ops", name: "ops" } }
+        })
         // A day later nothing is due: the job runs and skips.
         yield* TestClock.adjust("24 hours")
         const jobs = yield* eventually(

@@ -12,7 +12,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import { EventBus, ServerDeleted } from "@garrison/runtime"
-import { eventually, sleepingUntil } from "@garrison/testkit"
+import { auditRecorder, eventually, sleepingUntil } from "@garrison/testkit"
 import { Clock, Effect, Queue, TestClock } from "effect"
 import { Scheduler, ScheduledJobInput } from "../../src/scheduler/index.js"
 import { type Fleet, makeFleet, startRuntime, tempDataDir } from "./support.js"
@@ -92,10 +92,11 @@ const setUp = (statuses: Parameters<typeof makeFleet>[0], start: string) =>
     yield* at(start)
     const fleet = yield* makeFleet(statuses)
     const dataDir = tempDataDir()
-    const runtime = yield* startRuntime(fleet, dataDir)
+    const audit = auditRecorder()
+    const runtime = yield* startRuntime(fleet, dataDir, [audit.plugin])
     yield* Effect.addFinalizer(() => runtime.stop)
     const scheduler = yield* Effect.provide(Scheduler, runtime.context)
-    return { fleet, dataDir, runtime, scheduler }
+    return { fleet, dataDir, runtime, scheduler, audit }
   })
 
 const restartJob = new ScheduledJobInput({ kind: "restart", cron: "0 4 * * *", timeZone: "UTC", warnings: [1, 15, 5] })
@@ -267,6 +268,49 @@ describe("scheduler runner", () => {
         { at: "2025-01-06T04:30:00.000Z", op: "rcon", arg: "kick 3 maintenance" }
       ])
       expect(yield* advanceTo(fleet, scheduler, "2025-01-06T05:00:00.000Z")).toEqual([{ at: "2025-01-06T05:00:00.000Z", op: "rcon", arg: "#shutdown" }])
+    }))
+
+  it.scoped("each action run writes one audit row: actor scheduler, server.<kind>, success or failure, the job and its maker; a skipped run none", () =>
+    Effect.gen(function* () {
+      const { audit, fleet, scheduler } = yield* setUp({ alpha: "running", beta: "stopped" }, "2025-01-06T03:00:00.000Z")
+      const alice = { id: "u-1", name: "alice" }
+      const restart = yield* scheduler.create("alpha", new ScheduledJobInput({ kind: "restart", cron: "0 4 * * *" }), alice)
+      yield* scheduler.create("beta", new ScheduledJobInput({ kind: "restart", cron: "0 4 * * *" }), alice)
+      const message = yield* scheduler.create("alpha", new ScheduledJobInput({ kind: "message", cron: "5 4 * * *", message: "Vote for us" }))
+
+      yield* advanceTo(fleet, scheduler, "2025-01-06T04:00:00.000Z")
+      // Both runs were recorded (their events); beta's was skipped (stopped), so only alpha's restart acted.
+      expect((yield* Queue.takeAll(fleet.ran)).length).toBe(2)
+      expect(audit.rows).toEqual([
+        {
+          actor: "scheduler",
+          actorName: null,
+          ip: null,
+          action: "server.restart",
+          target: "alpha",
+          result: "success",
+          details: {
+            jobId: restart.id,
+            kind: "restart",
+            cron: "0 4 * * *",
+            timeZone: "UTC",
+            dueAt: "2025-01-06T04:00:00.000Z",
+            createdBy: { id: "u-1", name: "alice" }
+          }
+        }
+      ])
+
+      fleet.servers.get("alpha")!.rconFails = true
+      yield* advanceTo(fleet, scheduler, "2025-01-06T04:05:00.000Z")
+      expect(yield* Queue.take(fleet.ran)).toMatchObject({ jobId: message.id, ok: false })
+      expect(audit.rows).toHaveLength(2)
+      expect(audit.rows[1]).toMatchObject({
+        actor: "scheduler",
+        action: "server.message",
+        target: "alpha",
+        result: "failure",
+        details: { jobId: message.id, kind: "message", createdBy: null, error: "RCON timed out" }
+      })
     }))
 
   it.scoped("removeServerJobs deletes one server's jobs, answers how many, and the runner never fires them", () =>

@@ -3,7 +3,7 @@
  * recording what they were asked with the `Clock` time), a recorder of the
  * scheduler's events, and the kernel or the controller around them.
  */
-import { on, type ServerStatus } from "@garrison/runtime"
+import { type AnyPlugin, on, type ServerStatus } from "@garrison/runtime"
 import { startKernel, StubFleet, tempDir, testController } from "@garrison/testkit"
 import { Effect, LogLevel, Queue } from "effect"
 import { ScheduledJobRan, SchedulerPlugin } from "../../src/scheduler/index.js"
@@ -31,8 +31,9 @@ export const makeFleet = (statuses: Readonly<Record<string, ServerStatus>>) =>
 
 export const tempDataDir = (): string => tempDir("garrison-scheduler-")
 
-/** Starts a controller-like runtime in its own scope, so a test can stop it and start another. */
-export const startRuntime = (fleet: Fleet, dataDir: string) => startKernel([fleet.plugin, SchedulerPlugin], dataDir)
+/** Starts a controller-like runtime in its own scope, so a test can stop it and start another; `extra`: more plugins (an audit recorder). */
+export const startRuntime = (fleet: Fleet, dataDir: string, extra: ReadonlyArray<AnyPlugin> = []) =>
+  startKernel([fleet.plugin, SchedulerPlugin, ...extra] as const, dataDir)
 
 /** The controller over the fleet's servers stub and the scheduler. */
 export const schedulerController = (fleet: Fleet) =>

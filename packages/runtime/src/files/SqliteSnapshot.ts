@@ -33,7 +33,7 @@ import * as Schema from "effect/Schema"
 import * as Fs from "node:fs"
 import { createRequire } from "node:module"
 import * as NodePath from "node:path"
-import type { ConfinedFileError } from "./ConfinedFileError.js"
+import { ConfinedFileError } from "./ConfinedFileError.js"
 import { refuse } from "./internal/descriptors.js"
 import type { ServerFiles } from "./ServerFiles.js"
 import { errorMessage } from "../errorMessage.js"
@@ -86,18 +86,18 @@ const require = createRequire(import.meta.url)
 const PROC_FDS = "/proc/self/fd"
 const LOCK_RETRY = Duration.millis(50)
 
-/** How many of this process's descriptors lead to the file `identity` names. */
-const descriptorsOf = (identity: { readonly device: bigint; readonly inode: bigint }): number => {
-  let count = 0
+/** This process's descriptors (their numbers) that lead to the file `identity` names. */
+const descriptorsOf = (identity: { readonly device: bigint; readonly inode: bigint }): ReadonlySet<string> => {
+  const found = new Set<string>()
   for (const fd of Fs.readdirSync(PROC_FDS)) {
     try {
       const stats = Fs.statSync(`${PROC_FDS}/${fd}`, { bigint: true })
-      if (stats.dev === identity.device && stats.ino === identity.inode) count++
+      if (stats.dev === identity.device && stats.ino === identity.inode) found.add(fd)
     } catch {
       // A descriptor closed while counting (the readdir's own, another fiber's): not ours to count.
     }
   }
-  return count
+  return found
 }
 
 const sameIdentity = (path: string, identity: { readonly device: bigint; readonly inode: bigint }): boolean => {
@@ -183,7 +183,8 @@ const openProven = (path: string, real: string, identity: { readonly device: big
   Effect.acquireRelease(
     Effect.suspend((): Effect.Effect<BackupDatabase, ConfinedFileError | SqliteSnapshotFailed> => {
       const byProc = Fs.existsSync(PROC_FDS)
-      const before = byProc ? descriptorsOf(identity) : sameIdentity(real, identity) ? 1 : 0
+      const before = byProc ? descriptorsOf(identity) : undefined
+      const pathWasIt = byProc || sameIdentity(real, identity)
       let opened: BackupDatabase
       try {
         const Sqlite = require("better-sqlite3") as BackupDatabaseConstructor
@@ -192,13 +193,20 @@ const openProven = (path: string, real: string, identity: { readonly device: big
       } catch (cause) {
         return Effect.fail(new SqliteSnapshotFailed({ path, message: describe(cause) }))
       }
-      const reached = byProc ? descriptorsOf(identity) > before : before === 1 && sameIdentity(real, identity)
+      // SQLite's own descriptor is one that leads to the proven file and was not there before: counting
+      // would take another fiber's descriptor of the same file, closed meanwhile, for a swap.
+      const reached =
+        before !== undefined ? [...descriptorsOf(identity)].some((fd) => !before.has(fd)) : pathWasIt && sameIdentity(real, identity)
       if (!reached) {
         opened.close()
         return Effect.fail(refuse(path, "changed"))
       }
       return Effect.succeed(opened)
-    }),
+    }).pipe(
+      // A descriptor number another fiber freed and SQLite took at once looks like no new one: ask again a
+      // few times. A path really swapped for another file keeps failing, and is refused.
+      Effect.retry({ times: 3, while: (error) => error instanceof ConfinedFileError && error.problem === "changed" })
+    ),
     (db) => Effect.sync(() => db.close())
   )
 

@@ -15,6 +15,10 @@
  * party's webhook, say) says so on its own schema, with
  * `parseOptions: { onExcessProperty: "ignore" }` or `"preserve"`; the plan
  * leaves a schema that already chose alone.
+ *
+ * The plan also makes every payload say its failures in the words of its
+ * fields (`plainDecodeMessages`, see `DecodeIssues`), never the schema
+ * library's, unless the payload's root has a message of its own.
  */
 import type * as HttpApi from "@effect/platform/HttpApi"
 import type * as HttpApiEndpoint from "@effect/platform/HttpApiEndpoint"
@@ -22,6 +26,7 @@ import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as Option from "effect/Option"
 import type * as Schema from "effect/Schema"
 import * as SchemaAST from "effect/SchemaAST"
+import { hasPlainDecodeMessages, plainDecodeMessages } from "./DecodeIssues.js"
 
 /** GET and HEAD payloads are read from the query string, where an unknown parameter is ignored. */
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"])
@@ -42,8 +47,15 @@ export const knownFieldsOnly = <S extends Schema.Schema.Any>(schema: S): S => {
 
 type MutableEndpoints = Record<string, HttpApiEndpoint.HttpApiEndpoint.AnyWithProps>
 
+/** `schema` refusing unknown fields (`knownFieldsOnly`) and saying its failures in plain words (`plainDecodeMessages`). */
+export const strictPayload = <S extends Schema.Schema.Any>(schema: S): S => plainPayload(knownFieldsOnly(schema))
+
+/** `schema` saying its failures in plain words, unless its root has a message of its own. */
+const plainPayload = <S extends Schema.Schema.Any>(schema: S): S => (hasPlainDecodeMessages(schema) ? schema : plainDecodeMessages(schema))
+
 /**
- * Makes every body of `api` refuse unknown fields. The endpoints are
+ * Makes every body of `api` refuse unknown fields and say its failures in
+ * plain words. The endpoints are
  * replaced in their groups in place: a group's handlers
  * (`HttpApiBuilder.group(api, ...)`) read the endpoints from the API when
  * their layer is built, after the plan, so the routes decode with the
@@ -53,12 +65,16 @@ export const requireKnownFields = (api: HttpApi.HttpApi.Any): void => {
   const groups = (api as unknown as { readonly groups: Record<string, HttpApiGroup.HttpApiGroup.AnyWithProps> }).groups
   for (const group of Object.values(groups)) {
     const endpoints = group.endpoints as MutableEndpoints
-    for (const [name, endpoint] of Object.entries(endpoints)) {
-      if (!BODY_METHODS.has(endpoint.method) || Option.isNone(endpoint.payloadSchema)) continue
-      const payload = endpoint.payloadSchema.value
-      const strict = knownFieldsOnly(payload)
-      // The payload's type is unchanged (only its parse options are), so the endpoint's types still hold.
-      if (strict !== payload) endpoints[name] = endpoint.setPayload(strict as never) as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
+    for (const [name, original] of Object.entries(endpoints)) {
+      let endpoint = original
+      // A query's payload stays as it is: the OpenAPI document reads its parameters from the schema's own shape.
+      if (BODY_METHODS.has(endpoint.method) && Option.isSome(endpoint.payloadSchema)) {
+        const payload = endpoint.payloadSchema.value
+        const strict = strictPayload(payload)
+        // The payload's type is unchanged (only its annotations are), so the endpoint's types still hold.
+        if (strict !== payload) endpoint = endpoint.setPayload(strict as never) as unknown as HttpApiEndpoint.HttpApiEndpoint.AnyWithProps
+      }
+      if (endpoint !== original) endpoints[name] = endpoint
     }
   }
 }

@@ -6,8 +6,15 @@
  * A service refuses with `VersionMismatch` (the domain's words, no status);
  * its routes answer it with `versionMismatchHttp` (412 with the current
  * version in `details.etag`, so the client can read again and redo).
+ *
+ * One ETag per resource: a route that shows a version (an `etag` field)
+ * answers with `versionedAnswer`, which sends the same tag as the `ETag`
+ * header. The host keeps a handler's ETag (it hashes only answers without
+ * one), so the header a client sees, the body's `etag`, `If-None-Match`
+ * and `If-Match` all name one version.
  */
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
+import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { PreconditionFailed } from "./ApiErrors.js"
@@ -37,3 +44,18 @@ export const ifMatchHeader: Effect.Effect<string | undefined, never, HttpServerR
     return typeof value === "string" ? value : Array.isArray(value) && typeof value[0] === "string" ? value[0] : undefined
   }
 )
+
+/**
+ * The answer for a resource whose version is `etag`: `value` encoded by
+ * its schema (as the endpoint's success schema would), with `ETag: etag`.
+ * The version must name everything the body shows, so that a 304 for it
+ * is right (see `ServerConfigs`' versions).
+ */
+export const versionedAnswer = <A, I>(
+  // An endpoint's success schema: its encoding needs no service (a schema built from `Schema.Any` fields says `unknown`).
+  schema: Schema.Schema<A, I, unknown>,
+  value: A,
+  etag: string
+): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
+  // orDie: `value` is of `schema`'s own type (the handler made it), so encoding it to JSON cannot fail.
+  Effect.orDie(HttpServerResponse.schemaJson(schema as Schema.Schema<A, I>)(value, { headers: { etag } }))

@@ -20,10 +20,12 @@ export class ServerStopped extends Schema.TaggedClass<ServerStopped>()("ServerSt
 }) {}
 /**
  * What the watchdog does about a crash: `restarting` (after `restartInMs`),
- * `off` (the entry's watchdog is off) or `gave-up` (too many crashes in a
- * row: the server stays down until someone starts it).
+ * `off` (the entry's watchdog is off), `gave-up` (too many crashes in a
+ * row: the server stays down until someone starts it) or `operation` (a
+ * long operation that watches the server, a mod rollout's check, was
+ * running: it handles the crash, and the watchdog stays out).
  */
-export const WatchdogAction = Schema.Literal("restarting", "off", "gave-up")
+export const WatchdogAction = Schema.Literal("restarting", "off", "gave-up", "operation")
 export type WatchdogAction = typeof WatchdogAction.Type
 
 export class ServerCrashed extends Schema.TaggedClass<ServerCrashed>()("ServerCrashed", {
@@ -36,7 +38,9 @@ export class ServerCrashed extends Schema.TaggedClass<ServerCrashed>()("ServerCr
   consecutiveCrashes: Schema.Int,
   watchdog: WatchdogAction,
   /** When the watchdog will try again, or null when it will not. */
-  restartInMs: Schema.NullOr(Schema.Int)
+  restartInMs: Schema.NullOr(Schema.Int),
+  /** With `watchdog: "operation"`: the kind of the operation that handles the crash (`mod-rollout`). */
+  operation: Schema.optional(Schema.String)
 }) {}
 export class ServerRestarted extends Schema.TaggedClass<ServerRestarted>()("ServerRestarted", {
   ...server,

@@ -7,13 +7,15 @@
 import { type Algorithm, hash, parseOptions, verify } from "@node-rs/argon2"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
-import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import { randomInt } from "node:crypto"
-import { PasswordRejected } from "../errors.js"
+import type { PasswordRejected } from "../errors.js"
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from "./limits.js"
+import { checkPolicy, type PolicySubject } from "./policy.js"
 
 export { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH }
+export { checkPolicy, MIN_STRENGTH } from "./policy.js"
+export type { PolicySubject } from "./policy.js"
 
 /** OWASP Password Storage Cheat Sheet, first Argon2id option. */
 export const ARGON2_OPTIONS = {
@@ -23,18 +25,6 @@ export const ARGON2_OPTIONS = {
   timeCost: 2,
   parallelism: 1
 } as const
-
-/** Length in characters (code points), so an emoji counts once. */
-export const checkPolicy = (password: string): Either.Either<string, PasswordRejected> => {
-  const length = [...password].length
-  return length < MIN_PASSWORD_LENGTH || length > MAX_PASSWORD_LENGTH
-    ? Either.left(
-        new PasswordRejected({
-          message: `passwords are ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters long`
-        })
-      )
-    : Either.right(password)
-}
 
 // No look-alike characters (0/O, 1/l/I), so a password read from a log can be typed.
 const ALPHABET = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -47,8 +37,13 @@ export const generatePassword = (length = 24): string => {
 }
 
 export interface PasswordsShape {
-  /** The PHC string of a policy-checked password. */
-  readonly hash: (password: string) => Effect.Effect<string, PasswordRejected>
+  /** The PHC string of a password a person chose, once the policy (policy.ts) allows it for `subject`. */
+  readonly hash: (password: string, subject: PolicySubject) => Effect.Effect<string, PasswordRejected>
+  /**
+   * The PHC string of a password the policy does not judge: one `generatePassword`
+   * made, or one that just verified and is only hashed again with today's parameters.
+   */
+  readonly hashUnchecked: (password: string) => Effect.Effect<string>
   /** Whether `password` matches `encoded`; a malformed hash is a mismatch, not a fault. */
   readonly verify: (encoded: string, password: string) => Effect.Effect<boolean>
   /**
@@ -72,7 +67,8 @@ export class Passwords extends Context.Tag("@garrison/plugins/accounts/Passwords
     const decoy = yield* hashOf(generatePassword())
 
     return Passwords.of({
-      hash: (password) => Effect.flatMap(checkPolicy(password), hashOf),
+      hash: (password, subject) => Effect.flatMap(checkPolicy(password, subject), hashOf),
+      hashUnchecked: hashOf,
       verify: check,
       verifyNobody: (password) => Effect.as(check(decoy, password), false as const),
       needsRehash: (encoded) => {

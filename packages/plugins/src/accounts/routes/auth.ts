@@ -150,7 +150,7 @@ export const AuthRoutes = HttpApiBuilder.group(AccountsApi, "auth", (handlers) =
             const ok = Option.isSome(found) && (yield* passwords.verify(found.value.passwordHash, payload.currentPassword))
             if (!ok) return yield* new ConfirmationFailed({ message: "the current password is wrong" })
             if (payload.newPassword === payload.currentPassword) {
-              return yield* new PasswordRejected({ message: "choose a password different from the current one" })
+              return yield* new PasswordRejected({ field: "newPassword", message: "choose a password different from the current one" })
             }
             yield* users.changeOwnPassword(principal.id, payload.newPassword, sessionOf(principal) ?? "")
           })

@@ -8,8 +8,9 @@
  * Not the runtime's shared mappers (`fieldBadRequest`, `notFoundWith`, ...):
  * `asHttp` maps a whole union at once and answers, per error type, the one
  * HTTP class it becomes (`HttpFor`), which needs the errors as values from
- * one switch; and these refusals name no field (a 400 here has no
- * `details` path), so the shared 400 shape would change what they answer.
+ * one switch; most of these refusals name no field (a 400 here has no
+ * `details` path, except a refused password's), so the shared 400 shape
+ * would change what they answer.
  */
 import { BadRequest, Conflict, Forbidden, NotFound, storeDefect } from "@garrison/runtime"
 import * as Effect from "effect/Effect"
@@ -66,7 +67,8 @@ type HttpFor<E> = E extends HttpError
 export const toHttpError = (error: AccountsError): BadRequest | NotFound | Forbidden | Conflict => {
   switch (error._tag) {
     case "PasswordRejected":
-      return new BadRequest({ message: error.message })
+      // The shape of a refused field (the runtime's fieldBadRequest): the field in the message and in `details`.
+      return new BadRequest({ message: `${error.field}: ${error.message}`, details: [{ path: error.field, message: error.message }] })
     case "UnknownPermissions":
       return new BadRequest({
         message: `unknown permission${error.names.length === 1 ? "" : "s"}: ${error.names.join(", ")}`,

@@ -62,7 +62,7 @@ export const resetAdminPassword = (username: string | undefined, options: ResetO
     const password = generatePassword()
     const mfaTurnedOff = options.turnMfaOff === true && admin.mfaEnabled
     // A password set this way ends all of the admin's sessions (Users.update), and enables them again.
-    yield* users.update(admin.id, { password, mustChangePassword: true, disabled: false, ...(mfaTurnedOff ? { mfaEnabled: false } : {}) })
+    yield* users.update(admin.id, { password, passwordTrusted: true, mustChangePassword: true, disabled: false, ...(mfaTurnedOff ? { mfaEnabled: false } : {}) })
     yield* Effect.flatMap(Lockout, (lockout) => lockout.releaseUser(admin.username))
     yield* Effect.flatMap(AuditTrail, (audit) =>
       audit.record({

@@ -50,7 +50,8 @@ export class Setup extends Context.Tag("@garrison/plugins/accounts/Setup")<Setup
     // ADMIN_USERNAME and ADMIN_PASSWORD were checked before anything was written (`checkAccountsSettings`).
     const fromEnvironment = (username: string, password: string) =>
       Effect.gen(function* () {
-        const created = yield* Effect.either(users.createFirstAdmin({ username, password, mustChangePassword: false }))
+        // Trusted: the start checked it against the policy (in a worker), so the dictionaries stay out of this process.
+        const created = yield* Effect.either(users.createFirstAdmin({ username, password, mustChangePassword: false, passwordTrusted: true }))
         if (Either.isRight(created)) {
           yield* Effect.logInfo(`created the first admin "${username}" from ADMIN_USERNAME and ADMIN_PASSWORD`)
         } else if (created.left._tag === "PasswordRejected") {
@@ -63,7 +64,7 @@ export class Setup extends Context.Tag("@garrison/plugins/accounts/Setup")<Setup
     const generated = Effect.gen(function* () {
       const password = generatePassword()
       const created = yield* Effect.either(
-        users.createFirstAdmin({ username: DEFAULT_ADMIN_USERNAME, password, mustChangePassword: true })
+        users.createFirstAdmin({ username: DEFAULT_ADMIN_USERNAME, password, mustChangePassword: true, passwordTrusted: true })
       )
       if (Either.isLeft(created) && created.left._tag === "AccountStoreError") return yield* created.left
       if (Either.isRight(created)) {

@@ -48,6 +48,11 @@ export interface NewUser {
   readonly password: string
   readonly role: string
   readonly mustChangePassword: boolean
+  /**
+   * The policy does not judge it: a password the controller made (`generatePassword`, a one-time password),
+   * or ADMIN_PASSWORD, which the start checked already (`checkAccountsSettings`, in a worker thread).
+   */
+  readonly passwordTrusted?: boolean | undefined
 }
 
 export interface UserPatch {
@@ -56,6 +61,8 @@ export interface UserPatch {
   readonly disabled?: boolean | undefined
   /** Set by an admin: the user must change it at next sign-in unless `mustChangePassword` is false. */
   readonly password?: string | undefined
+  /** As `NewUser.passwordTrusted`. */
+  readonly passwordTrusted?: boolean | undefined
   readonly mustChangePassword?: boolean | undefined
   /** Only `false`: an admin can turn a user's MFA off, never on. */
   readonly mfaEnabled?: false | undefined
@@ -182,6 +189,10 @@ export class Users extends Context.Tag("@garrison/plugins/accounts/Users")<Users
       updatedAt: now
     })
 
+    /** The hash of a new password: a chosen one within the policy (named as the request field `password`), a trusted one as it is. */
+    const hashNew = (password: string, username: string, trusted: boolean | undefined) =>
+      trusted === true ? passwords.hashUnchecked(password) : passwords.hash(password, { username, field: "password" })
+
     const count = Effect.map(sql<{ readonly n: number }>`SELECT COUNT(*) AS n FROM accounts_users`, (rows) => Number(rows[0]?.n ?? 0))
 
     const list: UsersShape["list"] = sql<UserRow>`SELECT ${columns} FROM accounts_users ORDER BY username_key`.pipe(
@@ -222,7 +233,7 @@ export class Users extends Context.Tag("@garrison/plugins/accounts/Users")<Users
     const create: UsersShape["create"] = (input) =>
       Effect.gen(function* () {
         // Hash first: the transaction should not wait on Argon2.
-        const hash = yield* passwords.hash(input.password)
+        const hash = yield* hashNew(input.password, input.username, input.passwordTrusted)
         const now = yield* isoNow
         const id = randomUUID()
         return yield* Effect.gen(function* () {
@@ -238,7 +249,9 @@ export class Users extends Context.Tag("@garrison/plugins/accounts/Users")<Users
 
     const createFirstAdmin: UsersShape["createFirstAdmin"] = (input) =>
       Effect.gen(function* () {
-        const hash = yield* passwords.hash(input.password)
+        // A closed setup is 409 whatever the password: answered before the policy and Argon2 (the insert below stays the atomic check).
+        if ((yield* Effect.mapError(count, storeError("count the users"))) > 0) return yield* new SetupClosed()
+        const hash = yield* hashNew(input.password, input.username, input.passwordTrusted)
         const now = yield* isoNow
         const id = randomUUID()
         const admin = { ...input, role: ADMIN_ROLE }
@@ -255,7 +268,13 @@ export class Users extends Context.Tag("@garrison/plugins/accounts/Users")<Users
 
     const update: UsersShape["update"] = (id, patch) =>
       Effect.gen(function* () {
-        const hash = patch.password === undefined ? undefined : yield* passwords.hash(patch.password)
+        let hash: string | undefined
+        if (patch.password !== undefined) {
+          // The policy looks for the username the user will have: read it before hashing, outside the transaction.
+          const current = yield* Effect.mapError(byId(id), storeError("read a user"))
+          if (Option.isNone(current)) return yield* new UserNotFound({ id })
+          hash = yield* hashNew(patch.password, patch.username ?? current.value.username, patch.passwordTrusted)
+        }
         const now = yield* isoNow
         return yield* keepingAnAdmin(
           sql,
@@ -303,7 +322,9 @@ export class Users extends Context.Tag("@garrison/plugins/accounts/Users")<Users
 
     const changeOwnPassword: UsersShape["changeOwnPassword"] = (id, newPassword, currentSession) =>
       Effect.gen(function* () {
-        const hash = yield* passwords.hash(newPassword)
+        const user = yield* Effect.mapError(byId(id), storeError("read a user"))
+        const username = Option.match(user, { onNone: () => "", onSome: (u) => u.username })
+        const hash = yield* passwords.hash(newPassword, { username, field: "newPassword" })
         const now = yield* isoNow
         yield* Effect.gen(function* () {
           yield* sql`UPDATE accounts_users SET password_hash = ${hash}, must_change_password = 0, updated_at = ${now}
@@ -316,11 +337,10 @@ export class Users extends Context.Tag("@garrison/plugins/accounts/Users")<Users
       })
 
     const rehash: UsersShape["rehash"] = (id, password) =>
-      passwords.hash(password).pipe(
+      // Only ever called with a password that verified, which may predate today's policy: hashed as it is.
+      passwords.hashUnchecked(password).pipe(
         Effect.flatMap((hash) => sql`UPDATE accounts_users SET password_hash = ${hash} WHERE id = ${id}`),
         Effect.asVoid,
-        // Only ever called with a password that verified, which may predate today's policy: keep the old hash then.
-        Effect.catchTag("PasswordRejected", () => Effect.void),
         Effect.mapError(storeError("store a rehashed password"))
       )
 
@@ -336,8 +356,7 @@ export class Users extends Context.Tag("@garrison/plugins/accounts/Users")<Users
         for (const user of users) {
           if (Option.isSome(yield* Effect.mapError(byKey(user.username), storeError("read the users of a users restore")))) continue
           const password = generatePassword(20)
-          // Invariant: a generated password of 20 characters is inside the 8 to 128 policy, so PasswordRejected cannot happen.
-          fresh.set(usernameKey(user.username), { password, hash: yield* Effect.orDie(passwords.hash(password)) })
+          fresh.set(usernameKey(user.username), { password, hash: yield* passwords.hashUnchecked(password) })
         }
         const now = yield* isoNow
         return yield* keepingAnAdmin(

@@ -27,6 +27,7 @@ import {
   BodyExample,
   Conflict,
   GatewayTimeout,
+  NotFound,
   ServerFault,
   ServerNotFound,
   ServerUnreadable,
@@ -35,7 +36,7 @@ import {
 import * as Context from "effect/Context"
 import * as Schema from "effect/Schema"
 import { ServerPath } from "../../servers/index.js"
-import { ProviderUnavailable } from "./errors.js"
+import { AgentNotConfigured, ProviderUnavailable } from "./errors.js"
 
 /** Which catalogue action an endpoint runs, and how its request maps onto the action's input. */
 export class ActionOf extends Context.Tag("@garrison/plugins/actions/ActionOf")<ActionOf, {
@@ -78,11 +79,43 @@ export const Capabilities = Schema.Struct({
   actions: Schema.Array(ActionRouteView)
 }).annotations({ identifier: "ActionCapabilities" })
 
+/** Any control character (a newline, NUL, DEL) in `text`. */
+const hasControl = (text: string) => {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code < 0x20 || code === 0x7f) return true
+  }
+  return false
+}
+
+/**
+ * The player an Admin action aims at, named as a kick names one: a Steam64
+ * or DayZ ID (sent to the agent as is; the player need not be online), or
+ * the BattlEye player number, GUID or exact name of an online player,
+ * resolved by the players plugin's `resolvePlayer` to the Steam64 (or DayZ
+ * ID) the server's logs prove for them.
+ */
+export const PlayerArgument = Schema.String.pipe(
+  Schema.filter((s) => (s.trim().length > 0 && s.length <= 128 && !hasControl(s)) || "must be a player: 1 to 128 characters on one line", {
+    description:
+      "The player: a Steam64 or 44-character DayZ ID, or an online player's BattlEye player number, GUID or exact name (as a kick takes it)",
+    examples: ["76561198012345678", "Survivor"]
+  })
+)
+
 /** `freeze` toggles when `frozen` is left out; 1 or true freezes, 0 or false unfreezes. */
 const FreezeBody = Schema.Struct({
-  platformId: AgentFields.PlatformId,
+  platformId: PlayerArgument,
   frozen: Schema.optional(Schema.Union(AgentFields.Flag, Schema.Boolean))
 })
+
+/** An Admin action's body with its `platformId` taken as a `PlayerArgument`; other bodies as the catalogue has them. */
+const withPlayerArgument = (payload: Schema.Schema.AnyNoContext | undefined): Schema.Schema.AnyNoContext | undefined => {
+  if (payload === undefined || !Schema.isSchema(payload) || !("fields" in payload)) return payload
+  const fields = (payload as unknown as Schema.Struct<Schema.Struct.Fields>).fields
+  if (!("platformId" in fields)) return payload
+  return Schema.Struct({ ...fields, platformId: PlayerArgument }).annotations({ parseOptions: { onExcessProperty: "error", errors: "first" } })
+}
 
 const PLAYER_QUERY_PERMISSION = "players.view"
 const ACTION_PERMISSION = "server.rcon"
@@ -141,7 +174,9 @@ const withErrors = (group: LooseGroup): LooseGroup =>
     .addError(BadRequest)
     .addError(ServerNotFound)
     .addError(ServerUnreadable)
+    .addError(NotFound)
     .addError(Conflict)
+    .addError(AgentNotConfigured, { status: 409 })
     .addError(Unavailable)
     .addError(ProviderUnavailable, { status: 503 })
     .addError(BadGateway)
@@ -170,7 +205,7 @@ const adminGroup = (): LooseGroup => {
     group = group.add(
       endpointFor(`admin${route.replace(/(^|[/-])([a-z])/g, (_match: string, _sep: string, c: string) => c.toUpperCase()).replace(/[^A-Za-z]/g, "")}`, `/api/servers/:id/actions/${route}`, action, {
         pathParams: isDetails ? { platformId: "platformId" } : {},
-        ...(isDetails ? { payload: Schema.Struct({}) } : {}),
+        ...(isDetails ? { payload: Schema.Struct({}) } : { payload: withPlayerArgument(action.payload as Schema.Schema.AnyNoContext | undefined) }),
         ...(isFreeze ? { payload: FreezeBody, toggle: true, summary: "Freeze or unfreeze a player (without frozen: toggle)" } : {})
       })
     ) as unknown as LooseGroup

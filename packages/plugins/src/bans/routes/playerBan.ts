@@ -15,8 +15,8 @@ import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
-import { actorErrorToHttp, auditActorOf, canSeeServer, CurrentPrincipal, fieldBadRequest, NotFound, parsePlatformId, PlayerIds, storeDefect } from "@garrison/runtime"
-import { findPlayer } from "../../players/index.js"
+import { actorErrorToHttp, auditActorOf, canSeeServer, CurrentPrincipal, fieldBadRequest, parsePlatformId, PlayerIds, storeDefect } from "@garrison/runtime"
+import { resolvePlayer } from "../../players/index.js"
 import { playerView, Servers } from "../../servers/index.js"
 import { BansApi, KickedOn, type PlayerBanBody, PlayerBanReply } from "../contract/Api.js"
 import { Bans } from "../Bans.js"
@@ -48,10 +48,7 @@ export const PlayerBanRoutes = HttpApiBuilder.group(BansApi, "playerBan", (handl
             body.playerName === undefined ? yield* withServers(findOnline(fromPath.right, (id) => canSeeServer(caller, id))) : Option.none()
           return { steam64: fromPath.right, name: body.playerName ?? Option.match(online, { onNone: () => fromPath.right, onSome: (p) => p.name }) }
         }
-        const player = findPlayer(yield* server.control.players.pipe(Effect.mapError(actorErrorToHttp)), playerId)
-        if (player === undefined) {
-          return yield* new NotFound({ message: `no player "${playerId}" is online on this server` })
-        }
+        const player = yield* resolvePlayer(yield* server.control.players.pipe(Effect.mapError(actorErrorToHttp)), playerId)
         const name = body.playerName ?? player.name
         if (body.platformId === undefined) {
           // A BattlEye GUID cannot be turned back into a Steam64: without the logs, the caller must name the account.

@@ -40,6 +40,9 @@ export const refusalOf = (error: Tagged): ChatActionRefused | undefined => {
     }
     case "ProviderUnavailable":
       return refused(503, "provider-unavailable", message ?? "nothing can run this action now", error.details)
+    // No agent set up: a setting to change, not a passing state (no Retry-After), as the actions routes answer it.
+    case "AgentNotConfigured":
+      return refused(409, "agent-not-configured", message ?? "this server has no agent", error.details)
     case "AgentInvalidInput": {
       const invalid = error as unknown as { readonly error: string; readonly field: string }
       return refused(400, "invalid-request", `params.${invalid.field}: ${invalid.error}`)

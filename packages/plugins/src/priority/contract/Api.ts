@@ -12,7 +12,6 @@ import {
   BadRequest,
   BodyExample,
   Conflict,
-  IsoDateTime,
   NotFound,
   pageFields,
   pageParams,
@@ -51,17 +50,67 @@ export const PlayerName = TrimmedStoredText.pipe(
 )
 
 /**
- * `expiresAt`: a date-time with a zone (`2025-01-31T12:00:00Z`), read by the
- * runtime's strict reader (a date alone, a missing zone and impossible dates
- * such as `2026-02-30` are refused, naming what is wrong), or null for a
- * permanent entry.
+ * `expiresAt` as a request sends it, the same as a ban's: an ISO-8601 date
+ * (`2027-01-31`, midnight UTC) or date-time (`2027-01-31T12:00:00Z`, UTC
+ * without a zone), or a duration from now (`30m`, `12h`, `7d`, `2w`); null
+ * or absent: permanent. The service reads it with the runtime's
+ * `readExpiry` (the strict ISO-8601 reader and `readUserDuration`), so
+ * impossible dates such as `2026-02-30` are refused naming what is wrong.
  */
-export const ExpiresAt = Schema.NullOr(IsoDateTime)
+export const ExpiresAt = Schema.NullOr(
+  Schema.String.pipe(Schema.maxLength(64)).annotations({
+    description:
+      "ISO-8601 date (2027-01-31, midnight UTC) or date-time (2027-01-31T12:00:00Z; UTC without a zone), " +
+      // The runtime's DURATION_EXAMPLES, spelled out: the dashboard's browser barrel of the runtime leaves the durations out.
+      "or a duration from now such as 30m, 12h, 7d or 2w; must be in the future",
+    examples: ["30d", "2027-01-31", "2027-01-31T12:00:00Z"]
+  })
+)
+
+/**
+ * An import entry's `expiresAt`, as a ban import reads it: an ISO-8601 date
+ * or date-time (no durations: an export holds instants), or null.
+ */
+export const ImportedExpiresAt = Schema.NullOr(
+  Schema.String.pipe(Schema.maxLength(64)).annotations({
+    description: "ISO-8601 date (2027-01-31, midnight UTC) or date-time (2027-01-31T12:00:00Z; UTC without a zone)"
+  })
+)
+
+/** `name`, deprecated: the old spelling of `playerName`, still read on input (and answered beside it) for one release. */
+const DeprecatedName = PlayerName.annotations({
+  description: "Deprecated: the old name of `playerName`, still accepted. Send `playerName`; when both are sent they must be equal."
+})
+
+/** Fields with the player's name: `playerName`, or the deprecated `name` (equal when both are sent). */
+interface Named {
+  readonly playerName?: string | undefined
+  readonly name?: string | undefined
+}
+
+/**
+ * The player name a body gives, whichever spelling it used (undefined when
+ * neither), or the field and words of the refusal: both spellings sent must
+ * agree; `required`: one of them must be there. Checked by the service (and
+ * per entry by an import), so the answer names the field like any other.
+ */
+export const playerNameOf = (
+  body: Named,
+  required: boolean
+): { readonly playerName: string | undefined } | { readonly field: string; readonly message: string } =>
+  body.playerName !== undefined && body.name !== undefined && body.playerName !== body.name
+    ? { field: "name", message: "name: the deprecated spelling of playerName, and not the same: send playerName alone" }
+    : required && body.playerName === undefined && body.name === undefined
+      ? { field: "playerName", message: "playerName is required" }
+      : { playerName: body.playerName ?? body.name }
 
 export class PriorityEntry extends Schema.Class<PriorityEntry>("PriorityEntry")({
   id: Schema.String,
   /** Steam64, whatever form was sent. */
   platformId: Schema.String,
+  /** The player's name, as bans say it. */
+  playerName: Schema.String,
+  /** Deprecated: the same as `playerName`, answered for one release for clients that read `name`. */
   name: Schema.String,
   role: Schema.String,
   /** ISO-8601, UTC; null means permanent. */
@@ -73,28 +122,40 @@ export class PriorityEntry extends Schema.Class<PriorityEntry>("PriorityEntry")(
   source: Schema.String
 }) {}
 
-export class PriorityEntryInput extends Schema.Class<PriorityEntryInput>("PriorityEntryInput")({
+/** Body of `POST /api/priority-queue`: `playerName` (or the deprecated `name`) is required (checked by `playerNameOf`). */
+export const PriorityEntryInput = Schema.Struct({
   /** Steam64, Steam2 or Steam3; stored as Steam64. */
   platformId: PlatformId,
-  name: PlayerName,
+  playerName: Schema.optionalWith(PlayerName, { exact: true }),
+  name: Schema.optionalWith(DeprecatedName, { exact: true }),
   role: PriorityRole,
   /** Absent or null: permanent. Must be in the future. */
   expiresAt: Schema.optionalWith(ExpiresAt, { default: () => null })
-}) {}
+}).annotations({ identifier: "PriorityEntryInput" })
+export type PriorityEntryInput = typeof PriorityEntryInput.Type
 
-export class PriorityEntryPatch extends Schema.Class<PriorityEntryPatch>("PriorityEntryPatch")({
-  name: Schema.optional(PlayerName),
+/** Body of `PATCH /api/priority-queue/:id`: only the fields sent change. */
+export const PriorityEntryPatch = Schema.Struct({
+  playerName: Schema.optionalWith(PlayerName, { exact: true }),
+  name: Schema.optionalWith(DeprecatedName, { exact: true }),
   role: Schema.optional(PriorityRole),
-  /** null makes the entry permanent; a date must be in the future. */
+  /** null makes the entry permanent; a date or duration must lie in the future. */
   expiresAt: Schema.optional(ExpiresAt)
-}) {}
+}).annotations({ identifier: "PriorityEntryPatch" })
+export type PriorityEntryPatch = typeof PriorityEntryPatch.Type
 
-/** One entry of an import body; checked one by one so a bad entry never rejects the rest. */
+/**
+ * One entry of an import body; checked one by one so a bad entry never
+ * rejects the rest. An export imports back as is (it carries both
+ * `playerName` and the deprecated `name`, equal); an older export's `name`
+ * alone is read too.
+ */
 export const PriorityImportEntry = Schema.Struct({
   platformId: PlatformId,
-  name: PlayerName,
+  playerName: Schema.optionalWith(PlayerName, { exact: true }),
+  name: Schema.optionalWith(DeprecatedName, { exact: true }),
   role: PriorityRole,
-  expiresAt: Schema.optionalWith(ExpiresAt, { default: () => null }),
+  expiresAt: Schema.optionalWith(ImportedExpiresAt, { default: () => null }),
   /** Absent: the caller. */
   addedBy: Schema.optional(TrimmedStoredText.pipe(Schema.minLength(1), Schema.maxLength(128)))
 })
@@ -150,14 +211,19 @@ export class PriorityGroup extends HttpApiGroup.make("priority")
       .annotate(OpenApi.Summary, "Give a player queue priority")
       .annotate(
         OpenApi.Description,
-        "Written into every server's `priority.txt`. 409 when the player already has an entry; `expiresAt` must be in the future."
+        "Written into every server's `priority.txt`. 409 when the player already has an entry. `expiresAt`, as for a ban: an " +
+          "ISO-8601 date (midnight UTC) or date-time, or a duration from now (`30m`, `12h`, `7d`, `2w`), in the future; null or " +
+          "absent: permanent. `name` is the deprecated spelling of `playerName`, still accepted; entries answer both for now."
       )
-      .annotate(BodyExample, { platformId: "76561198000000001", name: "Survivor", role: "VIP", expiresAt: "2026-12-31T23:59:59Z" })
+      .annotate(BodyExample, { platformId: "76561198000000001", playerName: "Survivor", role: "VIP", expiresAt: "30d" })
   )
   .add(
     HttpApiEndpoint.get("export", "/api/priority-queue/export").addSuccess(Schema.Array(PriorityEntry))
       .annotate(OpenApi.Summary, "Export the priority queue")
-      .annotate(OpenApi.Description, "Every entry, as `POST /api/priority-queue/import` takes them.")
+      .annotate(
+        OpenApi.Description,
+        "Every entry, as `POST /api/priority-queue/import` takes them (`playerName`, and the deprecated `name` beside it for now)."
+      )
   )
   .add(
     HttpApiEndpoint.post("import", "/api/priority-queue/import")
@@ -168,11 +234,12 @@ export class PriorityGroup extends HttpApiGroup.make("priority")
       .annotate(
         OpenApi.Description,
         `An array of entries (at most ${MAX_IMPORT_ENTRIES}), each checked on its own: bad ones are listed in \`errors\`, ` +
-          "players who already have an entry are skipped."
+          "players who already have an entry are skipped. `expiresAt` is an ISO-8601 date (midnight UTC) or date-time, or " +
+          "null; `name` is the deprecated spelling of `playerName`, still accepted."
       )
       .annotate(BodyExample, [
-        { platformId: "76561198000000001", name: "Survivor", role: "VIP", expiresAt: "2026-12-31T23:59:59Z" },
-        { platformId: "76561198000000002", name: "Medic", role: "Supporter", expiresAt: null, addedBy: "admin" }
+        { platformId: "76561198000000001", playerName: "Survivor", role: "VIP", expiresAt: "2026-12-31T23:59:59Z" },
+        { platformId: "76561198000000002", playerName: "Medic", role: "Supporter", expiresAt: null, addedBy: "admin" }
       ])
   )
   .add(
@@ -188,8 +255,12 @@ export class PriorityGroup extends HttpApiGroup.make("priority")
       .addError(BadRequest)
       .addError(NotFound)
       .annotate(OpenApi.Summary, "Change a priority entry")
-      .annotate(OpenApi.Description, "Only the fields sent change; `expiresAt: null` makes the entry permanent.")
-      .annotate(BodyExample, { role: "Premium", expiresAt: "2027-01-31T00:00:00Z" })
+      .annotate(
+        OpenApi.Description,
+        "Only the fields sent change; `expiresAt` as for an add (`30d`, `2027-01-31`, a date-time), `null` makes the entry " +
+          "permanent. `name` is the deprecated spelling of `playerName`, still accepted."
+      )
+      .annotate(BodyExample, { role: "Premium", expiresAt: "2027-01-31" })
   )
   .add(
     HttpApiEndpoint.del("remove", "/api/priority-queue/:id").setPath(PriorityEntryPath).addError(NotFound)

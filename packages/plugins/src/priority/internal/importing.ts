@@ -6,7 +6,8 @@
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { PriorityImportEntry, PriorityImportError } from "../contract/Api.js"
+import { readExpiryDate } from "@garrison/runtime"
+import { playerNameOf, PriorityImportEntry, PriorityImportError } from "../contract/Api.js"
 import { type EntryRow, iso } from "./rows.js"
 
 const decodeEntry = Schema.decodeUnknownEither(PriorityImportEntry)
@@ -51,7 +52,12 @@ export const planImport = (
     const decoded = decodeEntry(raw, { errors: "all" })
     if (Either.isLeft(decoded)) return fail(describe(decoded.left), rawPlatformId(raw))
     const entry = decoded.right
-    if (entry.expiresAt !== null && entry.expiresAt.getTime() <= options.nowMs) {
+    const named = playerNameOf(entry, true)
+    if ("field" in named) return fail(named.message, entry.platformId)
+    // Read as a ban import reads it: an ISO-8601 date (midnight UTC) or date-time (UTC without a zone).
+    const expires = entry.expiresAt === null ? Either.right(null) : readExpiryDate(entry.expiresAt)
+    if (Either.isLeft(expires)) return fail(`expiresAt: ${expires.left}`, entry.platformId)
+    if (expires.right !== null && expires.right <= options.nowMs) {
       return fail("expiresAt: already in the past", entry.platformId)
     }
     if (seen.has(entry.platformId)) {
@@ -63,9 +69,9 @@ export const planImport = (
       id: options.newId(),
       seq: options.firstSeq + rows.length,
       platformId: entry.platformId,
-      name: entry.name,
+      name: named.playerName ?? "",
       role: entry.role,
-      expiresAt: entry.expiresAt === null ? null : iso(entry.expiresAt.getTime()),
+      expiresAt: expires.right === null ? null : iso(expires.right),
       addedBy: entry.addedBy ?? options.caller,
       addedAt,
       source: "import"

@@ -22,7 +22,19 @@ export type EntryRow = typeof EntryRow.Type
 
 export const decodeRows = Schema.decodeUnknown(Schema.Array(EntryRow))
 
-export const toView = ({ seq: _, ...row }: EntryRow): PriorityEntry => new PriorityEntry(row)
+/** The API's view of a row: the name as `playerName`, and as the deprecated `name` beside it (one release). */
+export const toView = ({ seq: _, ...row }: EntryRow): PriorityEntry =>
+  new PriorityEntry({
+    id: row.id,
+    platformId: row.platformId,
+    playerName: row.name,
+    name: row.name,
+    role: row.role,
+    expiresAt: row.expiresAt,
+    addedBy: row.addedBy,
+    addedAt: row.addedAt,
+    source: row.source
+  })
 
 /** An entry as the list and the export read it: its JSON, written by the database, and its sort key. */
 export interface EntryJsonRow {
@@ -41,6 +53,7 @@ export const jsonColumns = perDialect((json) =>
     json.text(json.object({
       id: "id",
       platformId: "platform_id",
+      playerName: "name",
       name: "name",
       role: "role",
       expiresAt: "expires_at",

@@ -6,23 +6,23 @@ import { downloadJson, formatTime, Loaded, useResource } from "@dashboard/ui/dat
 import { ActionButton, SubmitButton, useFeedback, useSubmit } from "@dashboard/ui/feedback.js"
 import { PRIORITY_ROLES, PriorityEntry, PriorityEntryInput, PriorityEntryPatch, type PriorityImportResult } from "../contract/Api.js"
 
-/** `7d`-style or a date from the date input → ISO date-time, or null for permanent. */
-const expiryOf = (text: string): string | null => (text === "" ? null : new Date(text).toISOString())
+/** What the expiry field holds, as the API reads it (`30d`, `2027-01-31`, a date-time), or null for permanent. */
+const expiryOf = (text: string): string | null => (text.trim() === "" ? null : text.trim())
 
 const PriorityPage = () => {
   const entries = useResource(() => api((c) => c.priority.list({ urlParams: { limit: 1000 } })), [])
   const feedback = useFeedback()
   const [platformId, setPlatformId] = useState("")
-  const [name, setName] = useState("")
+  const [playerName, setPlayerName] = useState("")
   const [role, setRole] = useState<string>(PRIORITY_ROLES[0])
   const [expires, setExpires] = useState("")
   const [result, setResult] = useState<PriorityImportResult | undefined>()
   const file = useRef<HTMLInputElement>(null)
   const add = useSubmit(async () => {
-    const payload = Schema.decodeUnknownSync(PriorityEntryInput)({ platformId, name, role, expiresAt: expiryOf(expires) })
+    const payload = Schema.decodeUnknownSync(PriorityEntryInput)({ platformId, playerName, role, expiresAt: expiryOf(expires) })
     await api((c) => c.priority.add({ payload }))
     setPlatformId("")
-    setName("")
+    setPlayerName("")
     setExpires("")
     await entries.reload()
   }, "Added to the priority queue")
@@ -107,7 +107,7 @@ const PriorityPage = () => {
                   {page.items.map((entry) => (
                     <tr key={entry.id}>
                       <td>
-                        {entry.name}
+                        {entry.playerName}
                         {entry.source === "purchase" && (
                           <>
                             {" "}
@@ -119,7 +119,7 @@ const PriorityPage = () => {
                         <div className="muted mono">{entry.platformId}</div>
                       </td>
                       <td>
-                        <select aria-label={`Role of ${entry.name}`} value={entry.role} onChange={(e) => void patch(entry.id, { role: e.target.value }).catch(feedback.error)}>
+                        <select aria-label={`Role of ${entry.playerName}`} value={entry.role} onChange={(e) => void patch(entry.id, { role: e.target.value }).catch(feedback.error)}>
                           {PRIORITY_ROLES.map((r) => (
                             <option key={r}>{r}</option>
                           ))}
@@ -132,10 +132,10 @@ const PriorityPage = () => {
                       <td>
                         <ActionButton
                           run={() => api((c) => c.priority.remove({ path: { id: entry.id } })).then(() => entries.reload())}
-                          confirm={{ title: `Remove ${entry.name} from the queue?`, confirmLabel: "Remove", danger: true }}
+                          confirm={{ title: `Remove ${entry.playerName} from the queue?`, confirmLabel: "Remove", danger: true }}
                           done="Removed"
                         >
-                          Remove<span className="sr-only"> {entry.name}</span>
+                          Remove<span className="sr-only"> {entry.playerName}</span>
                         </ActionButton>
                       </td>
                     </tr>
@@ -154,8 +154,8 @@ const PriorityPage = () => {
             <input value={platformId} onChange={(e) => setPlatformId(e.target.value.trim())} required />
           </label>
           <label>
-            Name
-            <input value={name} onChange={(e) => setName(e.target.value)} required />
+            Player name
+            <input value={playerName} onChange={(e) => setPlayerName(e.target.value)} required />
           </label>
           <label>
             Role
@@ -166,8 +166,8 @@ const PriorityPage = () => {
             </select>
           </label>
           <label>
-            Expires (empty: permanent)
-            <input type="datetime-local" value={expires} onChange={(e) => setExpires(e.target.value)} />
+            Expires (30d, 12h, a date or date-time in UTC; empty: permanent)
+            <input value={expires} onChange={(e) => setExpires(e.target.value)} />
           </label>
         </div>
         <div>

@@ -24,13 +24,16 @@ export const JobRow = Schema.Struct({
   lastRunAt: Schema.NullOr(Schema.String),
   lastResult: Schema.NullOr(Schema.String),
   createdAt: Schema.String,
-  updatedAt: Schema.String
+  updatedAt: Schema.String,
+  /** Who made the job (a principal's id and name); null on jobs made before this was kept, or without a caller. */
+  createdBy: Schema.NullOr(Schema.String),
+  createdByName: Schema.NullOr(Schema.String)
 })
 export type StoredJob = typeof JobRow.Type
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
-export const toView = (job: StoredJob, now: number): ScheduledJob => {
+export const toView = ({ createdBy: _by, createdByName: _name, ...job }: StoredJob, now: number): ScheduledJob => {
   const next = job.enabled ? upcoming(job, now) : { nextRun: undefined, warnings: [] }
   return new ScheduledJob({
     ...job,

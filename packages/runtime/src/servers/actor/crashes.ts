@@ -58,7 +58,8 @@ export const makeCrashes = (kit: ActorKit, deps: CrashesDeps): Crashes => {
         watchdog: cell.entry.watchdog,
         previousCrashes: before.consecutiveCrashes,
         ranMs: before.startedAt === undefined ? undefined : now - before.startedAt,
-        options
+        options,
+        operation: before.operation?.kind
       })
       yield* endRun
       cell.lastCrash = reason
@@ -80,7 +81,8 @@ export const makeCrashes = (kit: ActorKit, deps: CrashesDeps): Crashes => {
           reason,
           consecutiveCrashes: plan.crashes,
           watchdog: plan.action,
-          restartInMs: plan.delay
+          restartInMs: plan.delay,
+          ...(plan.action === "operation" && before.operation !== undefined ? { operation: before.operation.kind } : {})
         })
       )
       if (plan.delay !== null) {

@@ -1,8 +1,9 @@
 /**
  * What happened in the game: the chat as RCON forwarded it, and the kill
  * feed and leaderboard as the agent's mod reports them (`world-events`,
- * `leaderboard`). Without an agent the kill feed and leaderboard are 503
- * `provider-unavailable`, naming why, as every agent action answers.
+ * `leaderboard`). Without an agent the kill feed and leaderboard are 409
+ * `agent-not-configured` (503 `provider-unavailable` when the agent is set
+ * up but cannot be reached), naming why, as every agent action answers.
  */
 import { actionsByName } from "@garrison/agent/client"
 import * as Effect from "effect/Effect"

@@ -6,7 +6,7 @@
 import { actionsByName } from "@garrison/agent/client"
 import * as Effect from "effect/Effect"
 import { type OnlinePlayer, PlayerIds } from "@garrison/runtime"
-import { findPlayer, PlayerKicked } from "../../../players/index.js"
+import { PlayerKicked, resolvePlayer } from "../../../players/index.js"
 import { number, optionalBoolean, optionalText, type Params, steam64, text } from "../params.js"
 import { InvalidChatInput } from "../../errors.js"
 import { asRefusal, refused } from "../refusals.js"
@@ -34,7 +34,7 @@ export const playerInfo: ServerRunner = (call, server, services) =>
       .run({ server, action: actionsByName.get("player.details")!, input: { platformId }, caller: call.caller, clientIp: call.clientIp })
       .pipe(
         Effect.map(({ data }) => data),
-        Effect.catchTag("ProviderUnavailable", () => Effect.succeed(undefined)),
+        Effect.catchTags({ ProviderUnavailable: () => Effect.succeed(undefined), AgentNotConfigured: () => Effect.succeed(undefined) }),
         asRefusal
       )
     if (fromAgent !== undefined) {
@@ -57,8 +57,7 @@ export const kick: ServerRunner = (call, server, services) =>
   Effect.gen(function* () {
     const who = yield* text(call.params, "player", { max: 100 })
     const reason = (yield* optionalText(call.params, "reason", { max: 200 })) ?? DEFAULT_KICK_REASON
-    const player = findPlayer(yield* asRefusal(server.control.players), who)
-    if (player === undefined) return yield* Effect.fail(refused(404, "not-found", `no player "${who}" is online on this server`))
+    const player = yield* asRefusal(resolvePlayer(yield* asRefusal(server.control.players), who))
     yield* asRefusal(server.control.kick(player, reason))
     const entry = yield* server.entry
     yield* services.bus.publish(
