@@ -181,7 +181,8 @@ export class ServerFileSync extends Context.Tag("@garrison/runtime/ServerFileSyn
                   )
             const expiry = Option.match(next, {
               onNone: () => Effect.never,
-              onSome: (when) => Effect.sleep(Duration.millis(Math.max(1, when - at)))
+              // Measured from the clock as the wait begins, not from `at`: the query above takes time (and a test's clock may move meanwhile).
+              onSome: (when) => Effect.flatMap(now, (current) => Effect.sleep(Duration.millis(Math.max(1, when - current))))
             })
             yield* Ref.update(waits, (n) => n + 1)
             const woke = yield* Effect.raceFirst(Effect.as(expiry, "expiry" as const), Effect.as(Queue.take(wake), "wake" as const))
