@@ -372,6 +372,15 @@ describe("a server with no agent", () => {
             '(PATCH /api/servers/s1 with {"agent": {"url": ..., "apiKey": ...}})',
           details: { serverId: "s1", action: "player.heal" }
         })
+        // A role scoped to s1 gets the same answer there (naming s1 alone); on another server, 403 before anything is read.
+        const scoped = "mia:server.rcon@s1,players.view@s1,server.view@s1"
+        expect((yield* call("POST", "/api/servers/s1/actions/heal", { as: scoped, json: { platformId: BRAVO } })).body).toMatchObject({
+          error: "agent-not-configured",
+          details: { serverId: "s1" }
+        })
+        const elsewhere = yield* call("POST", "/api/servers/s2/actions/heal", { as: scoped, json: { platformId: BRAVO } })
+        expect(elsewhere.status).toBe(403)
+        expect(JSON.stringify(elsewhere.body)).not.toMatch(/agent|Chernarus/)
         // By name as well: the player is found, then the same answer.
         expect((yield* call("POST", "/api/servers/s1/actions/teleport", { as: MOD, json: { platformId: "Bravo", x: 1, y: 2, z: 3 } })).body).toMatchObject({
           error: "agent-not-configured"
