@@ -14,6 +14,7 @@
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpApi from "@effect/platform/HttpApi"
 import * as HttpApiClient from "@effect/platform/HttpApiClient"
+import type * as HttpApiGroup from "@effect/platform/HttpApiGroup"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientError from "@effect/platform/HttpClientError"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
@@ -226,6 +227,26 @@ export const call = <A, E>(effect: Effect.Effect<A, E>): Promise<A> =>
 
 /** `call` for the typed client: `api((c) => c.servers.list({ urlParams: {} }))`. */
 export const api = <A, E>(f: (c: Client) => Effect.Effect<A, E>): Promise<A> => call(Effect.suspend(() => f(client)))
+
+/**
+ * `api` for a contract outside `GarrisonApi`: a page's own plugin contract,
+ * built the first time that page's chunk asks, so the contract's schemas load
+ * with the page instead of in the first load. Same transport, CSRF, ETags and
+ * errors as `api`.
+ *
+ * ```ts
+ * const modsApi = apiFor(ModsApi)
+ * const mods = await modsApi((c) => c.mods.list({ path: { id } }))
+ * ```
+ */
+export const apiFor = <ApiId extends string, Groups extends HttpApiGroup.HttpApiGroup.Any, ApiE>(contract: HttpApi.HttpApi<ApiId, Groups, ApiE, never>) => {
+  type ContractClient = HttpApiClient.Client<Groups, ApiE | HttpClientError.HttpClientError, never>
+  let made: ContractClient | undefined
+  // The plugins' contracts declare no client-side middleware, so the client needs nothing more to be built.
+  const build = HttpApiClient.makeWith(contract, { httpClient: http, baseUrl: origin }) as Effect.Effect<ContractClient>
+  const clientOf = (): ContractClient => (made ??= Effect.runSync(build))
+  return <A, E>(f: (c: ContractClient) => Effect.Effect<A, E>): Promise<A> => call(Effect.suspend(() => f(clientOf())))
+}
 
 /** JSON to a path with the same client (the actions API, whose endpoints are built from the agent's catalogue). */
 export const send = (method: "GET" | "POST", path: string, body?: unknown): Promise<unknown> =>
