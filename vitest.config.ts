@@ -40,6 +40,8 @@ export default defineConfig({
     poolOptions: { forks: { isolate: false } },
     projects: [
       {
+        // Dashboard components compile as the dashboard's build compiles them (React's automatic runtime).
+        esbuild: { jsx: "automatic" },
         resolve: {
           alias: [
             { find: /^@garrison\/runtime$/, replacement: at("packages/runtime/src/index.ts") },
@@ -48,6 +50,8 @@ export default defineConfig({
             { find: /^@garrison\/http$/, replacement: at("packages/http/src/index.ts") },
             { find: /^@garrison\/agent$/, replacement: at("packages/agent/src/index.ts") },
             { find: /^@garrison\/agent\/(contract|client)$/, replacement: at("packages/agent/src/$1/index.ts") },
+            // Dashboard components rendered to markup in unit tests (their own imports use this alias).
+            { find: /^@dashboard\/(.*)$/, replacement: at("packages/dashboard/src/$1") },
             { find: /^@garrison\/testkit$/, replacement: at("packages/testkit/src/index.ts") },
             { find: /^@garrison\/testkit\/(core|TestAuthPlugin|DriverStatements|globalSetup|fileSetup|filePostgres)$/, replacement: at("packages/testkit/src/$1.ts") },
             // The examples, by their package names (what tests import), from source too.

@@ -132,6 +132,41 @@ describe("listing", () => {
   )
 })
 
+describe("reading one entry", () => {
+  it.scopedLive("GET /api/servers/:id answers the entry with its secrets masked, to server.deploy on that server only", () =>
+    Effect.gen(function* () {
+      const dir = fakeInstall({ activeConfig: true })
+      // The agent's URL is an admin's to set.
+      const made = yield* call("POST", "/api/servers", {
+        as: ADMIN,
+        json: { name: "Read Me", installDir: dir, mods: ["@CF"], agent: { url: "http://127.0.0.1:9100", apiKey: "agent-secret-key-123" } }
+      })
+      expect(made.status).toBe(201)
+      const id = String(made.body.id)
+      const other = yield* createdId({ name: "Other", installDir: fakeInstall() })
+
+      const read = yield* call("GET", `/api/servers/${id}`, { as: `mod:server.deploy@${id}` })
+      expect(read.status).toBe(200)
+      expect(read.body).toMatchObject({
+        id,
+        name: "Read Me",
+        installDir: dir,
+        mods: ["@CF"],
+        rcon: { port: 2406, password: "********" },
+        agent: { url: "http://127.0.0.1:9100", apiKey: "********" },
+        status: "stopped"
+      })
+      expect(JSON.stringify(read.body)).not.toContain("activepw")
+      expect(JSON.stringify(read.body)).not.toContain("agent-secret-key-123")
+
+      // Scoped to one server: the other entry's folders stay out of reach, and so do they for a viewer.
+      expect((yield* call("GET", `/api/servers/${other}`, { as: `mod:server.deploy@${id}` })).status).toBe(403)
+      expect((yield* call("GET", `/api/servers/${id}`, { as: "v:server.view" })).status).toBe(403)
+      expect((yield* call("GET", "/api/servers/7d0c5a8e-0b1f-4c39-9d1a-2f8e6b4c3a10", { as: ADMIN })).status).toBe(404)
+    }).pipe(Effect.provide(controller()))
+  )
+})
+
 describe("server lifecycle over HTTP", () => {
   it.scopedLive("404 for unknown ids", () =>
     Effect.gen(function* () {

@@ -1,8 +1,13 @@
-/** The audit trail: filter by actor, action, result and time; page back; check the hash chain. */
+/**
+ * The audit trail: filter by actor, action, result and time; page through it
+ * 25 rows at a time (Newer / Older: the page stays one screen tall however
+ * long the trail is); check the hash chain. Rows written before actor names
+ * were kept show the user's current name, looked up from the users list.
+ */
 import { useState } from "react"
 import { api } from "@dashboard/api/client.js"
 import { formatTime, Loaded, useResource } from "@dashboard/ui/data.js"
-import { ActionButton, Spinner, useFeedback } from "@dashboard/ui/feedback.js"
+import { ActionButton, Spinner } from "@dashboard/ui/feedback.js"
 import type { AuditResult, AuditRow, VerifyReport } from "../contract/Api.js"
 
 interface Filters {
@@ -15,8 +20,10 @@ interface Filters {
 
 const EMPTY: Filters = { actor: "", action: "", result: "", from: "", to: "" }
 
+const PAGE_SIZE = 25
+
 const paramsOf = (f: Filters) => ({
-  limit: 100,
+  limit: PAGE_SIZE,
   ...(f.actor === "" ? {} : { actor: f.actor }),
   ...(f.action === "" ? {} : { action: f.action }),
   ...(f.result === "" ? {} : { result: f.result }),
@@ -24,31 +31,39 @@ const paramsOf = (f: Filters) => ({
   ...(f.to === "" ? {} : { to: new Date(`${f.to}T00:00:00Z`) })
 })
 
-/** The actor's name with its id under it, as the row was written; the id alone on rows without a name. */
-const Actor = ({ row }: { readonly row: AuditRow }) =>
-  row.actorName === null ? (
+/**
+ * The actor's name with its id under it, as the row was written; on rows
+ * from before names, the user's name now (from `names`), else the id.
+ */
+const Actor = ({ row, names }: { readonly row: AuditRow; readonly names: ReadonlyMap<string, string> }) => {
+  const name = row.actorName ?? (row.actor === null ? undefined : names.get(row.actor))
+  return name === undefined ? (
     <span className="mono">{row.actor ?? "—"}</span>
   ) : (
     <>
-      {row.actorName}
-      {row.actor !== null && row.actor !== row.actorName && <div className="muted mono">{row.actor}</div>}
+      {name}
+      {row.actor !== null && row.actor !== name && <div className="muted mono">{row.actor}</div>}
     </>
   )
+}
 
 const AuditPage = () => {
   const [draft, setDraft] = useState<Filters>(EMPTY)
   const [filters, setFilters] = useState<Filters>(EMPTY)
-  const [older, setOlder] = useState<ReadonlyArray<AuditRow>>([])
-  const [cursor, setCursor] = useState<string | null>(null)
+  // The cursors of the pages before the one shown (the first page has none): Newer pops, Older pushes.
+  const [cursors, setCursors] = useState<ReadonlyArray<string | undefined>>([undefined])
   const [report, setReport] = useState<VerifyReport | undefined>()
-  const [loadingMore, setLoadingMore] = useState(false)
-  const feedback = useFeedback()
-  const rows = useResource(async () => {
-    const page = await api((c) => c.audit.list({ urlParams: paramsOf(filters) }))
-    setOlder([])
-    setCursor(page.nextCursor)
-    return page
-  }, [filters])
+  const cursor = cursors[cursors.length - 1]
+  const rows = useResource(
+    () => api((c) => c.audit.list({ urlParams: { ...paramsOf(filters), ...(cursor === undefined ? {} : { cursor }) } })),
+    [filters, cursor]
+  )
+  const users = useResource(() => api((c) => c.users.list({ urlParams: { limit: 1000 } })), [])
+  const names = new Map((users.data?.items ?? []).map((user) => [user.id, user.username] as const))
+  const applyFilters = (next: Filters) => {
+    setFilters(next)
+    setCursors([undefined])
+  }
 
   return (
     <section className="stack">
@@ -67,7 +82,7 @@ const AuditPage = () => {
         className="card grid"
         onSubmit={(e) => {
           e.preventDefault()
-          setFilters(draft)
+          applyFilters(draft)
         }}
         aria-label="Filter the audit trail"
       >
@@ -100,14 +115,14 @@ const AuditPage = () => {
           <button type="submit" className="primary">
             Filter
           </button>
-          <button type="button" onClick={() => (setDraft(EMPTY), setFilters(EMPTY))}>
+          <button type="button" onClick={() => (setDraft(EMPTY), applyFilters(EMPTY))}>
             Clear
           </button>
         </div>
       </form>
       <Loaded resource={rows}>
         {(page) => {
-          const all = [...page.items, ...older]
+          const all = page.items
           return all.length === 0 ? (
             <p className="notice">No audit rows match.</p>
           ) : (
@@ -144,7 +159,7 @@ const AuditPage = () => {
                           <span className={`badge ${row.result === "success" ? "status-running" : "status-crashed"}`}>{row.result}</span>
                         </td>
                         <td className="hide-narrow">
-                          <Actor row={row} />
+                          <Actor row={row} names={names} />
                         </td>
                         <td className="hide-narrow">{row.target ?? "—"}</td>
                         <td className="hide-narrow">{row.ip ?? "—"}</td>
@@ -153,26 +168,25 @@ const AuditPage = () => {
                   </tbody>
                 </table>
               </div>
-              {cursor !== null && (
+              <nav className="row" aria-label="Audit pages">
+                <button type="button" disabled={cursors.length === 1} onClick={() => setCursors((all) => all.slice(0, -1))}>
+                  Newer
+                </button>
+                <span className="muted">
+                  Page {cursors.length}
+                  {rows.loading && <Spinner label="Loading" />}
+                </span>
                 <button
                   type="button"
-                  disabled={loadingMore}
-                  onClick={async () => {
-                    setLoadingMore(true)
-                    try {
-                      const next = await api((c) => c.audit.list({ urlParams: { ...paramsOf(filters), cursor } }))
-                      setOlder((rows) => [...rows, ...next.items])
-                      setCursor(next.nextCursor)
-                    } catch (error) {
-                      feedback.error(error)
-                    } finally {
-                      setLoadingMore(false)
-                    }
+                  disabled={page.nextCursor === null}
+                  onClick={() => {
+                    const next = page.nextCursor
+                    if (next !== null) setCursors((all) => [...all, next])
                   }}
                 >
-                  {loadingMore && <Spinner label="Loading" />}Older rows
+                  Older
                 </button>
-              )}
+              </nav>
             </>
           )
         }}

@@ -13,6 +13,7 @@ import { ActionButton, useFeedback } from "@dashboard/ui/feedback.js"
 import { PlatformId } from "@garrison/runtime"
 import type { Capabilities } from "../../actions/contract/Api.js"
 import type { PlayerView } from "../../servers/contract/fields.js"
+import { PlayerDetails } from "./PlayerDetails.js"
 
 type Player = typeof PlayerView.Type
 type CapabilitiesView = typeof Capabilities.Type
@@ -226,7 +227,7 @@ const PlayerPanel = ({
               </label>
               {actionButton("spawn-item", "Spawn item", { itemClass, quantity: Number(quantity) })}
             </div>
-            {details !== undefined && <pre className="log-view">{JSON.stringify(details, null, 2)}</pre>}
+            {details !== undefined && <PlayerDetails answer={details} />}
           </fieldset>
         </>
       )}

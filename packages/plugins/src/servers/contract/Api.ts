@@ -106,6 +106,18 @@ export class ServersGroup extends HttpApiGroup.make("servers")
       .annotate(BodyExample, { action: "restart", ids: ["3f2b8c9e-1d4a-4e6b-9c7f-5a8d2e1b0c4f", "8a1d7f3c-2b6e-4c9a-b5d4-0e9f1a2c3b7d"] })
   )
   .add(
+    HttpApiEndpoint.get("get", "/api/servers/:id")
+      .setPath(ServerPath)
+      .addSuccess(ServerView)
+      .annotate(Access, Access.permission("server.deploy"))
+      .annotate(OpenApi.Summary, "A server entry")
+      .annotate(
+        OpenApi.Description,
+        "The entry as `PATCH` answers it (folders, ports, mods, launch arguments, RCON and agent with their secrets masked, " +
+          "watchdog) with its live status: what the settings form starts from. `server.deploy` because it names host folders."
+      )
+  )
+  .add(
     HttpApiEndpoint.patch("update", "/api/servers/:id")
       .setPath(ServerPath)
       .setPayload(UpdateServerBody)

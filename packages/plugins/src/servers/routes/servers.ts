@@ -154,6 +154,7 @@ export const ServersRoutes = HttpApiBuilder.group(ServersApi, "servers", (handle
           return yield* detect(payload.installDir, stored, folders)
         })
       )
+      .handle("get", ({ path }) => viewOf(path.id))
       .handle("update", ({ path, payload }) =>
         Effect.gen(function* () {
           const caller = yield* CurrentPrincipal

@@ -9,10 +9,55 @@ import { Link } from "@dashboard/app/router.js"
 import { allowed, useSession } from "@dashboard/app/session.js"
 import { Loaded, formatBytes, formatTime, formatUptime, useResource } from "@dashboard/ui/data.js"
 import { ActionButton, Spinner } from "@dashboard/ui/feedback.js"
-import type { ServerStatusView } from "../contract/fields.js"
+import { CopyField } from "@dashboard/ui/CopyField.js"
+import type { ServerStatusView, ServerView } from "../contract/fields.js"
 import { percent, StatusBadge } from "./shared.js"
 
-const Overview = ({ status }: { readonly status: ServerStatusView }) => (
+const modList = (mods: ReadonlyArray<string>) => (mods.length === 0 ? "none" : mods.join(", "))
+
+/**
+ * Where the server is and what it runs (for those who may change the entry:
+ * it names host folders). The connect address is this dashboard's host name
+ * with the game port: what players type when the game server shares the host.
+ */
+const EntryFacts = ({ entry }: { readonly entry: ServerView }) => (
+  <section className="card stack" aria-labelledby="entry-title">
+    <h2 id="entry-title">Entry</h2>
+    <CopyField label="Connect address" value={`${window.location.hostname}:${entry.gamePort}`} copiedMessage="Connect address copied" />
+    <dl className="kv">
+      <dt>Game port</dt>
+      <dd>{entry.gamePort}</dd>
+      <dt>RCON</dt>
+      <dd>{entry.rcon === null ? "not set" : `${entry.rcon.protocol === "battleye" ? "BattlEye" : "Source"} on ${entry.rcon.host}:${entry.rcon.port}`}</dd>
+      <dt>Install folder</dt>
+      <dd className="mono">{entry.installDir}</dd>
+      <dt>Config file</dt>
+      <dd className="mono">{entry.configFile}</dd>
+      <dt>Mods</dt>
+      <dd>{modList(entry.mods)}</dd>
+      <dt>Server mods</dt>
+      <dd>{modList(entry.serverMods)}</dd>
+      <dt>Agent</dt>
+      <dd className={entry.agent === null ? undefined : "mono"}>{entry.agent?.url ?? "none: in-game actions are off"}</dd>
+      <dt>Watchdog</dt>
+      <dd>{entry.watchdog ? "on: restarts after a crash" : "off"}</dd>
+    </dl>
+  </section>
+)
+
+const Overview = ({ status, serverId, canReadEntry }: { readonly status: ServerStatusView; readonly serverId: string; readonly canReadEntry: boolean }) => (
+  <div className="stack">
+    <StatusFacts status={status} />
+    {canReadEntry && <EntryOf serverId={serverId} />}
+  </div>
+)
+
+const EntryOf = ({ serverId }: { readonly serverId: string }) => {
+  const entry = useResource(() => api((c) => c.servers.get({ path: { id: serverId } })), [serverId])
+  return <Loaded resource={entry}>{(e) => <EntryFacts entry={e} />}</Loaded>
+}
+
+const StatusFacts = ({ status }: { readonly status: ServerStatusView }) => (
   <dl className="kv card">
     <dt>State</dt>
     <dd>
@@ -129,7 +174,7 @@ const ServerPage = ({ params }: { readonly params: Readonly<Record<string, strin
               ))}
             </nav>
             {tabId === "overview" ? (
-              <Overview status={s} />
+              <Overview status={s} serverId={id} canReadEntry={can("server.deploy")} />
             ) : tab === undefined ? (
               <p className="notice">No such section, or you may not open it.</p>
             ) : (
