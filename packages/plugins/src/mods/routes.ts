@@ -5,6 +5,7 @@ import * as Schema from "effect/Schema"
 import {
   auditActorOf,
   type BadRequest,
+  canSeeServer,
   type Conflict,
   conflictWith,
   CurrentPrincipal,
@@ -13,11 +14,12 @@ import {
   notFoundWith,
   type Principal,
   serverSentEvents,
-  storeDefect,
-  visibleServers
+  Forbidden,
+  principalCan,
+  storeDefect
 } from "@garrison/runtime"
 import { workshopHttpError } from "../platform/index.js"
-import { CacheCleaned, CacheStats, type ModJob, ModJobs, ModsApi, UpdateStarted } from "./contract/Api.js"
+import { CacheCleaned, CacheStats, type ModJob, ModJobs, MODS_VIEW, ModsApi, UpdateStarted } from "./contract/Api.js"
 import type { InvalidModRequest, ModConflict, ModNotFound, ModStoreError } from "./errors.js"
 import { Mods } from "./Mods.js"
 
@@ -47,11 +49,16 @@ const answered = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, Exc
     isModError(error) ? toHttp(error) : Effect.fail(error as Exclude<E, ModError>)
   )
 
-/** The jobs of `items` on servers `caller` may see. */
-const visibleJobs = (caller: Principal) => {
-  const visible = visibleServers(caller)
-  return (items: ReadonlyArray<ModJob>): ReadonlyArray<ModJob> => (visible === "all" ? items : items.filter((job) => visible.has(job.serverId)))
-}
+/**
+ * The jobs of `items` on servers the caller sees and holds `mods.view` on
+ * (everywhere, or scoped to that server); 403 when they hold it nowhere.
+ */
+const visibleJobs = (caller: Principal) =>
+  principalCan(caller, MODS_VIEW) || (caller.scoped?.get(MODS_VIEW)?.size ?? 0) > 0
+    ? Effect.succeed((items: ReadonlyArray<ModJob>): ReadonlyArray<ModJob> =>
+        items.filter((job) => canSeeServer(caller, job.serverId) && principalCan(caller, MODS_VIEW, job.serverId))
+      )
+    : Effect.fail(new Forbidden({ message: `${MODS_VIEW} is required on at least one server`, details: { permission: MODS_VIEW } }))
 
 export const ModsRoutes = HttpApiBuilder.group(ModsApi, "mods", (handlers) =>
   Effect.gen(function* () {
@@ -97,13 +104,13 @@ export const ModJobsRoutes = HttpApiBuilder.group(ModsApi, "modJobs", (handlers)
       // Jobs of the servers the caller may see only (a role scoped to some servers sees theirs).
       .handle("installStatus", () =>
         Effect.gen(function* () {
-          const visible = visibleJobs(yield* CurrentPrincipal)
+          const visible = yield* visibleJobs(yield* CurrentPrincipal)
           return new ModJobs({ items: visible(yield* mods.jobs), nextCursor: null })
         })
       )
       .handle("installEvents", () =>
-        Effect.map(CurrentPrincipal, (caller) => {
-          const visible = visibleJobs(caller)
+        Effect.gen(function* () {
+          const visible = yield* visibleJobs(yield* CurrentPrincipal)
           return serverSentEvents(mods.followJobs, "jobs", (items) => encodeJobs(new ModJobs({ items: visible(items), nextCursor: null })))
         })
       )

@@ -252,6 +252,18 @@ describe("changing installed mods", () => {
         const streamed = yield* request("GET", "/api/mods/install-status/events", { as: scoped })
         expect(streamed.text).toContain(a)
         expect(streamed.text).not.toContain(b)
+        // mods.view granted on one server only (the tab's scoped moderator): that server's jobs, over both routes.
+        const modsOnA = `mia:server.view,mods.view@${a}`
+        const scopedJobs = (yield* call("GET", "/api/mods/install-status", { as: modsOnA })).body as { items: ReadonlyArray<{ serverId: string }> }
+        expect(scopedJobs.items.map((job) => job.serverId)).toEqual([a])
+        const scopedStream = yield* request("GET", "/api/mods/install-status/events", { as: modsOnA })
+        expect(scopedStream.text).toContain(a)
+        expect(scopedStream.text).not.toContain(b)
+        // mods.view nowhere: refused, naming it.
+        const none = yield* call("GET", "/api/mods/install-status", { as: "nat:server.view" })
+        expect(none.status).toBe(403)
+        expect(String((none.body as { message?: unknown }).message)).toContain("mods.view")
+        expect((yield* request("GET", "/api/mods/install-status/events", { as: "nat:server.view" })).status).toBe(403)
         // Roles that name no server see every job.
         const everyone = (yield* call("GET", "/api/mods/install-status", { as: VIEWER })).body as { items: ReadonlyArray<{ serverId: string }> }
         expect(new Set(everyone.items.map((job) => job.serverId))).toEqual(new Set([a, b]))

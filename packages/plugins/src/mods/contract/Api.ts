@@ -18,6 +18,7 @@ import {
   BadRequest,
   BodyExample,
   Conflict,
+  Forbidden,
   NotFound,
   pageFields,
   type PermissionDefinition,
@@ -280,16 +281,23 @@ export class ModJobsGroup extends HttpApiGroup.make("modJobs")
   .add(
     HttpApiEndpoint.get("installStatus", "/api/mods/install-status")
       .addSuccess(ModJobs)
-      .annotate(Access, Access.permission(MODS_VIEW))
+      .addError(Forbidden)
+      // Not about one server: a role granting mods.view on some servers only reads those servers' jobs (the handler filters).
+      .annotate(Access, Access.anyAuth)
       .annotate(OpenApi.Summary, "Install and update progress")
-      .annotate(OpenApi.Description, "Jobs running now and those that ended in the last hour, newest first.")
+      .annotate(
+        OpenApi.Description,
+        "Jobs running now and those that ended in the last hour, newest first: those of the servers the caller holds `mods.view` on " +
+          "(everywhere, or the servers a scoped grant names); 403 for a caller who holds it nowhere."
+      )
   )
   .add(
     HttpApiEndpoint.get("installEvents", "/api/mods/install-status/events")
       .addSuccess(Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "text/event-stream" })))
-      .annotate(Access, Access.permission(MODS_VIEW))
+      .addError(Forbidden)
+      .annotate(Access, Access.anyAuth)
       .annotate(OpenApi.Summary, "Install and update progress as Server-Sent Events")
-      .annotate(OpenApi.Description, "`event: jobs` with the jobs as JSON (as `install-status` lists them), now and at every change until none runs.")
+      .annotate(OpenApi.Description, "`event: jobs` with the jobs as JSON (as `install-status` lists them, for the same servers), now and at every change until none runs.")
   )
   .add(
     HttpApiEndpoint.get("cacheStats", "/api/mods/cache/stats")
