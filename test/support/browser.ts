@@ -355,7 +355,8 @@ export const waitForHeading = async (page: WatchedPage, name: string | RegExp, l
 
 /** Waits (15 s) until the page has settled: its first load's spinners (`.loading`) gone, however many sections load at once. */
 export const waitForFirstLoad = (page: WatchedPage): Promise<void> =>
-  page.page.waitForFunction("document.querySelectorAll('.loading').length === 0", undefined, { timeout: 15_000 }).then(() => undefined)
+  // A locator, not waitForFunction: see the note on waiting above (the policy refuses a compiled string while spinners remain).
+  page.page.locator(".loading").first().waitFor({ state: "detached", timeout: 15_000 })
 
 /**
  * Opens `page`'s URL again in a new context at `viewport`, with `page`'s

@@ -16,6 +16,7 @@ export {
   GatewayTimeout,
   NotFound,
   PaymentRequired,
+  PreconditionFailed,
   Unauthenticated,
   Unavailable
 } from "../../../runtime/src/http/ApiErrors.js"
@@ -28,5 +29,7 @@ export { pageFields, pageParams, PageWithTotal, totalField } from "../../../runt
 export { IsoDateOrDateTime, IsoDateTime } from "../../../runtime/src/time/IsoDateTime.js"
 export { PlatformId, Steam64 } from "../../../runtime/src/game/PlayerIds.js"
 export { SECRET_MASK } from "../../../runtime/src/game/SecretMasks.js"
+export { editServerConfig, parseServerConfig } from "../../../runtime/src/game/ServerConfigFile.js"
+export { decodeIssues } from "../../../runtime/src/http/DecodeIssues.js"
 export { ServerFault, ServerNotFound, ServerUnreadable } from "../../../runtime/src/servers/ServerErrors.js"
 export { LaunchArgument, LaunchFields, LaunchPath, ModName } from "../../../runtime/src/servers/LaunchParameters.js"
