@@ -107,7 +107,7 @@ describe.sequential("server entries and the simulator", { timeout: 60_000 }, () 
     )
     const bravo = withIds.players.find((p) => p.name === "Bravo17")!
     expect(bravo).toMatchObject({ steam64: BRAVO, dayzId: BRAVO_DAYZ_ID })
-    expect(readRpt(a)).toContain(`Player "Bravo17"(steamID=${BRAVO}) is connected`)
+    expect(readRpt(a)).toContain(`Player "Bravo17" is connected (steamID=${BRAVO})`)
     expect(readAdm(a)).toContain(`Player "Bravo17" is connected (id=${BRAVO_DAYZ_ID})`)
     bravoOnline.set(true)
   })

@@ -7,8 +7,13 @@
  * - `0x01` command: the reply carries the same seq; replies longer than the
  *   part size go out as numbered parts (`0x00`, count, index).
  * - `0x02` server messages to every logged-in client, each with the client's
- *   own seq, repeated every `retryMs` (5 times at most) until acknowledged.
- * - A client silent for longer than `clientTimeoutMs` is dropped.
+ *   own seq (wrapping 255 to 0), repeated every `retryMs` until acknowledged;
+ *   a client that leaves one unacknowledged through 5 resends is dropped, as
+ *   real servers drop a client that stopped answering.
+ * - Only command packets (an empty one is the keep-alive) keep a client
+ *   logged in: acknowledgements do not. A client that sends no command for
+ *   `clientTimeoutMs` (45 s on a real server) is dropped.
+ * - `admins` is answered here (only this layer knows the RCon clients).
  */
 import * as Dgram from "node:dgram"
 import { crc32 } from "node:zlib"
@@ -28,6 +33,8 @@ export interface BattlEyeServerOptions {
   readonly execute: (text: string, admin: number) => string
   readonly onLogin: (admin: number, address: string, port: number) => void
   readonly log: (line: string) => void
+  /** Milliseconds now; tests pass their own to judge the keep-alive rule without waiting 45 s. */
+  readonly now?: () => number
 }
 
 const MAX_RETRIES = 5
@@ -56,6 +63,8 @@ const seqText = (type: number, seq: number, text: string | Buffer) => {
   return out
 }
 
+const clientKey = (client: { readonly address: string; readonly port: number }) => `${client.address}:${client.port}`
+
 interface Unacked {
   readonly packet: Buffer
   retries: number
@@ -79,12 +88,15 @@ export class BattlEyeServer {
     lookup: (address, _options, callback) => callback(null, address, 4)
   })
   private readonly clients = new Map<string, Client>()
+  private readonly now: () => number
   private nextAdmin = 0
   private sweeper: NodeJS.Timeout | undefined
   /** While frozen (hang mode "freeze") every datagram is ignored. */
   frozen = false
 
-  constructor(private readonly options: BattlEyeServerOptions) {}
+  constructor(private readonly options: BattlEyeServerOptions) {
+    this.now = options.now ?? Date.now
+  }
 
   start(): Promise<void> {
     this.socket.on("message", (datagram, rinfo) => this.onDatagram(datagram, rinfo.address, rinfo.port))
@@ -97,6 +109,11 @@ export class BattlEyeServer {
         resolve()
       })
     })
+  }
+
+  /** The bound UDP port (useful when started on port 0). */
+  get port(): number {
+    return this.socket.address().port
   }
 
   get clientCount(): number {
@@ -123,18 +140,19 @@ export class BattlEyeServer {
       if (!accepted) return
       const previous = this.clients.get(key)
       if (previous !== undefined) this.forget(previous)
-      const client: Client = { address, port, admin: this.nextAdmin++, lastSeen: Date.now(), nextSeq: 0, unacked: new Map() }
+      const client: Client = { address, port, admin: this.nextAdmin++, lastSeen: this.now(), nextSeq: 0, unacked: new Map() }
       this.clients.set(key, client)
       this.options.onLogin(client.admin, address, port)
       return
     }
     const client = this.clients.get(key)
     if (client === undefined || datagram.length < 9) return
-    client.lastSeen = Date.now()
     const seq = datagram[8]!
     if (type === 0x01) {
+      // Only commands count as keep-alive: a client that merely acknowledges messages is not "there".
+      client.lastSeen = this.now()
       const text = datagram.toString("utf8", 9)
-      const reply = text === "" ? "" : this.options.execute(text, client.admin)
+      const reply = text === "" ? "" : /^\s*admins\s*$/i.test(text) ? this.renderAdmins() : this.options.execute(text, client.admin)
       this.reply(client, seq, reply)
     } else if (type === 0x02) {
       const pending = client.unacked.get(seq)
@@ -186,13 +204,16 @@ export class BattlEyeServer {
       const attempt = () => {
         this.send(client, entry.packet)
         if (entry.retries >= MAX_RETRIES) {
+          // The last resend went unanswered too: the client is gone, as a real server judges it.
           entry.timer = setTimeout(() => {
-            if (client.unacked.get(seq) === entry) client.unacked.delete(seq)
+            if (client.unacked.get(seq) !== entry || this.clients.get(clientKey(client)) !== client) return
+            this.options.log(`RCon admin #${client.admin} (${client.address}:${client.port}) dropped: message ${seq} not acknowledged after ${MAX_RETRIES} resends`)
+            this.forget(client)
           }, this.options.retryMs)
           return
         }
         entry.timer = setTimeout(() => {
-          if (client.unacked.get(seq) !== entry || !this.clients.has(`${client.address}:${client.port}`)) return
+          if (client.unacked.get(seq) !== entry || this.clients.get(clientKey(client)) !== client) return
           entry.retries++
           attempt()
         }, this.options.retryMs)
@@ -201,13 +222,21 @@ export class BattlEyeServer {
     }
   }
 
-  private forget(client: Client): void {
-    for (const entry of client.unacked.values()) if (entry.timer !== undefined) clearTimeout(entry.timer)
-    this.clients.delete(`${client.address}:${client.port}`)
+  /** The `admins` reply: the RCon clients logged in now, by admin number, as a real server lists them. */
+  private renderAdmins(): string {
+    const rows = [...this.clients.values()].sort((a, b) => a.admin - b.admin).map((c) => `${String(c.admin).padEnd(3)} ${c.address}:${c.port}`)
+    return ["Connected RCon admins:", "[#] [IP Address]:[Port]", "-----------------------------", ...rows].join("\n")
   }
 
-  private sweep(): void {
-    const now = Date.now()
+  private forget(client: Client): void {
+    for (const entry of client.unacked.values()) if (entry.timer !== undefined) clearTimeout(entry.timer)
+    client.unacked.clear()
+    if (this.clients.get(clientKey(client)) === client) this.clients.delete(clientKey(client))
+  }
+
+  /** Drops every client that sent no command for `clientTimeoutMs` (runs on a timer; tests call it after moving their clock). */
+  sweep(): void {
+    const now = this.now()
     for (const client of [...this.clients.values()]) {
       if (now - client.lastSeen > this.options.clientTimeoutMs) {
         this.options.log(`RCon admin #${client.admin} (${client.address}:${client.port}) timed out`)

@@ -76,18 +76,42 @@ export class BattlEyeBans {
     return this.bans.find((b) => (b.expires < 0 || b.expires > now) && (b.id === guid || b.id === ip))
   }
 
-  /** The `bans` reply. */
+  /**
+   * `bans`, `loadBans` and `writeBans`, the commands that need nothing but
+   * the list (`ban` and `addBan` also kick, so the server runs those).
+   * Undefined for any other command.
+   */
+  command(word: string): string | undefined {
+    switch (word.toLowerCase()) {
+      case "bans":
+        return this.render()
+      case "loadbans":
+        this.load()
+        return ""
+      case "writebans":
+        this.write()
+        return ""
+      default:
+        return undefined
+    }
+  }
+
+  /**
+   * The `bans` reply. The number column is padded, then always followed by
+   * a space: from ban 100 on a bare `padEnd(3)` glued the number to the id
+   * (`100<guid>`, `218108.231.105.146`), which a parser can only guess apart.
+   */
   render(): string {
     const now = Date.now() / 1000
     const left = (b: BeBan) => (b.expires < 0 ? "perm" : b.expires <= now ? "-" : String(Math.ceil((b.expires - now) / 60)))
     const ordered = this.ordered()
     const lines: Array<string> = ["GUID Bans:", "[#] [GUID] [Minutes left] [Reason]", "----------------------------------------"]
     ordered.forEach((b, i) => {
-      if (b.kind === "guid") lines.push(`${String(i).padEnd(3)}${b.id} ${left(b)} ${b.reason}`.trimEnd())
+      if (b.kind === "guid") lines.push(`${String(i).padEnd(3)} ${b.id} ${left(b)} ${b.reason}`.trimEnd())
     })
     lines.push("", "IP Bans:", "[#] [IP Address] [Minutes left] [Reason]", "----------------------------------------------")
     ordered.forEach((b, i) => {
-      if (b.kind === "ip") lines.push(`${String(i).padEnd(3)}${b.id.padEnd(16)}${left(b)} ${b.reason}`.trimEnd())
+      if (b.kind === "ip") lines.push(`${String(i).padEnd(3)} ${b.id.padEnd(15)} ${left(b)} ${b.reason}`.trimEnd())
     })
     return lines.join("\n")
   }

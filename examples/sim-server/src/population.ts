@@ -227,7 +227,8 @@ export class Population {
     if (!person.character.alive) person.character = this.world.freshCharacter()
     this.hooks.broadcast(`Player #${slot} ${person.name} (${person.ip}:${person.port}) connected`)
     this.hooks.broadcast(`Player #${slot} ${person.name} - GUID: ${person.guid} (unverified)`)
-    this.hooks.logs.engine(`Player "${person.name}"(steamID=${person.steam64}) is connected`)
+    // The word order real servers write (the parser also takes `"Name"(steamID=...) is connected`).
+    this.hooks.logs.engine(`Player "${person.name}" is connected (steamID=${person.steam64})`)
     this.hooks.logs.admin(`Player "${person.name}" is connected (id=${person.dayzId})`)
     this.world.record("player.connected", { platformId: person.steam64, name: person.name, slot })
     const verify = () => {

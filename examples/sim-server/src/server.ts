@@ -480,7 +480,9 @@ export class Simulator {
         setImmediate(() => void this.shutdown(`#shutdown by RCon admin #${admin}`))
         return ""
       case "bans":
-        return this.beBans?.render() ?? ""
+      case "loadbans":
+      case "writebans":
+        return this.beBans?.command(word) ?? ""
       case "ban": {
         const online = this.slot(rest[0])
         if (online === undefined) return ""
@@ -505,12 +507,6 @@ export class Simulator {
       }
       case "removeban":
         if (rest[0] === undefined || !/^\d+$/.test(rest[0]) || this.beBans?.remove(Number(rest[0])) !== true) return "Invalid ban number"
-        this.beBans?.write()
-        return ""
-      case "loadbans":
-        this.beBans?.load()
-        return ""
-      case "writebans":
         this.beBans?.write()
         return ""
       default:

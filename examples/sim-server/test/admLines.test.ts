@@ -9,6 +9,7 @@ import * as NodePath from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import type { AdmEvent } from "../../../packages/plugins/src/gamelog/internal/adm/events.js"
 import { parseAdmLine } from "../../../packages/plugins/src/gamelog/internal/adm/parse.js"
+import { parsePlayerLogLine } from "../../../packages/runtime/src/game/PlayerLog.js"
 import { Logs } from "../src/logs.js"
 import { parseArguments } from "../src/options.js"
 import { Population } from "../src/population.js"
@@ -93,8 +94,20 @@ const runFight = (script: string) => {
   for (const line of parseScript(script)) runLine(target, line)
   population.playerList()
   const text = Fs.readFileSync(logs.adm!.path, "utf8")
-  return { lines: text.split("\n").filter((line) => line !== ""), world, problems }
+  const rpt = Fs.readFileSync(logs.rpt.path, "utf8").split("\n")
+  return { lines: text.split("\n").filter((line) => line !== ""), rpt, world, problems }
 }
+
+describe("the simulator's RPT connect lines", () => {
+  it("use real servers' word order, `Player \"Name\" is connected (steamID=...)`, and Garrison reads their Steam64", () => {
+    const { rpt, world } = runFight(FIGHT)
+    const connects = rpt.filter((line) => line.includes(" is connected"))
+    expect(connects.length).toBeGreaterThanOrEqual(4)
+    for (const line of connects) expect(line).toMatch(/^\d{1,2}:\d{2}:\d{2}\.\d{3} Player ".+" is connected \(steamID=\d{17}\)$/)
+    const carl = connects.find((line) => line.includes('"Carl (Medic)"'))!
+    expect(parsePlayerLogLine(carl)).toEqual({ name: "Carl (Medic)", steam64: world.findPerson("Carl (Medic)")!.steam64 })
+  })
+})
 
 describe("the simulator's admin log, read by Garrison's reader", () => {
   const { lines, world, problems } = runFight(FIGHT)

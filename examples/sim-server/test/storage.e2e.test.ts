@@ -123,7 +123,7 @@ describe("simulated server persistence", () => {
     const sim = await launchSim(install, { settings: { persistInterval: 0 } })
     expect(readRpt(install)).toContain("[CE][Storage] No characters found, starting fresh")
     simControl(install, `join ${A} Alice`, `join ${B} Bob`)
-    await waitFor(() => readRpt(install).includes(`Player "Bob"(steamID=${B}) is connected`), 10_000)
+    await waitFor(() => readRpt(install).includes(`Player "Bob" is connected (steamID=${B})`), 10_000)
     expect(rows(file)).toEqual([])
     simControl(install, "leave Alice")
     await waitFor(() => uids(file).length > 0, 10_000)

@@ -22,6 +22,8 @@ describe("parsePlayerLogLine", () => {
     })
     // Spacing varies by version.
     expect(parsePlayerLogLine(`Player "Bravo17" (steamID=${STEAM64}) is connected`)).toEqual({ name: "Bravo17", steam64: STEAM64 })
+    // Real servers' order puts the ids after "is connected"; both are read.
+    expect(parsePlayerLogLine(`7:20:41.676 Player "Bravo17" is connected (steamID=${STEAM64})`)).toEqual({ name: "Bravo17", steam64: STEAM64 })
   })
 
   it("reads the DayZ ID from ADM connect and disconnect lines", () => {
