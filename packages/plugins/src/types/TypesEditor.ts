@@ -6,7 +6,8 @@
  * Everything goes through the server's confined files. A save keeps the
  * file as it was under `.garrison/types-backups/` (the newest ten per file)
  * and writes the new one atomically; saves of one server wait for each
- * other.
+ * other. A change splices the file's text (`internal/typesEdits`): the
+ * bytes it does not change stay as they were.
  */
 import * as Clock from "effect/Clock"
 import * as Context from "effect/Context"
@@ -39,19 +40,8 @@ import {
   TypesFile,
   TypesSaved
 } from "./contract/Api.js"
-import {
-  findType,
-  itemOf,
-  itemProblem,
-  newTypeNode,
-  parseTypes,
-  printTypes,
-  registeredTypesFiles,
-  type TypesDocument,
-  typeNodes,
-  writeItem,
-  XmlProblem
-} from "./internal/typesXml.js"
+import { addItem, findTypeSpan, removeItem, saveItems } from "./internal/typesEdits.js"
+import { itemOf, itemProblem, parseTypes, registeredTypesFiles, type TypesDocument, typeNodes, XmlProblem } from "./internal/typesXml.js"
 import { TypesConflict, type TypesError, TypesInputRefused, TypesItemNotFound } from "./errors.js"
 
 type Lookup = ServerNotFound | ServerUnreadable
@@ -189,17 +179,22 @@ export class TypesEditor extends Context.Tag("@garrison/plugins/TypesEditor")<Ty
           return found
         })
 
-      /** Changes one file: `change` edits the document and says how many items it saved. */
-      const change = (serverId: string, file: string | undefined, edit: (doc: TypesDocument, path: string) => Effect.Effect<number, TypesError>) =>
+      /** Changes one file: `edit` gives the file's new text and how many items it saved. */
+      const change = (
+        serverId: string,
+        file: string | undefined,
+        edit: (doc: TypesDocument, path: string) => Effect.Effect<{ readonly saved: number; readonly text: string }, TypesError>
+      ) =>
         saves.withPermits(1)(
           Effect.gen(function* () {
             const { files, path } = yield* pick(serverId, file)
             const before = yield* files.read(path, { maxBytes: MAX_TYPES_BYTES })
+            // Byte by byte (latin1): a splice then keeps every byte it does not change, whatever the file's encoding or BOM.
             const doc = yield* Effect.try({
-              try: () => parseTypes(decoder.decode(before)),
+              try: () => parseTypes(Buffer.from(before).toString("latin1")),
               catch: (e) => new TypesConflict({ message: `${path} ${e instanceof XmlProblem ? e.message : String(e)}: fix it in the file editor first` })
             })
-            const saved = yield* edit(doc, path)
+            const { saved, text } = yield* edit(doc, path)
             const stamp = new Date(yield* Clock.currentTimeMillis).toISOString().replace(/[:.]/g, "-")
             const base = path.split("/").join("__")
             const backup = `${BACKUPS}/${stamp}-${base}`
@@ -211,7 +206,7 @@ export class TypesEditor extends Context.Tag("@garrison/plugins/TypesEditor")<Ty
               .sort((a, b) => b.name.localeCompare(a.name))
               .slice(KEEP_BACKUPS)
             yield* Effect.forEach(old, (e) => Effect.ignore(files.remove(`${BACKUPS}/${e.name}`)), { discard: true })
-            yield* files.write(path, printTypes(doc))
+            yield* files.write(path, Buffer.from(text, "latin1"))
             return new TypesSaved({ file: path, saved, backup })
           })
         )
@@ -277,31 +272,28 @@ export class TypesEditor extends Context.Tag("@garrison/plugins/TypesEditor")<Ty
         save: (serverId, file, inputs) =>
           change(serverId, file, (doc, path) =>
             Effect.gen(function* () {
+              const items = []
               for (const input of inputs) {
                 const item = yield* checked(input)
-                const node = findType(doc, item.name)
-                if (node === undefined) return yield* new TypesItemNotFound({ message: `${path} has no item ${JSON.stringify(item.name)}: add it instead` })
-                writeItem(node, item)
+                if (findTypeSpan(doc.text, doc.root, item.name) === undefined) return yield* new TypesItemNotFound({ message: `${path} has no item ${JSON.stringify(item.name)}: add it instead` })
+                items.push(item)
               }
-              return inputs.length
+              return { saved: inputs.length, text: saveItems(doc.text, doc.root, items) }
             })
           ),
         add: (serverId, file, input) =>
           change(serverId, file, (doc, path) =>
             Effect.gen(function* () {
               const item = yield* checked(input)
-              if (findType(doc, item.name) !== undefined) return yield* new TypesConflict({ message: `${path} has an item ${JSON.stringify(item.name)} already: save it instead` })
-              doc.entries.push(newTypeNode(item))
-              return 1
+              if (findTypeSpan(doc.text, doc.root, item.name) !== undefined) return yield* new TypesConflict({ message: `${path} has an item ${JSON.stringify(item.name)} already: save it instead` })
+              return { saved: 1, text: addItem(doc.text, doc.root, item) }
             })
           ),
         remove: (serverId, file, name) =>
           change(serverId, file, (doc, path) =>
             Effect.gen(function* () {
-              const node = findType(doc, name)
-              if (node === undefined) return yield* new TypesItemNotFound({ message: `${path} has no item ${JSON.stringify(name.slice(0, 128))}` })
-              doc.entries.splice(doc.entries.indexOf(node), 1)
-              return 1
+              if (findTypeSpan(doc.text, doc.root, name) === undefined) return yield* new TypesItemNotFound({ message: `${path} has no item ${JSON.stringify(name.slice(0, 128))}` })
+              return { saved: 1, text: removeItem(doc.text, doc.root, name) }
             })
           ),
         names: (serverId) => Effect.map(allItems(serverId), (items) => items.map((item) => new ItemName({ name: item.name, category: item.category })))

@@ -5,14 +5,14 @@
  * `cfgeconomycore.xml` (which registers extra types files:
  * `<ce folder="x"><file name="t.xml" type="types"/></ce>`).
  *
- * Parsed with fast-xml-parser in its order-preserving form: comments,
- * attributes (also ones Garrison does not know), unknown child elements and
- * the order of everything stay when an item is edited; only the edited
- * item's known children change. Entities are not expanded (no entity
- * tricks), and the declaration is kept.
+ * Read with fast-xml-parser in its order-preserving form (which also
+ * checks the file is XML; entities are not expanded). Changes are not
+ * printed from the tree: `typesEdits` splices the file's text at the
+ * positions `xmlSpans` finds, so every byte not changed stays.
  */
-import { XMLBuilder, XMLParser } from "fast-xml-parser"
+import { XMLParser } from "fast-xml-parser"
 import { errorMessage } from "@garrison/runtime"
+import { type ElementSpan, scanElements } from "./xmlSpans.js"
 
 const OPTIONS = {
   preserveOrder: true,
@@ -23,18 +23,15 @@ const OPTIONS = {
   parseAttributeValue: false,
   trimValues: true,
   processEntities: false,
-  ignoreDeclaration: false,
-  suppressEmptyNode: true,
-  format: true,
-  indentBy: "    "
+  ignoreDeclaration: false
 } as const
 
 /** A node of the order-preserving tree: `{tag: children, ":@": attributes}`, `{"#text": ...}` or `{"#comment": [...]}`. */
 export type XmlNode = Record<string, unknown>
 
 // Made on first use: the bundle loads the XML library only then (packages/http/scripts/lazyModules.mjs).
-let made: { readonly parser: XMLParser; readonly builder: XMLBuilder } | undefined
-const xml = () => (made ??= { parser: new XMLParser(OPTIONS), builder: new XMLBuilder(OPTIONS) })
+let made: { readonly parser: XMLParser } | undefined
+const xml = () => (made ??= { parser: new XMLParser(OPTIONS) })
 
 export const FLAGS = ["count_in_cargo", "count_in_hoarder", "count_in_map", "count_in_player", "crafted", "deloot"] as const
 
@@ -63,6 +60,10 @@ const children = (node: XmlNode, tag: string): Array<XmlNode> => (node[tag] as A
 const textOf = (node: XmlNode, tag: string): string => children(node, tag).map((c) => String(c["#text"] ?? "")).join("")
 
 export interface TypesDocument {
+  /** The text parsed, byte for byte (a byte order mark included). */
+  readonly text: string
+  /** Where the `<types>` element and each of its descendants lie in `text`. */
+  readonly root: ElementSpan
   readonly tree: Array<XmlNode>
   /** The `<types>` element's children (type elements, comments). */
   readonly entries: Array<XmlNode>
@@ -73,20 +74,22 @@ export class XmlProblem extends Error {}
 /** A types file; `XmlProblem` when it is not XML or has no `<types>` root. */
 export const parseTypes = (text: string): TypesDocument => {
   let tree: Array<XmlNode>
+  let spans: ReadonlyArray<ElementSpan>
   try {
-    tree = xml().parser.parse(text, true) as Array<XmlNode>
+    // A byte order mark (as UTF-8 or read byte by byte) is kept in the text but not shown to the parser.
+    tree = xml().parser.parse(text.replace(/^(\uFEFF|\u00EF\u00BB\u00BF)/, ""), true) as Array<XmlNode>
+    spans = scanElements(text)
   } catch (error) {
     throw new XmlProblem(`not well-formed XML: ${errorMessage(error)}`)
   }
   const root = tree.find((n) => tagOf(n) === "types")
-  if (root === undefined) throw new XmlProblem("has no <types> element")
-  return { tree, entries: children(root, "types") }
+  const rootSpan = spans.find((e) => e.tag === "types")
+  if (root === undefined || rootSpan === undefined) throw new XmlProblem("has no <types> element")
+  return { text, root: rootSpan, tree, entries: children(root, "types") }
 }
 
-export const printTypes = (doc: TypesDocument): string => {
-  const text = xml().builder.build(doc.tree) as string
-  return text.endsWith("\n") ? text : `${text}\n`
-}
+/** The file's text: changes are made by splicing it (`typesEdits`), never by printing the tree. */
+export const printTypes = (doc: TypesDocument): string => doc.text
 
 const numberOr = (text: string): number | null => (text.trim() === "" || !Number.isFinite(Number(text)) ? null : Number(text))
 
@@ -106,56 +109,6 @@ export const typeNodes = (doc: TypesDocument): Array<XmlNode> => doc.entries.fil
 
 export const findType = (doc: TypesDocument, name: string): XmlNode | undefined =>
   typeNodes(doc).find((n) => (attrs(n)["@_name"] ?? "").toLowerCase() === name.toLowerCase())
-
-const element = (tag: string, attributes?: Record<string, string>, text?: string): XmlNode => ({
-  [tag]: text === undefined ? [] : [{ "#text": text }],
-  ...(attributes === undefined ? {} : { ":@": Object.fromEntries(Object.entries(attributes).map(([k, v]) => [`@_${k}`, v])) })
-})
-
-/**
- * Writes `item` into `node` (a type element): known children updated in
- * place (or added in DayZ's usual order), `usage`/`value`/`tag` lists
- * replaced where the first of each stood, unknown children and comments
- * kept where they are.
- */
-export const writeItem = (node: XmlNode, item: TypeItem): void => {
-  node[":@"] = { ...attrs(node), "@_name": item.name }
-  const content = children(node, "type")
-  const result: Array<XmlNode> = []
-  const done = new Set<string>()
-  const emitLists = (tag: "category" | "usage" | "value" | "tag") => {
-    if (done.has(tag)) return
-    done.add(tag)
-    const names = tag === "category" ? (item.category === null ? [] : [item.category]) : item[tag]
-    for (const name of names) result.push(element(tag, { name }))
-  }
-  for (const child of content) {
-    const tag = tagOf(child)
-    if (tag !== undefined && (NUMBERS as ReadonlyArray<string>).includes(tag)) {
-      const value = item[tag as NumberField]
-      if (value !== null) result.push(element(tag, undefined, String(value)))
-      done.add(tag)
-    } else if (tag === "flags") {
-      result.push(element("flags", Object.fromEntries(Object.entries(item.flags).map(([k, v]) => [k, String(v)]))))
-      done.add("flags")
-    } else if (tag === "category" || tag === "usage" || tag === "value" || tag === "tag") {
-      emitLists(tag)
-    } else {
-      result.push(child)
-    }
-  }
-  // What the element did not have yet, in DayZ's order.
-  for (const field of NUMBERS) if (!done.has(field) && item[field] !== null) result.push(element(field, undefined, String(item[field])))
-  if (!done.has("flags") && Object.keys(item.flags).length > 0) result.push(element("flags", Object.fromEntries(Object.entries(item.flags).map(([k, v]) => [k, String(v)]))))
-  for (const tag of ["category", "usage", "value", "tag"] as const) emitLists(tag)
-  node["type"] = result
-}
-
-export const newTypeNode = (item: TypeItem): XmlNode => {
-  const node: XmlNode = { type: [], ":@": { "@_name": item.name } }
-  writeItem(node, item)
-  return node
-}
 
 /** Why an item cannot be saved (DayZ's economy would misbehave), or undefined. */
 export const itemProblem = (item: TypeItem): string | undefined => {
