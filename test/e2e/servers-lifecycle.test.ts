@@ -78,6 +78,9 @@ describe.sequential("server lifecycle over real processes", { timeout: 60_000 },
     const facts = await until(() => status(id), (s) => s.map !== null && s.version !== null, 15_000, "map and version")
     expect(facts.map).toBe("chernarusplus")
     expect(facts.version).toMatch(/^\d+\.\d+\.\d+$/)
+    // The list row shows the same live facts.
+    const rows = (await api("GET", "/api/servers")).body as { items: ReadonlyArray<{ id: string; map: string | null; version: string | null }> }
+    expect(rows.items.find((row) => row.id === id)).toMatchObject({ map: "chernarusplus", version: facts.version })
     const listed = await fleet.players(id)
     expect(listed.total).toBe(2)
     expect(listed.nextCursor).toBeNull()

@@ -34,6 +34,16 @@ const INTRODUCTION = [
   "Dates in requests are strict ISO-8601; answers give times in UTC (`2026-01-31T12:00:00.000Z`)."
 ].join("\n\n")
 
+/**
+ * The API is served by the controller the document came from: a relative
+ * server, so a client or the docs page resolves every path against that
+ * origin (OpenAPI's default, stated because linters and generators expect it).
+ */
+const SERVERS = [{ url: "/", description: "The controller that serves this document (its own origin)." }]
+
+/** The project declares no open-source licence (`private` in package.json): the API's terms are the owner's. */
+const LICENSE = { name: "Proprietary" }
+
 const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, "{$1}")
 const operationKey = (method: string, openApiPath: string) => `${method.toLowerCase()} ${openApiPath}`
 
@@ -54,6 +64,8 @@ export const combinedApi = (plan: PluginPlan, version: string): LooseApi => {
     .annotate(OpenApi.Title, DOCUMENT_TITLE)
     .annotate(OpenApi.Version, version)
     .annotate(OpenApi.Description, INTRODUCTION)
+    .annotate(OpenApi.Servers, SERVERS)
+    .annotate(OpenApi.License, LICENSE)
     .annotate(OpenApi.Transform, (spec) => finish(spec as unknown as Record<string, unknown>) as unknown as typeof spec)
 }
 
@@ -122,5 +134,25 @@ const finishDocument = (finishing: Finishing) => (spec: Record<string, unknown>)
     }
   }
   pruneUnusedSchemas(finished)
+  withoutUnknownIds(finished)
   return finished
+}
+
+/** The `$id` Effect gives every `Schema.Unknown` (`/schemas/unknown`). */
+const UNKNOWN_ID = "/schemas/unknown"
+
+/**
+ * Drops that `$id` wherever it is: inlined in several places, one `$id` for
+ * different schemas is invalid JSON Schema, and validators (a linter checking
+ * the examples) refuse the document. The schema itself (any value) stays.
+ */
+const withoutUnknownIds = (node: unknown): void => {
+  if (Array.isArray(node)) {
+    for (const item of node) withoutUnknownIds(item)
+    return
+  }
+  if (typeof node !== "object" || node === null) return
+  const record = node as Record<string, unknown>
+  if (record.$id === UNKNOWN_ID) delete record.$id
+  for (const value of Object.values(record)) withoutUnknownIds(value)
 }

@@ -33,7 +33,7 @@ export class HealthReport extends Schema.Class<HealthReport>("HealthReport")({
   plugins: Schema.Array(Schema.String)
 }) {}
 
-export class HealthGroup extends HttpApiGroup.make("health")
+export class HealthGroup extends HttpApiGroup.make("health").annotate(OpenApi.Description, "Whether the controller is up and its parts are healthy.")
   .add(
     HttpApiEndpoint.get("health", "/api/health")
       .addSuccess(HealthReport)

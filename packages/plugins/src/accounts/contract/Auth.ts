@@ -100,7 +100,7 @@ export class MeResponse extends Schema.Class<MeResponse>("MeResponse")({
  * Like every other route, it answers 403 `password-change-required` while
  * the password must change (the login response says so first).
  */
-export class SessionGroup extends HttpApiGroup.make("session").add(
+export class SessionGroup extends HttpApiGroup.make("session").annotate(OpenApi.Description, "The signed-in user and the permissions they hold.").add(
   HttpApiEndpoint.get("me", "/api/me")
     .addSuccess(MeResponse)
     .annotate(Access, Access.anyAuth)
@@ -112,7 +112,7 @@ export class SessionGroup extends HttpApiGroup.make("session").add(
     )
 ) {}
 
-export class AuthGroup extends HttpApiGroup.make("auth")
+export class AuthGroup extends HttpApiGroup.make("auth").annotate(OpenApi.Description, "Signing in and out, sessions, tokens and multi-factor authentication.")
   .add(
     HttpApiEndpoint.post("login", "/api/auth/login")
       .setPayload(LoginRequest)

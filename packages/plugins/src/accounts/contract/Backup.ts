@@ -58,7 +58,7 @@ export class RolesRestored extends Schema.Class<RolesRestored>("RolesRestored")(
   updated: Schema.Array(Schema.String)
 }) {}
 
-export class BackupGroup extends HttpApiGroup.make("accountsBackup")
+export class BackupGroup extends HttpApiGroup.make("accountsBackup").annotate(OpenApi.Description, "Backing up and restoring users and roles.")
   .add(
     HttpApiEndpoint.get("backupUsers", "/api/backup/users").addSuccess(UsersBackup)
       .annotate(OpenApi.Summary, "Back up users")

@@ -17,7 +17,7 @@ export class SetupAdminRequest extends Schema.Class<SetupAdminRequest>("SetupAdm
   password: NewPassword
 }) {}
 
-export class SetupGroup extends HttpApiGroup.make("setup")
+export class SetupGroup extends HttpApiGroup.make("setup").annotate(OpenApi.Description, "First-run setup: creating the first admin account.")
   .add(
     HttpApiEndpoint.get("status", "/api/setup/status").addSuccess(SetupStatus).annotate(Access, Access.none)
       .annotate(OpenApi.Summary, "Whether first-run setup is open")

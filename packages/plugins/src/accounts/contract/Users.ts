@@ -83,7 +83,7 @@ export class RolePage extends Schema.Class<RolePage>("RolePage")({ ...pageFields
 
 const admin = Access.permission(ADMIN)
 
-export class UsersGroup extends HttpApiGroup.make("users")
+export class UsersGroup extends HttpApiGroup.make("users").annotate(OpenApi.Description, "User accounts: list, create, change and delete.")
   .add(
     HttpApiEndpoint.get("list", "/api/users").setUrlParams(AccountsListParams).addSuccess(UserPage)
       .annotate(OpenApi.Summary, "List users")
@@ -114,7 +114,7 @@ export class UsersGroup extends HttpApiGroup.make("users")
   .addError(Conflict)
   .annotate(Access, admin) {}
 
-export class RolesGroup extends HttpApiGroup.make("roles")
+export class RolesGroup extends HttpApiGroup.make("roles").annotate(OpenApi.Description, "Roles and the permissions they grant.")
   .add(
     HttpApiEndpoint.get("list", "/api/roles").setUrlParams(AccountsListParams).addSuccess(RolePage)
       .annotate(OpenApi.Summary, "List roles")

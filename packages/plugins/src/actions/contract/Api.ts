@@ -185,7 +185,7 @@ const withErrors = (group: LooseGroup): LooseGroup =>
 
 /** The spec's Admin-actions routes, each backed by its catalogue action. */
 const adminGroup = (): LooseGroup => {
-  let group = HttpApiGroup.make("actions") as unknown as LooseGroup
+  let group = HttpApiGroup.make("actions").annotate(OpenApi.Description, "What can be done to a server's game (heal, kill, teleport, ...) and doing it.") as unknown as LooseGroup
   group = group.add(
     HttpApiEndpoint.get("capabilities", "/api/servers/:id/actions/capabilities")
       .setPath(ServerPath)
@@ -215,7 +215,7 @@ const adminGroup = (): LooseGroup => {
 
 /** Every catalogue action under `/api/servers/:id/agent/<the agent's path>`. */
 const agentGroup = (): LooseGroup => {
-  let group = HttpApiGroup.make("agent") as unknown as LooseGroup
+  let group = HttpApiGroup.make("agent").annotate(OpenApi.Description, "Actions done by the server's companion mod through its agent.") as unknown as LooseGroup
   for (const action of catalogue) {
     const pathParams = renamedParams(action.path)
     const path = `/api/servers/:id/agent${action.path.replace(/:id\b/, ":entryId")}`

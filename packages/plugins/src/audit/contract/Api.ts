@@ -68,7 +68,7 @@ export const AuditListParams = Schema.Struct({
   ...pageParams({ defaultLimit: DEFAULT_PAGE_SIZE, maxLimit: MAX_PAGE_SIZE })
 })
 
-export class AuditGroup extends HttpApiGroup.make("audit")
+export class AuditGroup extends HttpApiGroup.make("audit").annotate(OpenApi.Description, "The tamper-evident audit trail of who did what, and its verification.")
   .add(
     HttpApiEndpoint.get("list", "/api/audit")
       .setUrlParams(AuditListParams)

@@ -159,7 +159,7 @@ export const DownloadParams = Schema.Struct({
 const sse = Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "text/event-stream" }))
 const zipFile = Schema.Uint8ArrayFromSelf.pipe(HttpApiSchema.withEncoding({ kind: "Uint8Array", contentType: "application/zip" }))
 
-export class BackupsGroup extends HttpApiGroup.make("backups")
+export class BackupsGroup extends HttpApiGroup.make("backups").annotate(OpenApi.Description, "A server's backups: make, list, restore and delete.")
   .add(
     HttpApiEndpoint.get("list", "/api/servers/:id/backups")
       .setPath(ServerIdPath)

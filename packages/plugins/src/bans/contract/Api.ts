@@ -150,7 +150,7 @@ export class PlayerBanReply extends Schema.Class<PlayerBanReply>("PlayerBanReply
   kicked: Schema.Array(KickedOn)
 }) {}
 
-export class BansGroup extends HttpApiGroup.make("bans")
+export class BansGroup extends HttpApiGroup.make("bans").annotate(OpenApi.Description, "Bans across servers: list, add, lift, import and export.")
   .add(
     HttpApiEndpoint.get("list", "/api/bans")
       .setUrlParams(BanListParams)
@@ -216,7 +216,7 @@ export class BansGroup extends HttpApiGroup.make("bans")
   )
   .annotate(Access, Access.permission(BANS_PERMISSION)) {}
 
-export class PlayerBanGroup extends HttpApiGroup.make("playerBan")
+export class PlayerBanGroup extends HttpApiGroup.make("playerBan").annotate(OpenApi.Description, "Banning an online player of one server.")
   .add(
     HttpApiEndpoint.post("ban", "/api/servers/:id/players/:playerId/ban")
       .setPath(PlayerBanPath)

@@ -132,7 +132,7 @@ export class BotKeyShown extends Schema.Class<BotKeyShown>("ChatBotKeyShown")({
 
 const usersManage = Access.permission("users.manage")
 
-export class ChatBotGroup extends HttpApiGroup.make("chatBot")
+export class ChatBotGroup extends HttpApiGroup.make("chatBot").annotate(OpenApi.Description, "Actions a chat bot runs for its users.")
   .add(
     HttpApiEndpoint.post("action", "/api/chat/action")
       .setPayload(ChatActionRequest)
@@ -168,7 +168,7 @@ export class ChatBotGroup extends HttpApiGroup.make("chatBot")
   )
   .annotate(RateLimit, "chat") {}
 
-export class ChatUserRolesGroup extends HttpApiGroup.make("chatUserRoles")
+export class ChatUserRolesGroup extends HttpApiGroup.make("chatUserRoles").annotate(OpenApi.Description, "Which role each chat user has.")
   .add(
     HttpApiEndpoint.get("list", "/api/chat/user-roles")
       .addSuccess(ChatUserRoleList)
@@ -204,7 +204,7 @@ export class ChatUserRolesGroup extends HttpApiGroup.make("chatUserRoles")
   )
   .annotate(RateLimit, "chat") {}
 
-export class ChatBotKeyGroup extends HttpApiGroup.make("chatBotKey")
+export class ChatBotKeyGroup extends HttpApiGroup.make("chatBotKey").annotate(OpenApi.Description, "The key a chat bot signs in with.")
   .add(
     HttpApiEndpoint.get("status", "/api/chat/bot-key")
       .addSuccess(BotKeyStatus)

@@ -60,7 +60,7 @@ export const EnableBody = Schema.Struct({
 
 export const CloudServerPath = Schema.Struct({ serverId: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200)) })
 
-export class CloudGroup extends HttpApiGroup.make("cloud")
+export class CloudGroup extends HttpApiGroup.make("cloud").annotate(OpenApi.Description, "The cloud link that mirrors servers to a relay.")
   .add(
     HttpApiEndpoint.get("status", "/api/cloud/status")
       .addSuccess(CloudStatus)

@@ -117,7 +117,7 @@ export class TemplateRestored extends Schema.Class<TemplateRestored>("ConfigTemp
 export const ServerIdPath = Schema.Struct({ id: Schema.String })
 export const TemplatePath = Schema.Struct({ id: Schema.String, templateId: Schema.String })
 
-export class ConfigGroup extends HttpApiGroup.make("config")
+export class ConfigGroup extends HttpApiGroup.make("config").annotate(OpenApi.Description, "The server's configuration file (serverDZ.cfg) and its templates.")
   .add(
     HttpApiEndpoint.get("read", "/api/servers/:id/config")
       .setPath(ServerIdPath)

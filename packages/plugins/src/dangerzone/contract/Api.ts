@@ -133,7 +133,7 @@ export class ReplicateResult extends Schema.Class<ReplicateResult>("DangerzoneRe
 
 export const ServerIdPath = Schema.Struct({ id: Schema.String })
 
-export class DangerzoneGroup extends HttpApiGroup.make("dangerzone")
+export class DangerzoneGroup extends HttpApiGroup.make("dangerzone").annotate(OpenApi.Description, "Destructive maintenance: wipes and clearing logs.")
   .add(
     HttpApiEndpoint.get("wipePresets", "/api/servers/:id/dangerzone/wipe-presets")
       .setPath(ServerIdPath)

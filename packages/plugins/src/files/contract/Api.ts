@@ -74,7 +74,7 @@ export class WriteInput extends Schema.Class<WriteInput>("FileWriteInput")({
 
 export const ServerIdPath = Schema.Struct({ id: Schema.String })
 
-export class FilesGroup extends HttpApiGroup.make("files")
+export class FilesGroup extends HttpApiGroup.make("files").annotate(OpenApi.Description, "Text files of a server's install folder.")
   .add(
     HttpApiEndpoint.get("list", "/api/servers/:id/files")
       .setPath(ServerIdPath)

@@ -179,7 +179,7 @@ const ServerPath = Schema.Struct({ id: Schema.String })
 /** A stream of server-sent events. */
 const EventStream = Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "text/event-stream" }))
 
-export class GameFeedGroup extends HttpApiGroup.make("gameFeed")
+export class GameFeedGroup extends HttpApiGroup.make("gameFeed").annotate(OpenApi.Description, "The public kill feed and leaderboard.")
   .add(
     HttpApiEndpoint.get("killfeed", "/api/killfeed")
       .setUrlParams(KillFeedParams)
@@ -221,7 +221,7 @@ export class GameFeedGroup extends HttpApiGroup.make("gameFeed")
   )
   .annotate(Access, Access.anyAuth) {}
 
-export class GameServerGroup extends HttpApiGroup.make("gameServer")
+export class GameServerGroup extends HttpApiGroup.make("gameServer").annotate(OpenApi.Description, "A server's live map, player positions and leaderboard seasons.")
   .add(
     HttpApiEndpoint.post("newSeason", "/api/servers/:id/leaderboard/seasons")
       .setPath(ServerPath)
@@ -273,7 +273,7 @@ export class GameServerGroup extends HttpApiGroup.make("gameServer")
   .addError(ServerNotFound)
   .addError(ServerUnreadable) {}
 
-export class PlayerHistoryGroup extends HttpApiGroup.make("playerHistory")
+export class PlayerHistoryGroup extends HttpApiGroup.make("playerHistory").annotate(OpenApi.Description, "Players seen on the servers and their history.")
   .add(
     HttpApiEndpoint.get("search", "/api/player-history")
       .setUrlParams(HistoryParams)

@@ -122,7 +122,7 @@ export class LicenseRefused extends Schema.TaggedError<LicenseRefused>()(
   HttpApiSchema.annotations({ status: 422 })
 ) {}
 
-export class LicenseGroup extends HttpApiGroup.make("license")
+export class LicenseGroup extends HttpApiGroup.make("license").annotate(OpenApi.Description, "The controller's license and the features it unlocks.")
   .add(
     HttpApiEndpoint.get("status", "/api/license")
       .addSuccess(LicenseStatus)

@@ -133,7 +133,7 @@ export const MetricsResponse = Schema.Struct({
 })
 export type MetricsResponse = typeof MetricsResponse.Type
 
-export class LogsGroup extends HttpApiGroup.make("logs")
+export class LogsGroup extends HttpApiGroup.make("logs").annotate(OpenApi.Description, "A server's log files, console output and metrics over time.")
   .add(
     HttpApiEndpoint.get("logs", "/api/servers/:id/logs")
       .setPath(ServerPath)

@@ -32,7 +32,7 @@ export const TilePath = Schema.Struct({
 
 const webpImage = Schema.Uint8ArrayFromSelf.pipe(HttpApiSchema.withEncoding({ kind: "Uint8Array", contentType: "image/webp" }))
 
-export class TilesGroup extends HttpApiGroup.make("tiles").add(
+export class TilesGroup extends HttpApiGroup.make("tiles").annotate(OpenApi.Description, "Map tiles for the live map.").add(
   HttpApiEndpoint.get("tile", TILES_PATH)
     .setPath(TilePath)
     .addSuccess(webpImage)

@@ -157,7 +157,7 @@ export const ServerModsPath = Schema.Struct({ id: Schema.String })
 export const ModPath = Schema.Struct({ id: Schema.String, workshopId: WorkshopId })
 export const ModNamePath = Schema.Struct({ id: Schema.String, modName: Schema.String })
 
-export class ModsGroup extends HttpApiGroup.make("mods")
+export class ModsGroup extends HttpApiGroup.make("mods").annotate(OpenApi.Description, "A server's mods: install, update, uninstall, enable, order and type.")
   .add(
     HttpApiEndpoint.get("list", "/api/servers/:id/mods")
       .setPath(ServerModsPath)
@@ -277,7 +277,7 @@ export class ModsGroup extends HttpApiGroup.make("mods")
   .addError(Conflict)
   .addError(Unavailable) {}
 
-export class ModJobsGroup extends HttpApiGroup.make("modJobs")
+export class ModJobsGroup extends HttpApiGroup.make("modJobs").annotate(OpenApi.Description, "Mod install and update progress, and the download cache.")
   .add(
     HttpApiEndpoint.get("installStatus", "/api/mods/install-status")
       .addSuccess(ModJobs)

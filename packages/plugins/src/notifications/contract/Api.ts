@@ -90,7 +90,7 @@ export const ClearResult = Schema.Struct({
   cleared: Schema.Number
 })
 
-export class NotificationsGroup extends HttpApiGroup.make("notifications")
+export class NotificationsGroup extends HttpApiGroup.make("notifications").annotate(OpenApi.Description, "The signed-in user's notifications.")
   .add(
     HttpApiEndpoint.get("list", "/api/notifications")
       .setUrlParams(NotificationListParams)

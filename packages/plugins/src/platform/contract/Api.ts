@@ -139,7 +139,7 @@ export const WorkshopIdPath = Schema.Struct({
   id: Schema.String.pipe(Schema.pattern(/^\d{1,20}$/, { message: () => "a workshop id is a number" }))
 })
 
-export class PlatformGroup extends HttpApiGroup.make("platform")
+export class PlatformGroup extends HttpApiGroup.make("platform").annotate(OpenApi.Description, "SteamCMD and the Steam account used for downloads.")
   .add(
     HttpApiEndpoint.get("status", "/api/platform/status")
       .addSuccess(PlatformStatus)
@@ -190,7 +190,7 @@ export class PlatformGroup extends HttpApiGroup.make("platform")
       .annotate(BodyExample, { steamcmdPath: "/opt/steamcmd/steamcmd.sh", webApiUrl: null })
   ) {}
 
-export class WorkshopGroup extends HttpApiGroup.make("workshop")
+export class WorkshopGroup extends HttpApiGroup.make("workshop").annotate(OpenApi.Description, "Searching and reading DayZ Steam Workshop items.")
   .add(
     HttpApiEndpoint.get("search", "/api/workshop/search")
       .setUrlParams(SearchParams)

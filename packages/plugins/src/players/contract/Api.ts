@@ -49,7 +49,7 @@ export const KickPath = Schema.Struct({ id: ServerPath.fields.id, playerId: Sche
 export const KickBody = Schema.Struct({ reason: Schema.optional(OneLine(200)) })
 export const KickReply = Schema.Struct({ kicked: PlayerView, reason: Schema.String })
 
-export class PlayersGroup extends HttpApiGroup.make("players")
+export class PlayersGroup extends HttpApiGroup.make("players").annotate(OpenApi.Description, "Online players and RCON: list, kick, message, raw commands.")
   .add(
     HttpApiEndpoint.post("rcon", "/api/servers/:id/rcon")
       .setPath(ServerPath)

@@ -193,7 +193,7 @@ export type PriorityListParams = typeof PriorityListParams.Type
 
 export const PriorityEntryPath = Schema.Struct({ id: Schema.String })
 
-export class PriorityGroup extends HttpApiGroup.make("priority")
+export class PriorityGroup extends HttpApiGroup.make("priority").annotate(OpenApi.Description, "The priority queue: players who skip the join queue.")
   .add(
     HttpApiEndpoint.get("list", "/api/priority-queue")
       .setUrlParams(PriorityListParams)

@@ -20,7 +20,7 @@ export const METRICS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 const MetricsText = Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: METRICS_CONTENT_TYPE }))
 
-export class PrometheusGroup extends HttpApiGroup.make("prometheus").add(
+export class PrometheusGroup extends HttpApiGroup.make("prometheus").annotate(OpenApi.Description, "Metrics in the Prometheus text format.").add(
   HttpApiEndpoint.get("metrics", METRICS_PATH)
     .addSuccess(MetricsText)
     .addError(NotFound)

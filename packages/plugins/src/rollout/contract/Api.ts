@@ -103,7 +103,7 @@ export class RolloutStatus extends Schema.Class<RolloutStatus>("RolloutStatus")(
 
 export const ServerIdPath = Schema.Struct({ id: Schema.String })
 
-export class RolloutGroup extends HttpApiGroup.make("rollout")
+export class RolloutGroup extends HttpApiGroup.make("rollout").annotate(OpenApi.Description, "Rolling mod and game updates out to running servers.")
   .add(
     HttpApiEndpoint.get("policy", "/api/servers/:id/rollout/policy")
       .setPath(ServerIdPath)

@@ -117,7 +117,7 @@ export const JobListParams = Schema.Struct(pageParams(JOB_PAGE))
 export const ServerPath = Schema.Struct({ id: Schema.String })
 export const JobPath = Schema.Struct({ id: Schema.String, jobId: Schema.String })
 
-export class SchedulerGroup extends HttpApiGroup.make("scheduler")
+export class SchedulerGroup extends HttpApiGroup.make("scheduler").annotate(OpenApi.Description, "Jobs scheduled on a server: restarts, messages, backups.")
   .add(
     HttpApiEndpoint.get("list", "/api/servers/:id/scheduler")
       .setPath(ServerPath)

@@ -60,7 +60,7 @@ const HOST_FIELDS_NOTE =
   "folder outside it, an extraArgs value that names a path, rcon.host, rcon.port and agent.url; anyone else gets 403 " +
   "naming the field (`details.fields` lists them all), before any folder is looked at."
 
-export class ServersGroup extends HttpApiGroup.make("servers")
+export class ServersGroup extends HttpApiGroup.make("servers").annotate(OpenApi.Description, "Game server entries and their life: add, change, start, stop, restart, and live status.")
   .add(
     HttpApiEndpoint.get("list", "/api/servers")
       .setUrlParams(ServerListParams)
@@ -217,7 +217,7 @@ export class ServersRestored extends Schema.Class<ServersRestored>("ServersResto
   updated: Schema.Array(Schema.String)
 }) {}
 
-export class ServersBackupGroup extends HttpApiGroup.make("serversBackup")
+export class ServersBackupGroup extends HttpApiGroup.make("serversBackup").annotate(OpenApi.Description, "Backing up and restoring server entries.")
   // Literal paths: the accounts plugin serves /api/backup/users and /roles the same way.
   .add(
     HttpApiEndpoint.get("backup", "/api/backup/servers").addSuccess(ServersBackup)

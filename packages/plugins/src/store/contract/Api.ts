@@ -286,7 +286,7 @@ export const WebhookHeaders = Schema.Struct({
   "stripe-signature": Schema.optional(Schema.String)
 })
 
-export class StoreGroup extends HttpApiGroup.make("store")
+export class StoreGroup extends HttpApiGroup.make("store").annotate(OpenApi.Description, "The VIP store as players see it: products and checkout.")
   .add(
     HttpApiEndpoint.get("status", "/api/store/status")
       .addSuccess(StoreStatus)
@@ -342,7 +342,7 @@ export class StoreGroup extends HttpApiGroup.make("store")
       })
   ) {}
 
-export class StoreAdminGroup extends HttpApiGroup.make("storeAdmin")
+export class StoreAdminGroup extends HttpApiGroup.make("storeAdmin").annotate(OpenApi.Description, "Running the VIP store: products, purchases and payment settings.")
   .add(
     HttpApiEndpoint.get("products", "/api/store/admin/products")
       .addSuccess(StoreProducts)

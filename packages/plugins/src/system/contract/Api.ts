@@ -119,7 +119,7 @@ export class SystemConfig extends Schema.Class<SystemConfig>("SystemConfig")({ s
 /** `{KEY: value}`; `null` clears the stored override. Keys and values are checked by the handler, to name them in plain words. */
 export const SystemConfigPatch = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 
-export class SystemGroup extends HttpApiGroup.make("system")
+export class SystemGroup extends HttpApiGroup.make("system").annotate(OpenApi.Description, "The controller's host: versions, load, service and settings.")
   .add(HttpApiEndpoint.get("info", "/api/system/info").addSuccess(SystemInfo).annotate(OpenApi.Summary, "Versions, host and data directory"))
   .add(
     HttpApiEndpoint.get("metrics", "/api/system/metrics")

@@ -199,7 +199,7 @@ export class PartnerKeyIssued extends Schema.Class<PartnerKeyIssued>("TrustPartn
   partnerKey: PartnerKeyView
 }) {}
 
-export class TrustPublicGroup extends HttpApiGroup.make("trustPublic")
+export class TrustPublicGroup extends HttpApiGroup.make("trustPublic").annotate(OpenApi.Description, "The public trust API: players' trust scores and the pool's export for partners.")
   .add(
     HttpApiEndpoint.get("lookup", "/api/v1/trust/:identifier")
       .setPath(IdentifierPath)
@@ -240,7 +240,7 @@ export class TrustPublicGroup extends HttpApiGroup.make("trustPublic")
   )
   .annotate(Access, Access.none) {}
 
-export class TrustAdminGroup extends HttpApiGroup.make("trustAdmin")
+export class TrustAdminGroup extends HttpApiGroup.make("trustAdmin").annotate(OpenApi.Description, "The community ban pool: submissions, overturns and appeals.")
   .add(
     HttpApiEndpoint.get("pool", "/api/trust/pool")
       .setUrlParams(PoolListParams)
@@ -339,7 +339,7 @@ export class TrustAdminGroup extends HttpApiGroup.make("trustAdmin")
   )
   .annotate(Access, Access.permission(TRUST_MANAGE)) {}
 
-export class TrustPartnerKeysGroup extends HttpApiGroup.make("trustPartnerKeys")
+export class TrustPartnerKeysGroup extends HttpApiGroup.make("trustPartnerKeys").annotate(OpenApi.Description, "Keys that partners call the trust API with.")
   .add(
     HttpApiEndpoint.get("list", "/api/trust/partner-keys")
       .addSuccess(PartnerKeyList)
@@ -436,7 +436,7 @@ export class PullReportView extends Schema.Class<PullReportView>("TrustPullRepor
 
 export const RemoveParams = Schema.Struct({ liftBans: Schema.optional(Schema.Literal("true", "false").annotations({ message: () => "liftBans is true or false" })) })
 
-export class TrustSubscriptionsGroup extends HttpApiGroup.make("trustSubscriptions")
+export class TrustSubscriptionsGroup extends HttpApiGroup.make("trustSubscriptions").annotate(OpenApi.Description, "Partners' ban feeds this instance follows.")
   .add(HttpApiEndpoint.get("list", "/api/trust/subscriptions").addSuccess(SubscriptionList).annotate(OpenApi.Summary, "Partners' feeds this instance follows"))
   .add(
     HttpApiEndpoint.post("create", "/api/trust/subscriptions")

@@ -98,7 +98,7 @@ export const AddInput = Schema.Struct({ file: Schema.optional(Schema.String.pipe
 export const RemoveParams = Schema.Struct({ name: Schema.String.pipe(Schema.maxLength(128)), file: Schema.optional(Schema.String.pipe(Schema.maxLength(4096))) })
 export const ServerIdPath = Schema.Struct({ id: Schema.String })
 
-export class TypesGroup extends HttpApiGroup.make("types")
+export class TypesGroup extends HttpApiGroup.make("types").annotate(OpenApi.Description, "The mission's loot economy files (types.xml): items and their limits.")
   .add(HttpApiEndpoint.get("files", "/api/servers/:id/types/files").setPath(ServerIdPath).addSuccess(TypesFiles).annotate(OpenApi.Summary, "The mission's types files"))
   .add(
     HttpApiEndpoint.get("items", "/api/servers/:id/types/items")

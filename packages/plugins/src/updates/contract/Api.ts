@@ -61,7 +61,7 @@ export class DeployStarted extends Schema.Class<DeployStarted>("ServerDeployStar
 
 export const ServerIdPath = Schema.Struct({ id: Schema.String })
 
-export class UpdatesGroup extends HttpApiGroup.make("serverUpdates")
+export class UpdatesGroup extends HttpApiGroup.make("serverUpdates").annotate(OpenApi.Description, "Updating the game server's files through SteamCMD.")
   .add(
     HttpApiEndpoint.post("update", "/api/servers/:id/update")
       .setPath(ServerIdPath)

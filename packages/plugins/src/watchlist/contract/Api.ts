@@ -38,7 +38,7 @@ export const WatchlistInput = Schema.Struct({
   note: Schema.optionalWith(TrimmedStoredText.pipe(Schema.maxLength(1000, { message: () => "must be at most 1000 characters" })), { default: () => "" })
 })
 
-export class WatchlistGroup extends HttpApiGroup.make("watchlist")
+export class WatchlistGroup extends HttpApiGroup.make("watchlist").annotate(OpenApi.Description, "Players being watched.")
   .add(HttpApiEndpoint.get("list", "/api/watchlist").addSuccess(WatchlistList).annotate(OpenApi.Summary, "Watched players"))
   .add(
     HttpApiEndpoint.post("add", "/api/watchlist")

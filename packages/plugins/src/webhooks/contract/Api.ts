@@ -259,7 +259,7 @@ const EXAMPLE_INPUT = {
   servers: null
 }
 
-export class WebhooksGroup extends HttpApiGroup.make("webhooks")
+export class WebhooksGroup extends HttpApiGroup.make("webhooks").annotate(OpenApi.Description, "Webhooks that deliver events to other services.")
   .add(
     HttpApiEndpoint.get("list", "/api/webhooks")
       .setUrlParams(WebhookListParams)
@@ -402,7 +402,7 @@ export const BackupParams = Schema.Struct({
   secrets: Schema.optional(Schema.Literal("include"))
 })
 
-export class WebhooksBackupGroup extends HttpApiGroup.make("webhooksBackup")
+export class WebhooksBackupGroup extends HttpApiGroup.make("webhooksBackup").annotate(OpenApi.Description, "Backing up and restoring webhooks.")
   .add(
     HttpApiEndpoint.get("backup", "/api/backup/webhooks")
       .setUrlParams(BackupParams)

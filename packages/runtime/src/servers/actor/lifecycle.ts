@@ -31,7 +31,7 @@ import { profilesFolder } from "../ProfilesFolder.js"
 import { countRconFailures } from "../../telemetry/rconFailures.js"
 import type { ActorKit } from "./cell.js"
 import { rconSession } from "./rconSession.js"
-import { statusPoller } from "./statusPoller.js"
+import { readLogFacts, statusPoller } from "./statusPoller.js"
 import { escalateStop } from "./stopEscalation.js"
 
 export interface LifecycleDeps {
@@ -88,7 +88,8 @@ export const makeLifecycle = (kit: ActorKit, deps: LifecycleDeps): Lifecycle => 
             setClient: (client) => Ref.set(rconClient, client),
             showState: (rcon) => patch({ rcon }),
             showError: (lastError) => patch({ lastError }),
-            onConnected: deps.refreshPlayers,
+            // The log head (map, version) is written by then; the first status sample ran too early for it.
+            onConnected: Effect.zipRight(deps.refreshPlayers, readLogFacts(pollerDeps, startedAt)),
             onMessage: deps.onServerMessage
           })
         )
