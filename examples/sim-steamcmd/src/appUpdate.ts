@@ -73,6 +73,12 @@ export const appUpdate = async (ctx: RunContext, args: ReadonlyArray<string>): P
     return { code: EXIT.failure }
   }
 
+  const { behaviour } = ctx.catalogue
+  if (behaviour.appFailure === "no-match") {
+    ctx.out.line(lines.appNoMatch(appId))
+    return { code: EXIT.failure }
+  }
+
   const { library, installDir } = appLocation(ctx, app)
   const staging = NodePath.join(library, "steamapps", "downloading", appId)
   Fs.rmSync(staging, { recursive: true, force: true })
@@ -91,8 +97,12 @@ export const appUpdate = async (ctx: RunContext, args: ReadonlyArray<string>): P
     return OK
   }
 
-  const { behaviour } = ctx.catalogue
   const total = app.sizeBytes
+  const comma = behaviour.decimalComma === true
+  if (behaviour.allUpdateStates === true) {
+    ctx.out.line(lines.appReconfiguring(comma))
+    if (validate) ctx.out.line(lines.updateState("0x5", "verifying install", 0, total, comma))
+  }
   const dataPath = NodePath.join(staging, DATA_FILE)
   const pattern = `garrison-sim app ${appId} build ${app.buildId}\n`
   Fs.mkdirSync(NodePath.dirname(dataPath), { recursive: true })
@@ -106,6 +116,8 @@ export const appUpdate = async (ctx: RunContext, args: ReadonlyArray<string>): P
     Fs.writeFileSync(dataPath, "")
     const diskLimit = behaviour.diskFreeBytes !== null && behaviour.diskFreeBytes < total ? behaviour.diskFreeBytes : undefined
     const failure = behaviour.appFailure ?? (diskLimit !== undefined ? "disk-full" : null)
+    if (behaviour.allUpdateStates === true) ctx.out.line(lines.updateState("0x11", "preallocating", 0, total, comma))
+    let progressLines = 0
     // A failing update gets part way first: up to the free space, or half.
     const stopAt = failure === null ? total : failure === "disk-full" && diskLimit !== undefined ? diskLimit : Math.floor(total / 2)
     await transfer({
@@ -120,7 +132,11 @@ export const appUpdate = async (ctx: RunContext, args: ReadonlyArray<string>): P
         const b = Math.min(dataBytes, Math.max(0, to - layoutBytes))
         if (b > a) Fs.appendFileSync(dataPath, Buffer.alloc(b - a, pattern))
       },
-      progress: (done) => ctx.out.line(lines.appDownloading(done, total))
+      progress: (done) => {
+        ctx.out.line(lines.appDownloading(done, total, comma))
+        // `warnings`: a Warning line in the middle of the progress, as real SteamCMD's stderr lands there.
+        if (behaviour.warnings === true && ++progressLines === 1) ctx.out.line(lines.warning)
+      }
     })
     if (failure === "timeout") {
       await sleep(behaviour.stallMs ?? 1000, ctx.signal)
@@ -129,7 +145,7 @@ export const appUpdate = async (ctx: RunContext, args: ReadonlyArray<string>): P
     if (failure === "disk-full") return appFailed(ctx, appId, "0x202")
     if (failure === "failed") return appFailed(ctx, appId, "0x602")
   }
-  ctx.out.line(lines.appVerifying(total))
+  ctx.out.line(lines.appVerifying(total, comma))
 
   // Move the new build in: synchronous, so a signal cannot land half way. A new build replaces
   // the executable and the game data; the rest (configs, keys, missions) only comes back when missing.

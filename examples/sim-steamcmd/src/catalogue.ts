@@ -56,7 +56,10 @@ export interface CatalogueAccount {
   readonly guardCode?: string
 }
 
-export type AppFailure = "timeout" | "disk-full" | "failed"
+export type AppFailure = "timeout" | "disk-full" | "failed" | "no-match"
+
+/** How a login fails when Steam is out of reach, whatever the password (see the README). */
+export type LoginOutage = "no-connection" | "user-info-timeout" | "result-code-3"
 
 export interface CatalogueBehaviour {
   /** Download speed: an app or item of n bytes takes n / bytesPerSecond seconds. */
@@ -73,6 +76,21 @@ export interface CatalogueBehaviour {
   readonly webApiKey: string | null
   /** How long a stalled download waits before it times out (default 1000 ms). */
   readonly stallMs?: number
+  /*
+   * Real SteamCMD output the default lines leave out (issue 36); all optional, off by default.
+   */
+  /** Every account login fails as an outage would, before the password is looked at. */
+  readonly loginOutage?: LoginOutage | null
+  /** Output as real SteamCMD writes it to a pipe: the login's lines run together, without newlines. */
+  readonly pipedOutput?: boolean
+  /** Progress printed with a decimal comma (`0,00`), as under a German or French locale. */
+  readonly decimalComma?: boolean
+  /** app_update also prints the update states 0x3 reconfiguring, 0x11 preallocating and (with validate) 0x5 verifying install. */
+  readonly allUpdateStates?: boolean
+  /** `Warning:` lines interleaved: after the banner and after the first progress line. */
+  readonly warnings?: boolean
+  /** Workshop ids whose download fails with `I/O Operation Failed`. */
+  readonly ioFailureItems?: ReadonlyArray<string>
 }
 
 export interface Catalogue {
@@ -252,8 +270,17 @@ export const parseCatalogue = (json: unknown): Catalogue => {
     throw new CatalogueError("behaviour.progressIntervalMs must be a positive number")
   }
   if (!Array.isArray(behaviour.timeoutItems)) throw new CatalogueError("behaviour.timeoutItems must be an array of workshop ids")
-  if (behaviour.appFailure !== null && !["timeout", "disk-full", "failed"].includes(behaviour.appFailure)) {
-    throw new CatalogueError('behaviour.appFailure must be null, "timeout", "disk-full" or "failed"')
+  if (behaviour.appFailure !== null && !["timeout", "disk-full", "failed", "no-match"].includes(behaviour.appFailure)) {
+    throw new CatalogueError('behaviour.appFailure must be null, "timeout", "disk-full", "failed" or "no-match"')
+  }
+  if (behaviour.loginOutage != null && !["no-connection", "user-info-timeout", "result-code-3"].includes(behaviour.loginOutage)) {
+    throw new CatalogueError('behaviour.loginOutage must be null, "no-connection", "user-info-timeout" or "result-code-3"')
+  }
+  for (const flag of ["pipedOutput", "decimalComma", "allUpdateStates", "warnings"] as const) {
+    if (behaviour[flag] !== undefined && typeof behaviour[flag] !== "boolean") throw new CatalogueError(`behaviour.${flag} must be true or false`)
+  }
+  if (behaviour.ioFailureItems !== undefined && !Array.isArray(behaviour.ioFailureItems)) {
+    throw new CatalogueError("behaviour.ioFailureItems must be an array of workshop ids")
   }
   if (behaviour.diskFreeBytes !== null && typeof behaviour.diskFreeBytes !== "number") throw new CatalogueError("behaviour.diskFreeBytes must be null or a number")
   if (behaviour.webApiKey !== null && typeof behaviour.webApiKey !== "string") throw new CatalogueError("behaviour.webApiKey must be null or a string")
@@ -268,7 +295,11 @@ export const parseCatalogue = (json: unknown): Catalogue => {
     apps: apps as Catalogue["apps"],
     items: filledItems,
     accounts: accounts as Catalogue["accounts"],
-    behaviour: { ...behaviour, timeoutItems: behaviour.timeoutItems.map(String) }
+    behaviour: {
+      ...behaviour,
+      timeoutItems: behaviour.timeoutItems.map(String),
+      ...(behaviour.ioFailureItems === undefined ? {} : { ioFailureItems: behaviour.ioFailureItems.map(String) })
+    }
   }
 }
 

@@ -20,17 +20,38 @@ export const login = (ctx: RunContext, args: ReadonlyArray<string>, options: Log
     ctx.out.line("ERROR! Usage: login <username> [<password>] [<Steam guard code>]")
     return { code: EXIT.failure }
   }
+  const { pipedOutput, loginOutage } = ctx.catalogue.behaviour
+  // Piped (`pipedOutput`), real SteamCMD ends none of the login's lines: they run together, ended by one newline.
+  const group = (texts: ReadonlyArray<string>) => (pipedOutput === true ? ctx.out.write(`${texts.join("")}\n`) : texts.forEach((t) => ctx.out.line(t)))
   if (user.toLowerCase() === "anonymous") {
-    for (const line of lines.anonymousLogin) ctx.out.line(line)
+    group(lines.anonymousLogin)
     ctx.login = { _tag: "Anonymous" }
     return { code: EXIT.ok }
   }
   ctx.out.write(lines.loggingIn(user))
+  // Steam out of reach: the password is never checked.
+  switch (loginOutage ?? null) {
+    case "no-connection":
+      ctx.out.write("\n")
+      ctx.out.line(lines.noConnection)
+      return { code: EXIT.noConnection, end: true }
+    case "result-code-3":
+      ctx.out.line(lines.resultCode3)
+      return { code: EXIT.noConnection, end: true }
+    case "user-info-timeout":
+      group(lines.userInfoTimedOut)
+      return { code: EXIT.timeout, end: true }
+    case null:
+      break
+  }
   const account = ctx.catalogue.accounts[user]
   // An unknown account reads as a wrong password, as on Steam (no account enumeration).
   if (account === undefined || password !== account.password) {
-    ctx.out.write("\n")
-    for (const line of lines.invalidPassword) ctx.out.line(line)
+    if (pipedOutput === true) group(lines.invalidPassword)
+    else {
+      ctx.out.write("\n")
+      for (const line of lines.invalidPassword) ctx.out.line(line)
+    }
     return { code: EXIT.badCredentials, end: true }
   }
   if (account.guardCode !== undefined) {
@@ -52,8 +73,7 @@ export const login = (ctx: RunContext, args: ReadonlyArray<string>, options: Log
       return { code: EXIT.badCredentials, end: true }
     }
   }
-  ctx.out.write("OK\n")
-  for (const line of lines.loggedIn) ctx.out.line(line)
+  group(["OK", ...lines.loggedIn])
   ctx.login = { _tag: "Account", name: user, account }
   return { code: EXIT.ok }
 }

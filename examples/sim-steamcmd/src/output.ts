@@ -15,6 +15,8 @@ export const EXIT = {
   timeout: 10,
   /** The account needs a Steam Guard code and none was given. */
   guardCodeNeeded: 63,
+  /** Steam could not be reached (Steam's result code 3, No Connection, as 5 and 63 are its codes too). */
+  noConnection: 3,
   /** The stand-in itself is misconfigured (bad catalogue.json): not a Steam code. */
   simMisconfigured: 2
 } as const
@@ -41,6 +43,8 @@ export const banner = (home: string): ReadonlyArray<string> => [
   "Loading Steam API...OK"
 ]
 
+export type ItemFailure = "Failure" | "File Not Found" | "Disk Write Failure" | "I/O Operation Failed"
+
 export const lines = {
   anonymousLogin: ["Connecting anonymously to Steam Public...OK", "Waiting for client config...OK", "Waiting for user info...OK"],
   /** Printed without a newline: `OK` (success) or a newline (failure) follows. */
@@ -58,25 +62,40 @@ export const lines = {
   /** The prompt itself: no newline, SteamCMD waits on the same line. */
   guardCodePrompt: "Steam Guard code:",
   logonDenied: "FAILED (Account Logon Denied)",
+  /** Steam out of reach (`loginOutage`): the first after a newline, the others right after `...`. */
+  noConnection: "Login Failure: No Connection",
+  userInfoTimedOut: ["OK", "Waiting for client config...OK", "Waiting for user info...FAILED (Timed out)"],
+  resultCode3: "FAILED with result code 3",
+  /** What real SteamCMD prints between the lines that matter (`warnings`). */
+  warning: "Warning: failed to init SDL thread priority manager: SDL not found",
 
   notLoggedOn: "ERROR! Not logged on.",
   unknownCommand: (name: string) => `Unknown command "${name}"`,
 
   appNoSubscription: (appId: string) => `ERROR! Failed to install app '${appId}' (No subscription)`,
   appInvalidPlatform: (appId: string) => `ERROR! Failed to install app '${appId}' (Invalid platform)`,
+  appNoMatch: (appId: string) => `ERROR! Failed to install app '${appId}' (No match)`,
   appUpToDate: (appId: string) => ` Success! App '${appId}' already up to date.`,
   appInstalled: (appId: string) => `Success! App '${appId}' fully installed.`,
   /** 0x6: timed out; 0x202: disk full; 0x602: failed (Steam's update state flags). */
   appState: (appId: string, state: string) => `Error! App '${appId}' state is ${state} after update job.`,
-  appDownloading: (done: number, total: number) => ` Update state (0x61) downloading, progress: ${percent(done, total)} (${done} / ${total})`,
-  appVerifying: (total: number) => ` Update state (0x81) verifying update, progress: 100.00 (${total} / ${total})`,
+  /** `comma`: the locale's decimal comma (`0,00`), as real SteamCMD prints it under some locales. */
+  updateState: (state: string, stage: string, done: number, total: number, comma = false) =>
+    ` Update state (${state}) ${stage}, progress: ${percent(done, total, comma)} (${done} / ${total})`,
+  /** Real SteamCMD's first state: nothing counted yet (0 / 0), yet 0.00, not 100.00. */
+  appReconfiguring: (comma = false) => ` Update state (0x3) reconfiguring, progress: ${comma ? "0,00" : "0.00"} (0 / 0)`,
+  appDownloading: (done: number, total: number, comma = false) => lines.updateState("0x61", "downloading", done, total, comma),
+  appVerifying: (total: number, comma = false) => lines.updateState("0x81", "verifying update", total, total, comma),
 
   itemDownloading: (id: string) => `Downloading item ${id} ...`,
-  itemFailed: (id: string, reason: "Failure" | "File Not Found" | "Disk Write Failure") => `ERROR! Download item ${id} failed (${reason}).`,
+  itemFailed: (id: string, reason: ItemFailure) => `ERROR! Download item ${id} failed (${reason}).`,
   itemTimeout: (id: string) => `ERROR! Timeout downloading item ${id}`,
   /** The trailing space is SteamCMD's. */
   itemDownloaded: (id: string, path: string, bytes: number) => `Success. Downloaded item ${id} to "${path}" (${bytes} bytes) `
 }
 
-/** Steam's progress percentage: two decimals, 100.00 for an empty download. */
-export const percent = (done: number, total: number): string => (total <= 0 ? 100 : (done / total) * 100).toFixed(2)
+/** Steam's progress percentage: two decimals, 100.00 for an empty download; `comma` writes `45,12`. */
+export const percent = (done: number, total: number, comma = false): string => {
+  const text = (total <= 0 ? 100 : (done / total) * 100).toFixed(2)
+  return comma ? text.replace(".", ",") : text
+}

@@ -52,7 +52,12 @@ export const runSteamCmd = async (argv: ReadonlyArray<string>, options: RunOptio
     installDir: undefined,
     login: undefined
   }
-  for (const line of banner(home)) out.line(line)
+  const { pipedOutput, warnings } = ctx.catalogue.behaviour
+  const bannerLines = banner(home)
+  for (const line of bannerLines.slice(0, -1)) out.line(line)
+  if (warnings === true) out.line(lines.warning)
+  // Piped, `Loading Steam API...OK` runs into what follows (the login), as real SteamCMD's does.
+  out.write(`${bannerLines.at(-1)!}${pipedOutput === true ? "" : "\n"}`)
 
   let exitCode: number = EXIT.ok
   let shutdownOnFailed = false

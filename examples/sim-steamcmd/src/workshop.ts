@@ -13,7 +13,7 @@ import { DAYZ_APP_ID, nowSeconds } from "./catalogue.js"
 import { type CommandResult, OK, type RunContext } from "./context.js"
 import { type ItemFile, itemFiles, itemManifestId, totalBytes } from "./itemFiles.js"
 import { installedItems, recordInstalledItem } from "./manifests.js"
-import { EXIT, lines } from "./output.js"
+import { EXIT, type ItemFailure, lines } from "./output.js"
 import { sleep, transfer } from "./pace.js"
 
 const WORKSHOP_APP = String(DAYZ_APP_ID)
@@ -47,7 +47,7 @@ const chunkWriter = (dir: string, files: ReadonlyArray<ItemFile>) => (from: numb
   }
 }
 
-const fail = (ctx: RunContext, id: string, reason: "Failure" | "File Not Found" | "Disk Write Failure"): CommandResult => {
+const fail = (ctx: RunContext, id: string, reason: ItemFailure): CommandResult => {
   ctx.out.line(lines.itemFailed(id, reason))
   return { code: EXIT.failure }
 }
@@ -70,6 +70,7 @@ export const workshopDownloadItem = async (ctx: RunContext, args: ReadonlyArray<
   if (item === undefined || item.removed === true) return fail(ctx, id, "File Not Found")
   const { behaviour } = ctx.catalogue
   if (behaviour.diskFreeBytes !== null && behaviour.diskFreeBytes < item.sizeBytes) return fail(ctx, id, "Disk Write Failure")
+  if (behaviour.ioFailureItems?.includes(id) === true) return fail(ctx, id, "I/O Operation Failed")
 
   const root = ctx.installDir ?? ctx.home
   const folders = workshopFolders(root, id)

@@ -24,7 +24,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import * as NodePath from "node:path"
 import { createInterface } from "node:readline"
 import { SECRET_MASK } from "../game/SecretMasks.js"
-import { parseSteamCmdLine, type SteamCmdFailureKind, type SteamCmdLine } from "./SteamCmdOutput.js"
+import { parseSteamCmdOutput, type SteamCmdFailureKind, type SteamCmdLine } from "./SteamCmdOutput.js"
 
 /** DayZ's app ids: the dedicated server, its experimental branch, and the game (whose workshop holds the mods). */
 export const DAYZ_SERVER_APP = "223350"
@@ -85,6 +85,7 @@ export class SteamCmdError extends Schema.TaggedError<SteamCmdError>()("SteamCmd
     "timeout",
     "disk-full",
     "rate-limited",
+    "no-connection",
     "failed"
   ),
   message: Schema.String
@@ -296,15 +297,15 @@ export const runSteamCmd = (executable: string, job: SteamCmdJob, options: RunOp
       for (;;) {
         const fed = yield* Queue.take(lines)
         if (fed._tag === "End") break
-        const text = mask(fed.text)
-        const line = parseSteamCmdLine(text)
-        if (line._tag === "Other" && line.text === "") continue
-        lastLine = line._tag === "Other" ? line.text : text.trim()
-        if (line._tag === "LoggedIn") loggedIn = true
-        if (line._tag === "LoginFailed") login = { kind: line.kind, reason: line.reason }
-        if (line._tag === "GuardCodeNeeded" && login === undefined) login = { kind: "guard-code-needed", reason: "Steam Guard code needed" }
-        tally.see(line)
-        if (options.onLine) yield* options.onLine(line, text)
+        // Lines that ran together (piped output) are read one by one.
+        for (const { line, text } of parseSteamCmdOutput(mask(fed.text))) {
+          lastLine = text
+          if (line._tag === "LoggedIn") loggedIn = true
+          if (line._tag === "LoginFailed") login = { kind: line.kind, reason: line.reason }
+          if (line._tag === "GuardCodeNeeded" && login === undefined) login = { kind: "guard-code-needed", reason: "Steam Guard code needed" }
+          tally.see(line)
+          if (options.onLine) yield* options.onLine(line, text)
+        }
       }
       const exitCode = yield* Deferred.await(spawned.exited)
       if (login !== undefined || exitCode === 5 || exitCode === 63) {
@@ -327,6 +328,8 @@ const loginMessage = (kind: SteamCmdFailureKind, reason: string | undefined): st
       return `Steam refused the login${reason ? ` (${reason})` : ""}: check the account name, password and Steam Guard code`
     case "rate-limited":
       return "Steam refused the login for now (rate limit exceeded): wait a few minutes before trying again"
+    case "no-connection":
+      return `Steam could not be reached${reason ? ` (${reason})` : ""}: the credentials were not checked; try again in a few minutes`
     default:
       return `the Steam login failed${reason ? `: ${reason}` : ""}`
   }

@@ -17,6 +17,7 @@ const PHASES: Readonly<Record<string, string>> = {
   downloading: "Downloading",
   verifying: "Checking files",
   "verifying update": "Checking files",
+  "verifying install": "Checking files",
   validating: "Checking files",
   committing: "Writing files",
   done: "Finished"
