@@ -207,8 +207,15 @@ describe("simulated DayZ server over BattlEye RCon", () => {
 
   it.scopedLive("retries an unacknowledged message 5 times, then drops that client; acks alone do not keep a client; keep-alives keep ours", () =>
     Effect.gen(function* () {
-      const sim = yield* simulator({ messageRetry: 50, rconTimeout: 2 })
-      const silent = yield* Effect.acquireRelease(Effect.promise(() => rawClient(sim.install, false)), (r) => Effect.sync(() => r.close()))
+      // The silent client sends keep-alives and acknowledges every message but Quiet's join, so only that
+      // missing acknowledgement can end it (not the others' login messages, not the timeout); the acker sends no
+      // command, so the timeout ends it. 6 s leaves the acker time to receive the join on a busy machine.
+      const sim = yield* simulator({ messageRetry: 50, rconTimeout: 6 })
+      const isQuietsJoin = (text: string) => text.startsWith("Player #0 Quiet (")
+      const silent = yield* Effect.acquireRelease(
+        Effect.promise(() => rawClient(sim.install, (text) => !isQuietsJoin(text), 300)),
+        (r) => Effect.sync(() => r.close())
+      )
       const acker = yield* Effect.acquireRelease(Effect.promise(() => rawClient(sim.install, true)), (r) => Effect.sync(() => r.close()))
       const client = yield* connect(sim.install, { keepAliveInterval: "300 millis" })
       simControl(sim.install, "join 76561198000000006 Quiet")
@@ -219,7 +226,7 @@ describe("simulated DayZ server over BattlEye RCon", () => {
       expect(yield* Effect.promise(() => silent.command("players", 500))).toBeUndefined()
       // The other raw client acks every message but sends no command: acks are not keep-alives...
       expect(acker.messages.some((m) => m.startsWith("Player #0 Quiet ("))).toBe(true)
-      yield* until("acking client timed out", () => readRpt(sim.install).includes("timed out"), 10_000)
+      yield* until("acking client timed out", () => readRpt(sim.install).includes("timed out"), 20_000)
       expect(yield* Effect.promise(() => acker.command("players", 500))).toBeUndefined()
       // ...while Garrison's client, sending keep-alives, is still served.
       expect(yield* client.command("players")).toContain("Quiet")
@@ -336,12 +343,19 @@ const rawPartCount = (install: SimInstall, command: string): Promise<number> =>
   })
 
 /** A raw BattlEye client that records every copy of every server message (and acks them unless told not to). */
+/**
+ * A hand-driven RCon client: acknowledges the server messages `ack` accepts
+ * (all, none, or those a predicate picks), and sends an empty command
+ * (BattlEye's keep-alive) every `keepAliveMs` when given.
+ */
 const rawClient = (
   install: SimInstall,
-  ack = true
+  ack: boolean | ((text: string) => boolean) = true,
+  keepAliveMs?: number
 ): Promise<{ messages: Array<string>; command: (text: string, timeoutMs: number) => Promise<string | undefined>; close: () => void }> =>
   new Promise((resolve) => {
     const socket = Dgram.createSocket("udp4")
+    let keepAlive: ReturnType<typeof setInterval> | undefined
     const messages: Array<string> = []
     const waiting = new Map<number, (text: string) => void>()
     let seq = 0
@@ -360,11 +374,22 @@ const rawClient = (
       })
     socket.on("message", (datagram) => {
       const packet = BattlEyePacket.decodeServerPacket(datagram)
-      if (packet?._tag === "LoginReply") resolve({ messages, command, close: () => socket.close() })
+      if (packet?._tag === "LoginReply") {
+        if (keepAliveMs !== undefined) keepAlive = setInterval(() => socket.send(BattlEyePacket.command(seq++ & 0xff, "")), keepAliveMs)
+        resolve({
+          messages,
+          command,
+          close: () => {
+            clearInterval(keepAlive)
+            socket.close()
+          }
+        })
+      }
       if (packet?._tag === "CommandReply") waiting.get(packet.seq)?.(packet.data.toString("utf8"))
       if (packet?._tag === "ServerMessage") {
-        if (ack) socket.send(BattlEyePacket.ack(packet.seq))
-        messages.push(packet.data.toString("utf8"))
+        const text = packet.data.toString("utf8")
+        if (ack === true || (typeof ack === "function" && ack(text))) socket.send(BattlEyePacket.ack(packet.seq))
+        messages.push(text)
       }
     })
     socket.connect(install.rconPort, HOST, () => socket.send(BattlEyePacket.login(install.rconPassword)))
