@@ -180,7 +180,10 @@ describe.sequential("the Config tab over a real controller", { timeout: 120_000 
     const diff = review(admin).getByRole("group", { name: "Changes to serverDZ.cfg" })
     expect(await diff.locator("ins").allTextContents()).toEqual([expect.stringMatching(/^\+ Added: password = "\(a new password\)";/)])
     expect(await review(admin).innerText()).not.toContain(JOIN_PASSWORD)
+    // The answer to this save, not the toast: the last step's "saved" toast may still be showing.
+    const saved = admin.page.waitForResponse((r) => r.request().method() === "PATCH" && r.url().endsWith(`/api/servers/${serverId}/config`))
     await review(admin).getByRole("button", { name: "Save to serverDZ.cfg" }).click()
+    expect((await saved).status()).toBe(200)
     await toast(admin, "serverDZ.cfg saved")
     expect((await readConfig()).fields["password"]).toBe("********")
     expect(await field(admin, "Join password").inputValue()).toBe("")
